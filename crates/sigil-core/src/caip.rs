@@ -1,0 +1,128 @@
+//! CAIP-2 chain ids (`namespace:reference`) and CAIP-10 account ids
+//! (`namespace:reference:address`), with the namespaces Sigil knows.
+
+use std::fmt;
+use std::str::FromStr;
+
+/// Chain namespaces the product supports (spec section 3).
+pub const KNOWN_NAMESPACES: &[&str] = &["eip155", "solana", "polkadot", "bip122", "cosmos"];
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CaipError {
+    #[error("'{0}' is not a CAIP-2 network id (expected namespace:reference)")]
+    NetworkId(String),
+    #[error("'{0}' is not a CAIP-10 address (expected namespace:reference:address)")]
+    Address(String),
+    #[error("unknown chain namespace '{0}'")]
+    UnknownNamespace(String),
+}
+
+/// A CAIP-2 chain id such as `eip155:1`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ChainId {
+    namespace: String,
+    reference: String,
+}
+
+impl ChainId {
+    pub fn namespace(&self) -> &str {
+        &self.namespace
+    }
+    pub fn reference(&self) -> &str {
+        &self.reference
+    }
+}
+
+// CAIP-2: namespace [-a-z0-9]{3,8}, reference [-_a-zA-Z0-9]{1,32}.
+fn valid_namespace(s: &str) -> bool {
+    (3..=8).contains(&s.len()) && s.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+}
+
+fn valid_reference(s: &str) -> bool {
+    (1..=32).contains(&s.len()) && s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+}
+
+impl FromStr for ChainId {
+    type Err = CaipError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let mut parts = s.split(':');
+        match (parts.next(), parts.next(), parts.next()) {
+            (Some(ns), Some(reference), None) if valid_namespace(ns) && valid_reference(reference) => {
+                Ok(ChainId { namespace: ns.to_owned(), reference: reference.to_owned() })
+            }
+            _ => Err(CaipError::NetworkId(s.to_owned())),
+        }
+    }
+}
+
+impl fmt::Display for ChainId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}", self.namespace, self.reference)
+    }
+}
+
+/// A CAIP-10 account id such as `eip155:1:0xab...`; the namespace must be a known one.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct AccountId {
+    pub chain: ChainId,
+    pub address: String,
+}
+
+impl FromStr for AccountId {
+    type Err = CaipError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let parts: Vec<&str> = s.split(':').collect();
+        let [ns, reference, address] = parts.as_slice() else {
+            return Err(CaipError::Address(s.to_owned()));
+        };
+        let chain: ChainId = format!("{ns}:{reference}").parse().map_err(|_| CaipError::Address(s.to_owned()))?;
+        if !KNOWN_NAMESPACES.contains(ns) {
+            return Err(CaipError::UnknownNamespace((*ns).to_owned()));
+        }
+        if address.is_empty() || address.len() > 128 || !address.bytes().all(|b| b.is_ascii_alphanumeric() || b"-.%".contains(&b)) {
+            return Err(CaipError::Address(s.to_owned()));
+        }
+        Ok(AccountId { chain, address: (*address).to_owned() })
+    }
+}
+
+impl fmt::Display for AccountId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}", self.chain, self.address)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_chain_ids() {
+        let id: ChainId = "eip155:1".parse().unwrap();
+        assert_eq!((id.namespace(), id.reference()), ("eip155", "1"));
+        let sol: ChainId = "solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp".parse().unwrap();
+        assert_eq!(sol.to_string(), "solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp");
+    }
+
+    #[test]
+    fn rejects_bad_chain_ids() {
+        for bad in ["", "eip155", "eip155:", ":1", "eip155:1:2", "EIP155:1", "ab:1", "eip155:1 ", "e!p155:1", "eip155:012345678901234567890123456789012"] {
+            assert_eq!(bad.parse::<ChainId>(), Err(CaipError::NetworkId(bad.to_owned())), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn parses_account_ids() {
+        let a: AccountId = "eip155:1:0xab16a96D359eC26a11e2C2b3d8f8B8942d5Bfcdb".parse().unwrap();
+        assert_eq!(a.chain.to_string(), "eip155:1");
+        assert_eq!(a.address, "0xab16a96D359eC26a11e2C2b3d8f8B8942d5Bfcdb");
+        assert_eq!(a.to_string(), "eip155:1:0xab16a96D359eC26a11e2C2b3d8f8B8942d5Bfcdb");
+    }
+
+    #[test]
+    fn rejects_bad_account_ids() {
+        assert!(matches!("eip155:1".parse::<AccountId>(), Err(CaipError::Address(_))));
+        assert!(matches!("eip155:1:".parse::<AccountId>(), Err(CaipError::Address(_))));
+        assert_eq!("foo:1:0xab".parse::<AccountId>(), Err(CaipError::UnknownNamespace("foo".into())));
+    }
+}

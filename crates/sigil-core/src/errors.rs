@@ -1,0 +1,11 @@
+//! The error texts users see (spec section 8). One place, so server and tests agree.
+
+pub const PROJECT_ID_NOT_CONFIGURED: &str = "Project ID Not Configured";
+pub const INVALID_PROJECT_ID: &str = "Invalid Project ID";
+pub const INVALID_APP_CONFIGURATION: &str = "Invalid App Configuration";
+pub const ANALYTICS_DISABLED: &str = "Analytics is disabled for this project";
+pub const NOT_FOUND: &str = "Not found";
+pub const METHOD_NOT_ALLOWED: &str = "Method not allowed";
+pub const TOO_MANY_REQUESTS: &str = "Too many requests, please try again later";
+pub const INTERNAL: &str = "An internal error occurred";
+pub const UNKNOWN_ERROR: &str = "Unknown error";

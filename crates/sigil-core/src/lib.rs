@@ -1,0 +1,9 @@
+//! Pure domain logic shared by the Sigil server and tools. Nothing here does I/O.
+
+pub mod caip;
+pub mod catalogue;
+pub mod errors;
+pub mod logo;
+pub mod origin;
+pub mod project;
+pub mod wallet_id;

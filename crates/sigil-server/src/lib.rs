@@ -1,0 +1,198 @@
+//! The Sigil server: every API the modal calls, in one binary. Each API area is one module;
+//! this file wires them into one router with the shared layers (request ids, tracing, metrics,
+//! panics and limits turned into JSON errors).
+
+pub mod analytics;
+pub mod config;
+pub mod db;
+pub mod directory;
+pub mod error;
+pub mod health;
+pub mod metrics;
+pub mod projects;
+pub mod query;
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::body::Body;
+use axum::extract::DefaultBodyLimit;
+use axum::http::{header, Request, StatusCode};
+use axum::middleware::from_fn_with_state;
+use axum::response::{IntoResponse, Response};
+use axum::Router;
+use tokio::net::TcpListener;
+use tower_http::catch_panic::CatchPanicLayer;
+use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
+use tower_http::timeout::TimeoutLayer;
+use tower_http::trace::TraceLayer;
+use utoipa::OpenApi;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use crate::config::Config;
+use crate::db::Db;
+use crate::error::ApiError;
+
+#[derive(Clone)]
+pub struct AppState {
+    pub db: Db,
+    pub config: Arc<Config>,
+    pub metrics: Arc<metrics::Metrics>,
+    pub limiter: Arc<analytics::limiter::RateLimiter>,
+}
+
+impl AppState {
+    pub fn new(db: Db, config: Config) -> AppState {
+        AppState { db, config: Arc::new(config), metrics: Default::default(), limiter: Default::default() }
+    }
+}
+
+#[derive(OpenApi)]
+#[openapi(
+    info(title = "Sigil API", description = "Wallet directory, analytics and operations API of the Sigil server."),
+    tags((name = "directory", description = "Wallet directory; every call needs projectId and may carry st, sv."),
+         (name = "operations", description = "Health, metrics and this document."))
+)]
+struct ApiDoc;
+
+/// This OpenAPI document.
+#[utoipa::path(get, path = "/openapi.json", tag = "operations", responses((status = 200, description = "OpenAPI 3.1 document", content_type = "application/json")))]
+async fn openapi_json() {}
+
+/// Every route and its OpenAPI description, from the same registrations.
+pub fn routes(state: &AppState) -> (Router<AppState>, utoipa::openapi::OpenApi) {
+    let (project_routes, mut api) = OpenApiRouter::with_openapi(ApiDoc::openapi())
+        .routes(routes!(directory::routes::get_wallets))
+        .routes(routes!(directory::images::wallet_image))
+        .routes(routes!(directory::images::asset_image))
+        .routes(routes!(directory::images::currency_image))
+        .routes(routes!(directory::images::token_image))
+        .routes(routes!(analytics::config))
+        .routes(routes!(analytics::ingest))
+        .routes(routes!(projects::routes::origins))
+        .split_for_parts();
+    let project_routes = project_routes.route_layer(from_fn_with_state(state.clone(), projects::gate::project_gate));
+
+    let (open_routes, open_api) = OpenApiRouter::new()
+        .routes(routes!(health::health))
+        .routes(routes!(health::metrics))
+        .split_for_parts();
+    api.merge(open_api);
+    // /openapi.json is served by `app` (it needs the finished document); only its description is taken here.
+    let (_, doc_api) = OpenApiRouter::<AppState>::new().routes(routes!(openapi_json)).split_for_parts();
+    api.merge(doc_api);
+    (project_routes.merge(open_routes), api)
+}
+
+/// The application with all layers, ready to serve.
+pub fn app(state: AppState) -> Router {
+    let (routes, api) = routes(&state);
+    let api_json = Arc::new(api.to_pretty_json().expect("OpenAPI document serializes"));
+    let config = state.config.clone();
+    routes
+        .route(
+            "/openapi.json",
+            axum::routing::get(move || {
+                let json = api_json.clone();
+                async move { ([(header::CONTENT_TYPE, "application/json")], (*json).clone()) }
+            }),
+        )
+        .route_layer(from_fn_with_state(state.clone(), metrics::track))
+        .fallback(|| async { ApiError::not_found(sigil_core::errors::NOT_FOUND) })
+        // Innermost first: each layer wraps the ones above it.
+        .layer(DefaultBodyLimit::max(config.body_limit))
+        .layer(TimeoutLayer::with_status_code(StatusCode::REQUEST_TIMEOUT, Duration::from_secs(config.request_timeout_secs)))
+        .layer(CatchPanicLayer::custom(|_| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", sigil_core::errors::INTERNAL).into_response()))
+        .layer(from_fn_with_state(config.clone(), json_errors))
+        .layer(PropagateRequestIdLayer::x_request_id())
+        .layer(TraceLayer::new_for_http().make_span_with(|req: &Request<Body>| {
+            let id = req.headers().get("x-request-id").and_then(|v| v.to_str().ok()).unwrap_or("-");
+            tracing::info_span!("request", method = %req.method(), uri = %req.uri().path(), request_id = %id)
+        }))
+        .layer(SetRequestIdLayer::x_request_id(MakeRequestUuid))
+        .with_state(state)
+}
+
+/// Turns error responses that framework layers produced as plain text (body too large,
+/// timeout, extractor rejections) into the JSON error shape every route uses.
+async fn json_errors(axum::extract::State(config): axum::extract::State<Arc<Config>>, req: axum::extract::Request, next: axum::middleware::Next) -> Response {
+    let res = next.run(req).await;
+    let status = res.status();
+    let is_json = res.headers().get(header::CONTENT_TYPE).is_some_and(|v| v.as_bytes().starts_with(b"application/json"));
+    if !(status.is_client_error() || status.is_server_error()) || is_json {
+        return res;
+    }
+    let (code, message) = match status {
+        StatusCode::PAYLOAD_TOO_LARGE => ("body_too_large", format!("Request body is larger than {} bytes", config.body_limit)),
+        StatusCode::REQUEST_TIMEOUT => ("timeout", "The request took too long to respond.".to_owned()),
+        StatusCode::NOT_FOUND => ("not_found", sigil_core::errors::NOT_FOUND.to_owned()),
+        StatusCode::METHOD_NOT_ALLOWED => ("method_not_allowed", sigil_core::errors::METHOD_NOT_ALLOWED.to_owned()),
+        s if s.is_server_error() => ("internal", sigil_core::errors::INTERNAL.to_owned()),
+        _ => ("bad_request", status.canonical_reason().unwrap_or("Bad request").to_owned()),
+    };
+    let (parts, body) = res.into_parts();
+    // Keep the framework's explanation of a rejected request when it gave one.
+    let detail = match axum::body::to_bytes(body, 4096).await {
+        Ok(b) if status.is_client_error() && !b.is_empty() && status != StatusCode::PAYLOAD_TOO_LARGE => String::from_utf8_lossy(&b).into_owned(),
+        _ => message,
+    };
+    let mut out = ApiError::new(status, code, detail).into_response();
+    for (name, value) in parts.headers.iter() {
+        if name != header::CONTENT_TYPE && name != header::CONTENT_LENGTH {
+            out.headers_mut().append(name, value.clone());
+        }
+    }
+    out
+}
+
+/// A server running in the background (tests, benchmarks) or the foreground (`sigil serve`).
+pub struct RunningServer {
+    pub addr: SocketAddr,
+    shutdown: tokio::sync::oneshot::Sender<()>,
+    task: tokio::task::JoinHandle<std::io::Result<()>>,
+}
+
+impl RunningServer {
+    /// Stops accepting, lets in-flight requests finish, and waits.
+    pub async fn stop(self) -> std::io::Result<()> {
+        let _ = self.shutdown.send(());
+        self.task.await.unwrap_or(Ok(()))
+    }
+}
+
+/// Binds `addr` and serves `state` until `stop` (or the returned server is dropped and stopped).
+pub async fn start(state: AppState, addr: SocketAddr) -> anyhow::Result<RunningServer> {
+    let listener = TcpListener::bind(addr).await.map_err(|e| anyhow::anyhow!("cannot listen on {addr}: {e}"))?;
+    let addr = listener.local_addr()?;
+    let (tx, rx) = tokio::sync::oneshot::channel::<()>();
+    let app = app(state).into_make_service_with_connect_info::<SocketAddr>();
+    let task = tokio::spawn(async move {
+        axum::serve(listener, app)
+            .with_graceful_shutdown(async move {
+                let _ = rx.await;
+            })
+            .await
+    });
+    Ok(RunningServer { addr, shutdown: tx, task })
+}
+
+/// Resolves on SIGTERM or Ctrl-C.
+pub async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! { _ = ctrl_c => {}, _ = term => {} }
+}

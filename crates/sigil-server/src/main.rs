@@ -1,0 +1,131 @@
+//! `sigil`: the server and its admin commands.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use sigil_server::config::{self, Config, LogFormat, ServeArgs, StorageArgs};
+use sigil_server::projects::{self, Features};
+use sigil_server::{db, directory, AppState};
+
+#[derive(Parser)]
+#[command(name = "sigil", version, about = "Sigil: self-hosted wallet-connection and sign-in server")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run the HTTP server.
+    Serve(ServeArgs),
+    /// Manage projects (who may use this server).
+    #[command(subcommand)]
+    Project(ProjectCommand),
+    /// Manage the wallet directory.
+    #[command(subcommand)]
+    Wallets(WalletsCommand),
+}
+
+#[derive(Subcommand)]
+enum ProjectCommand {
+    /// Create a project and print its new projectId.
+    Add {
+        #[command(flatten)]
+        storage: StorageArgs,
+        /// Project name.
+        #[arg(long)]
+        name: String,
+        /// Allowed origin: https://a.com, https://*.a.com or * (repeat or comma-separate).
+        #[arg(long = "origin", required = true, value_delimiter = ',')]
+        origins: Vec<String>,
+        /// Disable analytics for this project.
+        #[arg(long)]
+        no_analytics: bool,
+    },
+    /// List projects.
+    List {
+        #[command(flatten)]
+        storage: StorageArgs,
+    },
+}
+
+#[derive(Subcommand)]
+enum WalletsCommand {
+    /// Import wallets from a JSON array (logo_file paths are relative to the file). Idempotent.
+    Import {
+        #[command(flatten)]
+        storage: StorageArgs,
+        /// The JSON file, e.g. data/wallets.json.
+        file: PathBuf,
+    },
+}
+
+/// Prints to stdout; a closed pipe (e.g. `| head`) ends output quietly instead of panicking.
+fn out(text: &str) {
+    use std::io::Write;
+    let _ = std::io::stdout().lock().write_all(text.as_bytes());
+}
+
+fn init_logging(filter: &str, format: LogFormat) {
+    let builder = tracing_subscriber::fmt().with_env_filter(tracing_subscriber::EnvFilter::new(filter)).with_writer(std::io::stderr);
+    match format {
+        LogFormat::Json => builder.json().init(),
+        LogFormat::Text => builder.init(),
+    }
+}
+
+async fn run(cli: Cli) -> anyhow::Result<()> {
+    match cli.command {
+        Command::Serve(args) => {
+            let config = Config::from_args(&args)?;
+            init_logging(&config.log, config.log_format);
+            let db = db::connect(&config.database_url).await?;
+            let listen = config.listen;
+            tracing::info!(database = %db::redact(&config.database_url), "storage ready");
+            let server = sigil_server::start(AppState::new(db.clone(), config), listen).await?;
+            tracing::info!(addr = %server.addr, "sigil listening");
+            out(&format!("sigil listening on http://{}\n", server.addr));
+            sigil_server::shutdown_signal().await;
+            tracing::info!("shutting down");
+            server.stop().await?;
+            db.close().await;
+            Ok(())
+        }
+        Command::Project(ProjectCommand::Add { storage, name, origins, no_analytics }) => {
+            let db = db::connect(&config::storage_url(&storage)?).await?;
+            let project = projects::create(&db, &name, &origins, Features { analytics: !no_analytics }).await?;
+            out(&format!("{}\n", project.id));
+            db.close().await;
+            Ok(())
+        }
+        Command::Project(ProjectCommand::List { storage }) => {
+            let db = db::connect(&config::storage_url(&storage)?).await?;
+            for p in projects::list(&db).await? {
+                let origins: Vec<String> = p.allowed_origins.iter().map(|o| o.to_string()).collect();
+                out(&format!("{}\t{}\t{}\tanalytics={}\n", p.id, p.name, origins.join(","), p.features.analytics));
+            }
+            db.close().await;
+            Ok(())
+        }
+        Command::Wallets(WalletsCommand::Import { storage, file }) => {
+            let db = db::connect(&config::storage_url(&storage)?).await?;
+            let report = directory::import::import_file(&db, &file).await?;
+            out(&report.to_string());
+            db.close().await;
+            Ok(())
+        }
+    }
+}
+
+#[tokio::main]
+async fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli).await {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("sigil: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,117 @@
+//! Test harness: a real server in-process on an ephemeral port with a fresh database, SQLite
+//! or PostgreSQL. PostgreSQL comes from SIGIL_TEST_POSTGRES_URL (an admin URL; each test gets
+//! its own new database). `make test` starts one and sets SIGIL_REQUIRE_POSTGRES=1, so there the
+//! PostgreSQL variants cannot be skipped.
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+
+use sigil_server::config::Config;
+use sigil_server::projects::{self, Features};
+use sigil_server::{db, AppState, RunningServer};
+use sqlx::Executor;
+
+#[derive(Clone, Copy, Debug)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+pub struct TestServer {
+    pub base: String,
+    pub db: db::Db,
+    pub project: String,
+    pub http: reqwest::Client,
+    server: Option<RunningServer>,
+    _dir: tempfile::TempDir,
+}
+
+pub fn repo_root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+pub fn wallets_file() -> PathBuf {
+    repo_root().join("data/wallets.json")
+}
+
+/// A fresh database URL, or None when PostgreSQL is not configured (and not required).
+pub async fn fresh_database(backend: Backend, dir: &tempfile::TempDir) -> Option<String> {
+    match backend {
+        Backend::Sqlite => Some(format!("sqlite://{}", dir.path().join("sigil.db").display())),
+        Backend::Postgres => {
+            let Ok(admin) = std::env::var("SIGIL_TEST_POSTGRES_URL") else {
+                assert!(std::env::var("SIGIL_REQUIRE_POSTGRES").is_err(), "SIGIL_REQUIRE_POSTGRES is set but SIGIL_TEST_POSTGRES_URL is not");
+                eprintln!("skipping PostgreSQL variant: SIGIL_TEST_POSTGRES_URL is not set");
+                return None;
+            };
+            let name = format!("sigil_test_{}", uuid::Uuid::new_v4().simple());
+            let mut conn = <sqlx::PgConnection as sqlx::Connection>::connect(&admin).await.expect("connect to SIGIL_TEST_POSTGRES_URL");
+            conn.execute(format!("CREATE DATABASE {name}").as_str()).await.expect("create test database");
+            let mut url = url::Url::parse(&admin).expect("admin URL");
+            url.set_path(&format!("/{name}"));
+            Some(url.to_string())
+        }
+    }
+}
+
+impl TestServer {
+    /// A server with the directory imported and one project allowing `origins`.
+    pub async fn start(backend: Backend, origins: &[&str]) -> Option<TestServer> {
+        Self::start_with(backend, origins, |_| {}).await
+    }
+
+    pub async fn start_with(backend: Backend, origins: &[&str], tweak: impl FnOnce(&mut Config)) -> Option<TestServer> {
+        let dir = tempfile::tempdir().unwrap();
+        let url = fresh_database(backend, &dir).await?;
+        let db = db::connect(&url).await.expect("database opens");
+        sigil_server::directory::import::import_file(&db, &wallets_file()).await.expect("import");
+        let origins: Vec<String> = origins.iter().map(|s| s.to_string()).collect();
+        let project = projects::create(&db, "Test", &origins, Features::default()).await.unwrap().id;
+        let mut config = Config::for_database(&url);
+        tweak(&mut config);
+        let server = sigil_server::start(AppState::new(db.clone(), config.clone()), "127.0.0.1:0".parse().unwrap()).await.unwrap();
+        let base = format!("http://{}", server.addr);
+        Some(TestServer { base, db, project, http: reqwest::Client::new(), server: Some(server), _dir: dir })
+    }
+
+    pub fn url(&self, path_and_query: &str) -> String {
+        format!("{}{}", self.base, path_and_query)
+    }
+
+    /// `path` with projectId, st and sv appended.
+    pub fn api(&self, path: &str) -> String {
+        let sep = if path.contains('?') { '&' } else { '?' };
+        format!("{}{}{}projectId={}&st=sigil&sv=test", self.base, path, sep, self.project)
+    }
+
+    pub async fn get_json(&self, url: &str) -> (u16, serde_json::Value) {
+        let res = self.http.get(url).send().await.unwrap();
+        let status = res.status().as_u16();
+        (status, res.json().await.unwrap_or(serde_json::Value::Null))
+    }
+
+    pub async fn stop(mut self) {
+        if let Some(s) = self.server.take() {
+            s.stop().await.unwrap();
+        }
+    }
+}
+
+/// Runs an async test body against SQLite and PostgreSQL.
+#[macro_export]
+macro_rules! both_backends {
+    ($($name:ident),* $(,)?) => {
+        $(
+            mod $name {
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn sqlite() {
+                    super::$name($crate::common::Backend::Sqlite).await
+                }
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn postgres() {
+                    super::$name($crate::common::Backend::Postgres).await
+                }
+            }
+        )*
+    };
+}

@@ -1,0 +1,256 @@
+//! Wallet directory API against a real server, on SQLite and PostgreSQL.
+
+mod common;
+
+use std::collections::HashSet;
+
+use common::{Backend, TestServer};
+use serde_json::Value;
+
+both_backends!(paging_covers_the_filtered_set, filters, search, bad_parameters, project_gate, cors, images, origins_and_config);
+
+const ORIGINS: &[&str] = &["http://localhost:5173", "https://*.a.com"];
+
+fn ids(v: &Value) -> Vec<String> {
+    v["data"].as_array().unwrap().iter().map(|w| w["id"].as_str().unwrap().to_owned()).collect()
+}
+
+async fn all_pages(s: &TestServer, query: &str, entries: u32) -> (i64, Vec<Value>) {
+    let mut out = Vec::new();
+    let mut page = 1;
+    let mut count;
+    loop {
+        let (status, body) = s.get_json(&s.api(&format!("/getWallets?page={page}&entries={entries}{query}"))).await;
+        assert_eq!(status, 200, "{body}");
+        count = body["count"].as_i64().unwrap();
+        let data = body["data"].as_array().unwrap().clone();
+        if data.is_empty() {
+            break;
+        }
+        assert!(data.len() <= entries as usize);
+        out.extend(data);
+        page += 1;
+    }
+    (count, out)
+}
+
+async fn paging_covers_the_filtered_set(b: Backend) {
+    let Some(s) = TestServer::start(b, ORIGINS).await else { return };
+    let (status, first) = s.get_json(&s.api("/getWallets")).await;
+    assert_eq!(status, 200);
+    assert_eq!(first["count"], 690, "793 records less 100 without id or homepage and 3 duplicates");
+    assert_eq!(first["data"].as_array().unwrap().len(), 40, "default page size");
+
+    let (count, all) = all_pages(&s, "", 40).await;
+    assert_eq!(all.len() as i64, count);
+    let unique: HashSet<&str> = all.iter().map(|w| w["id"].as_str().unwrap()).collect();
+    assert_eq!(unique.len(), all.len(), "no duplicates across pages");
+
+    // Ordered by `order` (nulls last), then name case-insensitively.
+    let key = |w: &Value| (w["order"].is_null(), w["order"].as_i64().unwrap_or(0), w["name"].as_str().unwrap().to_lowercase());
+    for pair in all.windows(2) {
+        assert!(key(&pair[0]) <= key(&pair[1]), "{} before {}", pair[0]["name"], pair[1]["name"]);
+    }
+    assert_eq!(all[0]["name"], "MetaMask");
+
+    // Another page size gives the same sequence.
+    let (_, by_7) = all_pages(&s, "", 7).await;
+    assert_eq!(by_7.iter().map(|w| &w["id"]).collect::<Vec<_>>(), all.iter().map(|w| &w["id"]).collect::<Vec<_>>());
+
+    // Past the end: empty page, same count.
+    let (status, past) = s.get_json(&s.api("/getWallets?page=99&entries=100")).await;
+    assert_eq!((status, past["count"].as_i64().unwrap(), past["data"].as_array().unwrap().len()), (200, 690, 0));
+
+    // Every field of the record is present.
+    let mm = &all[0];
+    for field in ["id", "name", "image_id", "image_url", "rdns", "homepage", "mobile_link", "desktop_link", "webapp_link", "app_store", "play_store", "chrome_store", "injected", "chains", "order"] {
+        assert!(mm.get(field).is_some(), "field {field} missing");
+    }
+    assert_eq!(mm["rdns"], "io.metamask");
+    // Absolute, on the configured public URL (default http://<listen>).
+    assert_eq!(mm["image_url"], "http://127.0.0.1:8080/getWalletImage/e30d09fe-c0dd-4b61-81e2-d6dc09eb9700");
+    s.stop().await;
+}
+
+async fn filters(b: Backend) {
+    let Some(s) = TestServer::start(b, ORIGINS).await else { return };
+    let metamask = "c57ca95b47569778a828d19178114f4db188b89b763c899ba0be274e97267d96";
+
+    let (_, body) = s.get_json(&s.api(&format!("/getWallets?include={metamask}"))).await;
+    assert_eq!((body["count"].as_i64(), ids(&body)), (Some(1), vec![metamask.to_owned()]));
+
+    let (_, body) = s.get_json(&s.api(&format!("/getWallets?exclude={metamask}&entries=100"))).await;
+    assert_eq!(body["count"], 689);
+    assert!(!ids(&body).contains(&metamask.to_owned()));
+
+    // chains: every result supports at least one of the requested chains; counts differ by chain.
+    let sol = "solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp";
+    let (count, wallets) = all_pages(&s, &format!("&chains={sol}"), 100).await;
+    assert!(count > 10 && count < 690, "{count}");
+    assert!(wallets.iter().all(|w| w["chains"].as_array().unwrap().iter().any(|c| c == sol)));
+    let (both, _) = all_pages(&s, &format!("&chains={sol},eip155:1"), 100).await;
+    assert!(both > count);
+
+    let (_, body) = s.get_json(&s.api("/getWallets?rdns=io.metamask")).await;
+    assert_eq!(ids(&body), vec![metamask.to_owned()]);
+
+    let (_, none) = s.get_json(&s.api("/getWallets?badge_type=none")).await;
+    assert_eq!(none["count"], 690);
+    let (_, certified) = s.get_json(&s.api("/getWallets?badge_type=certified")).await;
+    assert_eq!(certified["count"], 0);
+    s.stop().await;
+}
+
+async fn search(b: Backend) {
+    let Some(s) = TestServer::start(b, ORIGINS).await else { return };
+    let (_, upper) = s.get_json(&s.api("/getWallets?search=METAMASK")).await;
+    let names: Vec<&str> = upper["data"].as_array().unwrap().iter().map(|w| w["name"].as_str().unwrap()).collect();
+    assert!(names.contains(&"MetaMask"), "{names:?}");
+    // rdns is searched too.
+    let (_, by_rdns) = s.get_json(&s.api("/getWallets?search=io.metamask")).await;
+    assert_eq!(by_rdns["data"][0]["name"], "MetaMask");
+    // LIKE wildcards are literal.
+    let (_, pct) = s.get_json(&s.api("/getWallets?search=%25")).await;
+    assert_eq!(pct["count"], 0);
+    // At most 100 results, however many match.
+    let (count, all) = all_pages(&s, "&search=a", 30).await;
+    assert_eq!(count, 100);
+    assert_eq!(all.len(), 100);
+    assert!(all.iter().all(|w| format!("{} {}", w["name"].as_str().unwrap(), w["rdns"].as_str().unwrap_or("")).to_lowercase().contains('a')));
+    s.stop().await;
+}
+
+async fn bad_parameters(b: Backend) {
+    let Some(s) = TestServer::start(b, ORIGINS).await else { return };
+    for (query, param) in [
+        ("page=0", "page"),
+        ("page=x", "page"),
+        ("entries=0", "entries"),
+        ("entries=101", "entries"),
+        ("include=xyz", "include"),
+        ("exclude=123", "exclude"),
+        ("chains=eip155", "chains"),
+        ("badge_type=gold", "badge_type"),
+        ("rdns=a%20b", "rdns"),
+        ("sv=%01", "sv"),
+    ] {
+        let (status, body) = s.get_json(&s.url(&format!("/getWallets?{query}&projectId={}", s.project))).await;
+        assert_eq!(status, 400, "{query}");
+        assert_eq!(body["error"]["code"], "invalid_parameter");
+        let msg = body["error"]["message"].as_str().unwrap();
+        assert!(msg.starts_with(&format!("Invalid parameter '{param}'")), "{query}: {msg}");
+    }
+    s.stop().await;
+}
+
+async fn project_gate(b: Backend) {
+    let Some(s) = TestServer::start(b, ORIGINS).await else { return };
+    for path in ["/getWallets", "/getAnalyticsConfig", "/projects/v1/origins", "/public/getTokenImage/ETH"] {
+        let (status, body) = s.get_json(&s.url(path)).await;
+        assert_eq!((status, body["error"]["message"].as_str()), (400, Some("Project ID Not Configured")), "{path}");
+        let (status, body) = s.get_json(&s.url(&format!("{path}?projectId=00000000000000000000000000000000"))).await;
+        assert_eq!((status, body["error"]["message"].as_str()), (403, Some("Invalid Project ID")), "{path}");
+        let (status, _) = s.get_json(&s.url(&format!("{path}?projectId=not-an-id"))).await;
+        assert_eq!(status, 403);
+    }
+    s.stop().await;
+}
+
+async fn cors(b: Backend) {
+    let Some(s) = TestServer::start(b, ORIGINS).await else { return };
+    let get = |origin: &'static str| s.http.get(s.api("/getWallets?entries=1")).header("Origin", origin).send();
+
+    let res = get("http://localhost:5173").await.unwrap();
+    assert_eq!(res.status(), 200);
+    assert_eq!(res.headers()["access-control-allow-origin"], "http://localhost:5173");
+
+    let res = get("https://shop.a.com").await.unwrap();
+    assert_eq!(res.headers()["access-control-allow-origin"], "https://shop.a.com");
+
+    for bad in ["https://a.com", "http://localhost:5174", "https://evil.example"] {
+        let res = get(bad).await.unwrap();
+        assert_eq!(res.status(), 403, "{bad}");
+        assert!(res.headers().get("access-control-allow-origin").is_none(), "{bad}");
+    }
+
+    let preflight = |origin: &'static str| {
+        s.http
+            .request(reqwest::Method::OPTIONS, s.api("/e"))
+            .header("Origin", origin)
+            .header("Access-Control-Request-Method", "POST")
+            .header("Access-Control-Request-Headers", "content-type")
+            .send()
+    };
+    let res = preflight("http://localhost:5173").await.unwrap();
+    assert_eq!(res.status(), 204);
+    assert_eq!(res.headers()["access-control-allow-origin"], "http://localhost:5173");
+    assert!(res.headers()["access-control-allow-methods"].to_str().unwrap().contains("POST"));
+    assert_eq!(res.headers()["access-control-allow-headers"], "content-type");
+    let res = preflight("https://evil.example").await.unwrap();
+    assert_eq!(res.status(), 403);
+    assert!(res.headers().get("access-control-allow-origin").is_none());
+
+    // A project that allows any origin answers every origin.
+    let open = sigil_server::projects::create(&s.db, "Open", &["*".to_owned()], Default::default()).await.unwrap();
+    let res = s.http.get(s.url(&format!("/getWallets?entries=1&projectId={}", open.id))).header("Origin", "https://anything.example").send().await.unwrap();
+    assert_eq!(res.headers()["access-control-allow-origin"], "https://anything.example");
+    s.stop().await;
+}
+
+async fn images(b: Backend) {
+    let Some(s) = TestServer::start(b, ORIGINS).await else { return };
+    // MetaMask has a real logo in the data.
+    let res = s.http.get(s.api("/getWalletImage/e30d09fe-c0dd-4b61-81e2-d6dc09eb9700")).send().await.unwrap();
+    assert_eq!(res.status(), 200);
+    assert_eq!(res.headers()["content-type"], "image/jpeg");
+    assert!(res.headers()["cache-control"].to_str().unwrap().contains("max-age"));
+    let etag = res.headers()["etag"].to_str().unwrap().to_owned();
+    let bytes = res.bytes().await.unwrap();
+    let file = std::fs::read(common::repo_root().join("data/wallet-logos/c57ca95b47569778a828d19178114f4db188b89b763c899ba0be274e97267d96.jpeg")).unwrap();
+    assert_eq!(bytes.as_ref(), file.as_slice());
+    let res = s.http.get(s.api("/getWalletImage/e30d09fe-c0dd-4b61-81e2-d6dc09eb9700")).header("If-None-Match", &etag).send().await.unwrap();
+    assert_eq!(res.status(), 304);
+    assert!(res.bytes().await.unwrap().is_empty());
+
+    // A wallet without a logo file gets a generated SVG with its initials, by image id or wallet id.
+    let (_, body) = s.get_json(&s.api("/getWallets?entries=100&page=7")).await;
+    let mut checked = 0;
+    for w in body["data"].as_array().unwrap() {
+        let res = s.http.get(s.api(&format!("/getWalletImage/{}", w["image_id"].as_str().unwrap()))).send().await.unwrap();
+        assert_eq!(res.status(), 200, "{}", w["name"]);
+        if res.headers()["content-type"] == "image/svg+xml" {
+            let svg = res.text().await.unwrap();
+            assert!(svg.starts_with("<svg"));
+            let by_id = s.http.get(s.api(&format!("/getWalletImage/{}", w["id"].as_str().unwrap()))).send().await.unwrap().text().await.unwrap();
+            assert_eq!(svg, by_id);
+            checked += 1;
+        }
+    }
+    assert!(checked > 10, "{checked}");
+
+    let (status, body) = s.get_json(&s.api("/getWalletImage/does-not-exist")).await;
+    assert_eq!((status, body["error"]["code"].as_str()), (404, Some("not_found")));
+
+    for (path, known, unknown) in [("/public/getAssetImage", "eip155:1", "eip155:999999"), ("/public/getCurrencyImage", "USD", "XXX"), ("/public/getTokenImage", "ETH", "NOPE")] {
+        let res = s.http.get(s.api(&format!("{path}/{known}"))).send().await.unwrap();
+        assert_eq!((res.status().as_u16(), res.headers()["content-type"].to_str().unwrap()), (200, "image/svg+xml"), "{path}");
+        let etag = res.headers()["etag"].to_str().unwrap().to_owned();
+        let again = s.http.get(s.api(&format!("{path}/{known}"))).header("If-None-Match", &etag).send().await.unwrap();
+        assert_eq!(again.status(), 304);
+        assert_eq!(s.http.get(s.api(&format!("{path}/{unknown}"))).send().await.unwrap().status(), 404, "{path}");
+    }
+    s.stop().await;
+}
+
+async fn origins_and_config(b: Backend) {
+    let Some(s) = TestServer::start(b, ORIGINS).await else { return };
+    let (status, body) = s.get_json(&s.api("/projects/v1/origins")).await;
+    assert_eq!(status, 200);
+    assert_eq!(body, serde_json::json!({"allowedOrigins": ["http://localhost:5173", "https://*.a.com"]}));
+    let (_, body) = s.get_json(&s.api("/getAnalyticsConfig")).await;
+    assert_eq!(body, serde_json::json!({"isAnalyticsEnabled": true}));
+    let off = sigil_server::projects::create(&s.db, "Quiet", &["*".to_owned()], sigil_server::projects::Features { analytics: false }).await.unwrap();
+    let (_, body) = s.get_json(&s.url(&format!("/getAnalyticsConfig?projectId={}", off.id))).await;
+    assert_eq!(body, serde_json::json!({"isAnalyticsEnabled": false}));
+    s.stop().await;
+}
