@@ -1,0 +1,27 @@
+# Sigil: two commands do everything on a fresh machine with Rust, Node and npm.
+#   make demo   set up and run server + demo host page + local dev chain (SQLite)
+#   make test   set up and pass every test (Rust on SQLite and PostgreSQL, web unit tests)
+#   make bench  print every benchmark's figures
+
+.PHONY: demo test bench bench-api build web-deps clean
+
+demo:
+	bash scripts/demo.sh
+
+test:
+	bash scripts/test.sh
+
+bench: bench-api
+
+bench-api:
+	bash scripts/bench-api.sh
+
+build:
+	cargo build --locked -p sigil-server
+
+web-deps:
+	cd web && npm ci --no-audit --no-fund
+
+clean:
+	cargo clean
+	rm -rf var web/node_modules

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# A throw-away PostgreSQL server for tests, from Debian's packages, on 127.0.0.1 only.
+#   scripts/postgres.sh start   -> installs if needed, starts, prints the admin URL
+#   scripts/postgres.sh stop
+set -euo pipefail
+PORT="${SIGIL_PG_PORT:-54329}"
+DIR="${SIGIL_PG_DIR:-${TMPDIR:-/tmp}/sigil-test-pg-$PORT}"
+
+# The newest installed server (the client packages alone have no pg_ctl).
+bin_dir() { for d in $(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -Vr); do [ -x "$d/pg_ctl" ] && [ -x "$d/postgres" ] && { echo "$d"; return; }; done; }
+
+as_pg() {
+  if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
+}
+
+install() {
+  if [ -z "$(bin_dir)" ]; then
+    echo "installing PostgreSQL from Debian's packages..." >&2
+    if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi
+    $SUDO apt-get update -qq >&2
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq postgresql >&2
+  fi
+}
+
+case "${1:-}" in
+  start)
+    install
+    BIN="$(bin_dir)"
+    if [ ! -f "$DIR/data/PG_VERSION" ]; then
+      rm -rf "$DIR"; mkdir -p "$DIR/data" "$DIR/sock"
+      [ "$(id -u)" = 0 ] && chown -R postgres:postgres "$DIR"
+      as_pg "$BIN/initdb" -D "$DIR/data" -U postgres --auth=trust --locale=C.UTF-8 >"$DIR/initdb.log" 2>&1 \
+        || { cat "$DIR/initdb.log" >&2; exit 1; }
+    fi
+    if ! as_pg "$BIN/pg_ctl" -D "$DIR/data" status >/dev/null 2>&1; then
+      as_pg "$BIN/pg_ctl" -D "$DIR/data" -w -l "$DIR/server.log" \
+        -o "-c listen_addresses=127.0.0.1 -p $PORT -k $DIR/sock -c fsync=off -c synchronous_commit=off -c max_connections=300" start >&2 \
+        || { cat "$DIR/server.log" >&2; exit 1; }
+    fi
+    echo "postgres://postgres@127.0.0.1:$PORT/postgres"
+    ;;
+  stop)
+    BIN="$(bin_dir)"
+    [ -n "$BIN" ] && [ -d "$DIR/data" ] && as_pg "$BIN/pg_ctl" -D "$DIR/data" -m fast stop >&2 || true
+    ;;
+  *)
+    echo "usage: $0 start|stop" >&2; exit 2 ;;
+esac

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Sets everything up and runs every test. Fails on the first failing suite.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+step() { printf '\n== %s\n' "$*"; }
+
+step "PostgreSQL (Debian package, 127.0.0.1)"
+PG_URL="$(bash scripts/postgres.sh start)"
+trap 'bash scripts/postgres.sh stop' EXIT
+export SIGIL_TEST_POSTGRES_URL="$PG_URL" SIGIL_REQUIRE_POSTGRES=1
+
+step "Rust: unit and integration tests (SQLite and PostgreSQL)"
+cargo test --locked --workspace
+
+if [ -f web/package.json ]; then
+  step "Web: install, build, unit tests"
+  (cd web && npm ci --no-audit --no-fund && npm run build && npm test)
+fi
