@@ -1,0 +1,253 @@
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { createSigil, StorageKeys, type SigilClient } from '@sigil/core'
+import { arbitrum, ethereum, polygon, sigilDev } from '@sigil/core/networks'
+import { evmAdapter } from './adapter.js'
+import { ACCOUNT, announce, FakeProvider } from './test-utils/fake-provider.js'
+
+const cleanups: (() => void)[] = []
+afterEach(() => {
+  cleanups.splice(0).forEach((c) => c())
+  localStorage.clear()
+})
+
+const dev = sigilDev()
+
+function setup(opts: { storage?: Map<string, string>; legacy?: boolean; announce?: boolean; wallet?: FakeProvider } = {}) {
+  const wallet = opts.wallet ?? new FakeProvider()
+  let unannounce = () => {}
+  if (opts.announce !== false) {
+    unannounce = announce(wallet, { name: 'Test Wallet', rdns: 'com.test', icon: 'data:image/svg+xml,x' })
+    cleanups.push(unannounce)
+  }
+  const getBalance = vi.fn(async () => ({ balance: '10000.0', symbol: 'ETH' }))
+  const adapter = evmAdapter({ window: opts.legacy ? { ethereum: wallet } : {}, reconnectTimeoutMs: 50, getBalance })
+  const data = opts.storage ?? new Map<string, string>()
+  const storage = { getItem: (k: string) => data.get(k) ?? null, setItem: (k: string, v: string) => void data.set(k, v), removeItem: (k: string) => void data.delete(k) }
+  const client: SigilClient = createSigil({ projectId: 'p1', networks: [ethereum, arbitrum, dev], apiUrl: 'https://api.test' }, { adapters: [adapter], storage, isMobile: () => false })
+  cleanups.push(() => client.destroy())
+  return { wallet, adapter, client, data, getBalance, unannounce }
+}
+
+const eip155 = (client: SigilClient) => client.store.getState().chains.eip155
+
+describe('evm adapter through the core client', () => {
+  it('announced wallets become connectors', () => {
+    const { client } = setup()
+    expect(client.store.getState().connectors).toEqual([
+      { id: 'com.test', name: 'Test Wallet', imageUrl: 'data:image/svg+xml,x', rdns: 'com.test', chain: 'eip155', type: 'ANNOUNCED' },
+    ])
+  })
+
+  it('connects: eth_requestAccounts then eth_chainId; account, network and balance land in the store', async () => {
+    const { client, wallet, getBalance } = setup()
+    await client.connect('com.test')
+    expect(wallet.methods()).toEqual(['eth_requestAccounts', 'eth_chainId'])
+    expect(eip155(client)?.connectionStatus).toBe('connected')
+    expect(eip155(client)?.account).toMatchObject({
+      address: ACCOUNT,
+      caipAddress: `eip155:1:${ACCOUNT}`,
+      connectedWalletInfo: { name: 'Test Wallet', icon: 'data:image/svg+xml,x', rdns: 'com.test' },
+    })
+    await vi.waitFor(() => expect(eip155(client)?.account.balance).toBe('10000.0'))
+    expect(getBalance).toHaveBeenCalledWith(ACCOUNT, ethereum)
+  })
+
+  it('connects through the legacy window.ethereum', async () => {
+    const { client } = setup({ legacy: true, announce: false })
+    expect(client.store.getState().connectors.map((c) => c.id)).toEqual(['injected'])
+    await client.connect('injected')
+    expect(eip155(client)?.account.address).toBe(ACCOUNT)
+  })
+
+  it('a user rejection maps to 4001 "User rejected the request."', async () => {
+    const { client, wallet } = setup()
+    wallet.handlers.set('eth_requestAccounts', () => {
+      throw Object.assign(new Error('User denied account authorization'), { code: 4001 })
+    })
+    await expect(client.connect('com.test')).rejects.toMatchObject({ code: 4001, message: 'User rejected the request.' })
+    expect(eip155(client)?.connectionStatus).toBe('disconnected')
+  })
+
+  it('wallet events flow into the controllers', async () => {
+    const { client, wallet } = setup()
+    await client.connect('com.test')
+    const other = '0x2222222222222222222222222222222222222222'
+    wallet.emit('accountsChanged', [other])
+    expect(eip155(client)?.account.address).toBe(other)
+    wallet.emit('chainChanged', '0xa4b1')
+    expect(client.store.getState().activeCaipNetwork).toBe(arbitrum)
+    wallet.emit('chainChanged', '0x38')
+    expect(client.store.getState().activeCaipNetwork.caipNetworkId).toBe('eip155:56')
+    expect(client.store.getState().router.history.at(-1)?.view).toBe('UnsupportedChain')
+    wallet.emit('accountsChanged', [])
+    expect(eip155(client)?.connectionStatus).toBe('disconnected')
+  })
+
+  it('the wallet disconnect event clears the connection and stops listening', async () => {
+    const { client, wallet } = setup()
+    await client.connect('com.test')
+    expect(wallet.listenerCount('chainChanged')).toBe(1)
+    wallet.emit('disconnect', { code: 4900 })
+    expect(eip155(client)?.connectionStatus).toBe('disconnected')
+    expect(wallet.listenerCount('chainChanged')).toBe(0)
+  })
+
+  it('switches with wallet_switchEthereumChain', async () => {
+    const { client, wallet } = setup()
+    await client.connect('com.test')
+    await client.switchNetwork(arbitrum)
+    expect(wallet.calls.at(-1)).toEqual({ method: 'wallet_switchEthereumChain', params: [{ chainId: '0xa4b1' }] })
+    expect(wallet.chainId).toBe(42161)
+    expect(client.store.getState().activeCaipNetwork).toBe(arbitrum)
+  })
+
+  it('adds the chain when the wallet answers 4902, then switches', async () => {
+    const { client, wallet } = setup()
+    await client.connect('com.test')
+    wallet.calls.length = 0
+    await client.switchNetwork(dev)
+    expect(wallet.methods()).toEqual(['wallet_switchEthereumChain', 'wallet_addEthereumChain', 'eth_chainId', 'wallet_switchEthereumChain'])
+    expect(wallet.calls[1]?.params).toEqual([
+      {
+        chainId: '0x7a69',
+        chainName: 'Sigil Dev',
+        nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+        rpcUrls: ['http://127.0.0.1:8545'],
+      },
+    ])
+    expect(client.store.getState().activeCaipNetwork).toBe(dev)
+  })
+
+  it('no second switch when adding already switched', async () => {
+    const { client, wallet } = setup()
+    await client.connect('com.test')
+    wallet.handlers.set('wallet_addEthereumChain', (params) => {
+      wallet.knownChains.add(31337)
+      wallet.setChain(parseInt((params as [{ chainId: string }])[0].chainId, 16))
+      return null
+    })
+    wallet.calls.length = 0
+    await client.switchNetwork(dev)
+    expect(wallet.methods()).toEqual(['wallet_switchEthereumChain', 'wallet_addEthereumChain', 'eth_chainId'])
+  })
+
+  it('a rejected switch keeps the network and throws 4001', async () => {
+    const { client, wallet } = setup()
+    await client.connect('com.test')
+    wallet.handlers.set('wallet_switchEthereumChain', () => {
+      throw { code: 4001, message: 'User rejected' }
+    })
+    await expect(client.switchNetwork(arbitrum)).rejects.toMatchObject({ code: 4001, message: 'User rejected the request.' })
+    expect(client.store.getState().activeCaipNetwork).toBe(ethereum)
+  })
+
+  it('a rejected add-chain throws 4001; any other add failure is "Chain is not supported"', async () => {
+    const { client, wallet } = setup()
+    await client.connect('com.test')
+    wallet.handlers.set('wallet_addEthereumChain', () => {
+      throw { code: 4001 }
+    })
+    await expect(client.switchNetwork(dev)).rejects.toMatchObject({ code: 4001, message: 'User rejected the request.' })
+    wallet.handlers.set('wallet_addEthereumChain', () => {
+      throw { code: -32602, message: 'bad rpc' }
+    })
+    await expect(client.switchNetwork(dev)).rejects.toMatchObject({ message: 'Chain is not supported' })
+    expect(client.store.getState().activeCaipNetwork).toBe(ethereum)
+  })
+
+  it('a 4902 nested in data.originalError also triggers add-chain', async () => {
+    const { client, wallet } = setup()
+    await client.connect('com.test')
+    wallet.handlers.set('wallet_switchEthereumChain', (params) => {
+      const id = parseInt((params as [{ chainId: string }])[0].chainId, 16)
+      if (!wallet.knownChains.has(id)) throw { code: -32603, data: { originalError: { code: 4902 } } }
+      wallet.setChain(id)
+      return null
+    })
+    await client.switchNetwork(dev)
+    expect(wallet.methods()).toContain('wallet_addEthereumChain')
+    expect(client.store.getState().activeCaipNetwork).toBe(dev)
+  })
+
+  it('signs with personal_sign over the hex-encoded message', async () => {
+    const { client, wallet } = setup()
+    await client.connect('com.test')
+    const signature = await client.signMessage('héllo')
+    expect(signature).toBe('0x' + 'ab'.repeat(65))
+    expect(wallet.calls.at(-1)).toEqual({ method: 'personal_sign', params: ['0x68c3a96c6c6f', ACCOUNT] })
+    wallet.handlers.set('personal_sign', () => {
+      throw { code: 4001 }
+    })
+    await expect(client.signMessage('x')).rejects.toThrow('User rejected the request.')
+  })
+
+  it('disconnect revokes permissions where supported and stops listening', async () => {
+    const { client, wallet, data } = setup()
+    await client.connect('com.test')
+    await client.disconnect()
+    expect(wallet.methods()).toContain('wallet_revokePermissions')
+    expect(wallet.listenerCount('accountsChanged')).toBe(0)
+    expect(data.get(StorageKeys.connectionStatus('eip155'))).toBe('disconnected')
+    wallet.handlers.set('wallet_revokePermissions', () => {
+      throw { code: 4200 }
+    })
+    await client.connect('com.test')
+    await expect(client.disconnect()).resolves.toBeUndefined()
+  })
+
+  it('reconnects on reload with eth_accounts, without prompting', async () => {
+    const first = setup()
+    await first.client.connect('com.test')
+    first.client.destroy()
+    first.wallet.calls.length = 0
+    const again = setup({ storage: first.data, wallet: first.wallet, announce: false })
+    expect(eip155(again.client)?.connectionStatus).toBe('connecting')
+    await again.client.ready
+    expect(again.wallet.methods()).toEqual(['eth_accounts', 'eth_chainId'])
+    expect(eip155(again.client)?.connectionStatus).toBe('connected')
+    expect(eip155(again.client)?.account.address).toBe(ACCOUNT)
+  })
+
+  it('reload when the wallet no longer authorises the site ends disconnected', async () => {
+    const first = setup()
+    await first.client.connect('com.test')
+    first.client.destroy()
+    first.wallet.authorised = false
+    first.wallet.calls.length = 0
+    const again = setup({ storage: first.data, wallet: first.wallet, announce: false })
+    await again.client.ready
+    expect(again.wallet.methods()).toEqual(['eth_accounts'])
+    expect(eip155(again.client)?.connectionStatus).toBe('disconnected')
+  })
+
+  it('reload waits briefly for a wallet that announces late', async () => {
+    const first = setup()
+    await first.client.connect('com.test')
+    first.client.destroy()
+    first.unannounce()
+    const again = setup({ storage: first.data, wallet: first.wallet, announce: false })
+    expect(again.client.store.getState().connectors).toEqual([])
+    setTimeout(() => cleanups.push(announce(again.wallet, { name: 'Test Wallet', rdns: 'com.test' })), 10)
+    await again.client.ready
+    expect(eip155(again.client)?.connectionStatus).toBe('connected')
+  })
+})
+
+describe('native balance through viem', () => {
+  it('reads eth_getBalance from the network RPC URL and formats it', async () => {
+    const fetch = vi.fn(async (_url: string | URL | Request, init?: RequestInit) => {
+      const body = JSON.parse(String(init?.body)) as { id: number; method: string; params: unknown[] }
+      expect(body.method).toBe('eth_getBalance')
+      expect(String(body.params[0]).toLowerCase()).toBe(ACCOUNT.toLowerCase())
+      expect(body.params[1]).toBe('latest')
+      return new Response(JSON.stringify({ jsonrpc: '2.0', id: body.id, result: '0x21e19e0c9bab2400000' }), { headers: { 'content-type': 'application/json' } })
+    })
+    vi.stubGlobal('fetch', fetch)
+    const adapter = evmAdapter({ window: {} })
+    expect(await adapter.getBalance(ACCOUNT, polygon)).toEqual({ balance: '10000', symbol: 'POL' })
+    expect(String(fetch.mock.calls[0]?.[0])).toBe('https://polygon-rpc.com/')
+    const local = await adapter.getBalance(ACCOUNT, sigilDev({ rpcUrl: 'http://127.0.0.1:1234' }))
+    expect(local.balance).toBe('10000')
+    expect(String(fetch.mock.calls[1]?.[0])).toBe('http://127.0.0.1:1234/')
+  })
+})

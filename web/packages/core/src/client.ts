@@ -1,0 +1,253 @@
+import { activeAccount, resetAccount, setAccountAddress, setAccountProps } from './account.js'
+import type { AdapterEvents, ChainAdapter } from './adapter.js'
+import type { AnalyticsSink } from './analytics.js'
+import { forgetConnection, setConnectionStatus } from './connection.js'
+import { detectMobile, track, type SigilContext } from './context.js'
+import { adapterForNamespaceMissing, ErrorMessages, SigilError, toSigilError } from './errors.js'
+import { closeModal, goBack, openModal, selectWallet, type CloseOptions, type OpenOptions } from './modal.js'
+import { isUnsupportedNetwork } from './networks.js'
+import { resetNetwork, setActiveNetwork, syncWalletNetwork } from './network.js'
+import { resolveOptions, type ResolvedOptions, type SigilOptions } from './options.js'
+import { applyConnection, restoreSession } from './restore.js'
+import { currentView, pushView, resetView } from './router.js'
+import { createSigilStorage, type KeyValueStorage, type SigilStorage } from './storage.js'
+import { createSigilStore, type RouteData, type SigilStore, type View } from './store.js'
+import type { CaipNetwork, ChainNamespace, Connector, Wallet } from './types.js'
+
+export interface SigilDependencies {
+  adapters?: ChainAdapter[]
+  /** Defaults to localStorage. */
+  storage?: KeyValueStorage
+  analytics?: AnalyticsSink
+  isMobile?: () => boolean
+  /** Skip restoring a stored connection at creation (tests, server rendering). */
+  restore?: boolean
+}
+
+/** A modal instance: its store, options and the actions a UI calls. */
+export interface SigilClient {
+  readonly store: SigilStore
+  readonly options: ResolvedOptions
+  readonly storage: SigilStorage
+  readonly context: SigilContext
+  /** Settles once a stored connection has been resynced (or found gone). */
+  readonly ready: Promise<void>
+  open(options?: OpenOptions): void
+  /** Returns false when closing is blocked (ApproveTransaction without force). */
+  close(options?: CloseOptions): boolean
+  goBack(): void
+  push(view: View, data?: RouteData): void
+  /** Routes to ConnectingExternal or ConnectingWalletConnect for a directory wallet. */
+  selectWallet(wallet: Wallet): View
+  /** Connects with a page connector; rejects with a SigilError (code 4001 when the user declined). */
+  connect(connectorId: string, options?: { wallet?: Wallet; closeOnSuccess?: boolean }): Promise<void>
+  /** Disconnects one namespace, or every connected one. */
+  disconnect(namespace?: ChainNamespace): Promise<void>
+  switchNetwork(network: CaipNetwork): Promise<void>
+  signMessage(message: string): Promise<string>
+  refreshBalance(namespace?: ChainNamespace): Promise<void>
+  setThemeMode(mode: ResolvedOptions['themeMode']): void
+  destroy(): void
+}
+
+/**
+ * Creates a modal instance: resolves options (throws 'Project ID Not Configured' without a
+ * project id), builds the store, starts the adapters and restores a stored connection.
+ */
+export function createSigil(input: SigilOptions, deps: SigilDependencies = {}): SigilClient {
+  const options = resolveOptions(input)
+  const store = createSigilStore(options)
+  const adapters: Partial<Record<ChainNamespace, ChainAdapter>> = {}
+  for (const adapter of deps.adapters ?? []) adapters[adapter.namespace] = adapter
+  const ctx: SigilContext = {
+    store,
+    options,
+    storage: createSigilStorage(deps.storage),
+    analytics: deps.analytics,
+    adapters,
+    isMobile: deps.isMobile ?? detectMobile,
+  }
+
+  const adapterOf = (namespace: ChainNamespace): ChainAdapter => {
+    const adapter = adapters[namespace]
+    if (!adapter) throw new SigilError(adapterForNamespaceMissing(namespace), 'ADAPTER_NOT_FOUND')
+    return adapter
+  }
+
+  const refreshBalance = async (namespace: ChainNamespace = store.getState().activeNamespace) => {
+    const chain = store.getState().chains[namespace]
+    const address = chain?.account.address
+    const network = chain?.network.caipNetwork
+    const adapter = adapters[namespace]
+    // The placeholder network has no RPC to ask.
+    if (!address || !network || !adapter || isUnsupportedNetwork(network)) return
+    try {
+      const { balance, symbol } = await adapter.getBalance(address, network)
+      // Ignore an answer for an account or network that changed meanwhile.
+      const now = store.getState().chains[namespace]
+      if (now?.account.address !== address || now.network.caipNetwork?.caipNetworkId !== network.caipNetworkId) return
+      setAccountProps(store, namespace, { balance, balanceSymbol: symbol })
+      ctx.storage.setNativeBalance(`${network.caipNetworkId}:${address}`, { balance, symbol })
+    } catch {
+      // The balance is decoration; the RPC being down must not break the account view.
+    }
+  }
+
+  const markDisconnected = (namespace: ChainNamespace) => {
+    resetAccount(store, namespace)
+    resetNetwork(store, namespace)
+    forgetConnection(ctx, namespace)
+    setConnectionStatus(ctx, namespace, 'disconnected')
+  }
+
+  const teardowns: (() => void)[] = []
+  for (const adapter of Object.values(adapters)) {
+    const namespace = adapter.namespace
+    const events: AdapterEvents = {
+      connectorsChanged(connectors: Connector[]) {
+        store.setState((state) => ({
+          connectors: [...state.connectors.filter((c) => c.chain !== namespace), ...connectors],
+        }))
+      },
+      accountChanged(address) {
+        const chain = store.getState().chains[namespace]
+        if (chain?.connectionStatus !== 'connected') return
+        if (!address) return markDisconnected(namespace)
+        const network = chain.network.caipNetwork
+        if (!network) return
+        setAccountAddress(store, network, address)
+        setAccountProps(store, namespace, { balance: undefined, balanceSymbol: undefined })
+        void refreshBalance(namespace)
+      },
+      chainChanged(chainId) {
+        const chain = store.getState().chains[namespace]
+        if (chain?.connectionStatus !== 'connected') return
+        const network = syncWalletNetwork(ctx, namespace, chainId)
+        const address = chain.account.address
+        if (address) setAccountAddress(store, network, address)
+        setAccountProps(store, namespace, { balance: undefined, balanceSymbol: undefined })
+        void refreshBalance(namespace)
+      },
+      disconnected() {
+        if (store.getState().chains[namespace]?.connectionStatus === 'disconnected') return
+        markDisconnected(namespace)
+      },
+    }
+    teardowns.push(adapter.setup(events))
+  }
+
+  const client: SigilClient = {
+    store,
+    options,
+    storage: ctx.storage,
+    context: ctx,
+    ready: Promise.resolve(),
+    open: (openOptions) => openModal(ctx, openOptions),
+    close: (closeOptions) => closeModal(ctx, closeOptions),
+    goBack: () => goBack(ctx),
+    push: (view, data) => pushView(store, view, data),
+    selectWallet: (wallet) => selectWallet(ctx, wallet),
+
+    async connect(connectorId, connectOptions = {}) {
+      const connector = store.getState().connectors.find((c) => c.id === connectorId)
+      if (!connector) throw new SigilError(ErrorMessages.adapterNotFound, 'CONNECTOR_NOT_FOUND')
+      const namespace = connector.chain
+      const adapter = adapterOf(namespace)
+      setConnectionStatus(ctx, namespace, 'connecting')
+      try {
+        const current = store.getState().chains[namespace]?.network.caipNetwork
+        const result = await adapter.connect(connectorId, current ? { network: current } : {})
+        applyConnection(ctx, namespace, result)
+      } catch (error) {
+        setConnectionStatus(ctx, namespace, 'disconnected')
+        const mapped = toSigilError(error)
+        track(ctx, 'CONNECT_ERROR', { message: mapped.message })
+        throw mapped
+      }
+      if (connectOptions.wallet) store.setState({ recentWallets: ctx.storage.addRecentWallet(connectOptions.wallet) })
+      track(ctx, 'CONNECT_SUCCESS', { method: 'browser', name: connector.name })
+      void refreshBalance(namespace)
+      // After connecting the modal is done, unless it now warns about the network.
+      const state = store.getState()
+      if (connectOptions.closeOnSuccess !== false && state.modal.open && currentView(state) !== 'UnsupportedChain') {
+        if (options.embedded) resetView(store, 'Account')
+        else closeModal(ctx)
+      }
+    },
+
+    async disconnect(namespace) {
+      const state = store.getState()
+      const targets = namespace
+        ? [namespace]
+        : (Object.keys(state.chains) as ChainNamespace[]).filter((ns) => state.chains[ns]?.connectionStatus !== 'disconnected')
+      const results = await Promise.allSettled(targets.map((ns) => adapterOf(ns).disconnect()))
+      const failures: string[] = []
+      results.forEach((result, i) => {
+        const ns = targets[i] as ChainNamespace
+        // State is cleared either way: a wallet that failed to answer is still gone for the user.
+        markDisconnected(ns)
+        if (result.status === 'fulfilled') track(ctx, 'DISCONNECT_SUCCESS', { namespace: ns })
+        else {
+          const reason = toSigilError(result.reason).message
+          failures.push(`Failed to disconnect chain ${ns}: ${reason}`)
+          track(ctx, 'DISCONNECT_ERROR', { namespace: ns, message: reason })
+        }
+      })
+      const after = store.getState()
+      if (after.modal.open) {
+        if (options.embedded) resetView(store, 'Connect')
+        else closeModal(ctx, { force: true })
+      }
+      if (failures.length) throw new SigilError(`${ErrorMessages.failedToDisconnect}: ${failures.join('; ')}`, 'DISCONNECT_FAILED')
+    },
+
+    async switchNetwork(network) {
+      const state = store.getState()
+      const chain = state.chains[network.chainNamespace]
+      if (chain?.connectionStatus === 'connected') {
+        try {
+          await adapterOf(network.chainNamespace).switchNetwork(network)
+        } catch (error) {
+          const mapped = toSigilError(error)
+          track(ctx, 'SWITCH_NETWORK_ERROR', { network: network.caipNetworkId, message: mapped.message })
+          throw mapped
+        }
+        syncWalletNetwork(ctx, network.chainNamespace, network.id)
+        const address = store.getState().chains[network.chainNamespace]?.account.address
+        if (address) setAccountAddress(store, network, address)
+        setAccountProps(store, network.chainNamespace, { balance: undefined, balanceSymbol: undefined })
+        void refreshBalance(network.chainNamespace)
+      } else {
+        setActiveNetwork(ctx, network)
+      }
+      store.setState({ isSwitchingNamespace: false })
+      track(ctx, 'SWITCH_NETWORK', { network: network.caipNetworkId })
+    },
+
+    async signMessage(message) {
+      const state = store.getState()
+      const address = activeAccount(state).address
+      if (!address) throw new SigilError(ErrorMessages.caipNetworkOrAddressUndefined, 'NOT_CONNECTED')
+      try {
+        return await adapterOf(state.activeNamespace).signMessage(message, address)
+      } catch (error) {
+        throw toSigilError(error)
+      }
+    },
+
+    refreshBalance,
+    setThemeMode: (mode) => store.setState({ themeMode: mode }),
+    destroy() {
+      for (const teardown of teardowns.splice(0)) teardown()
+    },
+  }
+  if (deps.restore !== false) {
+    ;(client as { ready: Promise<void> }).ready = restoreSession(ctx).then(async () => {
+      const connected = Object.entries(store.getState().chains)
+        .filter(([, chain]) => chain?.connectionStatus === 'connected')
+        .map(([ns]) => ns as ChainNamespace)
+      await Promise.all(connected.map((ns) => refreshBalance(ns)))
+    })
+  }
+  return client
+}

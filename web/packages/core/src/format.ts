@@ -1,0 +1,46 @@
+/** Address shortened to its 4 leading and 6 trailing characters: `0x12…abcdef`. */
+export function shortenAddress(address: string, leading = 4, trailing = 6): string {
+  if (address.length <= leading + trailing + 1) return address
+  return `${address.slice(0, leading)}…${address.slice(-trailing)}`
+}
+
+/**
+ * Splits a decimal string into integer and fraction digits. Strings, not numbers, so that
+ * balances of 18-decimal tokens are not rounded by floating point.
+ */
+function splitDecimal(value: string): { negative: boolean; integer: string; fraction: string } | undefined {
+  const match = /^(-)?(\d*)(?:\.(\d*))?$/.exec(value.trim())
+  if (!match || (match[2] === '' && (match[3] ?? '') === '')) return undefined
+  return { negative: match[1] === '-', integer: (match[2] || '0').replace(/^0+(?=\d)/, ''), fraction: match[3] ?? '' }
+}
+
+/** Decimal string floored (towards zero) to `decimals` places, trailing zeros kept: '1.23456' -> '1.234'. */
+export function floorDecimals(value: string | number, decimals: number): string {
+  const text = typeof value === 'number' ? toPlainString(value) : value
+  const parts = splitDecimal(text)
+  if (!parts) return (0).toFixed(decimals)
+  const fraction = parts.fraction.slice(0, decimals).padEnd(decimals, '0')
+  const isZero = /^0*$/.test(parts.integer + fraction)
+  const sign = parts.negative && !isZero ? '-' : ''
+  return decimals > 0 ? `${sign}${parts.integer}.${fraction}` : `${sign}${parts.integer}`
+}
+
+/** Numbers printed without exponent notation, so 1e-7 floors to 0.000 rather than failing to parse. */
+function toPlainString(value: number): string {
+  if (!Number.isFinite(value)) return '0'
+  return value.toLocaleString('en-US', { useGrouping: false, maximumFractionDigits: 20 })
+}
+
+/** Balance as displayed: floored to 3 decimals (spec section 5), with the symbol when given. */
+export function formatBalance(value: string | number | undefined, symbol?: string): string {
+  const amount = floorDecimals(value ?? '0', 3)
+  return symbol ? `${amount} ${symbol}` : amount
+}
+
+/** Fiat amount with 2 decimals, rounded half up: 12.345 -> '12.35'. */
+export function formatFiat(value: number | string, currency?: string): string {
+  const amount = typeof value === 'string' ? Number(value) : value
+  // Shifting the decimal point in text avoids 1.005 * 100 === 100.49999….
+  const text = Number.isFinite(amount) ? (Math.round(Number(`${toPlainString(amount)}e2`)) / 100).toFixed(2) : '0.00'
+  return currency === 'USD' ? `$${text}` : currency ? `${text} ${currency}` : text
+}

@@ -1,0 +1,70 @@
+import { track, type SigilContext } from './context.js'
+import { currentView, goingBackCloses, pickOpenView, popView, pushView, resetView, selectWalletView } from './router.js'
+import type { RouteData, SigilState, SigilStore, View } from './store.js'
+import type { Wallet } from './types.js'
+
+/** Whether the active namespace has a connected address. */
+export function isConnected(state: SigilState): boolean {
+  return state.chains[state.activeNamespace]?.account.caipAddress !== undefined
+}
+
+export interface OpenOptions {
+  view?: View
+  data?: RouteData
+}
+
+/** Opens the modal on the view the routing rules pick and tracks MODAL_OPEN. */
+export function openModal(ctx: SigilContext, options: OpenOptions = {}): void {
+  const state = ctx.store.getState()
+  const view = pickOpenView({
+    requested: options.view,
+    isConnected: isConnected(state),
+    hasAdapters: Object.keys(ctx.adapters).length > 0,
+    isMobile: ctx.isMobile(),
+  })
+  // Already open with an explicit view (e.g. UnsupportedChain while browsing): stack it.
+  if (state.modal.open && options.view) pushView(ctx.store, view, options.data)
+  else resetView(ctx.store, view, options.data)
+  ctx.store.setState({ modal: { ...ctx.store.getState().modal, open: true } })
+  track(ctx, 'MODAL_OPEN', { connected: isConnected(state) })
+}
+
+export interface CloseOptions {
+  /** Close even where closing is blocked (ApproveTransaction). */
+  force?: boolean
+}
+
+/**
+ * Closes the modal. Returns false when closing is blocked: the ApproveTransaction view without
+ * `force`. Embedded modals never hide: they go back to Account when connected, else Connect.
+ * MODAL_CLOSE is tracked only when the modal was open.
+ */
+export function closeModal(ctx: SigilContext, options: CloseOptions = {}): boolean {
+  const state = ctx.store.getState()
+  if (!options.force && currentView(state) === 'ApproveTransaction') return false
+  if (ctx.options.embedded) {
+    resetView(ctx.store, isConnected(state) ? 'Account' : 'Connect')
+    return true
+  }
+  const wasOpen = state.modal.open
+  ctx.store.setState({ modal: { open: false, loading: false } })
+  if (wasOpen) track(ctx, 'MODAL_CLOSE', { connected: isConnected(state) })
+  return true
+}
+
+/** Back button: pops the history, or closes when one view is left or UnsupportedChain is in the stack. */
+export function goBack(ctx: SigilContext): void {
+  if (goingBackCloses(ctx.store.getState())) closeModal(ctx)
+  else popView(ctx.store)
+}
+
+export function setModalLoading(store: SigilStore, loading: boolean): void {
+  store.setState((state) => ({ modal: { ...state.modal, loading } }))
+}
+
+/** A wallet picked from a list: ConnectingExternal when the page has its connector, else ConnectingWalletConnect. */
+export function selectWallet(ctx: SigilContext, wallet: Wallet): View {
+  const { view, data } = selectWalletView(ctx.store.getState().connectors, wallet)
+  pushView(ctx.store, view, data)
+  return view
+}

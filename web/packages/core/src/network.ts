@@ -1,0 +1,118 @@
+import { formatCaipNetworkId } from './caip.js'
+import type { SigilContext } from './context.js'
+import { openModal, closeModal } from './modal.js'
+import { isUnsupportedNetwork, unsupportedNetwork } from './networks.js'
+import { currentView } from './router.js'
+import { updateChain, type SigilState, type SigilStore } from './store.js'
+import type { CaipNetwork, CaipNetworkId, ChainNamespace } from './types.js'
+
+export function findNetwork(state: SigilState, caipNetworkId: string): CaipNetwork | undefined {
+  return state.networks.find((n) => n.caipNetworkId === caipNetworkId)
+}
+
+/** Networks of one namespace the host requested, in order. */
+export function networksOf(state: SigilState, namespace: ChainNamespace): CaipNetwork[] {
+  return state.networks.filter((n) => n.chainNamespace === namespace)
+}
+
+/**
+ * Makes `network` the active one: its namespace becomes active (flagging a namespace switch
+ * when it changes), the namespace's network state follows, and the id is stored.
+ */
+export function setActiveNetwork(ctx: SigilContext, network: CaipNetwork): void {
+  const state = ctx.store.getState()
+  const namespaceChanged = state.activeNamespace !== network.chainNamespace
+  updateChain(ctx.store, network.chainNamespace, (chain) => ({ network: { ...chain.network, caipNetwork: network } }))
+  ctx.store.setState({
+    activeNamespace: network.chainNamespace,
+    activeCaipNetwork: network,
+    isSwitchingNamespace: namespaceChanged,
+  })
+  ctx.storage.setActiveNamespace(network.chainNamespace)
+  ctx.storage.setActiveCaipNetworkId(network.caipNetworkId)
+}
+
+/**
+ * UnsupportedChain shows when the active network is not among the requested networks,
+ * switching is enabled and unsupported chains are not allowed.
+ */
+export function shouldShowUnsupportedChain(ctx: SigilContext): boolean {
+  const state = ctx.store.getState()
+  const network = state.activeCaipNetwork
+  const requested = state.chains[network.chainNamespace]?.network.requestedCaipNetworkIds ?? []
+  return !requested.includes(network.caipNetworkId) && ctx.options.enableNetworkSwitch && !ctx.options.allowUnsupportedChain
+}
+
+/**
+ * The wallet reports it is on `chainId` of `namespace`. A configured network becomes active;
+ * an unconfigured one becomes the placeholder and, by the rule above, opens UnsupportedChain.
+ * Returns the network now active.
+ */
+export function syncWalletNetwork(ctx: SigilContext, namespace: ChainNamespace, chainId: number | string): CaipNetwork {
+  const caipNetworkId = formatCaipNetworkId(namespace, chainId)
+  const network = findNetwork(ctx.store.getState(), caipNetworkId) ?? unsupportedNetwork(caipNetworkId)
+  setActiveNetwork(ctx, network)
+  const showing = currentView(ctx.store.getState()) === 'UnsupportedChain' && ctx.store.getState().modal.open
+  if (shouldShowUnsupportedChain(ctx)) {
+    if (!showing) openModal(ctx, { view: 'UnsupportedChain' })
+  } else if (showing) {
+    // The wallet moved back to an allowed network: the warning has done its job.
+    closeModal(ctx, { force: true })
+  }
+  return network
+}
+
+export function setRequestedNetworks(store: SigilStore, namespace: ChainNamespace, ids: CaipNetworkId[]): void {
+  updateChain(store, namespace, (chain) => ({ network: { ...chain.network, requestedCaipNetworkIds: ids } }))
+}
+
+export function setApprovedNetworks(store: SigilStore, namespace: ChainNamespace, ids: CaipNetworkId[]): void {
+  updateChain(store, namespace, (chain) => ({ network: { ...chain.network, approvedCaipNetworkIds: ids } }))
+}
+
+export function setSupportsAllNetworks(store: SigilStore, namespace: ChainNamespace, value: boolean): void {
+  updateChain(store, namespace, (chain) => ({ network: { ...chain.network, supportsAllNetworks: value } }))
+}
+
+/** Whether the connected wallet can be switched to `network`. */
+export function isNetworkAllowed(state: SigilState, network: CaipNetwork): boolean {
+  const chain = state.chains[network.chainNamespace]
+  if (!chain || !chain.network.requestedCaipNetworkIds.includes(network.caipNetworkId)) return false
+  return chain.network.supportsAllNetworks || chain.network.approvedCaipNetworkIds.includes(network.caipNetworkId)
+}
+
+/** Adds a network at run time (it becomes a requested network of its namespace). */
+export function addNetwork(store: SigilStore, network: CaipNetwork): void {
+  if (findNetwork(store.getState(), network.caipNetworkId)) return
+  store.setState((state) => ({ networks: [...state.networks, network] }))
+  const ids = networksOf(store.getState(), network.chainNamespace).map((n) => n.caipNetworkId)
+  setRequestedNetworks(store, network.chainNamespace, ids)
+}
+
+/** Removes a network; if it was active, the namespace's first remaining network takes over. */
+export function removeNetwork(ctx: SigilContext, caipNetworkId: CaipNetworkId): void {
+  const before = ctx.store.getState()
+  const removed = findNetwork(before, caipNetworkId)
+  if (!removed) return
+  ctx.store.setState({ networks: before.networks.filter((n) => n.caipNetworkId !== caipNetworkId) })
+  const namespace = removed.chainNamespace
+  const remaining = networksOf(ctx.store.getState(), namespace)
+  setRequestedNetworks(ctx.store, namespace, remaining.map((n) => n.caipNetworkId))
+  const first = remaining[0]
+  if (before.activeCaipNetwork.caipNetworkId === caipNetworkId && first) setActiveNetwork(ctx, first)
+  else if (before.chains[namespace]?.network.caipNetwork?.caipNetworkId === caipNetworkId) {
+    updateChain(ctx.store, namespace, (chain) => ({ network: { ...chain.network, caipNetwork: first } }))
+  }
+}
+
+/** Reset network: approved networks cleared, supportsAllNetworks true, smart-account networks cleared. */
+export function resetNetwork(store: SigilStore, namespace: ChainNamespace): void {
+  updateChain(store, namespace, (chain) => ({
+    network: { ...chain.network, approvedCaipNetworkIds: [], supportsAllNetworks: true, smartAccountEnabledNetworks: [] },
+  }))
+}
+
+/** True while the active network is the unsupported placeholder. */
+export function isActiveNetworkUnsupported(state: SigilState): boolean {
+  return isUnsupportedNetwork(state.activeCaipNetwork)
+}

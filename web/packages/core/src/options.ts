@@ -1,0 +1,172 @@
+import { ErrorMessages, SigilError } from './errors.js'
+import { SDK_TYPE, SDK_VERSION } from './version.js'
+import type { CaipNetwork } from './types.js'
+
+/** Sections of the Connect view, in display order. */
+export type ConnectorSection = 'walletConnect' | 'recent' | 'injected' | 'featured' | 'custom' | 'external' | 'recommended'
+/** Ways to connect offered on the Connect view. */
+export type ConnectMethod = 'email' | 'social' | 'wallet'
+/** Account-view actions, in display order. */
+export type WalletFeature = 'onramp' | 'swaps' | 'receive' | 'send'
+export type SocialProvider = 'google' | 'x' | 'discord' | 'farcaster' | 'github' | 'apple' | 'facebook'
+export type ThemeMode = 'light' | 'dark'
+
+/** CSS custom properties the host may set; keys are the variable names without `--`. */
+export type ThemeVariables = Partial<Record<`sigil-${string}`, string | number>>
+
+export interface Metadata {
+  name: string
+  description: string
+  url: string
+  icons: string[]
+}
+
+export interface Features {
+  swaps: boolean
+  onramp: boolean
+  receive: boolean
+  send: boolean
+  email: boolean
+  emailShowWallets: boolean
+  socials: SocialProvider[] | false
+  history: boolean
+  analytics: boolean
+  allWallets: boolean
+  legalCheckbox: boolean
+  smartSessions: boolean
+  collapseWallets: boolean
+  pay: boolean
+  connectorTypeOrder: ConnectorSection[]
+  connectMethodsOrder: ConnectMethod[]
+  walletFeaturesOrder: WalletFeature[]
+}
+
+/** What a host passes to create the modal. Only `projectId` and `networks` are required. */
+export interface SigilOptions {
+  projectId: string
+  networks: readonly CaipNetwork[]
+  /** Network to start on; defaults to the first of `networks`. */
+  defaultNetwork?: CaipNetwork
+  metadata?: Metadata
+  features?: Partial<Features>
+  themeMode?: ThemeMode
+  themeVariables?: ThemeVariables
+  /** Only these directory wallets (ids). */
+  includeWalletIds?: string[]
+  /** Never these directory wallets (ids). */
+  excludeWalletIds?: string[]
+  /** Directory wallets shown first (ids); also sets the featured page size. */
+  featuredWalletIds?: string[]
+  /** Base URL of the Sigil server; defaults to the page's own origin. */
+  apiUrl?: string
+  /** Keep a wallet on an unconfigured chain instead of showing UnsupportedChain. */
+  allowUnsupportedChain?: boolean
+  /** Let the user switch networks from the modal. */
+  enableNetworkSwitch?: boolean
+  /** The modal is rendered inline in the page: closing resets the view instead of hiding. */
+  embedded?: boolean
+  sdkType?: string
+  sdkVersion?: string
+}
+
+export interface ResolvedOptions {
+  projectId: string
+  networks: readonly CaipNetwork[]
+  defaultNetwork: CaipNetwork
+  metadata: Metadata | undefined
+  features: Features
+  themeMode: ThemeMode
+  themeVariables: ThemeVariables
+  includeWalletIds: string[]
+  excludeWalletIds: string[]
+  featuredWalletIds: string[]
+  apiUrl: string
+  allowUnsupportedChain: boolean
+  enableNetworkSwitch: boolean
+  embedded: boolean
+  sdkType: string
+  sdkVersion: string
+}
+
+export const DEFAULT_CONNECTOR_ORDER: readonly ConnectorSection[] = [
+  'walletConnect',
+  'recent',
+  'injected',
+  'featured',
+  'custom',
+  'external',
+  'recommended',
+]
+export const DEFAULT_CONNECT_METHODS_ORDER: readonly ConnectMethod[] = ['email', 'social', 'wallet']
+export const DEFAULT_WALLET_FEATURES_ORDER: readonly WalletFeature[] = ['onramp', 'swaps', 'receive', 'send']
+export const DEFAULT_SOCIALS: readonly SocialProvider[] = ['google', 'x', 'discord', 'farcaster', 'github', 'apple', 'facebook']
+
+/** Spec section 1 defaults. */
+export function defaultFeatures(): Features {
+  return {
+    swaps: true,
+    onramp: true,
+    receive: true,
+    send: true,
+    email: true,
+    emailShowWallets: true,
+    socials: [...DEFAULT_SOCIALS],
+    history: true,
+    analytics: true,
+    allWallets: true,
+    legalCheckbox: false,
+    smartSessions: false,
+    collapseWallets: false,
+    pay: false,
+    connectorTypeOrder: [...DEFAULT_CONNECTOR_ORDER],
+    connectMethodsOrder: [...DEFAULT_CONNECT_METHODS_ORDER],
+    walletFeaturesOrder: [...DEFAULT_WALLET_FEATURES_ORDER],
+  }
+}
+
+/** The host's colour scheme preference, light when it cannot be read. */
+function preferredThemeMode(): ThemeMode {
+  const media = (globalThis as { matchMedia?: (q: string) => { matches: boolean } }).matchMedia
+  return typeof media === 'function' && media('(prefers-color-scheme: dark)').matches ? 'dark' : 'light'
+}
+
+function sameOrigin(): string {
+  const location = (globalThis as { location?: { origin?: string } }).location
+  return location?.origin && location.origin !== 'null' ? location.origin : ''
+}
+
+/** Fills in defaults and checks what cannot work: a missing project id or no networks. */
+export function resolveOptions(options: SigilOptions): ResolvedOptions {
+  if (typeof options.projectId !== 'string' || options.projectId.trim() === '') {
+    throw new SigilError(ErrorMessages.projectIdNotConfigured, 'PROJECT_ID_NOT_CONFIGURED')
+  }
+  const networks = options.networks ?? []
+  const [firstNetwork] = networks
+  if (!firstNetwork) throw new SigilError(ErrorMessages.invalidAppConfiguration, 'NO_NETWORKS')
+  const defaultNetwork =
+    options.defaultNetwork && networks.some((n) => n.caipNetworkId === options.defaultNetwork?.caipNetworkId)
+      ? options.defaultNetwork
+      : firstNetwork
+  return {
+    projectId: options.projectId.trim(),
+    networks,
+    defaultNetwork,
+    metadata: options.metadata,
+    features: { ...defaultFeatures(), ...stripUndefined(options.features ?? {}) },
+    themeMode: options.themeMode ?? preferredThemeMode(),
+    themeVariables: options.themeVariables ?? {},
+    includeWalletIds: options.includeWalletIds ?? [],
+    excludeWalletIds: options.excludeWalletIds ?? [],
+    featuredWalletIds: options.featuredWalletIds ?? [],
+    apiUrl: (options.apiUrl ?? sameOrigin()).replace(/\/+$/, ''),
+    allowUnsupportedChain: options.allowUnsupportedChain ?? false,
+    enableNetworkSwitch: options.enableNetworkSwitch ?? true,
+    embedded: options.embedded ?? false,
+    sdkType: options.sdkType ?? SDK_TYPE,
+    sdkVersion: options.sdkVersion ?? SDK_VERSION,
+  }
+}
+
+function stripUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>
+}

@@ -1,0 +1,159 @@
+import { createStore, type StoreApi } from 'zustand/vanilla'
+import type { ResolvedOptions, ThemeMode, ThemeVariables } from './options.js'
+import type {
+  AccountState,
+  CaipNetwork,
+  ChainNamespace,
+  ConnectionStatus,
+  Connector,
+  NetworkState,
+  Wallet,
+} from './types.js'
+
+/** Every view of the modal (spec section 2, plus the Networks list). */
+export type View =
+  | 'Connect'
+  | 'Account'
+  | 'AllWallets'
+  | 'Networks'
+  | 'ConnectingWalletConnectBasic'
+  | 'ConnectingWalletConnect'
+  | 'ConnectingExternal'
+  | 'ConnectingSiwe'
+  | 'ConnectingFarcaster'
+  | 'SIWXSignMessage'
+  | 'ApproveTransaction'
+  | 'Swap'
+  | 'UnsupportedChain'
+  | 'RegisterAccountName'
+  | 'RegisterAccountNameSuccess'
+
+/** What a view carries: the wallet being connected, the connector used, a target network. */
+export interface RouteData {
+  wallet?: Wallet
+  connector?: Connector
+  network?: CaipNetwork
+}
+
+export interface RouteEntry {
+  view: View
+  data?: RouteData
+}
+
+export type NotificationVariant = 'success' | 'loading' | 'error'
+
+export interface NotificationState {
+  open: boolean
+  message: string
+  variant: NotificationVariant
+}
+
+/** Everything known about one namespace. */
+export interface ChainState {
+  connectionStatus: ConnectionStatus
+  connectorId: string | undefined
+  account: AccountState
+  network: NetworkState
+}
+
+/** The single store. The React layer subscribes to slices of it. */
+export interface SigilState {
+  modal: { open: boolean; loading: boolean }
+  /** The view history; the last entry is shown. Never empty. */
+  router: { history: RouteEntry[] }
+  activeNamespace: ChainNamespace
+  activeCaipNetwork: CaipNetwork
+  /** Set while switching to another namespace's network, cleared once the switch settled. */
+  isSwitchingNamespace: boolean
+  /** Networks the host configured (requested), in order; can change at run time. */
+  networks: CaipNetwork[]
+  chains: Partial<Record<ChainNamespace, ChainState>>
+  /** Connectors present in the page, all namespaces. */
+  connectors: Connector[]
+  /** Directory wallets used last, most recent first (at most 2). */
+  recentWallets: Wallet[]
+  notification: NotificationState
+  themeMode: ThemeMode
+  themeVariables: ThemeVariables
+}
+
+export type SigilStore = StoreApi<SigilState>
+
+export function initialAccountState(): AccountState {
+  return {
+    caipAddress: undefined,
+    address: undefined,
+    status: 'disconnected',
+    balance: undefined,
+    balanceSymbol: undefined,
+    profileName: undefined,
+    profileImage: undefined,
+    addressExplorerUrl: undefined,
+    user: undefined,
+    tokenBalance: [],
+    smartAccountDeployed: false,
+    allAccounts: [],
+    addressLabels: {},
+    connectedWalletInfo: undefined,
+    preferredAccountTypes: {},
+    socialProvider: undefined,
+    farcasterUrl: undefined,
+    publicKey: undefined,
+    path: undefined,
+  }
+}
+
+export function initialChainState(namespace: ChainNamespace, networks: readonly CaipNetwork[]): ChainState {
+  const own = networks.filter((n) => n.chainNamespace === namespace)
+  return {
+    connectionStatus: 'disconnected',
+    connectorId: undefined,
+    account: initialAccountState(),
+    network: {
+      caipNetwork: own[0],
+      requestedCaipNetworkIds: own.map((n) => n.caipNetworkId),
+      approvedCaipNetworkIds: [],
+      supportsAllNetworks: true,
+      smartAccountEnabledNetworks: [],
+    },
+  }
+}
+
+export function createSigilStore(options: ResolvedOptions): SigilStore {
+  const namespaces = [...new Set(options.networks.map((n) => n.chainNamespace))]
+  const chains: Partial<Record<ChainNamespace, ChainState>> = {}
+  for (const ns of namespaces) chains[ns] = initialChainState(ns, options.networks)
+  const active = options.defaultNetwork
+  const activeChain = chains[active.chainNamespace]
+  if (activeChain) activeChain.network.caipNetwork = active
+  return createStore<SigilState>()(() => ({
+    modal: { open: false, loading: false },
+    router: { history: [{ view: 'Connect' }] },
+    activeNamespace: active.chainNamespace,
+    activeCaipNetwork: active,
+    isSwitchingNamespace: false,
+    networks: [...options.networks],
+    chains,
+    connectors: [],
+    recentWallets: [],
+    notification: { open: false, message: '', variant: 'success' },
+    themeMode: options.themeMode,
+    themeVariables: options.themeVariables,
+  }))
+}
+
+/** Immutable update of one namespace's state (created on first use). */
+export function updateChain(
+  store: SigilStore,
+  namespace: ChainNamespace,
+  update: (chain: ChainState) => Partial<ChainState>,
+): void {
+  store.setState((state) => {
+    const current = state.chains[namespace] ?? initialChainState(namespace, state.networks)
+    return { chains: { ...state.chains, [namespace]: { ...current, ...update(current) } } }
+  })
+}
+
+export function getChain(state: SigilState, namespace: ChainNamespace): ChainState | undefined {
+  return state.chains[namespace]
+}

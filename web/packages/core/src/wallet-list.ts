@@ -1,0 +1,104 @@
+import type { ConnectMethod, ConnectorSection, Features } from './options.js'
+import { findConnectorForWallet } from './router.js'
+import type { Connector, Wallet } from './types.js'
+
+/** How many recommended wallets the Connect view shows (spec section 9). */
+export const RECOMMENDED_WALLETS_COUNT = 4
+/** Featured page size when the host names no featured wallets. */
+export const DEFAULT_FEATURED_COUNT = 4
+
+export type ConnectListItem =
+  | { kind: 'connector'; section: 'walletConnect' | 'injected' | 'external'; connector: Connector }
+  | { kind: 'wallet'; section: 'recent' | 'featured' | 'custom' | 'recommended'; wallet: Wallet; connector?: Connector }
+
+export interface ConnectListInput {
+  order: readonly ConnectorSection[]
+  connectors: readonly Connector[]
+  recent?: readonly Wallet[]
+  featured?: readonly Wallet[]
+  /** Host-defined wallets (not from the directory). */
+  custom?: readonly Wallet[]
+  /** Directory wallets, in directory order; the first few not shown elsewhere are recommended. */
+  recommended?: readonly Wallet[]
+  featuredWalletIds?: readonly string[]
+  excludeWalletIds?: readonly string[]
+}
+
+/**
+ * The Connect view's wallet list: sections in `order`, each wallet or connector shown once
+ * (the first section to claim it wins), excluded wallet ids left out.
+ */
+export function buildConnectList(input: ConnectListInput): ConnectListItem[] {
+  const excluded = new Set(input.excludeWalletIds ?? [])
+  const shownWallets = new Set<string>()
+  const shownConnectors = new Set<string>()
+  const items: ConnectListItem[] = []
+
+  const addWallet = (section: 'recent' | 'featured' | 'custom' | 'recommended', wallet: Wallet) => {
+    if (excluded.has(wallet.id) || shownWallets.has(wallet.id)) return false
+    const connector = findConnectorForWallet(input.connectors, wallet)
+    if (connector && shownConnectors.has(connector.id)) return false
+    shownWallets.add(wallet.id)
+    if (connector) shownConnectors.add(connector.id)
+    items.push(connector ? { kind: 'wallet', section, wallet, connector } : { kind: 'wallet', section, wallet })
+    return true
+  }
+  const addConnector = (section: 'walletConnect' | 'injected' | 'external', connector: Connector) => {
+    if (shownConnectors.has(connector.id)) return
+    if (connector.explorerId && (excluded.has(connector.explorerId) || shownWallets.has(connector.explorerId))) return
+    shownConnectors.add(connector.id)
+    if (connector.explorerId) shownWallets.add(connector.explorerId)
+    items.push({ kind: 'connector', section, connector })
+  }
+
+  for (const section of input.order) {
+    switch (section) {
+      case 'walletConnect':
+        input.connectors.filter((c) => c.type === 'WALLET_CONNECT').forEach((c) => addConnector(section, c))
+        break
+      case 'recent':
+        ;(input.recent ?? []).slice(0, 2).forEach((w) => addWallet(section, w))
+        break
+      case 'injected':
+        // Announced (EIP-6963) wallets first: they name themselves; the legacy provider after.
+        input.connectors.filter((c) => c.type === 'ANNOUNCED').forEach((c) => addConnector(section, c))
+        input.connectors.filter((c) => c.type === 'INJECTED').forEach((c) => addConnector(section, c))
+        break
+      case 'featured': {
+        const ids = input.featuredWalletIds ?? []
+        const featured = [...(input.featured ?? [])].sort((a, b) => rank(ids, a.id) - rank(ids, b.id))
+        featured.slice(0, ids.length || DEFAULT_FEATURED_COUNT).forEach((w) => addWallet(section, w))
+        break
+      }
+      case 'custom':
+        ;(input.custom ?? []).forEach((w) => addWallet(section, w))
+        break
+      case 'external':
+        input.connectors.filter((c) => c.type === 'EXTERNAL').forEach((c) => addConnector(section, c))
+        break
+      case 'recommended': {
+        let added = 0
+        for (const w of input.recommended ?? []) {
+          if (added >= RECOMMENDED_WALLETS_COUNT) break
+          if (addWallet(section, w)) added++
+        }
+        break
+      }
+    }
+  }
+  return items
+}
+
+function rank(ids: readonly string[], id: string): number {
+  const i = ids.indexOf(id)
+  return i === -1 ? ids.length : i
+}
+
+/** Connect methods to offer, in the configured order, leaving out the disabled ones. */
+export function enabledConnectMethods(features: Pick<Features, 'connectMethodsOrder' | 'email' | 'socials'>): ConnectMethod[] {
+  return features.connectMethodsOrder.filter((method) => {
+    if (method === 'email') return features.email
+    if (method === 'social') return Array.isArray(features.socials) && features.socials.length > 0
+    return true
+  })
+}

@@ -1,0 +1,22 @@
+import { fileURLToPath } from 'node:url'
+import { defineConfig } from 'vitest/config'
+
+const src = (pkg: string) => fileURLToPath(new URL(`./packages/${pkg}/src`, import.meta.url))
+
+// Tests run against package sources, so `npm test` works without a prior build.
+export default defineConfig({
+  resolve: {
+    alias: [
+      { find: /^@sigil\/core$/, replacement: `${src('core')}/index.ts` },
+      { find: /^@sigil\/core\/api$/, replacement: `${src('core')}/api/index.ts` },
+      { find: /^@sigil\/core\/(.*)$/, replacement: `${src('core')}/$1.ts` },
+      { find: /^@sigil\/adapter-evm$/, replacement: `${src('adapter-evm')}/index.ts` },
+    ],
+  },
+  test: {
+    include: ['packages/*/src/**/*.test.ts', 'packages/*/src/**/*.test.tsx'],
+    environment: 'happy-dom',
+    restoreMocks: true,
+    unstubGlobals: true,
+  },
+})
