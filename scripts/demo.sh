@@ -1,11 +1,16 @@
 #!/usr/bin/env bash
 # make demo: builds the server, seeds the wallet directory and a demo project into
-# var/sigil.db (SQLite), and runs the server (plus the demo page and dev chain when present).
+# var/sigil.db (SQLite), runs the server, a local dev chain (anvil, chain id 31337) and the demo
+# host page. Ctrl-C stops everything.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/common.sh
 
 API_PORT="${SIGIL_DEMO_API_PORT:-8080}"
+CHAIN_PORT="${SIGIL_DEMO_CHAIN_PORT:-8545}"
+DEMO_PORT=5173
+HAS_WEB_DEMO=0
+[ -f web/apps/demo/package.json ] && HAS_WEB_DEMO=1
 export SIGIL_DATABASE_URL="${SIGIL_DATABASE_URL:-sqlite://var/sigil.db}"
 
 cargo build --locked -p sigil-server
@@ -18,16 +23,37 @@ fi
 PROJECT_ID="$(cat var/demo-project-id)"
 
 pids=()
-cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; }
+# npm and vite start children of their own: stop whole process trees.
+kill_tree() { local c; for c in $(pgrep -P "$1" || true); do kill_tree "$c"; done; kill "$1" 2>/dev/null || true; }
+cleanup() { for p in "${pids[@]}"; do kill_tree "$p"; done; wait 2>/dev/null || true; }
 trap cleanup EXIT INT TERM
 
 $SIGIL serve --listen "127.0.0.1:$API_PORT" &
 pids+=($!)
 wait_http "http://127.0.0.1:$API_PORT/health"
 
+if [ "$HAS_WEB_DEMO" = 1 ]; then
+  [ -d web/node_modules ] || (cd web && npm ci --no-audit --no-fund)
+  (cd web && npm run build)
+  ANVIL=web/node_modules/.bin/anvil
+  [ -x "$ANVIL" ] || ANVIL=web/node_modules/@foundry-rs/anvil-linux-amd64/bin/anvil
+  "$ANVIL" --host 127.0.0.1 --port "$CHAIN_PORT" --chain-id 31337 --silent &
+  pids+=($!)
+  (cd web && VITE_SIGIL_API_URL="http://127.0.0.1:$API_PORT" VITE_SIGIL_PROJECT_ID="$PROJECT_ID" \
+     VITE_SIGIL_DEV_RPC_URL="http://127.0.0.1:$CHAIN_PORT" npm run dev -w @sigil/demo) &
+  pids+=($!)
+  wait_http "http://127.0.0.1:$DEMO_PORT/"
+fi
+
 cat <<MSG
 
 Sigil is running.
+MSG
+[ "$HAS_WEB_DEMO" = 1 ] && cat <<MSG
+  demo page    http://127.0.0.1:$DEMO_PORT   (open it in a browser with a wallet extension)
+  dev chain    http://127.0.0.1:$CHAIN_PORT   (anvil, chain id 31337, 10 funded dev accounts)
+MSG
+cat <<MSG
   API server   http://127.0.0.1:$API_PORT   (OpenAPI: /openapi.json, metrics: /metrics)
   projectId    $PROJECT_ID
   try          curl 'http://127.0.0.1:$API_PORT/getWallets?projectId=$PROJECT_ID&entries=3'
