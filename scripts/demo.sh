@@ -28,15 +28,14 @@ kill_tree() { local c; for c in $(pgrep -P "$1" || true); do kill_tree "$c"; don
 cleanup() { for p in "${pids[@]}"; do kill_tree "$p"; done; wait 2>/dev/null || true; }
 trap cleanup EXIT INT TERM
 
-$SIGIL serve --listen "127.0.0.1:$API_PORT" &
+$SIGIL serve --listen "127.0.0.1:$API_PORT" --dev-rpc-url "http://127.0.0.1:$CHAIN_PORT" &
 pids+=($!)
 wait_http "http://127.0.0.1:$API_PORT/health"
 
 if [ "$HAS_WEB_DEMO" = 1 ]; then
   [ -d web/node_modules ] || (cd web && npm ci --no-audit --no-fund)
   (cd web && npm run build)
-  ANVIL=web/node_modules/.bin/anvil
-  [ -x "$ANVIL" ] || ANVIL=web/node_modules/@foundry-rs/anvil-linux-amd64/bin/anvil
+  ANVIL="$(bash scripts/anvil.sh)"
   "$ANVIL" --host 127.0.0.1 --port "$CHAIN_PORT" --chain-id 31337 --silent &
   pids+=($!)
   (cd web && VITE_SIGIL_API_URL="http://127.0.0.1:$API_PORT" VITE_SIGIL_PROJECT_ID="$PROJECT_ID" \

@@ -10,7 +10,10 @@ PG_URL="$(bash scripts/postgres.sh start)"
 trap 'bash scripts/postgres.sh stop' EXIT
 export SIGIL_TEST_POSTGRES_URL="$PG_URL" SIGIL_REQUIRE_POSTGRES=1
 
-step "Rust: unit and integration tests (SQLite and PostgreSQL)"
+step "Local EVM chain (anvil from npm)"
+export SIGIL_ANVIL="$(bash scripts/anvil.sh)"
+
+step "Rust: unit and integration tests (SQLite and PostgreSQL, anvil)"
 cargo test --locked --workspace
 
 if [ -f web/package.json ]; then

@@ -8,6 +8,9 @@ use std::path::{Path, PathBuf};
 use clap::{Args, ValueEnum};
 use serde::Deserialize;
 
+use crate::chains::Chains;
+use crate::rpc::RpcSettings;
+
 pub const DEFAULT_DATABASE_URL: &str = "sqlite://var/sigil.db";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Deserialize)]
@@ -74,6 +77,22 @@ pub struct ServeArgs {
     /// [default: false]
     #[arg(long, env = "SIGIL_TRUST_PROXY_HEADERS", value_name = "BOOL", num_args = 0..=1, default_missing_value = "true")]
     pub trust_proxy_headers: Option<bool>,
+
+    /// Chains file (TOML, the format of config/chains.toml) replacing the built-in chain list.
+    #[arg(long, env = "SIGIL_CHAINS", value_name = "FILE")]
+    pub chains: Option<PathBuf>,
+
+    /// JSON-RPC URL of the local dev chain eip155:31337. [default: http://127.0.0.1:8545]
+    #[arg(long, env = "SIGIL_DEV_RPC_URL", value_name = "URL")]
+    pub dev_rpc_url: Option<String>,
+
+    /// JSON-RPC proxy requests per second per project (batch items count). [default: 500]
+    #[arg(long, env = "SIGIL_RPC_REQUESTS_PER_SECOND", value_name = "N")]
+    pub rpc_requests_per_second: Option<u32>,
+
+    /// Seconds before an upstream JSON-RPC call counts as failed (1..=60). [default: 10]
+    #[arg(long, env = "SIGIL_RPC_TIMEOUT", value_name = "SECS")]
+    pub rpc_timeout: Option<u64>,
 }
 
 /// The keys a TOML configuration file may hold.
@@ -90,6 +109,10 @@ struct FileConfig {
     analytics_events_per_minute: Option<u32>,
     analytics_errors_per_minute: Option<u32>,
     trust_proxy_headers: Option<bool>,
+    chains: Option<PathBuf>,
+    dev_rpc_url: Option<String>,
+    rpc_requests_per_second: Option<u32>,
+    rpc_timeout: Option<u64>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -111,6 +134,8 @@ pub struct Config {
     pub analytics_events_per_minute: u32,
     pub analytics_errors_per_minute: u32,
     pub trust_proxy_headers: bool,
+    pub chains: Chains,
+    pub rpc: RpcSettings,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -193,7 +218,30 @@ impl Config {
             return Err(invalid("analytics-errors-per-minute (SIGIL_ANALYTICS_ERRORS_PER_MINUTE)", "must be at least 1"));
         }
 
+        let mut chains = match args.chains.clone().or(file.chains) {
+            Some(path) => Chains::from_file(&path).map_err(|e| invalid("chains (SIGIL_CHAINS)", e.to_string()))?,
+            None => Chains::built_in(),
+        };
+        if let Some(url) = args.dev_rpc_url.clone().or(file.dev_rpc_url) {
+            match url::Url::parse(&url) {
+                Ok(u) if matches!(u.scheme(), "http" | "https") => chains.set_dev_rpc(&url),
+                _ => return Err(invalid("dev-rpc-url (SIGIL_DEV_RPC_URL)", format!("'{url}' is not an http(s) URL"))),
+            }
+        }
+        let mut rpc = RpcSettings::default();
+        rpc.requests_per_second = args.rpc_requests_per_second.or(file.rpc_requests_per_second).unwrap_or(rpc.requests_per_second);
+        if rpc.requests_per_second == 0 {
+            return Err(invalid("rpc-requests-per-second (SIGIL_RPC_REQUESTS_PER_SECOND)", "must be at least 1"));
+        }
+        let timeout = args.rpc_timeout.or(file.rpc_timeout).unwrap_or(10);
+        if !(1..=60).contains(&timeout) {
+            return Err(invalid("rpc-timeout (SIGIL_RPC_TIMEOUT)", format!("{timeout} is outside 1..=60")));
+        }
+        rpc.timeout = std::time::Duration::from_secs(timeout);
+
         Ok(Config {
+            chains,
+            rpc,
             database_url,
             listen,
             public_url,

@@ -3,6 +3,7 @@
 //! panics and limits turned into JSON errors).
 
 pub mod analytics;
+pub mod chains;
 pub mod config;
 pub mod db;
 pub mod directory;
@@ -11,6 +12,7 @@ pub mod health;
 pub mod metrics;
 pub mod projects;
 pub mod query;
+pub mod rpc;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -41,11 +43,13 @@ pub struct AppState {
     pub config: Arc<Config>,
     pub metrics: Arc<metrics::Metrics>,
     pub limiter: Arc<analytics::limiter::RateLimiter>,
+    pub rpc: Arc<rpc::Rpc>,
 }
 
 impl AppState {
     pub fn new(db: Db, config: Config) -> AppState {
-        AppState { db, config: Arc::new(config), metrics: Default::default(), limiter: Default::default() }
+        let rpc = Arc::new(rpc::Rpc::new(config.chains.clone(), config.rpc.clone()));
+        AppState { db, config: Arc::new(config), metrics: Default::default(), limiter: Default::default(), rpc }
     }
 }
 
@@ -53,6 +57,7 @@ impl AppState {
 #[openapi(
     info(title = "Sigil API", description = "Wallet directory, analytics and operations API of the Sigil server."),
     tags((name = "directory", description = "Wallet directory; every call needs projectId and may carry st, sv."),
+         (name = "blockchain", description = "Chains, JSON-RPC proxy and account data; every call needs projectId."),
          (name = "operations", description = "Health, metrics and this document."))
 )]
 struct ApiDoc;
@@ -72,6 +77,14 @@ pub fn routes(state: &AppState) -> (Router<AppState>, utoipa::openapi::OpenApi) 
         .routes(routes!(analytics::config))
         .routes(routes!(analytics::ingest))
         .routes(routes!(projects::routes::origins))
+        .routes(routes!(chains::routes::supported_chains))
+        .merge(
+            // A batch of 1000 calls needs more room than the general body limit.
+            OpenApiRouter::new()
+                .routes(routes!(rpc::routes::proxy))
+                .routes(routes!(rpc::routes::proxy_slash))
+                .layer(DefaultBodyLimit::max(rpc::BODY_LIMIT)),
+        )
         .split_for_parts();
     let project_routes = project_routes.route_layer(from_fn_with_state(state.clone(), projects::gate::project_gate));
 
@@ -152,12 +165,14 @@ pub struct RunningServer {
     pub addr: SocketAddr,
     shutdown: tokio::sync::oneshot::Sender<()>,
     task: tokio::task::JoinHandle<std::io::Result<()>>,
+    probes: tokio::task::JoinHandle<()>,
 }
 
 impl RunningServer {
     /// Stops accepting, lets in-flight requests finish, and waits.
     pub async fn stop(self) -> std::io::Result<()> {
         let _ = self.shutdown.send(());
+        self.probes.abort();
         self.task.await.unwrap_or(Ok(()))
     }
 }
@@ -167,6 +182,7 @@ pub async fn start(state: AppState, addr: SocketAddr) -> anyhow::Result<RunningS
     let listener = TcpListener::bind(addr).await.map_err(|e| anyhow::anyhow!("cannot listen on {addr}: {e}"))?;
     let addr = listener.local_addr()?;
     let (tx, rx) = tokio::sync::oneshot::channel::<()>();
+    let probes = state.rpc.spawn_probes();
     let app = app(state).into_make_service_with_connect_info::<SocketAddr>();
     let task = tokio::spawn(async move {
         axum::serve(listener, app)
@@ -175,7 +191,7 @@ pub async fn start(state: AppState, addr: SocketAddr) -> anyhow::Result<RunningS
             })
             .await
     });
-    Ok(RunningServer { addr, shutdown: tx, task })
+    Ok(RunningServer { addr, shutdown: tx, task, probes })
 }
 
 /// Resolves on SIGTERM or Ctrl-C.

@@ -118,6 +118,7 @@ async fn openapi_is_true(b: Backend) {
     let expected = [
         "/e", "/getAnalyticsConfig", "/getWalletImage/{id}", "/getWallets", "/health", "/metrics", "/openapi.json",
         "/projects/v1/origins", "/public/getAssetImage/{id}", "/public/getCurrencyImage/{id}", "/public/getTokenImage/{id}",
+        "/v1", "/v1/", "/v1/supported-chains",
     ];
     let mut sorted = paths.clone();
     sorted.sort();

@@ -1,0 +1,153 @@
+//! Chains as configuration: for each CAIP-2 id, upstream JSON-RPC endpoints, the native
+//! currency, a token list and a testnet flag. Built in from config/chains.toml, or a file given
+//! with `--chains`.
+
+pub mod routes;
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use serde::Deserialize;
+use sigil_core::caip::ChainId;
+
+const BUILT_IN: &str = include_str!("../../../../config/chains.toml");
+
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct NativeCurrency {
+    pub name: String,
+    pub symbol: String,
+    pub decimals: u8,
+}
+
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Token {
+    pub address: String,
+    pub symbol: String,
+    pub name: String,
+    pub decimals: u8,
+    pub icon: Option<String>,
+}
+
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct ChainConfig {
+    pub id: String,
+    pub name: String,
+    #[serde(default)]
+    pub testnet: bool,
+    pub rpc: Vec<String>,
+    #[serde(default)]
+    pub ws: Vec<String>,
+    pub native: NativeCurrency,
+    #[serde(default)]
+    pub tokens: Vec<Token>,
+    pub ens_registry: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ChainsFile {
+    chains: Vec<ChainConfig>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ChainsError {
+    #[error("cannot read chains file {0}: {1}")]
+    Read(String, std::io::Error),
+    #[error("chains file {0}: {1}")]
+    Parse(String, String),
+    #[error("chain {0}: {1}")]
+    Invalid(String, String),
+}
+
+/// Every configured chain, by CAIP-2 id.
+#[derive(Debug, Clone, Default)]
+pub struct Chains {
+    pub by_id: BTreeMap<String, ChainConfig>,
+}
+
+fn is_evm_address(s: &str) -> bool {
+    let hex = s.strip_prefix("0x").unwrap_or(s);
+    hex.len() == 40 && hex.bytes().all(|b| b.is_ascii_hexdigit())
+}
+
+impl Chains {
+    pub fn built_in() -> Chains {
+        Self::parse(BUILT_IN, "built-in config/chains.toml").expect("built-in chains are valid")
+    }
+
+    pub fn from_file(path: &Path) -> Result<Chains, ChainsError> {
+        let text = std::fs::read_to_string(path).map_err(|e| ChainsError::Read(path.display().to_string(), e))?;
+        Self::parse(&text, &path.display().to_string())
+    }
+
+    pub fn parse(text: &str, origin: &str) -> Result<Chains, ChainsError> {
+        let file: ChainsFile = toml::from_str(text).map_err(|e| ChainsError::Parse(origin.to_owned(), e.message().to_owned()))?;
+        Self::from_list(file.chains)
+    }
+
+    pub fn from_list(list: Vec<ChainConfig>) -> Result<Chains, ChainsError> {
+        let mut by_id = BTreeMap::new();
+        for chain in list {
+            let invalid = |m: String| ChainsError::Invalid(chain.id.clone(), m);
+            let id: ChainId = chain.id.parse().map_err(|e: sigil_core::caip::CaipError| invalid(e.to_string()))?;
+            if chain.rpc.is_empty() {
+                return Err(invalid("needs at least one rpc URL".into()));
+            }
+            for u in chain.rpc.iter().chain(chain.ws.iter()) {
+                let parsed = url::Url::parse(u).map_err(|e| invalid(format!("'{u}' is not a URL: {e}")))?;
+                if !matches!(parsed.scheme(), "http" | "https" | "ws" | "wss") {
+                    return Err(invalid(format!("'{u}' must be http(s) or ws(s)")));
+                }
+            }
+            if id.namespace() == "eip155" {
+                for t in &chain.tokens {
+                    if !is_evm_address(&t.address) {
+                        return Err(invalid(format!("token {} address '{}' is not an EVM address", t.symbol, t.address)));
+                    }
+                }
+            }
+            if by_id.insert(id.to_string(), chain.clone()).is_some() {
+                return Err(invalid("listed twice".into()));
+            }
+        }
+        Ok(Chains { by_id })
+    }
+
+    pub fn get(&self, id: &str) -> Option<&ChainConfig> {
+        self.by_id.get(id)
+    }
+
+    /// Points the local dev chain (eip155:31337) at `url`.
+    pub fn set_dev_rpc(&mut self, url: &str) {
+        if let Some(dev) = self.by_id.get_mut("eip155:31337") {
+            dev.rpc = vec![url.to_owned()];
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn built_in_chains() {
+        let c = Chains::built_in();
+        let ids: Vec<&str> = c.by_id.keys().map(String::as_str).collect();
+        assert_eq!(ids, ["eip155:1", "eip155:10", "eip155:137", "eip155:31337", "eip155:42161", "eip155:8453"]);
+        assert!(c.get("eip155:31337").unwrap().testnet);
+        assert_eq!(c.get("eip155:1").unwrap().tokens[0].symbol, "USDC");
+    }
+
+    #[test]
+    fn rejects_bad_chains() {
+        let err = Chains::parse("[[chains]]\nid = \"eip155\"\nname = \"x\"\nrpc = [\"http://a\"]\nnative = { name = \"E\", symbol = \"E\", decimals = 18 }\n", "t").unwrap_err();
+        assert!(err.to_string().starts_with("chain eip155:"), "{err}");
+        let err = Chains::parse("[[chains]]\nid = \"eip155:5\"\nname = \"x\"\nrpc = []\nnative = { name = \"E\", symbol = \"E\", decimals = 18 }\n", "t").unwrap_err();
+        assert_eq!(err.to_string(), "chain eip155:5: needs at least one rpc URL");
+        let err = Chains::parse("[[chains]]\nid = \"eip155:5\"\nname = \"x\"\nrpc = [\"http://a\"]\nnative = { name = \"E\", symbol = \"E\", decimals = 18 }\ntokens = [{ address = \"0x12\", symbol = \"T\", name = \"T\", decimals = 1 }]\n", "t").unwrap_err();
+        assert!(err.to_string().contains("not an EVM address"));
+    }
+}

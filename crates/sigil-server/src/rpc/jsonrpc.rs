@@ -1,0 +1,182 @@
+//! JSON-RPC 2.0 framing for the proxy. Ids and results are kept as raw JSON text, so 19-digit
+//! ids (above 2^53) and large results pass through unchanged.
+
+use std::collections::HashMap;
+
+use serde_json::value::RawValue;
+
+pub const PARSE_ERROR: i64 = -32700;
+pub const INVALID_REQUEST: i64 = -32600;
+pub const INVALID_PARAMS: i64 = -32602;
+pub const INTERNAL_ERROR: i64 = -32603;
+pub const LIMIT_EXCEEDED: i64 = -32005;
+
+/// A result or an error, as raw JSON.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Reply {
+    Result(String),
+    Error(String),
+}
+
+impl Reply {
+    pub fn error(code: i64, message: &str) -> Reply {
+        Reply::Error(serde_json::json!({"code": code, "message": message}).to_string())
+    }
+
+    /// Reads `result` or `error` out of an upstream's single response.
+    pub fn from_upstream(bytes: &[u8]) -> Reply {
+        match serde_json::from_slice::<HashMap<String, Box<RawValue>>>(bytes) {
+            Ok(mut obj) => Self::from_object(&mut obj),
+            Err(_) => Reply::error(INTERNAL_ERROR, "Invalid response from upstream"),
+        }
+    }
+
+    fn from_object(obj: &mut HashMap<String, Box<RawValue>>) -> Reply {
+        if let Some(e) = obj.remove("error").filter(|e| e.get() != "null") {
+            return Reply::Error(e.get().to_owned());
+        }
+        match obj.remove("result") {
+            Some(r) => Reply::Result(r.get().to_owned()),
+            None => Reply::error(INTERNAL_ERROR, "Invalid response from upstream"),
+        }
+    }
+
+    pub fn is_result(&self) -> bool {
+        matches!(self, Reply::Result(_))
+    }
+
+    /// The response object for request `id` (raw JSON).
+    pub fn to_json(&self, id: &str) -> String {
+        match self {
+            Reply::Result(r) => format!(r#"{{"jsonrpc":"2.0","id":{id},"result":{r}}}"#),
+            Reply::Error(e) => format!(r#"{{"jsonrpc":"2.0","id":{id},"error":{e}}}"#),
+        }
+    }
+}
+
+/// One valid call from the client.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Call {
+    /// Raw JSON id (`null` when absent).
+    pub id: String,
+    pub method: String,
+    /// Raw JSON params (array or object), if any.
+    pub params: Option<String>,
+}
+
+/// A call, or the error to answer in its place (with the id when it could be read).
+pub type Item = Result<Call, (String, Reply)>;
+
+#[derive(Debug)]
+pub enum Parsed {
+    Single(Item),
+    Batch(Vec<Item>),
+}
+
+/// Parses a request body; Err is the parse error to send back.
+pub fn parse(body: &[u8]) -> Result<Parsed, Reply> {
+    let raw: Box<RawValue> = serde_json::from_slice(body).map_err(|_| Reply::error(PARSE_ERROR, "Parse error"))?;
+    if raw.get().trim_start().starts_with('[') {
+        let items: Vec<Box<RawValue>> = serde_json::from_str(raw.get()).map_err(|_| Reply::error(PARSE_ERROR, "Parse error"))?;
+        Ok(Parsed::Batch(items.iter().map(|i| parse_item(i)).collect()))
+    } else {
+        Ok(Parsed::Single(parse_item(&raw)))
+    }
+}
+
+fn valid_id(raw: &str) -> bool {
+    raw == "null" || raw.starts_with('"') || raw.starts_with('-') || raw.as_bytes().first().is_some_and(u8::is_ascii_digit)
+}
+
+fn parse_item(raw: &RawValue) -> Item {
+    let invalid = |id: &str, why: &str| Err((id.to_owned(), Reply::error(INVALID_REQUEST, &format!("Invalid request: {why}"))));
+    let Ok(mut obj) = serde_json::from_str::<HashMap<String, Box<RawValue>>>(raw.get()) else {
+        return invalid("null", "expected an object");
+    };
+    let id = match obj.remove("id") {
+        Some(id) if valid_id(id.get()) => id.get().to_owned(),
+        Some(_) => return invalid("null", "id must be a string, number or null"),
+        None => "null".to_owned(),
+    };
+    if obj.get("jsonrpc").map(|v| v.get()) != Some("\"2.0\"") {
+        return invalid(&id, "jsonrpc must be \"2.0\"");
+    }
+    let method = match obj.get("method").map(|m| serde_json::from_str::<String>(m.get())) {
+        Some(Ok(m)) if !m.is_empty() && m.len() <= 128 => m,
+        _ => return invalid(&id, "method must be a non-empty string"),
+    };
+    let params = match obj.remove("params") {
+        None => None,
+        Some(p) if p.get().starts_with('[') || p.get().starts_with('{') => Some(p.get().to_owned()),
+        Some(_) => return invalid(&id, "params must be an array or an object"),
+    };
+    Ok(Call { id, method, params })
+}
+
+/// A request body for an upstream.
+pub fn request_body(method: &str, params: Option<&str>) -> String {
+    let method = serde_json::to_string(method).expect("strings serialize");
+    format!(r#"{{"jsonrpc":"2.0","id":1,"method":{method},"params":{}}}"#, params.unwrap_or("[]"))
+}
+
+/// A batch body for an upstream, with ids 0..n so replies can be matched back.
+pub fn batch_body(calls: &[&Call]) -> String {
+    let items: Vec<String> = calls
+        .iter()
+        .enumerate()
+        .map(|(i, c)| format!(r#"{{"jsonrpc":"2.0","id":{i},"method":{},"params":{}}}"#, serde_json::to_string(&c.method).expect("strings serialize"), c.params.as_deref().unwrap_or("[]")))
+        .collect();
+    format!("[{}]", items.join(","))
+}
+
+/// Replies of an upstream batch, by position; missing ones become errors.
+pub fn batch_replies(bytes: &[u8], n: usize) -> Vec<Reply> {
+    let mut out = vec![Reply::error(INTERNAL_ERROR, "No response from upstream for this request"); n];
+    match serde_json::from_slice::<Vec<HashMap<String, Box<RawValue>>>>(bytes) {
+        Ok(items) => {
+            for mut obj in items {
+                let idx = obj.get("id").and_then(|id| id.get().parse::<usize>().ok());
+                if let Some(i) = idx.filter(|i| *i < n) {
+                    out[i] = Reply::from_object(&mut obj);
+                }
+            }
+        }
+        Err(_) => {
+            // A single error object answering the whole batch.
+            let whole = Reply::from_upstream(bytes);
+            out.iter_mut().for_each(|r| *r = whole.clone());
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keeps_big_ids_exactly() {
+        let Parsed::Single(Ok(call)) = parse(br#"{"jsonrpc":"2.0","id":1234567890123456789,"method":"eth_blockNumber"}"#).unwrap() else { panic!() };
+        assert_eq!(call.id, "1234567890123456789");
+        assert_eq!(Reply::Result("\"0x1\"".into()).to_json(&call.id), r#"{"jsonrpc":"2.0","id":1234567890123456789,"result":"0x1"}"#);
+    }
+
+    #[test]
+    fn classifies_bad_input() {
+        assert_eq!(parse(b"{nope").unwrap_err(), Reply::error(PARSE_ERROR, "Parse error"));
+        let Parsed::Single(Err((id, reply))) = parse(br#"{"jsonrpc":"1.0","id":"a","method":"x"}"#).unwrap() else { panic!() };
+        assert_eq!(id, "\"a\"");
+        assert!(matches!(reply, Reply::Error(e) if e.contains("-32600")));
+        let Parsed::Batch(items) = parse(br#"[1, {"jsonrpc":"2.0","id":2,"method":"eth_call","params":"x"}, {"jsonrpc":"2.0","id":3,"method":"eth_call","params":[]}]"#).unwrap() else { panic!() };
+        assert!(items[0].is_err() && items[1].is_err());
+        assert_eq!(items[2].as_ref().unwrap().params.as_deref(), Some("[]"));
+    }
+
+    #[test]
+    fn matches_batch_replies_by_id() {
+        let r = batch_replies(br#"[{"jsonrpc":"2.0","id":1,"result":"0xb"},{"jsonrpc":"2.0","id":0,"error":{"code":3,"message":"reverted"}}]"#, 3);
+        assert_eq!(r[0], Reply::Error(r#"{"code":3,"message":"reverted"}"#.into()));
+        assert_eq!(r[1], Reply::Result("\"0xb\"".into()));
+        assert!(matches!(&r[2], Reply::Error(e) if e.contains("No response")));
+    }
+}

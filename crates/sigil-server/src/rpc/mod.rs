@@ -1,0 +1,211 @@
+//! The JSON-RPC proxy: POST /v1?chainId=eip155:N forwards to the chain's upstreams, choosing by
+//! health, failing over on transport errors, timeouts, 5xx and 429, and retrying with a doubling
+//! delay. Identical in-flight reads share one upstream call; eth_chainId and net_version are
+//! cached; sending methods are always forwarded as they are.
+
+pub mod jsonrpc;
+pub mod limiter;
+pub mod routes;
+pub mod upstream;
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use bytes::Bytes;
+use futures::future::{BoxFuture, FutureExt, Shared};
+
+use crate::chains::Chains;
+use jsonrpc::Reply;
+use upstream::Upstream;
+
+/// Largest JSON-RPC request body (a full batch of calls with data).
+pub const BODY_LIMIT: usize = 8 * 1024 * 1024;
+
+/// Spec section 9: timeout 10 s, 3 retries, 150 ms doubling, batch 1000, de-dup 8192, probe 4 s.
+#[derive(Debug, Clone)]
+pub struct RpcSettings {
+    pub timeout: Duration,
+    pub retries: u32,
+    pub retry_delay: Duration,
+    pub probe_interval: Duration,
+    pub max_batch: usize,
+    pub max_in_flight_keys: usize,
+    pub requests_per_second: u32,
+}
+
+impl Default for RpcSettings {
+    fn default() -> Self {
+        RpcSettings {
+            timeout: Duration::from_secs(10),
+            retries: 3,
+            retry_delay: Duration::from_millis(150),
+            probe_interval: Duration::from_secs(4),
+            max_batch: 1000,
+            max_in_flight_keys: 8192,
+            requests_per_second: 500,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Failure {
+    /// Every upstream failed on every try.
+    AllDown(String),
+}
+
+type InFlight = Shared<BoxFuture<'static, Result<Arc<Bytes>, Failure>>>;
+
+pub struct Rpc {
+    chains: Chains,
+    pools: HashMap<String, Vec<Arc<Upstream>>>,
+    http: reqwest::Client,
+    pub settings: RpcSettings,
+    cached: Mutex<HashMap<(String, String), Reply>>,
+    in_flight: Mutex<HashMap<String, InFlight>>,
+    /// When each chain last had traffic: only those in use are probed.
+    last_used: Mutex<HashMap<String, Instant>>,
+    pub limiter: limiter::TokenBuckets,
+}
+
+/// Chains idle for longer than this are not probed.
+const PROBE_IDLE_AFTER: Duration = Duration::from_secs(300);
+
+/// Methods whose answer depends only on the chain: cached for good.
+const CACHED_FOREVER: &[&str] = &["eth_chainId", "net_version"];
+
+/// Reads that may share one upstream call with an identical in-flight request.
+pub fn is_coalescable(method: &str) -> bool {
+    matches!(
+        method,
+        "eth_blockNumber" | "eth_call" | "eth_chainId" | "net_version" | "eth_gasPrice" | "eth_maxPriorityFeePerGas" | "eth_feeHistory"
+            | "eth_estimateGas" | "eth_getLogs" | "eth_getCode" | "eth_getStorageAt" | "web3_clientVersion"
+    ) || (method.starts_with("eth_get") && !method.starts_with("eth_getFilter"))
+}
+
+impl Rpc {
+    pub fn new(chains: Chains, settings: RpcSettings) -> Rpc {
+        let pools = chains.by_id.iter().map(|(id, c)| (id.clone(), c.rpc.iter().map(|u| Arc::new(Upstream::new(u))).collect())).collect();
+        let http = reqwest::Client::builder()
+            .timeout(settings.timeout)
+            .connect_timeout(settings.timeout.min(Duration::from_secs(5)))
+            .pool_max_idle_per_host(64)
+            .build()
+            .expect("HTTP client builds");
+        let limiter = limiter::TokenBuckets::new(settings.requests_per_second);
+        Rpc { chains, pools, http, settings, cached: Default::default(), in_flight: Default::default(), last_used: Default::default(), limiter }
+    }
+
+    pub fn chains(&self) -> &Chains {
+        &self.chains
+    }
+
+    pub fn upstreams(&self, chain: &str) -> Option<&[Arc<Upstream>]> {
+        self.pools.get(chain).map(Vec::as_slice)
+    }
+
+    /// Sends `body` to the chain's upstreams in order of health until one answers.
+    pub async fn send(&self, chain: &str, body: Bytes) -> Result<Bytes, Failure> {
+        let Some(upstreams) = self.pools.get(chain) else { return Err(Failure::AllDown(chain.to_owned())) };
+        self.last_used.lock().unwrap_or_else(|e| e.into_inner()).insert(chain.to_owned(), Instant::now());
+        let mut delay = self.settings.retry_delay;
+        for round in 0..=self.settings.retries {
+            if round > 0 {
+                tokio::time::sleep(delay).await;
+                delay *= 2;
+            }
+            for i in upstream::by_weight(upstreams) {
+                let up = &upstreams[i];
+                let start = Instant::now();
+                let res = self.http.post(&up.url).header("content-type", "application/json").body(body.clone()).send().await;
+                let outcome = match res {
+                    Ok(r) if r.status().is_server_error() || r.status().as_u16() == 429 => None,
+                    Ok(r) => r.bytes().await.ok(),
+                    Err(_) => None,
+                };
+                up.record(outcome.is_some(), start.elapsed());
+                match outcome {
+                    Some(bytes) => return Ok(bytes),
+                    None => tracing::warn!(chain, upstream = %up.url, round, "upstream failed"),
+                }
+            }
+        }
+        Err(Failure::AllDown(chain.to_owned()))
+    }
+
+    /// One call's reply, sharing identical in-flight reads and caching chain constants.
+    pub async fn call(self: &Arc<Self>, chain: &str, method: &str, params: Option<&str>) -> Result<Reply, Failure> {
+        let cache_key = (chain.to_owned(), method.to_owned());
+        if CACHED_FOREVER.contains(&method) {
+            if let Some(hit) = self.cached.lock().unwrap_or_else(|e| e.into_inner()).get(&cache_key) {
+                return Ok(hit.clone());
+            }
+        }
+        let body = jsonrpc::request_body(method, params);
+        let bytes = if is_coalescable(method) {
+            let key = format!("{chain}|{method}|{}", params.unwrap_or(""));
+            self.shared(key, chain, body).await?
+        } else {
+            Arc::new(self.send(chain, Bytes::from(body)).await?)
+        };
+        let reply = Reply::from_upstream(&bytes);
+        if CACHED_FOREVER.contains(&method) && reply.is_result() {
+            self.cached.lock().unwrap_or_else(|e| e.into_inner()).insert(cache_key, reply.clone());
+        }
+        Ok(reply)
+    }
+
+    async fn shared(self: &Arc<Self>, key: String, chain: &str, body: String) -> Result<Arc<Bytes>, Failure> {
+        let fut = {
+            let mut map = self.in_flight.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some(f) = map.get(&key) {
+                f.clone()
+            } else {
+                let this = self.clone();
+                let (chain, k) = (chain.to_owned(), key.clone());
+                let fut = async move {
+                    let res = this.send(&chain, Bytes::from(body)).await.map(Arc::new);
+                    this.in_flight.lock().unwrap_or_else(|e| e.into_inner()).remove(&k);
+                    res
+                }
+                .boxed()
+                .shared();
+                // Bounded: past the limit, a request simply goes alone.
+                if map.len() < self.settings.max_in_flight_keys {
+                    map.insert(key, fut.clone());
+                }
+                fut
+            }
+        };
+        fut.await
+    }
+
+    /// Probes the upstreams of chains in use with eth_chainId every `probe_interval`, until aborted.
+    pub fn spawn_probes(self: &Arc<Self>) -> tokio::task::JoinHandle<()> {
+        let this = Arc::downgrade(self);
+        let interval = self.settings.probe_interval;
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(interval);
+            loop {
+                tick.tick().await;
+                let Some(rpc) = this.upgrade() else { return };
+                let active: Vec<String> = {
+                    let used = rpc.last_used.lock().unwrap_or_else(|e| e.into_inner());
+                    used.iter().filter(|(_, t)| t.elapsed() < PROBE_IDLE_AFTER).map(|(c, _)| c.clone()).collect()
+                };
+                let probes = active.iter().filter_map(|c| rpc.pools.get(c)).flatten().map(|up| {
+                    let (http, up) = (rpc.http.clone(), up.clone());
+                    async move {
+                        let start = Instant::now();
+                        let ok = match http.post(&up.url).header("content-type", "application/json").body(jsonrpc::request_body("eth_chainId", None)).send().await {
+                            Ok(r) => r.status().is_success() && r.bytes().await.map(|b| Reply::from_upstream(&b).is_result()).unwrap_or(false),
+                            Err(_) => false,
+                        };
+                        up.record(ok, start.elapsed());
+                    }
+                });
+                futures::future::join_all(probes).await;
+            }
+        })
+    }
+}

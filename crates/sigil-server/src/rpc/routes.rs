@@ -1,0 +1,104 @@
+//! POST /v1 and POST /v1/ (?chainId=eip155:N&projectId=...)
+
+use std::time::Instant;
+
+use axum::body::Bytes;
+use axum::extract::State;
+use axum::http::{header, HeaderValue, StatusCode, Uri};
+use axum::response::{IntoResponse, Response};
+use axum::Extension;
+use sigil_core::caip::ChainId;
+
+use super::jsonrpc::{self, Call, Parsed, Reply};
+use super::Failure;
+use crate::projects::Project;
+use crate::query::Params;
+use crate::AppState;
+
+fn json(status: StatusCode, body: String) -> Response {
+    (status, [(header::CONTENT_TYPE, "application/json")], body).into_response()
+}
+
+fn all_down_message(chain: &str) -> String {
+    format!("All upstream RPC endpoints for {chain} are unavailable")
+}
+
+/// Forwards a JSON-RPC request or batch (at most 1000) to the chain's upstreams.
+#[utoipa::path(post, path = "/v1", tag = "blockchain",
+    params(("chainId" = String, Query, description = "CAIP-2 chain id, e.g. eip155:1"), crate::query::ProjectQuery),
+    request_body(content = Object, description = "JSON-RPC 2.0 request or batch", content_type = "application/json"),
+    responses((status = 200, description = "JSON-RPC response or batch of responses", content_type = "application/json"),
+        (status = 400, description = "Parse error (-32700), invalid request (-32600) or unsupported chain (-32602)"),
+        (status = 403, body = crate::error::ErrorBody), (status = 429, description = "Rate limit exceeded (-32005); see Retry-After"),
+        (status = 503, description = "Every upstream failed")))]
+pub async fn proxy(State(state): State<AppState>, Extension(project): Extension<Project>, uri: Uri, body: Bytes) -> Response {
+    let bad = |code, msg: &str| json(StatusCode::BAD_REQUEST, Reply::error(code, msg).to_json("null"));
+    let params = Params::from_uri(&uri);
+    let Some(chain) = params.text("chainId") else { return bad(jsonrpc::INVALID_PARAMS, "The chainId query parameter is required") };
+    if chain.parse::<ChainId>().is_err() {
+        return bad(jsonrpc::INVALID_PARAMS, &format!("'{chain}' is not a CAIP-2 chain id"));
+    }
+    if state.rpc.chains().get(chain).is_none() {
+        return bad(jsonrpc::INVALID_PARAMS, &format!("Unsupported chainId {chain}"));
+    }
+    let parsed = match jsonrpc::parse(&body) {
+        Ok(p) => p,
+        Err(reply) => return json(StatusCode::BAD_REQUEST, reply.to_json("null")),
+    };
+    let count = match &parsed {
+        Parsed::Single(_) => 1,
+        Parsed::Batch(items) if items.is_empty() => return bad(jsonrpc::INVALID_REQUEST, "Invalid request: empty batch"),
+        Parsed::Batch(items) if items.len() > state.rpc.settings.max_batch => {
+            return bad(jsonrpc::INVALID_REQUEST, &format!("Invalid request: a batch holds at most {} requests", state.rpc.settings.max_batch))
+        }
+        Parsed::Batch(items) => items.len(),
+    };
+    if let Err(wait) = state.rpc.limiter.take(&project.id, count, Instant::now()) {
+        let mut res = json(StatusCode::TOO_MANY_REQUESTS, Reply::error(jsonrpc::LIMIT_EXCEEDED, "Rate limit exceeded").to_json("null"));
+        res.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(wait));
+        return res;
+    }
+
+    match parsed {
+        Parsed::Single(Err((id, reply))) => json(StatusCode::BAD_REQUEST, reply.to_json(&id)),
+        Parsed::Single(Ok(call)) => match state.rpc.call(chain, &call.method, call.params.as_deref()).await {
+            Ok(reply) => json(StatusCode::OK, reply.to_json(&call.id)),
+            Err(Failure::AllDown(c)) => json(StatusCode::SERVICE_UNAVAILABLE, Reply::error(jsonrpc::INTERNAL_ERROR, &all_down_message(&c)).to_json(&call.id)),
+        },
+        Parsed::Batch(items) => batch(&state, chain, items).await,
+    }
+}
+
+async fn batch(state: &AppState, chain: &str, items: Vec<jsonrpc::Item>) -> Response {
+    let calls: Vec<&Call> = items.iter().filter_map(|i| i.as_ref().ok()).collect();
+    let mut status = StatusCode::OK;
+    let mut replies = if calls.is_empty() {
+        Vec::new()
+    } else {
+        match state.rpc.send(chain, Bytes::from(jsonrpc::batch_body(&calls))).await {
+            Ok(bytes) => jsonrpc::batch_replies(&bytes, calls.len()),
+            Err(Failure::AllDown(c)) => {
+                status = StatusCode::SERVICE_UNAVAILABLE;
+                vec![Reply::error(jsonrpc::INTERNAL_ERROR, &all_down_message(&c)); calls.len()]
+            }
+        }
+    }
+    .into_iter();
+    let out: Vec<String> = items
+        .iter()
+        .map(|item| match item {
+            Ok(call) => replies.next().expect("one reply per call").to_json(&call.id),
+            Err((id, reply)) => reply.to_json(id),
+        })
+        .collect();
+    json(status, format!("[{}]", out.join(",")))
+}
+
+/// The same proxy, as clients that append a slash call it (/v1/?chainId=...).
+#[utoipa::path(post, path = "/v1/", tag = "blockchain",
+    params(("chainId" = String, Query, description = "CAIP-2 chain id, e.g. eip155:1"), crate::query::ProjectQuery),
+    request_body(content = Object, description = "JSON-RPC 2.0 request or batch", content_type = "application/json"),
+    responses((status = 200, description = "JSON-RPC response or batch", content_type = "application/json"), (status = 400), (status = 403), (status = 429), (status = 503)))]
+pub async fn proxy_slash(state: State<AppState>, project: Extension<Project>, uri: Uri, body: Bytes) -> Response {
+    proxy(state, project, uri, body).await
+}

@@ -1,0 +1,276 @@
+//! The JSON-RPC proxy against real anvil chains: single and batch, failover, all-down, retries,
+//! coalescing, caching and the per-project limit.
+
+mod common;
+
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use common::{Backend, TestServer};
+use serde_json::{json, Value};
+use sigil_server::chains::{ChainConfig, Chains, NativeCurrency};
+
+const DEV: &str = "eip155:31337";
+const ACCOUNT0: &str = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266";
+
+/// anvil from SIGIL_ANVIL, or the npm package installed by `make test`.
+fn anvil_bin() -> std::path::PathBuf {
+    if let Ok(p) = std::env::var("SIGIL_ANVIL") {
+        return p.into();
+    }
+    for rel in ["var/tools/node_modules/.bin/anvil", "web/node_modules/.bin/anvil"] {
+        let p = common::repo_root().join(rel);
+        if p.exists() {
+            return p;
+        }
+    }
+    panic!("anvil not found: set SIGIL_ANVIL or run `make test` (installs @foundry-rs/anvil from npm)");
+}
+
+struct Anvil {
+    child: Child,
+    url: String,
+}
+
+impl Anvil {
+    fn start() -> Anvil {
+        let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+        let child = Command::new(anvil_bin())
+            .args(["--host", "127.0.0.1", "--port", &port.to_string(), "--chain-id", "31337", "--silent"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("anvil starts");
+        let url = format!("http://127.0.0.1:{port}");
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(Instant::now() < deadline, "anvil did not start");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        Anvil { child, url }
+    }
+}
+
+impl Drop for Anvil {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn dev_chain(upstreams: &[&str]) -> Chains {
+    Chains::from_list(vec![ChainConfig {
+        id: DEV.into(),
+        name: "Sigil Dev".into(),
+        testnet: true,
+        rpc: upstreams.iter().map(|s| s.to_string()).collect(),
+        ws: vec![],
+        native: NativeCurrency { name: "Ether".into(), symbol: "ETH".into(), decimals: 18 },
+        tokens: vec![],
+        ens_registry: None,
+    }])
+    .unwrap()
+}
+
+async fn server(upstreams: &[&str], rps: u32) -> TestServer {
+    let chains = dev_chain(upstreams);
+    TestServer::start_with(Backend::Sqlite, &["*"], move |c| {
+        c.chains = chains;
+        c.rpc.requests_per_second = rps;
+        // Probes would add upstream calls the counting tests see; failover works without them.
+        c.rpc.probe_interval = Duration::from_secs(3600);
+    })
+    .await
+    .unwrap()
+}
+
+async fn rpc(s: &TestServer, body: Value) -> (u16, Value) {
+    let res = s.http.post(s.api(&format!("/v1?chainId={DEV}"))).json(&body).send().await.unwrap();
+    (res.status().as_u16(), res.json().await.unwrap())
+}
+
+fn call(id: u64, method: &str, params: Value) -> Value {
+    json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params})
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn single_batch_and_bad_input() {
+    let anvil = Anvil::start();
+    let s = server(&[&anvil.url], 10_000).await;
+
+    // A 19-digit id comes back exactly.
+    let res = s.http.post(s.api(&format!("/v1/?chainId={DEV}"))).body(r#"{"jsonrpc":"2.0","id":1234567890123456789,"method":"eth_chainId"}"#).send().await.unwrap();
+    assert_eq!(res.text().await.unwrap(), r#"{"jsonrpc":"2.0","id":1234567890123456789,"result":"0x7a69"}"#);
+
+    // A sending method goes through: a real transfer, then the balance shows it.
+    let to = "0x000000000000000000000000000000000000beef";
+    let (status, sent) = rpc(&s, call(1, "eth_sendTransaction", json!([{"from": ACCOUNT0, "to": to, "value": "0xde0b6b3a7640000"}]))).await;
+    assert_eq!(status, 200, "{sent}");
+    assert_eq!(sent["result"].as_str().unwrap().len(), 66);
+    let (_, bal) = rpc(&s, call(2, "eth_getBalance", json!([to, "latest"]))).await;
+    assert_eq!(bal["result"], "0xde0b6b3a7640000");
+
+    // Batch: answers in order, a bad item answered in place.
+    let (status, batch) = rpc(&s, json!([call(7, "eth_getBalance", json!([to, "latest"])), {"id": 8, "method": "eth_blockNumber"}, call(9, "eth_blockNumber", json!([]))])).await;
+    assert_eq!(status, 200);
+    assert_eq!(batch[0]["id"], 7);
+    assert_eq!(batch[0]["result"], "0xde0b6b3a7640000");
+    assert_eq!(batch[1]["error"]["code"], -32600);
+    assert_eq!(batch[2]["result"], "0x1");
+
+    let big: Vec<Value> = (0..1001).map(|i| call(i, "eth_blockNumber", json!([]))).collect();
+    let (status, body) = rpc(&s, Value::Array(big)).await;
+    assert_eq!((status, body["error"]["code"].as_i64()), (400, Some(-32600)));
+    let full: Vec<Value> = (0..1000).map(|i| call(i, "eth_blockNumber", json!([]))).collect();
+    let (status, body) = rpc(&s, Value::Array(full)).await;
+    assert_eq!((status, body.as_array().unwrap().len(), &body[999]["id"]), (200, 1000, &json!(999)));
+    let (status, body) = rpc(&s, json!([])).await;
+    assert_eq!((status, body["error"]["code"].as_i64()), (400, Some(-32600)));
+
+    let res = s.http.post(s.api(&format!("/v1?chainId={DEV}"))).body("{nope").send().await.unwrap();
+    assert_eq!(res.status(), 400);
+    assert_eq!(res.json::<Value>().await.unwrap()["error"]["code"], -32700);
+    let res = s.http.post(s.api("/v1?chainId=eip155:999")).json(&call(1, "eth_chainId", json!([]))).send().await.unwrap();
+    assert_eq!(res.status(), 400);
+    assert_eq!(res.json::<Value>().await.unwrap()["error"]["message"], "Unsupported chainId eip155:999");
+    let res = s.http.post(s.api("/v1")).json(&call(1, "eth_chainId", json!([]))).send().await.unwrap();
+    assert_eq!(res.status(), 400);
+    let res = s.http.post(s.url(&format!("/v1?chainId={DEV}&projectId=00000000000000000000000000000000"))).json(&call(1, "eth_chainId", json!([]))).send().await.unwrap();
+    assert_eq!(res.status(), 403);
+
+    let (_, supported) = s.get_json(&s.api("/v1/supported-chains")).await;
+    assert_eq!(supported, json!({"http": [DEV], "ws": []}));
+    s.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn failover_when_an_upstream_dies_mid_run() {
+    let first = Anvil::start();
+    let second = Anvil::start();
+    let s = server(&[&first.url, &second.url], 10_000).await;
+    let mut first = Some(first);
+    for i in 0..200u64 {
+        if i == 50 {
+            drop(first.take()); // killed mid-run
+        }
+        let (status, body) = rpc(&s, call(i, "eth_getBalance", json!([ACCOUNT0, "latest"]))).await;
+        assert_eq!(status, 200, "request {i}: {body}");
+        assert_eq!(body["result"], "0x21e19e0c9bab2400000", "request {i}");
+    }
+    s.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn all_down_is_a_quick_503() {
+    let dead = |_| format!("http://127.0.0.1:{}", std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port());
+    let urls: Vec<String> = (0..2).map(dead).collect();
+    let s = server(&[&urls[0], &urls[1]], 10_000).await;
+    let start = Instant::now();
+    let (status, body) = rpc(&s, call(5, "eth_blockNumber", json!([]))).await;
+    assert_eq!(status, 503);
+    assert_eq!(body["id"], 5);
+    assert_eq!(body["error"]["message"], "All upstream RPC endpoints for eip155:31337 are unavailable");
+    // 3 retries with 150, 300 and 600 ms between rounds: about a second, never a hang.
+    let took = start.elapsed();
+    assert!(took >= Duration::from_millis(1000) && took < Duration::from_secs(5), "{took:?}");
+    s.stop().await;
+}
+
+/// An HTTP upstream in front of anvil that counts calls, can fail the first N with a status,
+/// and delays answers so concurrent requests overlap.
+async fn counting_upstream(anvil: &str, fail_first: usize, fail_status: u16, delay: Duration) -> (String, Arc<AtomicUsize>) {
+    let count = Arc::new(AtomicUsize::new(0));
+    let (target, seen) = (anvil.to_owned(), count.clone());
+    let client = reqwest::Client::new();
+    let app = axum::Router::new().route(
+        "/",
+        axum::routing::post(move |body: String| {
+            let (target, seen, client) = (target.clone(), seen.clone(), client.clone());
+            async move {
+                let n = seen.fetch_add(1, Ordering::SeqCst);
+                if n < fail_first {
+                    return (axum::http::StatusCode::from_u16(fail_status).unwrap(), String::new());
+                }
+                tokio::time::sleep(delay).await;
+                let text = client.post(&target).header("content-type", "application/json").body(body).send().await.unwrap().text().await.unwrap();
+                (axum::http::StatusCode::OK, text)
+            }
+        }),
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    (url, count)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn coalesces_reads_caches_constants_never_sends() {
+    let anvil = Anvil::start();
+    let (url, upstream_calls) = counting_upstream(&anvil.url, 0, 200, Duration::from_millis(300)).await;
+    let s = Arc::new(server(&[&url], 10_000).await);
+
+    let reads = (0..20u64).map(|i| {
+        let s = s.clone();
+        async move { rpc(&s, call(i, "eth_getBalance", json!([ACCOUNT0, "latest"]))).await }
+    });
+    let results = futures::future::join_all(reads).await;
+    for (i, (status, body)) in results.iter().enumerate() {
+        assert_eq!((*status, &body["id"], &body["result"]), (200, &json!(i), &json!("0x21e19e0c9bab2400000")));
+    }
+    assert_eq!(upstream_calls.load(Ordering::SeqCst), 1, "20 identical in-flight reads, one upstream call");
+
+    upstream_calls.store(0, Ordering::SeqCst);
+    for i in 0..3 {
+        let (_, body) = rpc(&s, call(i, "eth_chainId", json!([]))).await;
+        assert_eq!(body["result"], "0x7a69");
+        let (_, body) = rpc(&s, call(i, "net_version", json!([]))).await;
+        assert_eq!(body["result"], "31337");
+    }
+    assert_eq!(upstream_calls.load(Ordering::SeqCst), 2, "eth_chainId and net_version are fetched once");
+
+    upstream_calls.store(0, Ordering::SeqCst);
+    let to = "0x000000000000000000000000000000000000cafe";
+    let sends = (0..5u64).map(|i| {
+        let s = s.clone();
+        async move { rpc(&s, call(i, "eth_sendTransaction", json!([{"from": ACCOUNT0, "to": to, "value": "0x1"}]))).await }
+    });
+    let replies: Vec<Value> = futures::future::join_all(sends).await.into_iter().map(|(_, b)| b).collect();
+    assert_eq!(upstream_calls.load(Ordering::SeqCst), 5, "identical sends are each forwarded");
+    // Each reply answers its own request (the node accepts some and refuses identical copies,
+    // how many depends on timing), and at least one transfer landed.
+    for (i, b) in replies.iter().enumerate() {
+        assert_eq!(b["id"], json!(i));
+        assert!(b["result"].as_str().is_some_and(|h| h.len() == 66) || b["error"]["code"] == -32003, "{b}");
+    }
+    let (_, bal) = rpc(&s, call(1, "eth_getBalance", json!([to, "latest"]))).await;
+    assert_ne!(bal["result"], "0x0");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn retries_5xx_and_429_then_succeeds() {
+    let anvil = Anvil::start();
+    for status in [503u16, 429] {
+        let (url, calls) = counting_upstream(&anvil.url, 2, status, Duration::ZERO).await;
+        let s = server(&[&url], 10_000).await;
+        let (code, body) = rpc(&s, call(1, "eth_blockNumber", json!([]))).await;
+        assert_eq!((code, &body["result"]), (200, &json!("0x0")), "after two {status}s");
+        assert_eq!(calls.load(Ordering::SeqCst), 3);
+        s.stop().await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn per_project_rate_limit() {
+    let anvil = Anvil::start();
+    let s = server(&[&anvil.url], 5).await;
+    for i in 0..5 {
+        assert_eq!(rpc(&s, call(i, "eth_blockNumber", json!([]))).await.0, 200);
+    }
+    let res = s.http.post(s.api(&format!("/v1?chainId={DEV}"))).json(&call(9, "eth_blockNumber", json!([]))).send().await.unwrap();
+    assert_eq!(res.status(), 429);
+    assert_eq!(res.headers()["retry-after"], "1");
+    assert_eq!(res.json::<Value>().await.unwrap()["error"]["code"], -32005);
+    s.stop().await;
+}

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Prints the path of a local EVM chain binary (anvil), installing the pinned npm package
+# @foundry-rs/anvil into var/tools on first use. The npm package ships the binary: nothing
+# else is downloaded.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+VERSION=1.7.1
+TOOLS=var/tools
+BIN="$TOOLS/node_modules/.bin/anvil"
+if [ ! -x "$BIN" ] || [ "$(cat "$TOOLS/anvil.version" 2>/dev/null)" != "$VERSION" ]; then
+  mkdir -p "$TOOLS"
+  npm install --silent --no-audit --no-fund --no-save --prefix "$TOOLS" "@foundry-rs/anvil@$VERSION" >&2
+  echo "$VERSION" > "$TOOLS/anvil.version"
+fi
+"$BIN" --version >/dev/null
+echo "$PWD/$BIN"
