@@ -3,7 +3,7 @@
 #   make test   set up and pass every test (Rust on SQLite and PostgreSQL, web unit tests)
 #   make bench  print every benchmark's figures
 
-.PHONY: demo test bench bench-api build web-deps clean
+.PHONY: demo test bench bench-api bench-rpc build web-deps clean
 
 demo:
 	bash scripts/demo.sh
@@ -11,10 +11,13 @@ demo:
 test:
 	bash scripts/test.sh
 
-bench: bench-api
+bench: bench-api bench-rpc
 
 bench-api:
 	bash scripts/bench-api.sh
+
+bench-rpc:
+	bash scripts/bench-rpc.sh
 
 build:
 	cargo build --locked -p sigil-server

@@ -38,6 +38,7 @@ if [ "$HAS_WEB_DEMO" = 1 ]; then
   ANVIL="$(bash scripts/anvil.sh)"
   "$ANVIL" --host 127.0.0.1 --port "$CHAIN_PORT" --chain-id 31337 --silent &
   pids+=($!)
+  wait_rpc "http://127.0.0.1:$CHAIN_PORT/"
   (cd web && VITE_SIGIL_API_URL="http://127.0.0.1:$API_PORT" VITE_SIGIL_PROJECT_ID="$PROJECT_ID" \
      VITE_SIGIL_DEV_RPC_URL="http://127.0.0.1:$CHAIN_PORT" npm run dev -w @sigil/demo) &
   pids+=($!)

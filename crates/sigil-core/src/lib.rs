@@ -1,5 +1,6 @@
 //! Pure domain logic shared by the Sigil server and tools. Nothing here does I/O.
 
+pub mod amount;
 pub mod caip;
 pub mod catalogue;
 pub mod errors;

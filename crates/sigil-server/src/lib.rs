@@ -2,6 +2,7 @@
 //! this file wires them into one router with the shared layers (request ids, tracing, metrics,
 //! panics and limits turned into JSON errors).
 
+pub mod account;
 pub mod analytics;
 pub mod chains;
 pub mod config;
@@ -44,12 +45,13 @@ pub struct AppState {
     pub metrics: Arc<metrics::Metrics>,
     pub limiter: Arc<analytics::limiter::RateLimiter>,
     pub rpc: Arc<rpc::Rpc>,
+    pub balance_cache: Arc<account::routes::BalanceCache>,
 }
 
 impl AppState {
     pub fn new(db: Db, config: Config) -> AppState {
         let rpc = Arc::new(rpc::Rpc::new(config.chains.clone(), config.rpc.clone()));
-        AppState { db, config: Arc::new(config), metrics: Default::default(), limiter: Default::default(), rpc }
+        AppState { db, config: Arc::new(config), metrics: Default::default(), limiter: Default::default(), rpc, balance_cache: Default::default() }
     }
 }
 
@@ -78,6 +80,8 @@ pub fn routes(state: &AppState) -> (Router<AppState>, utoipa::openapi::OpenApi) 
         .routes(routes!(analytics::ingest))
         .routes(routes!(projects::routes::origins))
         .routes(routes!(chains::routes::supported_chains))
+        .routes(routes!(account::routes::balance))
+        .routes(routes!(account::routes::price))
         .merge(
             // A batch of 1000 calls needs more room than the general body limit.
             OpenApiRouter::new()

@@ -61,21 +61,29 @@ impl Drop for Anvil {
 }
 
 fn dev_chain(upstreams: &[&str]) -> Chains {
+    chain_with(upstreams, true)
+}
+
+fn chain_with(upstreams: &[&str], testnet: bool) -> Chains {
     Chains::from_list(vec![ChainConfig {
         id: DEV.into(),
         name: "Sigil Dev".into(),
-        testnet: true,
+        testnet,
         rpc: upstreams.iter().map(|s| s.to_string()).collect(),
         ws: vec![],
         native: NativeCurrency { name: "Ether".into(), symbol: "ETH".into(), decimals: 18 },
         tokens: vec![],
         ens_registry: None,
+        price_pairs: vec![],
     }])
     .unwrap()
 }
 
 async fn server(upstreams: &[&str], rps: u32) -> TestServer {
-    let chains = dev_chain(upstreams);
+    server_for(dev_chain(upstreams), rps).await
+}
+
+async fn server_for(chains: Chains, rps: u32) -> TestServer {
     TestServer::start_with(Backend::Sqlite, &["*"], move |c| {
         c.chains = chains;
         c.rpc.requests_per_second = rps;
@@ -272,5 +280,62 @@ async fn per_project_rate_limit() {
     assert_eq!(res.status(), 429);
     assert_eq!(res.headers()["retry-after"], "1");
     assert_eq!(res.json::<Value>().await.unwrap()["error"]["code"], -32005);
+    s.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn native_balances_cache_and_force_update() {
+    let anvil = Anvil::start();
+    let s = server(&[&anvil.url], 10_000).await;
+    let balance = |addr: &str, extra: &str| s.api(&format!("/v1/account/{addr}/balance?chainId={DEV}&currency=usd{extra}"));
+
+    let (status, body) = s.get_json(&balance(ACCOUNT0, "")).await;
+    assert_eq!(status, 200, "{body}");
+    let native = &body["balances"][0];
+    assert_eq!((native["symbol"].as_str(), native["chainId"].as_str(), native["address"].is_null()), (Some("ETH"), Some(DEV), true));
+    assert_eq!(native["quantity"], json!({"decimals": "18", "numeric": "10000"}));
+    // A testnet reports no fiat value.
+    assert_eq!((native["price"].as_f64(), native["value"].as_f64()), (Some(0.0), Some(0.0)));
+    assert!(native["iconUrl"].as_str().unwrap().ends_with("/public/getTokenImage/ETH"));
+
+    // A real transfer; the receiver's balance is exact.
+    let to = "0x00000000000000000000000000000000000b0b01";
+    let (_, before) = s.get_json(&balance(to, "")).await;
+    assert_eq!(before["balances"][0]["quantity"]["numeric"], "0");
+    rpc(&s, call(1, "eth_sendTransaction", json!([{"from": ACCOUNT0, "to": to, "value": "0x14d1120d7b160000"}]))).await; // 1.5 ETH
+    // Cached for 30 s...
+    let (_, cached) = s.get_json(&balance(to, "")).await;
+    assert_eq!(cached["balances"][0]["quantity"]["numeric"], "0");
+    // ...unless forced.
+    let (_, fresh) = s.get_json(&balance(to, "&forceUpdate=true")).await;
+    assert_eq!(fresh["balances"][0]["quantity"]["numeric"], "1.5");
+
+    // Bad input is named; an unsupported chain is an empty list.
+    let (status, body) = s.get_json(&s.api(&format!("/v1/account/0x123/balance?chainId={DEV}"))).await;
+    assert_eq!((status, body["error"]["message"].as_str().unwrap().starts_with("Invalid parameter 'address'")), (400, true));
+    let (status, body) = s.get_json(&s.api(&format!("/v1/account/{ACCOUNT0}/balance"))).await;
+    assert_eq!((status, body["error"]["message"].as_str().unwrap().starts_with("Invalid parameter 'chainId'")), (400, true));
+    let (status, body) = s.get_json(&s.api(&format!("/v1/account/{ACCOUNT0}/balance?chainId=eip155:999"))).await;
+    assert_eq!((status, body), (200, json!({"balances": []})));
+    let (status, _) = s.get_json(&balance(ACCOUNT0, "&currency=xyz")).await;
+    assert_eq!(status, 400);
+    s.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn mainnet_like_chain_reports_fiat_and_prices() {
+    let anvil = Anvil::start();
+    let mut chains = chain_with(&[&anvil.url], false);
+    chains.static_prices.insert("ETH".into(), 3000.0);
+    let s = server_for(chains, 10_000).await;
+    let (_, body) = s.get_json(&s.api(&format!("/v1/account/{ACCOUNT0}/balance?chainId={DEV}"))).await;
+    assert_eq!((body["balances"][0]["price"].as_f64(), body["balances"][0]["value"].as_f64()), (Some(3000.0), Some(30_000_000.0)));
+
+    let res = s.http.post(s.api("/v1/fungible/price")).json(&json!({"currency": "usd", "addresses": [format!("{DEV}:native"), "eip155:999:native"], "projectId": s.project})).send().await.unwrap();
+    assert_eq!(res.status(), 200);
+    let body: Value = res.json().await.unwrap();
+    assert_eq!(body["fungibles"], json!([{"name": "Ether", "symbol": "ETH", "iconUrl": format!("http://127.0.0.1:8080/public/getTokenImage/ETH"), "price": 3000.0}]));
+    let res = s.http.post(s.api("/v1/fungible/price")).json(&json!({"currency": "usd", "addresses": ["nope"]})).send().await.unwrap();
+    assert_eq!(res.status(), 400);
     s.stop().await;
 }

@@ -118,14 +118,14 @@ async fn openapi_is_true(b: Backend) {
     let expected = [
         "/e", "/getAnalyticsConfig", "/getWalletImage/{id}", "/getWallets", "/health", "/metrics", "/openapi.json",
         "/projects/v1/origins", "/public/getAssetImage/{id}", "/public/getCurrencyImage/{id}", "/public/getTokenImage/{id}",
-        "/v1", "/v1/", "/v1/supported-chains",
+        "/v1", "/v1/", "/v1/account/{address}/balance", "/v1/fungible/price", "/v1/supported-chains",
     ];
     let mut sorted = paths.clone();
     sorted.sort();
     assert_eq!(sorted, expected);
     for path in &paths {
         for (method, op) in doc["paths"][path].as_object().unwrap() {
-            let concrete = path.replace("{id}", "ETH");
+            let concrete = path.replace("{id}", "ETH").replace("{address}", "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266");
             let url = if concrete.starts_with("/health") || concrete.starts_with("/metrics") || concrete.starts_with("/openapi") { s.url(&concrete) } else { s.api(&concrete) };
             let req = match method.as_str() {
                 "get" => s.http.get(&url),

@@ -30,6 +30,13 @@ pub struct Token {
     pub icon: Option<String>,
 }
 
+impl ChainConfig {
+    /// The listed token at `address` (case-insensitive).
+    pub fn token(&self, address: &str) -> Option<&Token> {
+        self.tokens.iter().find(|t| t.address.eq_ignore_ascii_case(address))
+    }
+}
+
 #[derive(Debug, Clone, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct ChainConfig {
@@ -44,12 +51,28 @@ pub struct ChainConfig {
     #[serde(default)]
     pub tokens: Vec<Token>,
     pub ens_registry: Option<String>,
+    /// Tokens priced from a Uniswap-v2-style pair's reserves against a stablecoin.
+    #[serde(default)]
+    pub price_pairs: Vec<PricePair>,
+}
+
+/// `token` is priced from `pair`'s reserves against `quote`, a USD stablecoin; both tokens must
+/// be in the chain's token list (for their decimals).
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct PricePair {
+    pub token: String,
+    pub pair: String,
+    pub quote: String,
 }
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct ChainsFile {
     chains: Vec<ChainConfig>,
+    /// USD prices by token symbol (a static source, for development).
+    #[serde(default)]
+    static_prices: BTreeMap<String, f64>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -66,6 +89,8 @@ pub enum ChainsError {
 #[derive(Debug, Clone, Default)]
 pub struct Chains {
     pub by_id: BTreeMap<String, ChainConfig>,
+    /// USD price by upper-case symbol.
+    pub static_prices: BTreeMap<String, f64>,
 }
 
 fn is_evm_address(s: &str) -> bool {
@@ -85,7 +110,9 @@ impl Chains {
 
     pub fn parse(text: &str, origin: &str) -> Result<Chains, ChainsError> {
         let file: ChainsFile = toml::from_str(text).map_err(|e| ChainsError::Parse(origin.to_owned(), e.message().to_owned()))?;
-        Self::from_list(file.chains)
+        let mut chains = Self::from_list(file.chains)?;
+        chains.static_prices = file.static_prices.into_iter().map(|(k, v)| (k.to_ascii_uppercase(), v)).collect();
+        Ok(chains)
     }
 
     pub fn from_list(list: Vec<ChainConfig>) -> Result<Chains, ChainsError> {
@@ -109,11 +136,26 @@ impl Chains {
                     }
                 }
             }
+            for p in &chain.price_pairs {
+                for addr in [&p.token, &p.quote] {
+                    if chain.token(addr).is_none() {
+                        return Err(invalid(format!("price pair token {addr} is not in the chain's token list")));
+                    }
+                }
+                if !is_evm_address(&p.pair) {
+                    return Err(invalid(format!("price pair address '{}' is not an EVM address", p.pair)));
+                }
+            }
             if by_id.insert(id.to_string(), chain.clone()).is_some() {
                 return Err(invalid("listed twice".into()));
             }
         }
-        Ok(Chains { by_id })
+        Ok(Chains { by_id, static_prices: BTreeMap::new() })
+    }
+
+    /// Static USD price for a symbol.
+    pub fn static_price(&self, symbol: &str) -> Option<f64> {
+        self.static_prices.get(&symbol.to_ascii_uppercase()).copied()
     }
 
     pub fn get(&self, id: &str) -> Option<&ChainConfig> {

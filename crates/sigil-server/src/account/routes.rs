@@ -1,0 +1,221 @@
+//! GET /v1/account/{address}/balance and POST /v1/fungible/price
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use axum::extract::{Path, State};
+use axum::http::{StatusCode, Uri};
+use axum::Json;
+use serde::{Deserialize, Serialize};
+use sigil_core::amount;
+use sigil_core::caip::{AccountId, ChainId};
+use utoipa::{IntoParams, ToSchema};
+
+use super::{evm, prices};
+use crate::error::{ApiError, ApiResult};
+use crate::query::Params;
+use crate::rpc::Failure;
+use crate::AppState;
+
+/// Balances are cached this long unless forceUpdate is set (spec: portfolio cache 30 s).
+pub const BALANCE_TTL: Duration = Duration::from_secs(30);
+const CACHE_MAX: usize = 10_000;
+
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct Quantity {
+    /// Token decimals, as a string.
+    pub decimals: String,
+    /// Exact amount in whole tokens, as a decimal string.
+    pub numeric: String,
+}
+
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct TokenBalance {
+    pub name: String,
+    pub symbol: String,
+    /// CAIP-2 chain id.
+    pub chain_id: String,
+    /// Token contract address; null for the native currency.
+    pub address: Option<String>,
+    /// Fiat value of the quantity (0 on testnets and without a price).
+    pub value: f64,
+    /// Fiat price of one token (0 on testnets and without a price).
+    pub price: f64,
+    pub quantity: Quantity,
+    pub icon_url: String,
+}
+
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct BalanceResponse {
+    pub balances: Vec<TokenBalance>,
+}
+
+#[derive(IntoParams)]
+#[into_params(parameter_in = Query)]
+#[allow(dead_code)] // documentation only: parsed by hand to name bad parameters
+pub struct BalanceQuery {
+    /// CAIP-2 chain id; an unsupported chain gives an empty list.
+    #[param(rename = "chainId")]
+    chain_id: String,
+    /// Fiat currency; `usd`.
+    currency: Option<String>,
+    /// Skip the 30 s cache.
+    #[param(rename = "forceUpdate")]
+    force_update: Option<bool>,
+}
+
+/// Recent balance answers by (chain, address, currency).
+#[derive(Default)]
+pub struct BalanceCache(Mutex<HashMap<(String, String, String), (Instant, Vec<TokenBalance>)>>);
+
+impl BalanceCache {
+    fn get(&self, key: &(String, String, String)) -> Option<Vec<TokenBalance>> {
+        let map = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        map.get(key).filter(|(t, _)| t.elapsed() < BALANCE_TTL).map(|(_, b)| b.clone())
+    }
+
+    fn put(&self, key: (String, String, String), balances: Vec<TokenBalance>) {
+        let mut map = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        if map.len() >= CACHE_MAX {
+            map.retain(|_, (t, _)| t.elapsed() < BALANCE_TTL);
+        }
+        map.insert(key, (Instant::now(), balances));
+    }
+}
+
+fn currency(params: &Params) -> ApiResult<String> {
+    match params.text("currency").map(str::to_ascii_lowercase).as_deref() {
+        None | Some("usd") => Ok("usd".into()),
+        Some(other) => Err(ApiError::invalid_param("currency", format!("'{other}' is not supported; use usd"))),
+    }
+}
+
+fn upstream_error(f: Failure) -> ApiError {
+    let Failure::AllDown(chain) = f;
+    ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "upstream_unavailable", format!("All upstream RPC endpoints for {chain} are unavailable"))
+}
+
+/// Native balance and every configured ERC-20 with a non-zero balance.
+#[utoipa::path(get, path = "/v1/account/{address}/balance", tag = "blockchain",
+    params(("address" = String, Path, description = "EVM address (40 hex, optional 0x)"), BalanceQuery, crate::query::ProjectQuery),
+    responses((status = 200, body = BalanceResponse), (status = 400, body = crate::error::ErrorBody), (status = 403, body = crate::error::ErrorBody),
+        (status = 503, body = crate::error::ErrorBody, description = "The chain's upstreams are down")))]
+pub async fn balance(State(state): State<AppState>, Path(address): Path<String>, uri: Uri) -> ApiResult<Json<BalanceResponse>> {
+    let params = Params::from_uri(&uri);
+    let chain_id = params.text("chainId").ok_or_else(|| ApiError::invalid_param("chainId", "required, e.g. eip155:1"))?;
+    let parsed: ChainId = chain_id.parse().map_err(|e| ApiError::invalid_param("chainId", e))?;
+    let currency = currency(&params)?;
+    let force = match params.text("forceUpdate") {
+        None | Some("false") => false,
+        Some("true") => true,
+        Some(other) => return Err(ApiError::invalid_param("forceUpdate", format!("expected true or false, got '{other}'"))),
+    };
+    if parsed.namespace() == "eip155" && !evm::is_address(&address) {
+        return Err(ApiError::invalid_param("address", "expected an EVM address: 40 hex characters, optional 0x"));
+    }
+    let chains = state.rpc.chains();
+    let Some(chain) = chains.get(chain_id).filter(|_| parsed.namespace() == "eip155") else {
+        return Ok(Json(BalanceResponse { balances: Vec::new() }));
+    };
+    let owner = evm::normalize(&address);
+    let key = (chain.id.clone(), owner.clone(), currency);
+    if !force {
+        if let Some(hit) = state.balance_cache.get(&key) {
+            return Ok(Json(BalanceResponse { balances: hit }));
+        }
+    }
+
+    let mut calls = vec![crate::rpc::jsonrpc::Call {
+        id: "null".into(),
+        method: "eth_getBalance".into(),
+        params: Some(format!(r#"["{owner}","latest"]"#)),
+    }];
+    calls.extend(chain.tokens.iter().map(|t| evm::balance_of(&t.address, &owner)));
+    let results = evm::batch(&state.rpc, &chain.id, &calls).await.map_err(upstream_error)?;
+    let native_hex = results[0].clone().ok_or_else(|| ApiError::unavailable("eth_getBalance failed"))?;
+
+    let icon = |symbol: &str, given: Option<&String>| given.cloned().unwrap_or_else(|| format!("{}/public/getTokenImage/{symbol}", state.config.public_url));
+    let mut balances = Vec::new();
+    let entries = std::iter::once((None, chain.native.name.clone(), chain.native.symbol.clone(), chain.native.decimals, None, Some(native_hex)))
+        .chain(chain.tokens.iter().zip(results.into_iter().skip(1)).map(|(t, r)| (Some(t.address.clone()), t.name.clone(), t.symbol.clone(), t.decimals, t.icon.as_ref(), r)));
+    for (token, name, symbol, decimals, token_icon, hex) in entries {
+        let Some(hex) = hex else { continue };
+        if token.is_some() && amount::is_zero_hex(&hex) {
+            continue;
+        }
+        let integer = amount::hex_to_decimal(&hex).map_err(ApiError::internal)?;
+        let numeric = amount::format_units(&integer, decimals);
+        let price = if chain.testnet { 0.0 } else { prices::usd_price(&state.rpc, chains, chain, token.as_deref(), &symbol).await.unwrap_or(0.0) };
+        let value = numeric.parse::<f64>().unwrap_or(0.0) * price;
+        balances.push(TokenBalance {
+            icon_url: icon(&symbol, token_icon),
+            name,
+            symbol,
+            chain_id: chain.id.clone(),
+            address: token,
+            value,
+            price,
+            quantity: Quantity { decimals: decimals.to_string(), numeric },
+        });
+    }
+    state.balance_cache.put(key, balances.clone());
+    Ok(Json(BalanceResponse { balances }))
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct PriceRequest {
+    /// Fiat currency; `usd`.
+    pub currency: String,
+    /// CAIP-10 token ids, e.g. eip155:1:0xA0b8...; the chain's native currency is
+    /// eip155:N:native.
+    pub addresses: Vec<String>,
+    #[serde(rename = "projectId")]
+    pub project_id: Option<String>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct FungiblePrice {
+    pub name: String,
+    pub symbol: String,
+    pub icon_url: String,
+    pub price: f64,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PriceResponse {
+    pub fungibles: Vec<FungiblePrice>,
+}
+
+/// Prices of tokens, by CAIP-10 id; unknown tokens are left out.
+#[utoipa::path(post, path = "/v1/fungible/price", tag = "blockchain",
+    params(crate::query::ProjectQuery),
+    request_body = PriceRequest,
+    responses((status = 200, body = PriceResponse), (status = 400, body = crate::error::ErrorBody), (status = 403, body = crate::error::ErrorBody)))]
+pub async fn price(State(state): State<AppState>, body: axum::body::Bytes) -> ApiResult<Json<PriceResponse>> {
+    let req: PriceRequest = serde_json::from_slice(&body).map_err(|e| ApiError::bad_request("invalid_body", format!("Invalid price request: {e}")))?;
+    if !req.currency.eq_ignore_ascii_case("usd") {
+        return Err(ApiError::invalid_param("currency", format!("'{}' is not supported; use usd", req.currency)));
+    }
+    if req.addresses.len() > 100 {
+        return Err(ApiError::invalid_param("addresses", "at most 100"));
+    }
+    let chains = state.rpc.chains();
+    let mut fungibles = Vec::new();
+    for caip in &req.addresses {
+        let id: AccountId = caip.parse().map_err(|e| ApiError::invalid_param("addresses", e))?;
+        let Some(chain) = chains.get(&id.chain.to_string()) else { continue };
+        let (token, name, symbol, icon) = if id.address.eq_ignore_ascii_case("native") {
+            (None, chain.native.name.clone(), chain.native.symbol.clone(), None)
+        } else {
+            let Some(t) = chain.token(&id.address) else { continue };
+            (Some(t.address.as_str()), t.name.clone(), t.symbol.clone(), t.icon.clone())
+        };
+        let Some(price) = prices::usd_price(&state.rpc, chains, chain, token, &symbol).await else { continue };
+        let icon_url = icon.unwrap_or_else(|| format!("{}/public/getTokenImage/{symbol}", state.config.public_url));
+        fungibles.push(FungiblePrice { name, symbol, icon_url, price });
+    }
+    Ok(Json(PriceResponse { fungibles }))
+}

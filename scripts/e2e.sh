@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Browser end-to-end tests: headless Debian Chromium (playwright-core) against the real Sigil
+# server, a local anvil chain and the demo page, with an injected EIP-6963 test wallet.
+# Screenshots go to test-artifacts/. Exits non-zero when a test fails.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+bash scripts/chromium.sh
+cargo build --locked -p sigil-server
+[ -d web/node_modules ] || (cd web && npm ci --no-audit --no-fund)
+cd web
+npm run e2e -w @sigil/e2e
