@@ -46,12 +46,13 @@ pub struct AppState {
     pub limiter: Arc<analytics::limiter::RateLimiter>,
     pub rpc: Arc<rpc::Rpc>,
     pub balance_cache: Arc<account::routes::BalanceCache>,
+    pub projects: Arc<projects::ProjectCache>,
 }
 
 impl AppState {
     pub fn new(db: Db, config: Config) -> AppState {
         let rpc = Arc::new(rpc::Rpc::new(config.chains.clone(), config.rpc.clone()));
-        AppState { db, config: Arc::new(config), metrics: Default::default(), limiter: Default::default(), rpc, balance_cache: Default::default() }
+        AppState { db, config: Arc::new(config), metrics: Default::default(), limiter: Default::default(), rpc, balance_cache: Default::default(), projects: Default::default() }
     }
 }
 

@@ -20,7 +20,8 @@ fn anvil_bin() -> std::path::PathBuf {
     if let Ok(p) = std::env::var("SIGIL_ANVIL") {
         return p.into();
     }
-    for rel in ["var/tools/node_modules/.bin/anvil", "web/node_modules/.bin/anvil"] {
+    // The binary itself, not npm's node wrapper (killing the wrapper would leave the chain running).
+    for rel in ["var/tools/node_modules/@foundry-rs/anvil-linux-amd64/bin/anvil"] {
         let p = common::repo_root().join(rel);
         if p.exists() {
             return p;

@@ -24,7 +24,7 @@ pub async fn project_gate(State(state): State<AppState>, mut req: Request, next:
     if !is_project_id(id) {
         return ApiError::project_id_invalid().into_response();
     }
-    let project = match crate::projects::find(&state.db, id).await {
+    let project = match state.projects.find(&state.db, id).await {
         Ok(Some(p)) => p,
         Ok(None) => return ApiError::project_id_invalid().into_response(),
         Err(e) => return ApiError::from(e).into_response(),
