@@ -13,6 +13,9 @@ export SIGIL_TEST_POSTGRES_URL="$PG_URL" SIGIL_REQUIRE_POSTGRES=1
 step "Local EVM chain (anvil from npm)"
 export SIGIL_ANVIL="$(bash scripts/anvil.sh)"
 
+step "Dev chain contracts (solc-js, anvil)"
+(cd devchain && npm ci --no-audit --no-fund && npm test)
+
 step "Rust: unit and integration tests (SQLite and PostgreSQL, anvil)"
 cargo test --locked --workspace
 

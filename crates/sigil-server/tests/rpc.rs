@@ -340,3 +340,64 @@ async fn mainnet_like_chain_reports_fiat_and_prices() {
     assert_eq!(res.status(), 400);
     s.stop().await;
 }
+
+/// Deploys the dev-chain contracts (devchain/, our own Solidity) and returns deploy.mjs's JSON.
+fn deploy_devchain(rpc_url: &str) -> Value {
+    let root = common::repo_root();
+    assert!(root.join("devchain/node_modules").exists(), "run `cd devchain && npm ci` first (make test does)");
+    let out = tempfile::NamedTempFile::new().unwrap();
+    let status = Command::new("node")
+        .arg(root.join("devchain/deploy.mjs"))
+        .args(["--rpc", rpc_url, "--out"])
+        .arg(out.path())
+        .stdout(Stdio::null())
+        .status()
+        .expect("node runs");
+    assert!(status.success(), "deploy.mjs failed");
+    serde_json::from_str(&std::fs::read_to_string(out.path()).unwrap()).unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn token_balances_and_on_chain_pair_price() {
+    let anvil = Anvil::start();
+    let deployed = deploy_devchain(&anvil.url);
+    let sgl = deployed["tokens"][0]["address"].as_str().unwrap().to_owned();
+    let usdc = deployed["tokens"][1]["address"].as_str().unwrap().to_owned();
+    let pair = deployed["pairs"][0]["address"].as_str().unwrap().to_owned();
+    assert_eq!(deployed["tokens"][0]["symbol"], "SGL");
+
+    let mut chains = chain_with(&[&anvil.url], false);
+    let dev = chains.by_id.get_mut(DEV).unwrap();
+    dev.tokens = vec![
+        sigil_server::chains::Token { address: sgl.clone(), symbol: "SGL".into(), name: "Sigil".into(), decimals: 18, icon: None },
+        sigil_server::chains::Token { address: usdc.clone(), symbol: "USDC".into(), name: "USD Coin".into(), decimals: 6, icon: None },
+    ];
+    dev.price_pairs = vec![sigil_server::chains::PricePair { token: sgl.clone(), pair, quote: usdc.clone() }];
+    chains.static_prices.insert("ETH".into(), 3000.0);
+    chains.static_prices.insert("USDC".into(), 1.0);
+    chains.static_prices.insert("SGL".into(), 99.0); // the pair wins over the table
+    let s = server_for(chains, 10_000).await;
+
+    // Account 1 got 1000 SGL from the deployment and holds no USDC: USDC is left out.
+    let account1 = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
+    let (status, body) = s.get_json(&s.api(&format!("/v1/account/{account1}/balance?chainId={DEV}&currency=usd"))).await;
+    assert_eq!(status, 200, "{body}");
+    let symbols: Vec<&str> = body["balances"].as_array().unwrap().iter().map(|b| b["symbol"].as_str().unwrap()).collect();
+    assert_eq!(symbols, ["ETH", "SGL"]);
+    let token = &body["balances"][1];
+    assert_eq!(token["address"].as_str().unwrap().to_lowercase(), sgl.to_lowercase());
+    assert_eq!(token["quantity"], json!({"decimals": "18", "numeric": "1000"}));
+    assert_eq!((token["price"].as_f64(), token["value"].as_f64()), (Some(2.5), Some(2500.0)));
+
+    // The deployer holds the USDC supply less the pair's 25,000.
+    let (_, body) = s.get_json(&s.api(&format!("/v1/account/{ACCOUNT0}/balance?chainId={DEV}"))).await;
+    let usdc_balance = body["balances"].as_array().unwrap().iter().find(|b| b["symbol"] == "USDC").unwrap().clone();
+    assert_eq!(usdc_balance["quantity"]["numeric"], "975000");
+    assert_eq!(usdc_balance["value"].as_f64(), Some(975000.0));
+
+    let res = s.http.post(s.api("/v1/fungible/price")).json(&json!({"currency": "usd", "addresses": [format!("{DEV}:{sgl}"), format!("{DEV}:{usdc}")]})).send().await.unwrap();
+    let body: Value = res.json().await.unwrap();
+    let priced: Vec<(String, f64)> = body["fungibles"].as_array().unwrap().iter().map(|f| (f["symbol"].as_str().unwrap().to_owned(), f["price"].as_f64().unwrap())).collect();
+    assert_eq!(priced, vec![("SGL".to_owned(), 2.5), ("USDC".to_owned(), 1.0)]);
+    s.stop().await;
+}

@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: Apache-2.0
+// Deploys Sigil's dev-chain contracts to a running anvil (or any node with an unlocked
+// account) and writes their addresses as JSON.
+//
+// Usage: node devchain/deploy.mjs --rpc http://127.0.0.1:PORT [--out FILE.json]
+//
+// Deploys, from the node's first unlocked account (anvil account 0):
+//   - SGL  "Sigil"            18 decimals, 1,000,000 supply
+//   - USDC "USD Coin (test)"   6 decimals, 1,000,000 supply
+//   - a SGL/USDC SigilPair holding 10,000 SGL and 25,000 USDC (1 SGL = 2.50 USDC)
+//   - a ContractWallet (EIP-1271) owned by account 0
+// and sends 1,000 SGL to accounts 1..3. Builds the contracts first if build/ is missing.
+// The JSON goes to stdout (and to --out); progress goes to stderr.
+import { writeFileSync, mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createPublicClient, createWalletClient, http, parseUnits, getAddress } from 'viem';
+import { build, isBuilt, loadArtifact } from './build.mjs';
+
+export const SGL = { symbol: 'SGL', name: 'Sigil', decimals: 18, supply: '1000000' };
+export const USDC = { symbol: 'USDC', name: 'USD Coin (test)', decimals: 6, supply: '1000000' };
+export const PAIR_SEED = { SGL: '10000', USDC: '25000' }; // 1 SGL = 2.50 USDC
+export const GIFT_SGL = '1000'; // to accounts 1..3
+
+function log(msg) {
+  process.stderr.write(`[devchain] ${msg}\n`);
+}
+
+function parseArgs(argv) {
+  const args = { rpc: undefined, out: undefined };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const take = () => {
+      const v = argv[++i];
+      if (v === undefined || v.startsWith('--')) throw new Error(`${a} needs a value`);
+      return v;
+    };
+    if (a === '--rpc') args.rpc = take();
+    else if (a.startsWith('--rpc=')) args.rpc = a.slice(6);
+    else if (a === '--out') args.out = take();
+    else if (a.startsWith('--out=')) args.out = a.slice(6);
+    else if (a === '-h' || a === '--help') args.help = true;
+    else throw new Error(`unknown argument: ${a}`);
+  }
+  return args;
+}
+
+export async function deploy({ rpcUrl }) {
+  if (!rpcUrl) throw new Error('missing --rpc URL');
+  if (!isBuilt()) {
+    log('build/ missing: compiling contracts');
+    build();
+  }
+
+  // Probe with no retries and a short timeout, so an unreachable RPC fails fast and clearly.
+  const probe = createPublicClient({ transport: http(rpcUrl, { retryCount: 0, timeout: 5_000 }) });
+  let chainId;
+  try {
+    chainId = await probe.getChainId();
+  } catch (err) {
+    throw new Error(`RPC unreachable at ${rpcUrl}: ${err.shortMessage ?? err.message}`);
+  }
+
+  const transport = http(rpcUrl, { retryCount: 1, timeout: 30_000 });
+  const chain = {
+    id: chainId,
+    name: `devchain-${chainId}`,
+    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+    rpcUrls: { default: { http: [rpcUrl] } },
+  };
+  const pub = createPublicClient({ chain, transport });
+  const accounts = (await pub.request({ method: 'eth_accounts' })).map((a) => getAddress(a));
+  if (accounts.length < 4) {
+    throw new Error(`need 4 unlocked accounts on ${rpcUrl} (anvil has 10), got ${accounts.length}`);
+  }
+  const deployer = accounts[0];
+  const wallet = createWalletClient({ chain, transport, account: deployer });
+
+  const token = loadArtifact('SigilToken');
+  const pairArt = loadArtifact('SigilPair');
+  const walletArt = loadArtifact('ContractWallet');
+
+  async function mined(hash, what) {
+    const r = await pub.waitForTransactionReceipt({ hash, pollingInterval: 50 });
+    if (r.status !== 'success') throw new Error(`${what} reverted (tx ${hash})`);
+    return r;
+  }
+  async function deployContract(art, args, what) {
+    const hash = await wallet.deployContract({ abi: art.abi, bytecode: art.bytecode, args });
+    const r = await mined(hash, `deploy ${what}`);
+    log(`${what} at ${r.contractAddress}`);
+    return getAddress(r.contractAddress);
+  }
+  async function send(address, abi, functionName, args, what) {
+    const hash = await wallet.writeContract({ address, abi, functionName, args });
+    await mined(hash, what);
+  }
+
+  log(`chain eip155:${chainId}, deployer ${deployer}`);
+  const sgl = await deployContract(
+    token,
+    [SGL.name, SGL.symbol, SGL.decimals, parseUnits(SGL.supply, SGL.decimals)],
+    'SGL',
+  );
+  const usdc = await deployContract(
+    token,
+    [USDC.name, USDC.symbol, USDC.decimals, parseUnits(USDC.supply, USDC.decimals)],
+    'USDC',
+  );
+  const pair = await deployContract(pairArt, [sgl, usdc], 'SGL/USDC pair');
+  await send(sgl, token.abi, 'transfer', [pair, parseUnits(PAIR_SEED.SGL, SGL.decimals)], 'seed SGL');
+  await send(usdc, token.abi, 'transfer', [pair, parseUnits(PAIR_SEED.USDC, USDC.decimals)], 'seed USDC');
+  await send(pair, pairArt.abi, 'sync', [], 'pair sync');
+  const contractWallet = await deployContract(walletArt, [deployer], 'ContractWallet');
+  for (const to of accounts.slice(1, 4)) {
+    await send(sgl, token.abi, 'transfer', [to, parseUnits(GIFT_SGL, SGL.decimals)], `gift SGL to ${to}`);
+  }
+
+  const [token0, token1] = await Promise.all([
+    pub.readContract({ address: pair, abi: pairArt.abi, functionName: 'token0' }),
+    pub.readContract({ address: pair, abi: pairArt.abi, functionName: 'token1' }),
+  ]);
+
+  return {
+    chainId: `eip155:${chainId}`,
+    rpcUrl,
+    deployer,
+    tokens: [
+      { address: sgl, symbol: SGL.symbol, name: SGL.name, decimals: SGL.decimals },
+      { address: usdc, symbol: USDC.symbol, name: USDC.name, decimals: USDC.decimals },
+    ],
+    pairs: [
+      { address: pair, base: 'SGL', quote: 'USDC', token0: getAddress(token0), token1: getAddress(token1) },
+    ],
+    contractWallet: { address: contractWallet, owner: deployer },
+  };
+}
+
+async function main() {
+  let args;
+  try {
+    args = parseArgs(process.argv.slice(2));
+  } catch (err) {
+    console.error(`deploy: ${err.message}`);
+    process.exit(2);
+  }
+  if (args.help || !args.rpc) {
+    console.error('usage: node devchain/deploy.mjs --rpc http://127.0.0.1:PORT [--out FILE.json]');
+    process.exit(args.help ? 0 : 2);
+  }
+  try {
+    const result = await deploy({ rpcUrl: args.rpc });
+    const text = `${JSON.stringify(result, null, 2)}\n`;
+    if (args.out) {
+      const out = resolve(args.out);
+      mkdirSync(dirname(out), { recursive: true });
+      writeFileSync(out, text);
+      log(`wrote ${out}`);
+    }
+    process.stdout.write(text);
+  } catch (err) {
+    console.error(`deploy failed: ${err.message}`);
+    process.exit(1);
+  }
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  await main();
+}

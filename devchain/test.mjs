@@ -1,0 +1,317 @@
+// SPDX-License-Identifier: Apache-2.0
+// End-to-end test of the dev chain: starts a real anvil (npm @foundry-rs/anvil) on a free
+// port, runs `node deploy.mjs` against it and checks the deployed state with real calls.
+// Run with `npm test` in devchain/.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { delimiter, dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  createPublicClient,
+  createWalletClient,
+  http,
+  hashMessage,
+  keccak256,
+  toHex,
+  parseUnits,
+  getAddress,
+} from 'viem';
+import { mnemonicToAccount } from 'viem/accounts';
+import { compile, loadArtifact, CONTRACT_NAMES } from './build.mjs';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const MAGIC = '0x1626ba7e';
+const INVALID = '0xffffffff';
+// Anvil's default dev accounts come from this public test mnemonic.
+const ANVIL_MNEMONIC = 'test test test test test test test test test test test junk';
+
+function anvilBinary() {
+  if (process.env.ANVIL) return process.env.ANVIL;
+  const arch = { x64: 'amd64', arm64: 'arm64' }[process.arch] ?? process.arch;
+  const candidates = [
+    join(here, 'node_modules', '@foundry-rs', `anvil-${process.platform}-${arch}`, 'bin', 'anvil'),
+    join(here, 'node_modules', '.bin', 'anvil'),
+  ];
+  const found = candidates.find((p) => existsSync(p));
+  if (found) return found;
+  // Other platforms: the npm binary is linux-x64 only here; use an anvil on PATH if any.
+  const onPath = (process.env.PATH ?? '').split(delimiter).map((d) => join(d, 'anvil')).find((p) => existsSync(p));
+  if (onPath) return onPath;
+  throw new Error(`anvil not found (run npm ci in devchain/, or set ANVIL); looked in ${candidates.join(', ')} and PATH`);
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+async function rpc(url, method, params = []) {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
+  const body = await res.json();
+  if (body.error) throw new Error(`${method}: ${body.error.message}`);
+  return body.result;
+}
+
+let anvil;
+let anvilExited = false;
+let rpcUrl;
+let tmp;
+let deployed;
+let pub;
+let accounts;
+
+async function startAnvil() {
+  const bin = anvilBinary();
+  for (let attempt = 1; attempt <= 3; attempt++) {
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}`;
+    const child = spawn(bin, ['--host', '127.0.0.1', '--port', String(port), '--chain-id', '31337', '--silent'], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    let exited = false;
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('exit', () => {
+      exited = true;
+      anvilExited = true;
+    });
+    const deadline = Date.now() + 10_000;
+    while (!exited && Date.now() < deadline) {
+      try {
+        if ((await rpc(url, 'eth_chainId')) === '0x7a69') {
+          anvilExited = false;
+          return { child, url };
+        }
+      } catch {
+        // not listening yet
+      }
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    if (!exited) child.kill('SIGKILL');
+    if (attempt === 3) throw new Error(`anvil did not start on ${url}: ${stderr.trim() || 'timeout'}`);
+  }
+}
+
+function stopAnvil() {
+  if (!anvil || anvilExited) return Promise.resolve();
+  return new Promise((resolve) => {
+    const t = setTimeout(() => anvil.kill('SIGKILL'), 3_000);
+    anvil.once('exit', () => {
+      clearTimeout(t);
+      resolve();
+    });
+    anvil.kill('SIGTERM');
+  });
+}
+
+function runDeploy(args) {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [join(here, 'deploy.mjs'), ...args], { timeout: 120_000 }, (err, stdout, stderr) => {
+      resolve({ code: err ? (err.code ?? 1) : 0, stdout, stderr });
+    });
+  });
+}
+
+// If the test process is interrupted, do not leave anvil behind.
+for (const sig of ['SIGINT', 'SIGTERM']) {
+  process.once(sig, () => {
+    if (anvil && !anvilExited) anvil.kill('SIGKILL');
+    process.exit(130);
+  });
+}
+
+before(async () => {
+  ({ child: anvil, url: rpcUrl } = await startAnvil());
+  tmp = mkdtempSync(join(tmpdir(), 'sigil-devchain-'));
+  const out = join(tmp, 'devchain.json');
+  const r = await runDeploy(['--rpc', rpcUrl, '--out', out]);
+  assert.equal(r.code, 0, `deploy failed:\n${r.stderr}`);
+  deployed = JSON.parse(readFileSync(out, 'utf8'));
+  assert.deepEqual(JSON.parse(r.stdout), deployed, 'stdout and --out file carry the same JSON');
+  pub = createPublicClient({ transport: http(rpcUrl, { retryCount: 0 }) });
+  accounts = (await rpc(rpcUrl, 'eth_accounts')).map((a) => getAddress(a));
+});
+
+after(async () => {
+  await stopAnvil();
+  if (tmp) rmSync(tmp, { recursive: true, force: true });
+});
+
+const token = () => loadArtifact('SigilToken');
+const pairArt = () => loadArtifact('SigilPair');
+const walletArt = () => loadArtifact('ContractWallet');
+const sym = (s) => deployed.tokens.find((t) => t.symbol === s);
+const read = (address, abi, functionName, args = []) => pub.readContract({ address, abi, functionName, args });
+
+test('output JSON has the documented shape', () => {
+  assert.equal(deployed.chainId, 'eip155:31337');
+  assert.equal(deployed.rpcUrl, rpcUrl);
+  assert.equal(deployed.deployer, accounts[0]);
+  assert.deepEqual(
+    deployed.tokens.map((t) => [t.symbol, t.decimals]),
+    [['SGL', 18], ['USDC', 6]],
+  );
+  for (const t of deployed.tokens) {
+    assert.equal(t.address, getAddress(t.address), 'checksummed address');
+    assert.equal(typeof t.name, 'string');
+  }
+  assert.equal(deployed.pairs.length, 1);
+  const p = deployed.pairs[0];
+  assert.equal(p.base, 'SGL');
+  assert.equal(p.quote, 'USDC');
+  assert.deepEqual(
+    [p.token0, p.token1].sort(),
+    [sym('SGL').address, sym('USDC').address].sort(),
+  );
+  assert.deepEqual(deployed.contractWallet.owner, accounts[0]);
+});
+
+test('tokens: metadata and balances on chain', async () => {
+  const abi = token().abi;
+  const sgl = sym('SGL').address;
+  const usdc = sym('USDC').address;
+  assert.equal(await read(sgl, abi, 'symbol'), 'SGL');
+  assert.equal(await read(sgl, abi, 'decimals'), 18);
+  assert.equal(await read(sgl, abi, 'totalSupply'), 1_000_000n * 10n ** 18n);
+  assert.equal(await read(usdc, abi, 'symbol'), 'USDC');
+  assert.equal(await read(usdc, abi, 'decimals'), 6);
+  assert.equal(await read(usdc, abi, 'totalSupply'), 1_000_000n * 10n ** 6n);
+
+  for (const a of accounts.slice(1, 4)) {
+    assert.equal(await read(sgl, abi, 'balanceOf', [a]), 1000n * 10n ** 18n, `SGL of ${a}`);
+    assert.equal(await read(usdc, abi, 'balanceOf', [a]), 0n);
+  }
+  assert.equal(await read(sgl, abi, 'balanceOf', [accounts[4]]), 0n);
+  // deployer: supply - 10,000 (pair) - 3 x 1,000 (gifts)
+  assert.equal(await read(sgl, abi, 'balanceOf', [accounts[0]]), (1_000_000n - 13_000n) * 10n ** 18n);
+  assert.equal(await read(usdc, abi, 'balanceOf', [accounts[0]]), (1_000_000n - 25_000n) * 10n ** 6n);
+});
+
+test('tokens: approve / transferFrom and Transfer events', async () => {
+  const abi = token().abi;
+  const sgl = sym('SGL').address;
+  const [owner, spender, to] = [accounts[1], accounts[2], accounts[5]];
+  const w = (account) => createWalletClient({ transport: http(rpcUrl), account, chain: null });
+  const wait = async (hash) => {
+    const r = await pub.waitForTransactionReceipt({ hash, pollingInterval: 50 });
+    assert.equal(r.status, 'success');
+    return r;
+  };
+  await wait(await w(owner).writeContract({ address: sgl, abi, functionName: 'approve', args: [spender, 5n] }));
+  assert.equal(await read(sgl, abi, 'allowance', [owner, spender]), 5n);
+  const r = await wait(
+    await w(spender).writeContract({ address: sgl, abi, functionName: 'transferFrom', args: [owner, to, 3n] }),
+  );
+  assert.equal(await read(sgl, abi, 'allowance', [owner, spender]), 2n);
+  assert.equal(await read(sgl, abi, 'balanceOf', [to]), 3n);
+  // Transfer(address indexed from, address indexed to, uint256 value)
+  const topic = keccak256(toHex('Transfer(address,address,uint256)'));
+  const log = r.logs.find((l) => l.topics[0] === topic);
+  assert.ok(log, 'Transfer event emitted');
+  assert.equal(BigInt(log.data), 3n);
+  // more than the allowance reverts
+  await assert.rejects(
+    pub.simulateContract({ address: sgl, abi, functionName: 'transferFrom', args: [owner, to, 3n], account: spender }),
+    /allowance/,
+  );
+  // give the 3 wei back so account 1 keeps exactly 1,000 SGL
+  await wait(await w(to).writeContract({ address: sgl, abi, functionName: 'transfer', args: [owner, 3n] }));
+  assert.equal(await read(sgl, abi, 'balanceOf', [owner]), 1000n * 10n ** 18n);
+});
+
+test('pair: token0 < token1, reserves as seeded, price 2.5 USDC per SGL', async () => {
+  const abi = pairArt().abi;
+  const p = deployed.pairs[0];
+  const token0 = getAddress(await read(p.address, abi, 'token0'));
+  const token1 = getAddress(await read(p.address, abi, 'token1'));
+  assert.equal(token0, p.token0);
+  assert.equal(token1, p.token1);
+  assert.ok(BigInt(token0) < BigInt(token1), 'token0 sorts below token1');
+
+  const [r0, r1, ts] = await read(p.address, abi, 'getReserves');
+  const seeded = { [sym('SGL').address]: 10_000n * 10n ** 18n, [sym('USDC').address]: 25_000n * 10n ** 6n };
+  assert.equal(r0, seeded[token0]);
+  assert.equal(r1, seeded[token1]);
+  assert.ok(ts > 0, 'blockTimestampLast set by sync');
+
+  // What the price source computes: quote per base, scaled by decimals.
+  const sglIs0 = token0 === sym('SGL').address;
+  const [rBase, rQuote] = sglIs0 ? [r0, r1] : [r1, r0];
+  const priceCents = (rQuote * 10n ** 18n * 100n) / (rBase * 10n ** 6n);
+  assert.equal(priceCents, 250n);
+  assert.equal(Number(rQuote) / 1e6 / (Number(rBase) / 1e18), 2.5);
+});
+
+test('pair: sync() picks up new balances', async () => {
+  const p = deployed.pairs[0];
+  const w = createWalletClient({ transport: http(rpcUrl), account: accounts[0], chain: null });
+  const wait = (hash) => pub.waitForTransactionReceipt({ hash, pollingInterval: 50 });
+  const usdc = sym('USDC').address;
+  await wait(await w.writeContract({ address: usdc, abi: token().abi, functionName: 'transfer', args: [p.address, 25_000n * 10n ** 6n] }));
+  const before = await read(p.address, pairArt().abi, 'getReserves');
+  await wait(await w.writeContract({ address: p.address, abi: pairArt().abi, functionName: 'sync' }));
+  const after = await read(p.address, pairArt().abi, 'getReserves');
+  const usdcIdx = p.token0 === usdc ? 0 : 1;
+  assert.equal(after[usdcIdx], before[usdcIdx] + 25_000n * 10n ** 6n);
+  assert.equal(after[1 - usdcIdx], before[1 - usdcIdx]);
+});
+
+test('ContractWallet: EIP-1271 isValidSignature', async () => {
+  const abi = walletArt().abi;
+  const cw = deployed.contractWallet.address;
+  assert.equal(getAddress(await read(cw, abi, 'owner')), accounts[0]);
+  const check = (hash, sig) => read(cw, abi, 'isValidSignature', [hash, sig]);
+
+  // Sign-in flow: the wallet personal_signs a message; the verifier hashes it per EIP-191.
+  const message = 'sigil.test wants you to sign in with your Ethereum account';
+  const hash = hashMessage(message);
+  const sigOwner = await rpc(rpcUrl, 'personal_sign', [toHex(message), accounts[0]]);
+  assert.equal(await check(hash, sigOwner), MAGIC);
+
+  const sigOther = await rpc(rpcUrl, 'personal_sign', [toHex(message), accounts[1]]);
+  assert.equal(await check(hash, sigOther), INVALID);
+
+  // Raw hash signed with account 0's key (no prefix), and with account 1's key.
+  const raw = keccak256(toHex('sigil raw hash'));
+  const key0 = mnemonicToAccount(ANVIL_MNEMONIC, { addressIndex: 0 });
+  const key1 = mnemonicToAccount(ANVIL_MNEMONIC, { addressIndex: 1 });
+  assert.equal(key0.address, accounts[0]);
+  assert.equal(await check(raw, await key0.sign({ hash: raw })), MAGIC);
+  assert.equal(await check(raw, await key1.sign({ hash: raw })), INVALID);
+
+  // Wrong hash, wrong length, garbage.
+  assert.equal(await check(keccak256(toHex('other')), sigOwner), INVALID);
+  assert.equal(await check(hash, sigOwner.slice(0, -2)), INVALID);
+  assert.equal(await check(hash, '0x'), INVALID);
+  assert.equal(await check(hash, `0x${'11'.repeat(65)}`), INVALID);
+});
+
+test('deploy fails clearly when the RPC is unreachable', async () => {
+  const port = await freePort();
+  const r = await runDeploy(['--rpc', `http://127.0.0.1:${port}`, '--out', join(tmp, 'never.json')]);
+  assert.equal(r.code, 1);
+  assert.match(r.stderr, /RPC unreachable at http:\/\/127\.0\.0\.1:\d+/);
+  assert.equal(existsSync(join(tmp, 'never.json')), false);
+});
+
+test('build is deterministic: recompiling gives the files in build/', () => {
+  const fresh = compile();
+  for (const name of CONTRACT_NAMES) {
+    assert.deepEqual(fresh[name], loadArtifact(name), name);
+  }
+});
