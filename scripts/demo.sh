@@ -28,17 +28,20 @@ kill_tree() { local c; for c in $(pgrep -P "$1" || true); do kill_tree "$c"; don
 cleanup() { for p in "${pids[@]}"; do kill_tree "$p"; done; wait 2>/dev/null || true; }
 trap cleanup EXIT INT TERM
 
-$SIGIL serve --listen "127.0.0.1:$API_PORT" --dev-rpc-url "http://127.0.0.1:$CHAIN_PORT" &
+ANVIL="$(bash scripts/anvil.sh)"
+"$ANVIL" --host 127.0.0.1 --port "$CHAIN_PORT" --chain-id 31337 --silent &
+pids+=($!)
+wait_rpc "http://127.0.0.1:$CHAIN_PORT/"
+[ -d devchain/node_modules ] || (cd devchain && npm ci --no-audit --no-fund)
+node devchain/deploy.mjs --rpc "http://127.0.0.1:$CHAIN_PORT" --out var/devchain.json >/dev/null
+
+$SIGIL serve --listen "127.0.0.1:$API_PORT" --dev-deployment var/devchain.json &
 pids+=($!)
 wait_http "http://127.0.0.1:$API_PORT/health"
 
 if [ "$HAS_WEB_DEMO" = 1 ]; then
   [ -d web/node_modules ] || (cd web && npm ci --no-audit --no-fund)
   (cd web && npm run build)
-  ANVIL="$(bash scripts/anvil.sh)"
-  "$ANVIL" --host 127.0.0.1 --port "$CHAIN_PORT" --chain-id 31337 --silent &
-  pids+=($!)
-  wait_rpc "http://127.0.0.1:$CHAIN_PORT/"
   (cd web && VITE_SIGIL_API_URL="http://127.0.0.1:$API_PORT" VITE_SIGIL_PROJECT_ID="$PROJECT_ID" \
      VITE_SIGIL_DEV_RPC_URL="http://127.0.0.1:$CHAIN_PORT" npm run dev -w @sigil/demo) &
   pids+=($!)
@@ -51,7 +54,10 @@ Sigil is running.
 MSG
 [ "$HAS_WEB_DEMO" = 1 ] && cat <<MSG
   demo page    http://127.0.0.1:$DEMO_PORT   (open it in a browser with a wallet extension)
-  dev chain    http://127.0.0.1:$CHAIN_PORT   (anvil, chain id 31337, 10 funded dev accounts)
+MSG
+cat <<MSG
+  dev chain    http://127.0.0.1:$CHAIN_PORT   (anvil, chain id 31337, 10 funded dev accounts;
+               demo token SGL at $(node -e 'console.log(require("./var/devchain.json").tokens[0].address)'), 1 SGL = 2.50 USDC)
 MSG
 cat <<MSG
   API server   http://127.0.0.1:$API_PORT   (OpenAPI: /openapi.json, metrics: /metrics)

@@ -86,6 +86,11 @@ pub struct ServeArgs {
     #[arg(long, env = "SIGIL_DEV_RPC_URL", value_name = "URL")]
     pub dev_rpc_url: Option<String>,
 
+    /// A dev-chain deployment (JSON written by devchain/deploy.mjs): its tokens and price pairs
+    /// are added to the chain it names.
+    #[arg(long, env = "SIGIL_DEV_DEPLOYMENT", value_name = "FILE")]
+    pub dev_deployment: Option<PathBuf>,
+
     /// JSON-RPC proxy requests per second per project (batch items count). [default: 500]
     #[arg(long, env = "SIGIL_RPC_REQUESTS_PER_SECOND", value_name = "N")]
     pub rpc_requests_per_second: Option<u32>,
@@ -111,6 +116,7 @@ struct FileConfig {
     trust_proxy_headers: Option<bool>,
     chains: Option<PathBuf>,
     dev_rpc_url: Option<String>,
+    dev_deployment: Option<PathBuf>,
     rpc_requests_per_second: Option<u32>,
     rpc_timeout: Option<u64>,
 }
@@ -227,6 +233,11 @@ impl Config {
                 Ok(u) if matches!(u.scheme(), "http" | "https") => chains.set_dev_rpc(&url),
                 _ => return Err(invalid("dev-rpc-url (SIGIL_DEV_RPC_URL)", format!("'{url}' is not an http(s) URL"))),
             }
+        }
+        if let Some(path) = args.dev_deployment.clone().or(file.dev_deployment) {
+            let name = "dev-deployment (SIGIL_DEV_DEPLOYMENT)";
+            let text = std::fs::read_to_string(&path).map_err(|e| invalid(name, format!("cannot read {}: {e}", path.display())))?;
+            chains.apply_deployment(&text).map_err(|e| invalid(name, e.to_string()))?;
         }
         let mut rpc = RpcSettings::default();
         rpc.requests_per_second = args.rpc_requests_per_second.or(file.rpc_requests_per_second).unwrap_or(rpc.requests_per_second);

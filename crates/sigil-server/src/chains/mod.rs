@@ -162,6 +162,42 @@ impl Chains {
         self.by_id.get(id)
     }
 
+    /// Adds the tokens and price pairs of a dev-chain deployment (devchain/deploy.mjs output) to
+    /// the chain it names, and points that chain at its RPC URL.
+    pub fn apply_deployment(&mut self, json: &str) -> Result<(), ChainsError> {
+        #[derive(Deserialize)]
+        #[serde(rename_all = "camelCase")]
+        struct Deployment {
+            chain_id: String,
+            rpc_url: String,
+            tokens: Vec<Token>,
+            #[serde(default)]
+            pairs: Vec<DeployedPair>,
+        }
+        #[derive(Deserialize)]
+        struct DeployedPair {
+            address: String,
+            base: String,
+            quote: String,
+        }
+        let d: Deployment = serde_json::from_str(json).map_err(|e| ChainsError::Parse("deployment".into(), e.to_string()))?;
+        let chain = self.by_id.get_mut(&d.chain_id).ok_or_else(|| ChainsError::Invalid(d.chain_id.clone(), "deployment names a chain that is not configured".into()))?;
+        chain.rpc = vec![d.rpc_url];
+        let by_symbol = |sym: &str| d.tokens.iter().find(|t| t.symbol == sym).map(|t| t.address.clone());
+        for p in &d.pairs {
+            let (Some(token), Some(quote)) = (by_symbol(&p.base), by_symbol(&p.quote)) else {
+                return Err(ChainsError::Invalid(d.chain_id.clone(), format!("pair {} names tokens the deployment lacks", p.address)));
+            };
+            chain.price_pairs.push(PricePair { token, pair: p.address.clone(), quote });
+        }
+        for t in d.tokens {
+            if chain.token(&t.address).is_none() {
+                chain.tokens.push(t);
+            }
+        }
+        Ok(())
+    }
+
     /// Points the local dev chain (eip155:31337) at `url`.
     pub fn set_dev_rpc(&mut self, url: &str) {
         if let Some(dev) = self.by_id.get_mut("eip155:31337") {
@@ -191,5 +227,25 @@ mod tests {
         assert_eq!(err.to_string(), "chain eip155:5: needs at least one rpc URL");
         let err = Chains::parse("[[chains]]\nid = \"eip155:5\"\nname = \"x\"\nrpc = [\"http://a\"]\nnative = { name = \"E\", symbol = \"E\", decimals = 18 }\ntokens = [{ address = \"0x12\", symbol = \"T\", name = \"T\", decimals = 1 }]\n", "t").unwrap_err();
         assert!(err.to_string().contains("not an EVM address"));
+    }
+}
+
+#[cfg(test)]
+mod deployment_tests {
+    use super::*;
+
+    #[test]
+    fn applies_a_deployment_to_the_dev_chain() {
+        let mut c = Chains::built_in();
+        let json = r#"{"chainId":"eip155:31337","rpcUrl":"http://127.0.0.1:9999","deployer":"0x1",
+            "tokens":[{"address":"0x5FbDB2315678afecb367f032d93F642f64180aa3","symbol":"SGL","name":"Sigil","decimals":18},
+                      {"address":"0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512","symbol":"USDC","name":"USD Coin (test)","decimals":6}],
+            "pairs":[{"address":"0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0","base":"SGL","quote":"USDC"}]}"#;
+        c.apply_deployment(json).unwrap();
+        let dev = c.get("eip155:31337").unwrap();
+        assert_eq!(dev.rpc, ["http://127.0.0.1:9999"]);
+        assert_eq!(dev.tokens.len(), 2);
+        assert_eq!(dev.price_pairs[0].token, "0x5FbDB2315678afecb367f032d93F642f64180aa3");
+        assert!(c.apply_deployment(r#"{"chainId":"eip155:5","rpcUrl":"x","tokens":[]}"#).is_err());
     }
 }
