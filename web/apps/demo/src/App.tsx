@@ -1,0 +1,89 @@
+import {
+  ConnectButton,
+  useAppKit,
+  useAppKitAccount,
+  useAppKitNetwork,
+  useAppKitState,
+  useAppKitTheme,
+  useDisconnect,
+} from '@sigil/react'
+import { config } from './config.js'
+
+function Field({ label, value, testId }: { label: string; value: string; testId: string }) {
+  return (
+    <div className="field">
+      <dt>{label}</dt>
+      <dd data-testid={testId}>{value}</dd>
+    </div>
+  )
+}
+
+export function App({ themeKey }: { themeKey: string }) {
+  const { open } = useAppKit()
+  const account = useAppKitAccount()
+  const network = useAppKitNetwork()
+  const state = useAppKitState()
+  const { disconnect } = useDisconnect()
+  const { themeMode, setThemeMode } = useAppKitTheme()
+
+  const toggleTheme = () => {
+    const next = themeMode === 'dark' ? 'light' : 'dark'
+    setThemeMode(next)
+    localStorage.setItem(themeKey, next)
+    document.documentElement.dataset.theme = next
+  }
+
+  return (
+    <main>
+      <header className="bar">
+        <strong className="brand">Sigil demo</strong>
+        <div className="actions">
+          <button type="button" className="ghost" onClick={toggleTheme} aria-label={`Switch to ${themeMode === 'dark' ? 'light' : 'dark'} theme`} data-testid="theme-toggle">
+            {themeMode === 'dark' ? '☀ Light' : '☾ Dark'}
+          </button>
+          <ConnectButton />
+        </div>
+      </header>
+      <section className="card">
+        <h1>Account</h1>
+        <dl>
+          <Field label="Status" value={account.status} testId="status" />
+          <Field label="Address" value={account.address ?? '—'} testId="address" />
+          <Field label="Balance" value={account.balance !== undefined ? `${account.balance} ${account.balanceSymbol ?? ''}` : '—'} testId="balance" />
+          <Field label="Network" value={`${network.caipNetwork.name} (${network.caipNetworkId})`} testId="network" />
+          <Field label="Wallet" value={account.connectedWalletInfo?.name ?? '—'} testId="wallet" />
+          <Field label="Modal" value={state.open ? 'open' : 'closed'} testId="modal-state" />
+        </dl>
+        <div className="row-actions">
+          <button type="button" onClick={() => void open()}>
+            Open modal
+          </button>
+          <button type="button" onClick={() => void open({ view: 'Networks' })}>
+            Switch network
+          </button>
+          <button type="button" onClick={() => void disconnect()} disabled={!account.isConnected}>
+            Disconnect
+          </button>
+        </div>
+      </section>
+      <p className="note">
+        Directory API <code>{config.apiUrl}</code> · dev chain RPC <code>{config.devRpcUrl}</code>
+      </p>
+    </main>
+  )
+}
+
+export function ConfigError({ message }: { message: string }) {
+  return (
+    <main>
+      <section className="card" role="alert">
+        <h1>Sigil demo is not configured</h1>
+        <p>{message}</p>
+        <p>
+          Set <code>VITE_SIGIL_PROJECT_ID</code> (from <code>sigil project add</code>) and, if needed, <code>VITE_SIGIL_API_URL</code> and{' '}
+          <code>VITE_SIGIL_DEV_RPC_URL</code>, or run <code>make demo</code>.
+        </p>
+      </section>
+    </main>
+  )
+}

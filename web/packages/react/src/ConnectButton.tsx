@@ -1,0 +1,85 @@
+import { formatBalance, shortenAddress } from '@sigil/core'
+import { useCallback, useEffect, type CSSProperties } from 'react'
+import { getAppKit } from './appkit.js'
+import { useAppKit, useAppKitAccount, useAppKitSelector } from './hooks.js'
+import type { SigilState } from '@sigil/core'
+
+export interface ConnectButtonProps {
+  /** Text while disconnected. Default 'Connect Wallet'. */
+  label?: string
+  /** Text while a connection is being made or restored. Default 'Connecting…'. */
+  loadingLabel?: string
+  /** Show the balance next to the address when connected. Default true. */
+  balance?: boolean
+  size?: 'md' | 'sm'
+  className?: string
+  style?: CSSProperties
+}
+
+const STYLE_ID = 'sigil-connect-button-style'
+// Kept tiny and scoped to one class: the button lives in the host page, the modal in a shadow root.
+const CSS = `.sigil-cb{all:unset;box-sizing:border-box;display:inline-flex;align-items:center;gap:8px;height:40px;padding:0 16px;border-radius:999px;background:var(--sigil-accent,#3b6cf6);color:#fff;font:600 15px/1 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;cursor:pointer;white-space:nowrap;transition:filter .12s}
+.sigil-cb:hover{filter:brightness(1.08)}.sigil-cb:focus-visible{outline:2px solid var(--sigil-accent,#3b6cf6);outline-offset:2px}
+.sigil-cb[data-size=sm]{height:32px;padding:0 12px;font-size:13px}.sigil-cb[aria-busy=true]{opacity:.8;cursor:progress}
+.sigil-cb[data-connected]{background:var(--sigil-cb-connected-bg,#f1f3f3);color:var(--sigil-cb-connected-fg,#141414);border:1px solid rgba(0,0,0,.08)}
+.sigil-cb-bal{opacity:.7;font-weight:500}`
+
+function injectStyle(): void {
+  if (typeof document === 'undefined' || document.getElementById(STYLE_ID)) return
+  const style = document.createElement('style')
+  style.id = STYLE_ID
+  style.textContent = CSS
+  document.head.appendChild(style)
+}
+
+const selectLoading = (s: SigilState) => s.modal.loading
+
+/** Opens the modal: 'Connect Wallet' when disconnected, the account (balance and address) when connected. */
+export function ConnectButton({
+  label = 'Connect Wallet',
+  loadingLabel = 'Connecting…',
+  balance = true,
+  size = 'md',
+  className,
+  style,
+}: ConnectButtonProps) {
+  useEffect(injectStyle, [])
+  const { open } = useAppKit()
+  const account = useAppKitAccount()
+  const loading = useAppKitSelector(selectLoading)
+  const connecting = account.status === 'connecting'
+  // Hovering or focusing the button is a strong hint: get the modal and wallet list ready.
+  const warm = useCallback(() => void getAppKit().prefetch().catch(() => undefined), [])
+  const onClick = useCallback(() => void open().catch(() => undefined), [open])
+
+  const busy = connecting || loading
+  let content
+  if (account.isConnected && account.address) {
+    content = (
+      <>
+        {balance && account.balance !== undefined ? (
+          <span className="sigil-cb-bal">{formatBalance(account.balance, account.balanceSymbol)}</span>
+        ) : null}
+        <span>{shortenAddress(account.address)}</span>
+      </>
+    )
+  } else content = connecting ? loadingLabel : label
+
+  return (
+    <button
+      type="button"
+      className={className ? `sigil-cb ${className}` : 'sigil-cb'}
+      style={style}
+      data-size={size}
+      data-connected={account.isConnected ? '' : undefined}
+      aria-busy={busy}
+      aria-haspopup="dialog"
+      aria-label={account.isConnected && account.address ? `Account ${account.address}` : undefined}
+      onClick={onClick}
+      onPointerEnter={warm}
+      onFocus={warm}
+    >
+      {content}
+    </button>
+  )
+}

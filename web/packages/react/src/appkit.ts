@@ -1,0 +1,162 @@
+import {
+  createSigil,
+  deferredAnalyticsSink,
+  type CaipNetwork,
+  type ChainAdapter,
+  type ChainNamespace,
+  type KeyValueStorage,
+  type SigilClient,
+  type SigilOptions,
+  type SigilState,
+  type ThemeMode,
+  type ThemeVariables,
+  type View,
+} from '@sigil/core'
+
+/** What a host passes to `createAppKit`: the core options plus the chain adapters to use. */
+export interface AppKitOptions extends SigilOptions {
+  /** Wallet integrations, e.g. `[evmAdapter()]` from `@sigil/adapter-evm`. */
+  adapters?: ChainAdapter[]
+  /**
+   * Load the modal code and the directory's first wallet page while the page is idle, so the
+   * first open shows the wallet list at once. Default true.
+   */
+  prefetch?: boolean
+  /** Where the modal keeps its state between visits; localStorage by default. */
+  storage?: KeyValueStorage
+}
+
+export interface OpenAppKitOptions {
+  view?: View
+}
+
+/** The modal instance `createAppKit` returns. Hooks read the most recently created one. */
+export interface AppKit {
+  readonly client: SigilClient
+  /** Settles once a stored connection was restored (or found gone). */
+  readonly ready: Promise<void>
+  open(options?: OpenAppKitOptions): Promise<void>
+  /** Returns false when closing is blocked. */
+  close(): boolean
+  getState(): SigilState
+  subscribe(listener: (state: SigilState, previous: SigilState) => void): () => void
+  setThemeMode(mode: ThemeMode): void
+  setThemeVariables(variables: ThemeVariables): void
+  switchNetwork(network: CaipNetwork): Promise<void>
+  disconnect(namespace?: ChainNamespace): Promise<void>
+  /** Loads the modal code and warms the wallet list; called on idle unless `prefetch: false`. */
+  prefetch(): Promise<void>
+  destroy(): void
+}
+
+/** What the lazily loaded modal chunk exports (see ./modal/index.tsx). */
+export interface ModalModule {
+  mountModal(appKit: AppKit): ModalHandle
+}
+
+export interface ModalHandle {
+  /** Fetches the directory's first page (and featured wallets) and preloads their images. */
+  prefetchWallets(): Promise<void>
+  unmount(): void
+}
+
+let current: AppKit | undefined
+const listeners = new Set<() => void>()
+
+/** The instance hooks and `<ConnectButton/>` use. */
+export function getAppKit(): AppKit {
+  if (!current) throw new Error('Sigil: call createAppKit({ projectId, networks }) before using its hooks')
+  return current
+}
+
+/** @internal Lets hooks notice a new instance (hot reload, tests). */
+export function subscribeAppKit(listener: () => void): () => void {
+  listeners.add(listener)
+  return () => listeners.delete(listener)
+}
+
+export function peekAppKit(): AppKit | undefined {
+  return current
+}
+
+function whenIdle(run: () => void): void {
+  const idle = (globalThis as { requestIdleCallback?: (cb: () => void, o?: { timeout: number }) => number }).requestIdleCallback
+  if (typeof idle === 'function') idle(run, { timeout: 1500 })
+  else setTimeout(run, 200)
+}
+
+/**
+ * Creates the modal: checks the options (a project id is required), restores a stored
+ * connection and, once the page is idle, loads the modal UI and the first wallet page ahead of
+ * the first open. The UI itself is a separate chunk: the host page pays for it only then.
+ */
+export function createAppKit(options: AppKitOptions): AppKit {
+  const { adapters, prefetch: prefetchOnIdle = true, storage, ...sigilOptions } = options
+  let client: SigilClient | undefined
+  const analytics = deferredAnalyticsSink(async () => {
+    const api = await import('@sigil/core/api')
+    return api.createDirectoryAnalyticsSink(api.directoryClientFor((client as SigilClient).options))
+  })
+  client = createSigil(sigilOptions, {
+    ...(adapters ? { adapters } : {}),
+    ...(storage ? { storage } : {}),
+    analytics,
+    restore: typeof window !== 'undefined',
+  })
+  const sigil = client
+  let modal: Promise<ModalHandle> | undefined
+  let destroyed = false
+
+  const loadModal = (): Promise<ModalHandle> => {
+    modal ??= import('./modal/index.js').then((m: ModalModule) => {
+      if (destroyed) throw new Error('Sigil: modal destroyed')
+      return m.mountModal(appKit)
+    })
+    modal.catch(() => {
+      // A failed chunk load can be retried on the next open.
+      modal = undefined
+      sigil.store.setState((s) => ({ modal: { ...s.modal, loading: false } }))
+    })
+    return modal
+  }
+
+  // Whatever opens the modal (a hook, the core's UnsupportedChain rule), the UI follows.
+  const unsubscribe = sigil.store.subscribe((state, previous) => {
+    if (state.modal.open && !previous.modal.open) void loadModal().catch(() => undefined)
+  })
+
+  const appKit: AppKit = {
+    client: sigil,
+    ready: sigil.ready,
+    async open(openOptions = {}) {
+      sigil.open(openOptions.view ? { view: openOptions.view } : {})
+      await loadModal()
+    },
+    close: () => sigil.close(),
+    getState: () => sigil.store.getState(),
+    subscribe: (listener) => sigil.store.subscribe(listener),
+    setThemeMode: (mode) => sigil.setThemeMode(mode),
+    setThemeVariables: (variables) => sigil.store.setState({ themeVariables: { ...variables } }),
+    switchNetwork: (network) => sigil.switchNetwork(network),
+    disconnect: (namespace) => sigil.disconnect(namespace),
+    async prefetch() {
+      const handle = await loadModal()
+      await handle.prefetchWallets()
+    },
+    destroy() {
+      destroyed = true
+      unsubscribe()
+      sigil.destroy()
+      void modal?.then((m) => m.unmount(), () => undefined)
+      modal = undefined
+      if (current === appKit) current = undefined
+      listeners.forEach((l) => l())
+    },
+  }
+
+  current?.destroy()
+  current = appKit
+  listeners.forEach((l) => l())
+  if (prefetchOnIdle && typeof window !== 'undefined') whenIdle(() => void appKit.prefetch().catch(() => undefined))
+  return appKit
+}

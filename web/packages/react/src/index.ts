@@ -1,0 +1,20 @@
+/*
+ * @sigil/react entry: createAppKit, hooks and <ConnectButton/>. Everything here is what a host
+ * page loads up front; the modal UI and the directory client load on first open (or when idle).
+ */
+export { createAppKit, getAppKit, type AppKit, type AppKitOptions, type OpenAppKitOptions } from './appkit.js'
+export {
+  useAppKit,
+  useAppKitAccount,
+  useAppKitNetwork,
+  useAppKitSelector,
+  useAppKitState,
+  useAppKitTheme,
+  useDisconnect,
+  type AppKitAccount,
+  type AppKitNetwork,
+  type AppKitState,
+  type UseAppKit,
+} from './hooks.js'
+export { ConnectButton, type ConnectButtonProps } from './ConnectButton.js'
+export type { CaipNetwork, ChainAdapter, ThemeMode, ThemeVariables, View } from '@sigil/core'

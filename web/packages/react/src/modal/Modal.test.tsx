@@ -1,0 +1,222 @@
+import { act } from 'react'
+import { afterEach, describe, expect, it } from 'vitest'
+import { SigilError } from '@sigil/core'
+import type { AppKit } from '../appkit.js'
+import { ConnectButton } from '../ConnectButton.js'
+import { cleanup, press, render, shadow, stubDirectory, testAppKit, waitFor } from '../test-utils.js'
+
+let current: AppKit | undefined
+afterEach(() => {
+  cleanup(current)
+  current = undefined
+})
+
+async function openModal(options: Parameters<AppKit['open']>[0] = {}) {
+  stubDirectory()
+  const { appKit, fake } = testAppKit()
+  current = appKit
+  await act(() => appKit.open(options))
+  const dialog = await waitFor(() => {
+    const el = shadow().querySelector<HTMLElement>('[role=dialog]')
+    if (!el) throw new Error('no dialog')
+    return el
+  })
+  return { appKit, fake, dialog }
+}
+
+const view = () => shadow().querySelector('[role=dialog]')?.getAttribute('data-view')
+
+describe('modal shell', () => {
+  it('renders in a shadow root under body with dialog role, label and palette', async () => {
+    const { dialog } = await openModal()
+    const host = document.querySelector('sigil-modal') as HTMLElement
+    expect(host.parentElement).toBe(document.body)
+    expect(dialog.getAttribute('aria-modal')).toBe('true')
+    expect(dialog.getAttribute('aria-label')).toBe('Connect Wallet')
+    expect(shadow().querySelector('.root')?.getAttribute('data-theme')).toBe('dark')
+    // Nothing of the modal is in the light DOM.
+    expect(document.querySelector('[role=dialog]')).toBeNull()
+  })
+
+  it('applies themeVariables as custom properties and follows the theme mode', async () => {
+    const { appKit } = await openModal()
+    act(() => appKit.setThemeVariables({ 'sigil-accent': '#ff0000' }))
+    act(() => appKit.setThemeMode('light'))
+    const root = shadow().querySelector<HTMLElement>('.root')
+    expect(root?.style.getPropertyValue('--sigil-accent')).toBe('#ff0000')
+    expect(root?.getAttribute('data-theme')).toBe('light')
+  })
+
+  it('focuses the dialog on open, traps Tab inside it and restores focus on close', async () => {
+    stubDirectory()
+    const { appKit } = testAppKit()
+    current = appKit
+    const { container } = render(<ConnectButton />)
+    const button = container.querySelector('button') as HTMLButtonElement
+    button.focus()
+    await act(async () => {
+      button.click()
+    })
+    const dialog = await waitFor(() => {
+      const el = shadow().querySelector<HTMLElement>('[role=dialog]')
+      if (!el) throw new Error('no dialog')
+      return el
+    })
+    expect(shadow().activeElement).toBe(dialog)
+    const focusables = [...dialog.querySelectorAll<HTMLElement>('button:not([disabled])')]
+    const first = focusables[0] as HTMLElement
+    const last = focusables[focusables.length - 1] as HTMLElement
+    last.focus()
+    const forward = press('Tab')
+    expect(forward.defaultPrevented).toBe(true)
+    expect(shadow().activeElement).toBe(first)
+    const backward = press('Tab', { shiftKey: true })
+    expect(backward.defaultPrevented).toBe(true)
+    expect(shadow().activeElement).toBe(last)
+
+    press('Escape')
+    expect(appKit.getState().modal.open).toBe(false)
+    expect(shadow().querySelector('[role=dialog]')).toBeNull()
+    expect(document.activeElement).toBe(button)
+  })
+
+  it('Escape does not close while closing is blocked (ApproveTransaction)', async () => {
+    const { appKit } = await openModal()
+    act(() => appKit.client.push('ApproveTransaction'))
+    press('Escape')
+    expect(appKit.getState().modal.open).toBe(true)
+    expect(shadow().querySelector('[aria-label=Close]')).toBeNull()
+  })
+
+  it('every button has an accessible name', async () => {
+    const { dialog } = await openModal()
+    await waitFor(() => {
+      if (!dialog.querySelector('[data-section=recommended]')) throw new Error('wallets not loaded')
+    })
+    for (const el of dialog.querySelectorAll('button')) {
+      const name = el.getAttribute('aria-label') ?? el.textContent?.trim()
+      expect(name, el.outerHTML).toBeTruthy()
+    }
+  })
+})
+
+describe('router-driven views', () => {
+  it('switches views as the router history changes; Back pops', async () => {
+    const { appKit, dialog } = await openModal()
+    expect(view()).toBe('Connect')
+    const all = await waitFor(() => {
+      const el = dialog.querySelector<HTMLButtonElement>('[data-section=all]')
+      if (!el) throw new Error('missing')
+      return el
+    })
+    expect(all.textContent).toContain('95')
+    act(() => all.click())
+    expect(view()).toBe('AllWallets')
+    expect(dialog.getAttribute('aria-label')).toBe('All Wallets')
+    const back = shadow().querySelector<HTMLButtonElement>('[aria-label=Back]')
+    act(() => back?.click())
+    expect(view()).toBe('Connect')
+    act(() => appKit.client.push('Networks'))
+    expect(view()).toBe('Networks')
+    expect(dialog.getAttribute('aria-label')).toBe('Choose Network')
+  })
+
+  it('Connect lists the announced wallet first, then recommended directory wallets and All Wallets', async () => {
+    const { dialog } = await openModal()
+    await waitFor(() => {
+      if (!dialog.querySelector('[data-section=recommended]')) throw new Error('wallets not loaded')
+    })
+    const rows = [...dialog.querySelectorAll<HTMLElement>('.row')].map((r) => `${r.dataset.section}:${r.querySelector('.name')?.textContent}`)
+    expect(rows).toEqual([
+      'injected:Test Wallet',
+      'recommended:Wallet 1',
+      'recommended:Wallet 2',
+      'recommended:Wallet 3',
+      'recommended:Wallet 4',
+      'all:All Wallets',
+    ])
+  })
+
+  it('selecting the announced wallet connects through ConnectingExternal and closes on success', async () => {
+    const { appKit, dialog, fake } = await openModal()
+    const row = dialog.querySelector<HTMLButtonElement>('[data-section=injected]') as HTMLButtonElement
+    await act(async () => {
+      row.click()
+    })
+    await waitFor(() => {
+      if (appKit.getState().modal.open) throw new Error('still open')
+    })
+    expect(fake.adapter.connect).toHaveBeenCalledWith('com.test', expect.anything())
+    expect(appKit.getState().chains.eip155?.connectionStatus).toBe('connected')
+    // Opening again shows the account.
+    await act(() => appKit.open())
+    expect(view()).toBe('Account')
+    expect(shadow().querySelector('[data-testid=account-address]')?.textContent).toBe('0x11…111111')
+    await waitFor(() => {
+      if (shadow().querySelector('[data-testid=account-balance]')?.textContent !== '1.234 ETH') throw new Error('no balance')
+    })
+    expect(shadow().querySelectorAll('[role=tab]').length).toBe(3)
+  })
+
+  it('a rejected request shows the catalogue text and Try again retries', async () => {
+    const { appKit, dialog, fake } = await openModal()
+    fake.rejectNext({ code: 4001, message: 'User denied' })
+    const row = dialog.querySelector<HTMLButtonElement>('[data-section=injected]') as HTMLButtonElement
+    await act(async () => {
+      row.click()
+    })
+    const message = await waitFor(() => {
+      const text = shadow().querySelector('.sub.err')?.textContent
+      if (!text) throw new Error('no error yet')
+      return text
+    })
+    expect(message).toBe('User rejected the request.')
+    expect(shadow().querySelector('.card')?.classList.contains('shake')).toBe(true)
+    fake.rejectNext(undefined)
+    const retry = [...shadow().querySelectorAll<HTMLButtonElement>('button')].find((b) => b.textContent === 'Try again')
+    await act(async () => {
+      retry?.click()
+    })
+    await waitFor(() => {
+      if (appKit.getState().modal.open) throw new Error('still open')
+    })
+    expect(fake.adapter.connect).toHaveBeenCalledTimes(2)
+    expect(SigilError).toBeDefined()
+  })
+
+  it('opens UnsupportedChain when the wallet moves to an unconfigured chain; switching back closes it', async () => {
+    const { appKit, fake } = await openModal()
+    await act(() => appKit.client.connect('com.test'))
+    act(() => fake.emit()?.chainChanged(999))
+    await waitFor(() => {
+      if (view() !== 'UnsupportedChain') throw new Error(String(view()))
+    })
+    const networkRows = [...shadow().querySelectorAll<HTMLButtonElement>('[data-network]')].map((b) => b.dataset.network)
+    expect(networkRows).toEqual(['eip155:31337', 'eip155:1', 'eip155:42161'])
+    const eth = shadow().querySelector<HTMLButtonElement>('[data-network="eip155:1"]') as HTMLButtonElement
+    await act(async () => {
+      eth.click()
+    })
+    await waitFor(() => {
+      if (appKit.getState().modal.open) throw new Error('still open')
+    })
+    expect(appKit.getState().activeCaipNetwork.caipNetworkId).toBe('eip155:1')
+  })
+
+  it('Networks marks the active network and switching goes back', async () => {
+    const { appKit } = await openModal()
+    await act(() => appKit.client.connect('com.test'))
+    await act(() => appKit.open({ view: 'Account' }))
+    act(() => appKit.client.push('Networks'))
+    const active = shadow().querySelector('[aria-current=true]') as HTMLElement
+    expect(active.dataset.network).toBe('eip155:31337')
+    const arb = shadow().querySelector<HTMLButtonElement>('[data-network="eip155:42161"]') as HTMLButtonElement
+    await act(async () => {
+      arb.click()
+    })
+    await waitFor(() => {
+      if (view() !== 'Account') throw new Error(String(view()))
+    })
+    expect(appKit.getState().activeCaipNetwork.caipNetworkId).toBe('eip155:42161')
+  })
+})

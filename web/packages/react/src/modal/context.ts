@@ -1,0 +1,49 @@
+import { createContext, useCallback, useContext, useEffect, useSyncExternalStore } from 'react'
+import type { SigilClient, SigilState } from '@sigil/core'
+import type { GetWalletsParams, WalletListEntry } from '@sigil/core/api'
+import type { AppKit } from '../appkit.js'
+import type { Directory } from './directory.js'
+
+export interface ModalContextValue {
+  appKit: AppKit
+  client: SigilClient
+  directory: Directory
+  /** Shakes the card (an error the user should notice). */
+  shake(): void
+}
+
+export const ModalContext = createContext<ModalContextValue | null>(null)
+
+export function useModal(): ModalContextValue {
+  const value = useContext(ModalContext)
+  if (!value) throw new Error('Sigil modal context missing')
+  return value
+}
+
+/** One slice of the store; `select` must return a stable value. */
+export function useStore<T>(select: (state: SigilState) => T): T {
+  const { client } = useModal()
+  const snapshot = useCallback(() => select(client.store.getState()), [client, select])
+  return useSyncExternalStore(client.store.subscribe, snapshot, snapshot)
+}
+
+/** Entries older than this are refreshed when a view shows them (the cached page shows meanwhile). */
+const STALE_MS = 60_000
+
+/** A directory page from the cache; fetched (or refreshed in the background) when missing or stale. */
+export function useWalletPage(params: GetWalletsParams | undefined, options: { enabled?: boolean } = {}): WalletListEntry | undefined {
+  const { directory } = useModal()
+  const enabled = options.enabled !== false && params !== undefined
+  const key = params ? JSON.stringify(params) : ''
+  const snapshot = useCallback(() => (params && enabled ? directory.cache.peek(params) : undefined), [directory, key, enabled]) // eslint-disable-line react-hooks/exhaustive-deps
+  const entry = useSyncExternalStore(directory.cache.subscribe, snapshot, snapshot)
+  useEffect(() => {
+    if (!params || !enabled) return
+    const now = directory.cache.peek(params)
+    if (now.loading) return
+    if (!now.page || now.error || now.updatedAt === undefined || Date.now() - now.updatedAt > STALE_MS) {
+      directory.cache.load(params).catch(() => undefined)
+    }
+  }, [directory, key, enabled]) // eslint-disable-line react-hooks/exhaustive-deps
+  return entry
+}

@@ -1,0 +1,73 @@
+import {
+  createWalletListCache,
+  directoryClientFor,
+  MAX_SEARCH_RESULTS,
+  WALLETS_PAGE_SIZE,
+  type DirectoryClient,
+  type GetWalletsParams,
+  type WalletListCache,
+} from '@sigil/core/api'
+import type { CaipNetwork, ResolvedOptions, Wallet } from '@sigil/core'
+
+/** Image preload timeout (spec section 9). */
+export const IMAGE_PRELOAD_TIMEOUT_MS = 2000
+/** Search wait before querying (spec section 9). */
+export const SEARCH_DEBOUNCE_MS = 300
+
+export interface Directory {
+  readonly api: DirectoryClient
+  readonly cache: WalletListCache
+  /** Page `page` of the whole list (40 a page). Page 1 also feeds the Connect view. */
+  pageParams(page: number): GetWalletsParams
+  searchParams(search: string): GetWalletsParams
+  /** Featured wallets by id, when the host named some. */
+  featuredParams(): GetWalletsParams | undefined
+  walletImage(wallet: Pick<Wallet, 'image_id' | 'image_url'>): string | undefined
+  networkImage(network: CaipNetwork): string | undefined
+  /** Warms page 1 and the featured wallets, then preloads the first icons (2 s cap). */
+  prefetch(): Promise<void>
+}
+
+export function createDirectory(options: ResolvedOptions, fetchImpl?: typeof fetch): Directory {
+  const api = directoryClientFor(options, fetchImpl)
+  const cache = createWalletListCache(api)
+  const filter: GetWalletsParams = {
+    ...(options.includeWalletIds.length ? { include: options.includeWalletIds } : {}),
+    ...(options.excludeWalletIds.length ? { exclude: options.excludeWalletIds } : {}),
+  }
+  const featuredIds = options.featuredWalletIds
+  const directory: Directory = {
+    api,
+    cache,
+    pageParams: (page) => ({ ...filter, page, entries: WALLETS_PAGE_SIZE }),
+    searchParams: (search) => ({ ...filter, page: 1, entries: MAX_SEARCH_RESULTS, search }),
+    featuredParams: () => (featuredIds.length ? { include: featuredIds, entries: featuredIds.length } : undefined),
+    walletImage: (wallet) => (wallet.image_id ? api.walletImageUrl(wallet.image_id) : wallet.image_url || undefined),
+    networkImage(network) {
+      if (network.assets?.imageUrl) return network.assets.imageUrl
+      return network.assets?.imageId ? api.assetImageUrl(network.assets.imageId) : undefined
+    },
+    async prefetch() {
+      const featured = directory.featuredParams()
+      await Promise.all([cache.prefetch(directory.pageParams(1)), featured ? cache.prefetch(featured) : undefined])
+      const wallets = [...(featured ? (cache.peek(featured).page?.data ?? []) : []), ...(cache.peek(directory.pageParams(1)).page?.data ?? []).slice(0, 8)]
+      await preloadImages(wallets.map((w) => directory.walletImage(w)).filter((u): u is string => !!u))
+    },
+  }
+  return directory
+}
+
+/** Loads images into the browser cache; gives up after 2 s so a slow image never holds anything. */
+export function preloadImages(urls: readonly string[], timeoutMs = IMAGE_PRELOAD_TIMEOUT_MS): Promise<void> {
+  if (typeof Image === 'undefined' || urls.length === 0) return Promise.resolve()
+  const loads = urls.map(
+    (url) =>
+      new Promise<void>((resolve) => {
+        const img = new Image()
+        img.onload = img.onerror = () => resolve()
+        img.decoding = 'async'
+        img.src = url
+      }),
+  )
+  return Promise.race([Promise.all(loads).then(() => undefined), new Promise<void>((r) => setTimeout(r, timeoutMs))])
+}

@@ -1,0 +1,46 @@
+/*
+ * The modal chunk: loaded with import() on first open (or when the page is idle), never by the
+ * host page's entry. It renders into a shadow root on a <sigil-modal> element under <body>.
+ */
+import { createRoot } from 'react-dom/client'
+import { flushSync } from 'react-dom'
+import type { AppKit, ModalHandle } from '../appkit.js'
+import { createDirectory } from './directory.js'
+import { ModalRoot } from './Modal.js'
+import { MODAL_CSS } from './styles.js'
+
+export const HOST_TAG = 'sigil-modal'
+
+function addStyles(shadow: ShadowRoot): void {
+  // A constructed sheet is parsed once; a <style> element is the fallback (older engines, tests).
+  try {
+    const sheet = new CSSStyleSheet()
+    sheet.replaceSync(MODAL_CSS)
+    shadow.adoptedStyleSheets = [sheet]
+    return
+  } catch {
+    const style = document.createElement('style')
+    style.textContent = MODAL_CSS
+    shadow.appendChild(style)
+  }
+}
+
+export function mountModal(appKit: AppKit): ModalHandle {
+  const host = document.createElement(HOST_TAG)
+  const shadow = host.attachShadow({ mode: 'open' })
+  addStyles(shadow)
+  const container = document.createElement('div')
+  shadow.appendChild(container)
+  document.body.appendChild(host)
+  const directory = createDirectory(appKit.client.options)
+  const root = createRoot(container)
+  // Synchronous first render: when the modal is already open, it shows in this task.
+  flushSync(() => root.render(<ModalRoot appKit={appKit} directory={directory} shadow={shadow} />))
+  return {
+    prefetchWallets: () => directory.prefetch(),
+    unmount() {
+      root.unmount()
+      host.remove()
+    },
+  }
+}

@@ -1,0 +1,116 @@
+/** Spec section 2 timings (ms). */
+export const TIMINGS = {
+  viewTransition: 150,
+  headerText: 120,
+  modalHeight: 150,
+  shake: 500,
+  goBackPostTimer: 100,
+} as const
+
+/**
+ * The modal's whole stylesheet. It lives inside the shadow root: host page rules cannot reach
+ * it and it cannot leak out. Host themeVariables (`sigil-*` keys) are set as custom properties
+ * on `.root` and win over the palette defaults below.
+ */
+export const MODAL_CSS = /* css */ `
+:host{all:initial !important;position:fixed !important;top:0 !important;left:0 !important;width:0 !important;height:0 !important;z-index:var(--sigil-z-index,2147483000) !important;display:block !important}
+*,*::before,*::after{box-sizing:border-box}
+.root{
+  --sigil-font-family:system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;
+  --sigil-accent:#3b6cf6;--sigil-accent-fg:#fff;--sigil-border-radius-master:4px;
+  --r-xs:calc(var(--sigil-border-radius-master)*2);--r-s:calc(var(--sigil-border-radius-master)*3);
+  --r-m:calc(var(--sigil-border-radius-master)*4);--r-l:calc(var(--sigil-border-radius-master)*7);
+  --t-view:${TIMINGS.viewTransition}ms;--t-header:${TIMINGS.headerText}ms;--t-height:${TIMINGS.modalHeight}ms;--t-shake:${TIMINGS.shake}ms;
+  font-family:var(--sigil-font-family);font-size:15px;line-height:1.35;color:var(--c-fg);
+  -webkit-font-smoothing:antialiased;text-align:left;
+}
+.root[data-theme=light]{--c-bg:#ffffff;--c-fg:#141414;--c-fg2:#6b7373;--c-fg3:#9aa3a3;--c-surface:#f3f4f4;--c-surface2:#e9ebeb;--c-border:rgba(0,0,0,.08);--c-overlay:rgba(0,0,0,.3);--c-error:#d92d3f;--c-success:#13a14a;--c-shadow:0 16px 48px rgba(0,0,0,.18)}
+.root[data-theme=dark]{--c-bg:#121313;--c-fg:#e4e7e7;--c-fg2:#949e9e;--c-fg3:#6c7474;--c-surface:#1e2020;--c-surface2:#272a2a;--c-border:rgba(255,255,255,.08);--c-overlay:rgba(0,0,0,.55);--c-error:#f25a67;--c-success:#26d962;--c-shadow:0 16px 48px rgba(0,0,0,.5)}
+.overlay{position:fixed;inset:0;display:flex;align-items:center;justify-content:center;padding:8px;background:var(--c-overlay);animation:fade var(--t-view) ease both}
+.card{position:relative;width:360px;max-width:100%;max-height:calc(100vh - 16px);display:flex;flex-direction:column;background:var(--c-bg);color:var(--c-fg);border:1px solid var(--c-border);border-radius:var(--r-l);box-shadow:var(--c-shadow);overflow:hidden;outline:none;animation:pop var(--t-view) ease both}
+.card:focus,.card:focus-visible{outline:none !important}
+.card.shake{animation:shake var(--t-shake) cubic-bezier(.36,.07,.19,.97) both}
+.header{display:grid;grid-template-columns:40px 1fr 40px;align-items:center;gap:8px;padding:14px 14px 6px}
+.title{margin:0;text-align:center;font-size:16px;font-weight:600;overflow:hidden;text-overflow:ellipsis;white-space:nowrap;animation:fade var(--t-header) ease both}
+.sizer{transition:height var(--t-height) ease;overflow:hidden;min-height:0}
+.body{padding:8px 14px 14px}
+.view{animation:view-in var(--t-view) ease both}
+.scroll{overflow-y:auto;max-height:min(520px,calc(100vh - 120px));margin:0 -14px;padding:0 14px}
+button{font:inherit;color:inherit}
+.icon-btn{all:unset;box-sizing:border-box;width:36px;height:36px;display:inline-flex;align-items:center;justify-content:center;border-radius:50%;color:var(--c-fg2);cursor:pointer}
+.icon-btn:hover{background:var(--c-surface);color:var(--c-fg)}
+:focus-visible{outline:2px solid var(--sigil-accent) !important;outline-offset:2px}
+.list{display:flex;flex-direction:column;gap:6px;margin:0;padding:0;list-style:none}
+.row{all:unset;box-sizing:border-box;display:flex;align-items:center;gap:12px;width:100%;min-height:56px;padding:8px 12px 8px 8px;border-radius:var(--r-m);background:var(--c-surface);cursor:pointer;color:var(--c-fg)}
+.row:hover:not([aria-disabled=true]){background:var(--c-surface2)}
+.row[aria-disabled=true]{opacity:.5;cursor:not-allowed}
+.row .name{flex:1;font-weight:500;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
+.tag{font-size:11px;font-weight:600;padding:3px 7px;border-radius:999px;background:var(--c-bg);color:var(--c-fg2);text-transform:uppercase;letter-spacing:.02em}
+.tag.accent{color:var(--sigil-accent)}
+.tag.ok{color:var(--c-success)}
+.img{position:relative;flex:none;width:40px;height:40px;border-radius:var(--r-s);overflow:hidden;background:var(--c-surface2)}
+.img img{width:100%;height:100%;object-fit:cover;display:block;transition:opacity .15s}
+.img[data-state=loading] img{opacity:0}
+.img[data-state=loading]::after{content:"";position:absolute;inset:0;background:linear-gradient(90deg,transparent,var(--c-border),transparent);animation:shimmer 1.2s infinite}
+.img .fallback{position:absolute;inset:0;display:flex;align-items:center;justify-content:center;font-weight:700;color:var(--c-fg2)}
+.img.round{border-radius:50%}
+.img.lg{width:72px;height:72px;border-radius:var(--r-l)}
+.img.sm{width:24px;height:24px;border-radius:50%}
+.section-label{font-size:12px;color:var(--c-fg2);margin:10px 4px 4px}
+.grid{display:grid;grid-template-columns:repeat(4,minmax(0,1fr));gap:8px;margin:0;padding:0;list-style:none}
+.tile{all:unset;box-sizing:border-box;display:flex;flex-direction:column;align-items:center;gap:6px;width:100%;padding:10px 2px 8px;border-radius:var(--r-m);background:var(--c-surface);cursor:pointer;min-height:94px}
+.tile:hover{background:var(--c-surface2)}
+.tile .img{width:52px;height:52px;border-radius:var(--r-m)}
+.tile .label{font-size:11px;max-width:100%;padding:0 4px;overflow:hidden;text-overflow:ellipsis;white-space:nowrap;color:var(--c-fg)}
+.tile.skeleton{cursor:default}
+.tile.skeleton .label{width:48px;height:10px;border-radius:4px;background:var(--c-surface2)}
+.search{display:flex;align-items:center;gap:8px;height:40px;padding:0 12px;margin-bottom:10px;border-radius:var(--r-m);background:var(--c-surface);border:1px solid var(--c-border);color:var(--c-fg2)}
+.search:focus-within{border-color:var(--sigil-accent)}
+.search input{all:unset;flex:1;min-width:0;color:var(--c-fg);font-size:15px}
+.search input::placeholder{color:var(--c-fg3)}
+.state{display:flex;flex-direction:column;align-items:center;justify-content:center;gap:10px;min-height:180px;text-align:center;color:var(--c-fg2)}
+.btn{all:unset;box-sizing:border-box;display:inline-flex;align-items:center;justify-content:center;gap:8px;height:40px;padding:0 16px;border-radius:999px;background:var(--sigil-accent);color:var(--sigil-accent-fg);font-weight:600;cursor:pointer}
+.btn.secondary{background:var(--c-surface);color:var(--c-fg);border:1px solid var(--c-border)}
+.btn.block{width:100%}
+.btn[disabled]{opacity:.5;cursor:not-allowed}
+.btn:hover:not([disabled]){filter:brightness(1.06)}
+.connecting{display:flex;flex-direction:column;align-items:center;gap:12px;padding:12px 4px 8px;text-align:center}
+.connecting .wrap{position:relative;width:88px;height:88px;display:flex;align-items:center;justify-content:center}
+.connecting .ring{position:absolute;inset:0;border-radius:calc(var(--r-l) + 6px);border:3px solid transparent;border-top-color:var(--sigil-accent);border-right-color:var(--sigil-accent);animation:spin 1s linear infinite}
+.connecting .ring.err{animation:none;border-color:var(--c-error)}
+.connecting .ring.ok{animation:none;border-color:var(--c-success)}
+.headline{font-size:16px;font-weight:600;margin:0}
+.sub{font-size:14px;color:var(--c-fg2);margin:0}
+.sub.err{color:var(--c-error)}
+.account{display:flex;flex-direction:column;align-items:center;gap:6px;padding-bottom:6px}
+.avatar{width:64px;height:64px;border-radius:50%;box-shadow:0 0 0 4px var(--c-surface)}
+.addr{display:flex;align-items:center;gap:4px;font-size:18px;font-weight:600}
+.balance{font-size:14px;color:var(--c-fg2)}
+.pill{all:unset;box-sizing:border-box;display:inline-flex;align-items:center;gap:8px;height:36px;padding:0 12px 0 6px;border-radius:999px;background:var(--c-surface);cursor:pointer;font-size:14px;font-weight:500}
+.pill:hover{background:var(--c-surface2)}
+.tabs{display:flex;gap:4px;padding:4px;margin:12px 0 8px;border-radius:999px;background:var(--c-surface)}
+.tab{all:unset;box-sizing:border-box;flex:1;text-align:center;height:32px;line-height:32px;border-radius:999px;font-size:14px;color:var(--c-fg2);cursor:pointer}
+.tab[aria-selected=true]{background:var(--c-bg);color:var(--c-fg);font-weight:600}
+.panel{min-height:72px;display:flex;align-items:center;justify-content:center;color:var(--c-fg2);font-size:14px}
+.net-check{color:var(--sigil-accent)}
+.email{display:flex;gap:8px}
+.email input{all:unset;flex:1;min-width:0;height:40px;padding:0 12px;border-radius:var(--r-m);background:var(--c-surface);border:1px solid var(--c-border);color:var(--c-fg)}
+.socials{display:flex;gap:6px}
+.socials .icon-btn{flex:1;border-radius:var(--r-m);background:var(--c-surface);width:auto}
+.divider{display:flex;align-items:center;gap:10px;margin:12px 0;color:var(--c-fg3);font-size:12px}
+.divider::before,.divider::after{content:"";flex:1;height:1px;background:var(--c-border)}
+.toast{position:absolute;top:10px;left:50%;transform:translateX(-50%);z-index:2;display:flex;align-items:center;gap:8px;max-width:calc(100% - 24px);padding:8px 14px;border-radius:999px;background:var(--c-surface2);color:var(--c-fg);font-size:13px;box-shadow:var(--c-shadow);animation:fade var(--t-view) ease both}
+.toast[data-variant=error]{color:var(--c-error)}
+.toast[data-variant=success]{color:var(--c-success)}
+.sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
+.sentinel{height:1px}
+.more{display:flex;justify-content:center;padding:10px 0}
+@keyframes fade{from{opacity:0}to{opacity:1}}
+@keyframes pop{from{opacity:0;transform:translateY(8px) scale(.98)}to{opacity:1;transform:none}}
+@keyframes view-in{from{opacity:0;transform:translateX(6px)}to{opacity:1;transform:none}}
+@keyframes spin{to{transform:rotate(360deg)}}
+@keyframes shimmer{from{transform:translateX(-100%)}to{transform:translateX(100%)}}
+@keyframes shake{10%,90%{transform:translateX(-1px)}20%,80%{transform:translateX(2px)}30%,50%,70%{transform:translateX(-4px)}40%,60%{transform:translateX(4px)}}
+@media (max-width:430px){.overlay{align-items:flex-end;padding:0}.card{width:100%;border-bottom-left-radius:0;border-bottom-right-radius:0}}
+@media (prefers-reduced-motion:reduce){*,*::before,*::after{animation-duration:1ms !important;transition-duration:1ms !important}}
+`

@@ -1,0 +1,56 @@
+import { useMemo, useState, type ReactNode } from 'react'
+
+const svg = (path: ReactNode, size = 18) => (
+  <svg width={size} height={size} viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true" focusable="false">
+    {path}
+  </svg>
+)
+
+export const Icons = {
+  close: () => svg(<path d="M6 6l12 12M18 6L6 18" />),
+  back: () => svg(<path d="M15 18l-6-6 6-6" />),
+  chevron: () => svg(<path d="M9 18l6-6-6-6" />, 16),
+  copy: () => svg(<><rect x="9" y="9" width="11" height="11" rx="2" /><path d="M5 15V5a2 2 0 0 1 2-2h10" /></>, 16),
+  check: () => svg(<path d="M5 12l5 5L20 7" />, 16),
+  search: () => svg(<><circle cx="11" cy="11" r="7" /><path d="M20 20l-3.5-3.5" /></>, 16),
+  external: () => svg(<><path d="M14 4h6v6M20 4l-9 9" /><path d="M19 14v5a1 1 0 0 1-1 1H5a1 1 0 0 1-1-1V6a1 1 0 0 1 1-1h5" /></>, 16),
+  grid: () => svg(<><rect x="4" y="4" width="6" height="6" rx="1" /><rect x="14" y="4" width="6" height="6" rx="1" /><rect x="4" y="14" width="6" height="6" rx="1" /><rect x="14" y="14" width="6" height="6" rx="1" /></>, 22),
+  power: () => svg(<><path d="M12 3v9" /><path d="M6.3 7.3a8 8 0 1 0 11.4 0" /></>, 16),
+  alert: () => svg(<><circle cx="12" cy="12" r="9" /><path d="M12 8v5M12 16h.01" /></>, 28),
+}
+
+/** An image with a shimmering placeholder until it loads, and the name's initial if it fails. */
+export function RemoteImage({ src, name, className }: { src: string | undefined; name: string; className?: string }) {
+  const [state, setState] = useState<'loading' | 'loaded' | 'error'>(src ? 'loading' : 'error')
+  const [shown, setShown] = useState(src)
+  if (shown !== src) {
+    // A different image: start over (render-time reset, no effect round trip).
+    setShown(src)
+    setState(src ? 'loading' : 'error')
+  }
+  return (
+    <span className={className ? `img ${className}` : 'img'} data-state={state}>
+      {src && state !== 'error' ? (
+        <img
+          src={src}
+          alt=""
+          decoding="async"
+          draggable={false}
+          onLoad={() => setState('loaded')}
+          onError={() => setState('error')}
+        />
+      ) : null}
+      {state === 'error' ? <span className="fallback">{name.slice(0, 1).toUpperCase()}</span> : null}
+    </span>
+  )
+}
+
+/** A deterministic gradient avatar from an address (no image request). */
+export function Identicon({ address, size = 64 }: { address: string; size?: number }) {
+  const background = useMemo(() => {
+    const hex = address.replace(/^0x/i, '').toLowerCase().padEnd(12, '0')
+    const hue = (i: number) => parseInt(hex.slice(i, i + 3), 16) % 360
+    return `radial-gradient(circle at 30% 30%, hsl(${hue(0)} 85% 70%), transparent 60%), radial-gradient(circle at 70% 70%, hsl(${hue(3)} 80% 55%), transparent 65%), linear-gradient(135deg, hsl(${hue(6)} 75% 50%), hsl(${hue(9)} 70% 40%))`
+  }, [address])
+  return <span className="avatar" style={{ display: 'block', width: size, height: size, background }} aria-hidden="true" />
+}

@@ -1,0 +1,177 @@
+import type { Connector, SigilState, Wallet } from '@sigil/core'
+import { buildConnectList, enabledConnectMethods, type ConnectListItem } from '@sigil/core/wallet-list'
+import { Fragment, useMemo } from 'react'
+import { useModal, useStore, useWalletPage } from '../context.js'
+import { Icons, RemoteImage } from '../ui.js'
+
+const selectConnectors = (s: SigilState) => s.connectors
+const selectRecent = (s: SigilState) => s.recentWallets
+const selectNetworks = (s: SigilState) => s.networks
+
+/** A directory-shaped record for a page connector, so it can be remembered as a recent wallet. */
+export function walletForConnector(connector: Connector, directoryWallets: readonly Wallet[]): Wallet {
+  const rdns = connector.rdns?.toLowerCase()
+  const known = directoryWallets.find((w) => (connector.explorerId && w.id === connector.explorerId) || (rdns && w.rdns?.toLowerCase() === rdns))
+  if (known) return known
+  return {
+    id: connector.explorerId ?? connector.id,
+    name: connector.name,
+    image_id: '',
+    ...(connector.imageUrl ? { image_url: connector.imageUrl } : {}),
+    ...(connector.rdns ? { rdns: connector.rdns } : {}),
+  }
+}
+
+function itemKey(item: ConnectListItem): string {
+  return item.kind === 'connector' ? `c:${item.connector.id}` : `w:${item.wallet.id}`
+}
+
+function tagOf(item: ConnectListItem): { text: string; tone: string } | undefined {
+  if (item.kind === 'wallet' && item.section === 'recent') return { text: 'Recent', tone: 'accent' }
+  if (item.kind === 'connector' || item.connector) return { text: 'Installed', tone: 'ok' }
+  return undefined
+}
+
+const SOCIAL_LABELS: Record<string, string> = {
+  google: 'Google',
+  x: 'X',
+  discord: 'Discord',
+  farcaster: 'Farcaster',
+  github: 'GitHub',
+  apple: 'Apple',
+  facebook: 'Facebook',
+}
+
+/** The first view: email and social (when enabled, in the configured order), then the wallet list. */
+export function ConnectView() {
+  const { client, directory } = useModal()
+  const { features, featuredWalletIds, excludeWalletIds } = client.options
+  const connectors = useStore(selectConnectors)
+  const recent = useStore(selectRecent)
+  const networks = useStore(selectNetworks)
+  const firstParams = useMemo(() => directory.pageParams(1), [directory])
+  const featuredParams = useMemo(() => directory.featuredParams(), [directory])
+  const first = useWalletPage(firstParams)
+  const featured = useWalletPage(featuredParams)
+
+  // Only connectors of namespaces the host configured.
+  const namespaces = useMemo(() => new Set(networks.map((n) => n.chainNamespace)), [networks])
+  const items = useMemo(
+    () =>
+      buildConnectList({
+        order: features.connectorTypeOrder,
+        connectors: connectors.filter((c) => namespaces.has(c.chain)),
+        recent,
+        featured: featured?.page?.data ?? [],
+        recommended: first?.page?.data ?? [],
+        featuredWalletIds,
+        excludeWalletIds,
+      }),
+    [features.connectorTypeOrder, connectors, namespaces, recent, featured, first, featuredWalletIds, excludeWalletIds],
+  )
+  const methods = enabledConnectMethods(features)
+  const directoryWallets = first?.page?.data ?? []
+
+  const select = (item: ConnectListItem) => {
+    if (item.kind === 'connector') {
+      client.push('ConnectingExternal', { connector: item.connector, wallet: walletForConnector(item.connector, directoryWallets) })
+    } else if (item.connector) {
+      client.push('ConnectingExternal', { wallet: item.wallet, connector: item.connector })
+    } else {
+      client.selectWallet(item.wallet)
+    }
+  }
+
+  const walletSection = (
+    <div>
+      <ul className="list" aria-label="Wallets">
+        {items.map((item) => {
+          const name = item.kind === 'connector' ? item.connector.name : item.wallet.name
+          const image = item.kind === 'connector' ? item.connector.imageUrl : directory.walletImage(item.wallet)
+          const tag = tagOf(item)
+          return (
+            <li key={itemKey(item)}>
+              <button type="button" className="row" data-section={item.section} onClick={() => select(item)}>
+                <RemoteImage src={image} name={name} />
+                <span className="name">{name}</span>
+                {tag ? <span className={`tag ${tag.tone}`}>{tag.text}</span> : null}
+              </button>
+            </li>
+          )
+        })}
+        {first?.loading && !first.page
+          ? [0, 1, 2].map((i) => (
+              <li key={`skeleton-${i}`} aria-hidden="true">
+                <div className="row" style={{ cursor: 'default' }}>
+                  <span className="img" data-state="loading" />
+                </div>
+              </li>
+            ))
+          : null}
+        {features.allWallets ? (
+          <li>
+            <button type="button" className="row" data-section="all" onClick={() => client.push('AllWallets')}>
+              <span className="img" style={{ display: 'flex', alignItems: 'center', justifyContent: 'center', color: 'var(--c-fg2)' }}>
+                <Icons.grid />
+              </span>
+              <span className="name">All Wallets</span>
+              {first?.page ? (
+                <span className="tag" aria-label={`${first.page.count} wallets`}>
+                  {first.page.count}
+                </span>
+              ) : null}
+            </button>
+          </li>
+        ) : null}
+      </ul>
+      {first?.error && !first.page ? (
+        <p className="sub" role="status" style={{ marginTop: 8, textAlign: 'center' }}>
+          The wallet directory could not be reached.
+        </p>
+      ) : null}
+    </div>
+  )
+
+  // Email and social sign-in arrive with the embedded-wallet issue: the order is honoured now,
+  // the controls are shown disabled.
+  const sections = methods.map((method) => {
+    if (method === 'wallet') return { method, node: walletSection }
+    if (method === 'email') {
+      return {
+        method,
+        node: (
+          <form className="email" onSubmit={(e) => e.preventDefault()} aria-label="Continue with email">
+            <input type="email" placeholder="Email" aria-label="Email" disabled />
+            <button type="submit" className="btn" disabled>
+              Continue
+            </button>
+          </form>
+        ),
+      }
+    }
+    const socials = Array.isArray(features.socials) ? features.socials : []
+    return {
+      method,
+      node: (
+        <div className="socials" role="group" aria-label="Continue with a social account">
+          {socials.map((s) => (
+            <button key={s} type="button" className="icon-btn" disabled aria-label={`Continue with ${SOCIAL_LABELS[s] ?? s}`} title={SOCIAL_LABELS[s] ?? s}>
+              {(SOCIAL_LABELS[s] ?? s).slice(0, 1)}
+            </button>
+          ))}
+        </div>
+      ),
+    }
+  })
+
+  return (
+    <div className="scroll" data-testid="connect-view">
+      {sections.map((section, i) => (
+        <Fragment key={section.method}>
+          {i > 0 ? <div className="divider">or</div> : null}
+          {section.node}
+        </Fragment>
+      ))}
+    </div>
+  )
+}

@@ -1,0 +1,95 @@
+import { isNetworkAllowed, networksOf, showError, type CaipNetwork, type SigilState } from '@sigil/core'
+import { useState } from 'react'
+import { useModal, useStore } from '../context.js'
+import { Icons, RemoteImage } from '../ui.js'
+
+const selectState = (s: SigilState) => s
+
+function NetworkList({ networks, onSwitched }: { networks: CaipNetwork[]; onSwitched?: () => void }) {
+  const { client, directory, shake } = useModal()
+  const state = useStore(selectState)
+  const active = state.activeCaipNetwork.caipNetworkId
+  const [busy, setBusy] = useState<string>()
+
+  const choose = async (network: CaipNetwork) => {
+    if (network.caipNetworkId === active) return onSwitched?.()
+    setBusy(network.caipNetworkId)
+    try {
+      await client.switchNetwork(network)
+      onSwitched?.()
+    } catch (error) {
+      showError(client.store, error instanceof Error ? error.message : 'Switch network failed')
+      shake()
+    } finally {
+      setBusy(undefined)
+    }
+  }
+
+  return (
+    <ul className="list" aria-label="Networks">
+      {networks.map((network) => {
+        const isActive = network.caipNetworkId === active
+        const connected = state.chains[network.chainNamespace]?.connectionStatus === 'connected'
+        const allowed = !connected || isNetworkAllowed(state, network)
+        return (
+          <li key={network.caipNetworkId}>
+            <button
+              type="button"
+              className="row"
+              aria-current={isActive ? 'true' : undefined}
+              aria-disabled={!allowed || undefined}
+              aria-busy={busy === network.caipNetworkId || undefined}
+              data-network={network.caipNetworkId}
+              onClick={() => (allowed && !busy ? void choose(network) : undefined)}
+            >
+              <RemoteImage src={directory.networkImage(network)} name={network.name} className="round" />
+              <span className="name">{network.name}</span>
+              {busy === network.caipNetworkId ? <span className="tag">Switching…</span> : null}
+              {isActive ? (
+                <span className="net-check" aria-label="Active">
+                  <Icons.check />
+                </span>
+              ) : null}
+            </button>
+          </li>
+        )
+      })}
+    </ul>
+  )
+}
+
+const selectNetworks = (s: SigilState) => s.networks
+
+/** Every configured network; the active one is marked. Switching goes back to the previous view. */
+export function NetworksView() {
+  const { client } = useModal()
+  const networks = useStore(selectNetworks)
+  return (
+    <div className="scroll">
+      <NetworkList networks={networks} onSwitched={() => client.goBack()} />
+    </div>
+  )
+}
+
+const selectNamespace = (s: SigilState) => s.activeNamespace
+
+/** The wallet sits on a network the host does not support: switch to an allowed one, or disconnect. */
+export function UnsupportedChainView() {
+  const { client } = useModal()
+  const namespace = useStore(selectNamespace)
+  const state = useStore(selectState)
+  const networks = networksOf(state, namespace)
+  return (
+    <div>
+      <p className="sub" style={{ textAlign: 'center', margin: '0 8px 12px' }}>
+        This app doesn’t support your current network. Switch to an available option to continue.
+      </p>
+      <div className="scroll" style={{ maxHeight: 320 }}>
+        <NetworkList networks={networks} />
+      </div>
+      <button type="button" className="btn secondary block" style={{ marginTop: 12 }} onClick={() => void client.disconnect().catch(() => undefined)}>
+        <Icons.power /> Disconnect
+      </button>
+    </div>
+  )
+}

@@ -1,0 +1,159 @@
+import { act } from 'react'
+import { createRoot, type Root } from 'react-dom/client'
+import type { ReactNode } from 'react'
+import { vi } from 'vitest'
+import type { AdapterEvents, ChainAdapter, ConnectResult, KeyValueStorage, Wallet } from '@sigil/core'
+import { arbitrum, ethereum, sigilDev } from '@sigil/core/networks'
+import { createAppKit, type AppKit, type AppKitOptions } from './appkit.js'
+
+;(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true
+
+export class MemoryStorage implements KeyValueStorage {
+  readonly data = new Map<string, string>()
+  getItem = (key: string) => this.data.get(key) ?? null
+  setItem = (key: string, value: string) => void this.data.set(key, value)
+  removeItem = (key: string) => void this.data.delete(key)
+}
+
+export const ADDRESS = '0x1111111111111111111111111111111111111111'
+
+/** A scriptable eip155 adapter announcing one wallet ('com.test'). */
+export function fakeAdapter() {
+  let events: AdapterEvents | undefined
+  let reject: unknown
+  const state = { chainId: 31337 }
+  const result = (connectorId: string): ConnectResult => ({ connectorId, address: ADDRESS, chainId: state.chainId, walletInfo: { name: 'Test Wallet' } })
+  const adapter: ChainAdapter = {
+    namespace: 'eip155',
+    setup(e) {
+      events = e
+      e.connectorsChanged([{ id: 'com.test', name: 'Test Wallet', chain: 'eip155', type: 'ANNOUNCED', rdns: 'com.test', imageUrl: 'data:image/svg+xml,<svg/>' }])
+      return () => {
+        events = undefined
+      }
+    },
+    connect: vi.fn(async (connectorId: string) => {
+      if (reject) throw reject
+      return result(connectorId)
+    }),
+    reconnect: vi.fn(async () => undefined),
+    disconnect: vi.fn(async () => {}),
+    switchNetwork: vi.fn(async (network) => {
+      state.chainId = Number(network.id)
+    }),
+    signMessage: vi.fn(async () => '0xsigned'),
+    getBalance: vi.fn(async () => ({ balance: '1.23456789', symbol: 'ETH' })),
+  }
+  return {
+    adapter,
+    emit: () => events,
+    rejectNext(error: unknown) {
+      reject = error
+    },
+  }
+}
+
+export function wallet(i: number): Wallet {
+  return { id: `w${i}`, name: `Wallet ${i}`, image_id: `img${i}` }
+}
+
+/** Stubs fetch with a directory of `total` wallets; returns the mock to inspect calls. */
+export function stubDirectory(total = 95) {
+  const all = Array.from({ length: total }, (_, i) => wallet(i + 1))
+  const fetchMock = vi.fn(async (input: RequestInfo | URL) => {
+    const url = new URL(String(input))
+    if (url.pathname !== '/getWallets') return new Response('{}', { status: 200 })
+    const page = Number(url.searchParams.get('page') ?? 1)
+    const entries = Number(url.searchParams.get('entries') ?? 40)
+    const search = url.searchParams.get('search')?.toLowerCase()
+    const include = url.searchParams.get('include')?.split(',')
+    let list = all
+    if (search) list = list.filter((w) => w.name.toLowerCase().includes(search))
+    if (include) list = list.filter((w) => include.includes(w.id))
+    const data = list.slice((page - 1) * entries, page * entries)
+    return new Response(JSON.stringify({ count: list.length, data }), { status: 200, headers: { 'content-type': 'application/json' } })
+  })
+  vi.stubGlobal('fetch', fetchMock)
+  return fetchMock
+}
+
+export function walletCalls(fetchMock: ReturnType<typeof stubDirectory>): URL[] {
+  return fetchMock.mock.calls.map(([input]) => new URL(String(input))).filter((u) => u.pathname === '/getWallets')
+}
+
+export function testAppKit(overrides: Partial<AppKitOptions> = {}) {
+  const fake = fakeAdapter()
+  const appKit = createAppKit({
+    projectId: 'p1',
+    apiUrl: 'https://api.test',
+    networks: [sigilDev(), ethereum, arbitrum],
+    adapters: [fake.adapter],
+    features: { email: false, socials: false, analytics: false },
+    themeMode: 'dark',
+    prefetch: false,
+    storage: new MemoryStorage(),
+    ...overrides,
+  })
+  return { appKit, fake }
+}
+
+/** Renders into a fresh container; returns it and an unmount. */
+const mounted = new Set<Root>()
+
+export function render(node: ReactNode): { container: HTMLElement; root: Root; unmount: () => void } {
+  const container = document.createElement('div')
+  document.body.appendChild(container)
+  const root = createRoot(container)
+  mounted.add(root)
+  act(() => root.render(node))
+  return {
+    container,
+    root,
+    unmount: () => {
+      mounted.delete(root)
+      act(() => root.unmount())
+      container.remove()
+    },
+  }
+}
+
+export function shadow(): ShadowRoot {
+  const host = document.querySelector('sigil-modal')
+  if (!host?.shadowRoot) throw new Error('modal not mounted')
+  return host.shadowRoot
+}
+
+/** Polls `check` (inside act) until it returns without throwing. */
+export async function waitFor<T>(check: () => T, timeoutMs = 3000): Promise<T> {
+  const start = Date.now()
+  for (;;) {
+    try {
+      return check()
+    } catch (error) {
+      if (Date.now() - start > timeoutMs) throw error
+    }
+    await act(async () => {
+      await new Promise((r) => setTimeout(r, 10))
+    })
+  }
+}
+
+export async function flush(times = 3): Promise<void> {
+  for (let i = 0; i < times; i++) await act(async () => { await new Promise((r) => setTimeout(r, 0)) })
+}
+
+export function cleanup(appKit: AppKit | undefined): void {
+  for (const root of mounted) act(() => root.unmount())
+  mounted.clear()
+  act(() => appKit?.destroy())
+  document.body.innerHTML = ''
+}
+
+export function press(key: string, init: KeyboardEventInit = {}): KeyboardEvent {
+  const target = (shadow().activeElement as HTMLElement | null) ?? document.body
+  const event = new KeyboardEvent('keydown', { key, bubbles: true, composed: true, cancelable: true, ...init })
+  act(() => {
+    target.dispatchEvent(event)
+  })
+  return event
+}

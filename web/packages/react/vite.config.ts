@@ -1,0 +1,19 @@
+import { defineConfig } from 'vite'
+
+// Library build: the entry stays small; the modal UI is a separate chunk loaded on first open
+// (or when the page is idle). react, react-dom and the @sigil packages stay external.
+export default defineConfig({
+  oxc: { jsx: { runtime: 'automatic', importSource: 'react', development: false } },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: false,
+    sourcemap: true,
+    minify: false,
+    target: 'es2022',
+    lib: { entry: 'src/index.ts', formats: ['es'], fileName: () => 'index.js' },
+    rollupOptions: {
+      external: [/^react($|\/)/, /^react-dom($|\/)/, /^@sigil\//],
+      output: { chunkFileNames: 'chunks/[name].js' },
+    },
+  },
+})
