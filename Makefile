@@ -3,7 +3,7 @@
 #   make test   set up and pass every test (Rust on SQLite and PostgreSQL, web unit tests)
 #   make bench  print every benchmark's figures
 
-.PHONY: demo test bench bench-api bench-rpc build web-deps clean
+.PHONY: demo test bench bench-api bench-rpc size build web-deps clean
 
 demo:
 	bash scripts/demo.sh
@@ -18,6 +18,10 @@ bench-api:
 
 bench-rpc:
 	bash scripts/bench-rpc.sh
+
+size:
+	[ -d web/node_modules ] || (cd web && npm ci --no-audit --no-fund)
+	node scripts/size.mjs
 
 build:
 	cargo build --locked -p sigil-server

@@ -22,4 +22,7 @@ cargo test --locked --workspace
 if [ -f web/package.json ]; then
   step "Web: install, build, unit tests"
   (cd web && npm ci --no-audit --no-fund && npm run build && npm test)
+
+  step "Web: size budget (library JS before the modal opens, gzip -9)"
+  node scripts/size.mjs --no-build
 fi

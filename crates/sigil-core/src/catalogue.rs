@@ -1,8 +1,16 @@
 //! Known image ids for the directory's asset, currency and token image routes, with the label
 //! their generated logo shows. Wallet logos come from the directory data instead.
 
-/// Network and namespace images (`/public/getAssetImage/{id}`), keyed by CAIP-2 id or namespace.
+/// Network and namespace images (`/public/getAssetImage/{id}`), keyed by CAIP-2 id, namespace
+/// or network name (the modal's networks name theirs: `ethereum`, `polygon`, ...).
 pub const ASSETS: &[(&str, &str)] = &[
+    ("ethereum", "Ethereum"),
+    ("arbitrum", "Arbitrum"),
+    ("polygon", "Polygon"),
+    ("base", "Base"),
+    ("optimism", "Optimism"),
+    ("bitcoin", "Bitcoin"),
+    ("sigil-dev", "Sigil Dev"),
     ("eip155", "Ethereum"),
     ("solana", "Solana"),
     ("bip122", "Bitcoin"),
@@ -74,6 +82,7 @@ mod tests {
         assert_eq!(label(CURRENCIES, "usd"), Some("US Dollar"));
         assert_eq!(label(TOKENS, "ETH"), Some("Ether"));
         assert_eq!(label(ASSETS, "eip155:31337"), Some("Sigil Dev"));
+        assert_eq!(label(ASSETS, "polygon"), Some("Polygon"));
         assert_eq!(label(TOKENS, "NOPE"), None);
     }
 }
