@@ -7,4 +7,5 @@ pub mod errors;
 pub mod logo;
 pub mod origin;
 pub mod project;
+pub mod siwx;
 pub mod wallet_id;

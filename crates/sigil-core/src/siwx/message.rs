@@ -1,0 +1,809 @@
+//! The CAIP-122 / EIP-4361 sign-in message: a struct, its exact text form and a strict parser.
+//!
+//! Text layout (EIP-4361 ABNF; `[..]` optional):
+//!
+//! ```text
+//! [scheme://]domain wants you to sign in with your {Ethereum|Solana} account:
+//! address
+//!
+//! [statement
+//! ]
+//! URI: uri
+//! Version: 1
+//! Chain ID: chain-id
+//! Nonce: nonce
+//! Issued At: issued-at
+//! [Expiration Time: ..]
+//! [Not Before: ..]
+//! [Request ID: ..]
+//! [Resources:
+//! - uri
+//! ...]
+//! ```
+//!
+//! Strictness choices beyond the ABNF: LF only (no CR, no trailing newline), a present
+//! statement is non-empty, a `Resources:` section lists at least one resource, and a mixed-case
+//! EVM address must carry a valid EIP-55 checksum. Every field keeps its exact text, so
+//! `parse(s)?.to_string() == s` for every accepted `s`.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+use sha3::{Digest, Keccak256};
+use time::format_description::well_known::Rfc3339;
+use time::OffsetDateTime;
+
+/// The chain family a sign-in message is for. Decides the header wording and how the address
+/// and chain id are validated.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ChainNamespace {
+    /// EVM chains (`eip155`), "Ethereum" in the header; EIP-4361.
+    Eip155,
+    /// Solana (`solana`), "Solana" in the header; CAIP-122.
+    Solana,
+}
+
+impl ChainNamespace {
+    /// The CAIP-2 namespace: `eip155` or `solana`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ChainNamespace::Eip155 => "eip155",
+            ChainNamespace::Solana => "solana",
+        }
+    }
+
+    /// The chain name used in the message header: `Ethereum` or `Solana`.
+    pub fn display_name(self) -> &'static str {
+        match self {
+            ChainNamespace::Eip155 => "Ethereum",
+            ChainNamespace::Solana => "Solana",
+        }
+    }
+
+    /// From a CAIP-2 namespace (`eip155`, `solana`); other namespaces have no sign-in format here.
+    pub fn from_caip(namespace: &str) -> Option<Self> {
+        match namespace {
+            "eip155" => Some(ChainNamespace::Eip155),
+            "solana" => Some(ChainNamespace::Solana),
+            _ => None,
+        }
+    }
+
+    fn from_display_name(name: &str) -> Option<Self> {
+        match name {
+            "Ethereum" => Some(ChainNamespace::Eip155),
+            "Solana" => Some(ChainNamespace::Solana),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for ChainNamespace {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A sign-in message (spec section 3). Fields hold their exact text; use [`SignInMessage::validate`]
+/// on one you built yourself, [`SignInMessage::parse`] on one you received.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SignInMessage {
+    /// Chain family (header wording, address and chain id rules).
+    pub namespace: ChainNamespace,
+    /// Optional URI scheme of the requesting origin (`https` in `https://example.com`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scheme: Option<String>,
+    /// RFC 3986 authority of the requesting site, e.g. `example.com:3388`.
+    pub domain: String,
+    /// The signing account: `0x` + 40 hex (EIP-55 when mixed-case) or a base58 Solana key.
+    #[serde(rename = "accountAddress", alias = "address")]
+    pub address: String,
+    /// Optional human-readable statement (one line, non-empty).
+    pub statement: Option<String>,
+    /// RFC 3986 URI that is the subject of the signing.
+    pub uri: String,
+    /// Always `1`.
+    pub version: String,
+    /// CAIP-2 reference: the EIP-155 chain id (`1`) or the Solana genesis-hash prefix.
+    pub chain_id: String,
+    /// At least 8 ASCII letters or digits.
+    pub nonce: String,
+    /// RFC 3339 date-time.
+    pub issued_at: String,
+    /// RFC 3339 date-time after which the message is no longer valid.
+    pub expiration_time: Option<String>,
+    /// RFC 3339 date-time before which the message is not yet valid.
+    pub not_before: Option<String>,
+    /// RFC 3986 `*pchar` identifier of the request (may be empty).
+    pub request_id: Option<String>,
+    /// RFC 3986 URIs, listed under `Resources:`.
+    #[serde(default)]
+    pub resources: Vec<String>,
+}
+
+/// Which part of the message a [`ParseError`] is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Field {
+    Header,
+    Scheme,
+    Domain,
+    Address,
+    /// A required empty line.
+    BlankLine,
+    Statement,
+    Uri,
+    Version,
+    ChainId,
+    Nonce,
+    IssuedAt,
+    ExpirationTime,
+    NotBefore,
+    RequestId,
+    Resources,
+    /// A line after the end of the message.
+    Trailing,
+}
+
+impl Field {
+    /// The field's name as written in the message (`Issued At`) or a short description.
+    pub fn name(self) -> &'static str {
+        match self {
+            Field::Header => "header",
+            Field::Scheme => "scheme",
+            Field::Domain => "domain",
+            Field::Address => "address",
+            Field::BlankLine => "blank line",
+            Field::Statement => "statement",
+            Field::Uri => "URI",
+            Field::Version => "Version",
+            Field::ChainId => "Chain ID",
+            Field::Nonce => "Nonce",
+            Field::IssuedAt => "Issued At",
+            Field::ExpirationTime => "Expiration Time",
+            Field::NotBefore => "Not Before",
+            Field::RequestId => "Request ID",
+            Field::Resources => "Resources",
+            Field::Trailing => "end of message",
+        }
+    }
+}
+
+impl fmt::Display for Field {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A malformed sign-in message: the 1-based line, the field and why.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("line {line} ({field}): {reason}")]
+pub struct ParseError {
+    pub line: usize,
+    pub field: Field,
+    pub reason: String,
+}
+
+impl ParseError {
+    fn new(line: usize, field: Field, reason: impl Into<String>) -> Self {
+        ParseError { line, field, reason: reason.into() }
+    }
+}
+
+/// Why a message is not valid at a given time.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum TimeError {
+    #[error("the message expired at {0}")]
+    Expired(String),
+    #[error("the message is not valid before {0}")]
+    NotYetValid(String),
+    #[error("the {field} time '{value}' is not an RFC 3339 date-time")]
+    InvalidTimestamp { field: Field, value: String },
+}
+
+const HEADER_MIDDLE: &str = " wants you to sign in with your ";
+const HEADER_END: &str = " account:";
+const URI_TAG: &str = "URI: ";
+const VERSION_TAG: &str = "Version: ";
+const CHAIN_ID_TAG: &str = "Chain ID: ";
+const NONCE_TAG: &str = "Nonce: ";
+const ISSUED_AT_TAG: &str = "Issued At: ";
+const EXPIRATION_TAG: &str = "Expiration Time: ";
+const NOT_BEFORE_TAG: &str = "Not Before: ";
+const REQUEST_ID_TAG: &str = "Request ID: ";
+const RESOURCES_LINE: &str = "Resources:";
+const RESOURCE_ITEM: &str = "- ";
+
+impl SignInMessage {
+    /// A message with the required fields, version `1` and no optional fields.
+    pub fn new(
+        namespace: ChainNamespace,
+        domain: impl Into<String>,
+        address: impl Into<String>,
+        uri: impl Into<String>,
+        chain_id: impl Into<String>,
+        nonce: impl Into<String>,
+        issued_at: impl Into<String>,
+    ) -> Self {
+        SignInMessage {
+            namespace,
+            scheme: None,
+            domain: domain.into(),
+            address: address.into(),
+            statement: None,
+            uri: uri.into(),
+            version: "1".to_owned(),
+            chain_id: chain_id.into(),
+            nonce: nonce.into(),
+            issued_at: issued_at.into(),
+            expiration_time: None,
+            not_before: None,
+            request_id: None,
+            resources: Vec::new(),
+        }
+    }
+
+    /// The CAIP-2 chain id, e.g. `eip155:1`.
+    pub fn caip2_chain_id(&self) -> String {
+        format!("{}:{}", self.namespace.as_str(), self.chain_id)
+    }
+
+    /// The CAIP-10 account id, e.g. `eip155:1:0xabc..`.
+    pub fn caip10_account(&self) -> String {
+        format!("{}:{}:{}", self.namespace.as_str(), self.chain_id, self.address)
+    }
+
+    /// Strictly parse the text form. Any deviation is an error naming the line and field.
+    pub fn parse(input: &str) -> Result<Self, ParseError> {
+        let lines: Vec<&str> = input.split('\n').collect();
+        let mut cur = Cursor { lines: &lines, pos: 0 };
+
+        // Line 1: header.
+        let (ln, header) = cur.next(Field::Header)?;
+        let Some(head) = header.strip_suffix(HEADER_END) else {
+            return Err(ParseError::new(
+                ln,
+                Field::Header,
+                "expected '<domain> wants you to sign in with your <Ethereum|Solana> account:'",
+            ));
+        };
+        let Some((origin, chain_name)) = head.split_once(HEADER_MIDDLE) else {
+            return Err(ParseError::new(
+                ln,
+                Field::Header,
+                "expected '<domain> wants you to sign in with your <Ethereum|Solana> account:'",
+            ));
+        };
+        let Some(namespace) = ChainNamespace::from_display_name(chain_name) else {
+            return Err(ParseError::new(
+                ln,
+                Field::Header,
+                format!("unsupported chain '{}' (expected Ethereum or Solana)", shorten(chain_name)),
+            ));
+        };
+        let (scheme, domain) = match origin.split_once("://") {
+            Some((s, d)) => (Some(s.to_owned()), d.to_owned()),
+            None => (None, origin.to_owned()),
+        };
+
+        // Line 2: address; line 3: blank.
+        let (_, address) = cur.next(Field::Address)?;
+        cur.blank("expected an empty line after the address")?;
+
+        // Optional statement, then a blank line.
+        let (ln, line) = cur.next(Field::Statement)?;
+        let statement = if line.is_empty() {
+            None
+        } else {
+            let (next_ln, next) = cur.next(Field::BlankLine)?;
+            if !next.is_empty() {
+                return Err(if line.starts_with(URI_TAG) {
+                    ParseError::new(
+                        ln,
+                        Field::BlankLine,
+                        "expected an empty line before 'URI: ' (two empty lines when there is no statement)",
+                    )
+                } else {
+                    ParseError::new(next_ln, Field::BlankLine, "expected an empty line after the statement")
+                });
+            }
+            Some(line.to_owned())
+        };
+
+        let uri = cur.tagged(Field::Uri, URI_TAG)?;
+        let version = cur.tagged(Field::Version, VERSION_TAG)?;
+        let chain_id = cur.tagged(Field::ChainId, CHAIN_ID_TAG)?;
+        let nonce = cur.tagged(Field::Nonce, NONCE_TAG)?;
+        let issued_at = cur.tagged(Field::IssuedAt, ISSUED_AT_TAG)?;
+        let expiration_time = cur.optional(EXPIRATION_TAG);
+        let not_before = cur.optional(NOT_BEFORE_TAG);
+        let request_id = cur.optional(REQUEST_ID_TAG);
+
+        let mut resources = Vec::new();
+        if cur.peek() == Some(RESOURCES_LINE) {
+            let header_line = cur.pos + 1;
+            cur.pos += 1;
+            while let Some(line) = cur.peek() {
+                let ln = cur.pos + 1;
+                let Some(resource) = line.strip_prefix(RESOURCE_ITEM) else {
+                    return Err(ParseError::new(
+                        ln,
+                        Field::Resources,
+                        format!("expected '- <uri>', found '{}'", shorten(line)),
+                    ));
+                };
+                resources.push(resource.to_owned());
+                cur.pos += 1;
+            }
+            if resources.is_empty() {
+                return Err(ParseError::new(header_line, Field::Resources, "'Resources:' lists no resource"));
+            }
+        }
+
+        if let Some(line) = cur.peek() {
+            let ln = cur.pos + 1;
+            let reason = if line.is_empty() && cur.pos + 1 == lines.len() {
+                "the message must not end with a newline".to_owned()
+            } else {
+                format!(
+                    "unexpected line '{}' (optional fields appear at most once, in the order Expiration Time, Not Before, Request ID, Resources)",
+                    shorten(line)
+                )
+            };
+            return Err(ParseError::new(ln, Field::Trailing, reason));
+        }
+
+        let message = SignInMessage {
+            namespace,
+            scheme,
+            domain,
+            address: address.to_owned(),
+            statement,
+            uri,
+            version,
+            chain_id,
+            nonce,
+            issued_at,
+            expiration_time,
+            not_before,
+            request_id,
+            resources,
+        };
+        // The layout matched, so the text is the canonical rendering and the line numbers that
+        // `validate` computes are those of the input.
+        message.validate()?;
+        Ok(message)
+    }
+
+    /// Check every field; the error names the line the field has in the rendered text.
+    pub fn validate(&self) -> Result<(), ParseError> {
+        if let Some(scheme) = &self.scheme {
+            if !is_valid_scheme(scheme) {
+                return Err(ParseError::new(
+                    1,
+                    Field::Scheme,
+                    format!("'{}' is not an RFC 3986 URI scheme", shorten(scheme)),
+                ));
+            }
+        }
+        if !is_valid_authority(&self.domain) {
+            return Err(ParseError::new(
+                1,
+                Field::Domain,
+                format!("'{}' is not an RFC 3986 authority (host[:port])", shorten(&self.domain)),
+            ));
+        }
+        let address_check = match self.namespace {
+            ChainNamespace::Eip155 => check_evm_address(&self.address),
+            ChainNamespace::Solana => check_solana_address(&self.address),
+        };
+        address_check.map_err(|reason| ParseError::new(2, Field::Address, reason))?;
+
+        let mut line = 5;
+        if let Some(statement) = &self.statement {
+            if statement.is_empty() {
+                return Err(ParseError::new(4, Field::Statement, "a present statement must not be empty"));
+            }
+            if let Some(bad) = statement.chars().find(|&c| !is_statement_char(c)) {
+                return Err(ParseError::new(
+                    4,
+                    Field::Statement,
+                    format!("character {bad:?} is not allowed (ASCII letters, digits, spaces and RFC 3986 reserved/unreserved marks only)"),
+                ));
+            }
+            line = 6;
+        }
+        if !is_valid_uri(&self.uri) {
+            return Err(ParseError::new(line, Field::Uri, format!("'{}' is not an RFC 3986 URI", shorten(&self.uri))));
+        }
+        line += 1;
+        if self.version != "1" {
+            return Err(ParseError::new(
+                line,
+                Field::Version,
+                format!("unsupported version '{}' (must be 1)", shorten(&self.version)),
+            ));
+        }
+        line += 1;
+        if !is_valid_chain_id(self.namespace, &self.chain_id) {
+            let expected = match self.namespace {
+                ChainNamespace::Eip155 => "decimal digits",
+                ChainNamespace::Solana => "a CAIP-2 reference of 1-32 letters, digits, '-' or '_'",
+            };
+            return Err(ParseError::new(
+                line,
+                Field::ChainId,
+                format!("'{}' is not a valid chain id ({expected})", shorten(&self.chain_id)),
+            ));
+        }
+        line += 1;
+        if !is_valid_nonce(&self.nonce) {
+            return Err(ParseError::new(
+                line,
+                Field::Nonce,
+                format!("'{}' is not a nonce (at least 8 ASCII letters or digits)", shorten(&self.nonce)),
+            ));
+        }
+        line += 1;
+        check_timestamp(line, Field::IssuedAt, &self.issued_at)?;
+        for (field, value) in [
+            (Field::ExpirationTime, &self.expiration_time),
+            (Field::NotBefore, &self.not_before),
+        ] {
+            if let Some(value) = value {
+                line += 1;
+                check_timestamp(line, field, value)?;
+            }
+        }
+        if let Some(request_id) = &self.request_id {
+            line += 1;
+            if !pct_ok(request_id, |b| is_unreserved(b) || is_sub_delim(b) || b == b':' || b == b'@') {
+                return Err(ParseError::new(
+                    line,
+                    Field::RequestId,
+                    format!("'{}' is not an RFC 3986 pchar sequence", shorten(request_id)),
+                ));
+            }
+        }
+        if !self.resources.is_empty() {
+            line += 1;
+            for resource in &self.resources {
+                line += 1;
+                if !is_valid_uri(resource) {
+                    return Err(ParseError::new(
+                        line,
+                        Field::Resources,
+                        format!("'{}' is not an RFC 3986 URI", shorten(resource)),
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// `issued_at` as a date-time.
+    pub fn issued_at_time(&self) -> Result<OffsetDateTime, TimeError> {
+        parse_time(Field::IssuedAt, &self.issued_at)
+    }
+
+    /// `expiration_time` as a date-time, if present.
+    pub fn expiration_time_value(&self) -> Result<Option<OffsetDateTime>, TimeError> {
+        self.expiration_time.as_deref().map(|v| parse_time(Field::ExpirationTime, v)).transpose()
+    }
+
+    /// `not_before` as a date-time, if present.
+    pub fn not_before_value(&self) -> Result<Option<OffsetDateTime>, TimeError> {
+        self.not_before.as_deref().map(|v| parse_time(Field::NotBefore, v)).transpose()
+    }
+
+    /// Is the message valid at `now`? Expired when `now >= expiration_time`, not yet valid when
+    /// `now < not_before`.
+    pub fn check_time(&self, now: OffsetDateTime) -> Result<(), TimeError> {
+        if let Some(expires) = self.expiration_time_value()? {
+            if now >= expires {
+                return Err(TimeError::Expired(self.expiration_time.clone().unwrap_or_default()));
+            }
+        }
+        if let Some(not_before) = self.not_before_value()? {
+            if now < not_before {
+                return Err(TimeError::NotYetValid(self.not_before.clone().unwrap_or_default()));
+            }
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Display for SignInMessage {
+    /// The exact EIP-4361 / CAIP-122 text (LF line ends, no trailing newline).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(scheme) = &self.scheme {
+            write!(f, "{scheme}://")?;
+        }
+        write!(f, "{}{HEADER_MIDDLE}{}{HEADER_END}\n{}\n\n", self.domain, self.namespace.display_name(), self.address)?;
+        if let Some(statement) = &self.statement {
+            writeln!(f, "{statement}")?;
+        }
+        write!(
+            f,
+            "\n{URI_TAG}{}\n{VERSION_TAG}{}\n{CHAIN_ID_TAG}{}\n{NONCE_TAG}{}\n{ISSUED_AT_TAG}{}",
+            self.uri, self.version, self.chain_id, self.nonce, self.issued_at
+        )?;
+        if let Some(v) = &self.expiration_time {
+            write!(f, "\n{EXPIRATION_TAG}{v}")?;
+        }
+        if let Some(v) = &self.not_before {
+            write!(f, "\n{NOT_BEFORE_TAG}{v}")?;
+        }
+        if let Some(v) = &self.request_id {
+            write!(f, "\n{REQUEST_ID_TAG}{v}")?;
+        }
+        if !self.resources.is_empty() {
+            write!(f, "\n{RESOURCES_LINE}")?;
+            for r in &self.resources {
+                write!(f, "\n{RESOURCE_ITEM}{r}")?;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl std::str::FromStr for SignInMessage {
+    type Err = ParseError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        SignInMessage::parse(s)
+    }
+}
+
+struct Cursor<'a> {
+    lines: &'a [&'a str],
+    pos: usize,
+}
+
+impl<'a> Cursor<'a> {
+    fn peek(&self) -> Option<&'a str> {
+        self.lines.get(self.pos).copied()
+    }
+
+    /// The next line and its 1-based number, or an error that the message ends early.
+    fn next(&mut self, field: Field) -> Result<(usize, &'a str), ParseError> {
+        match self.peek() {
+            Some(line) => {
+                self.pos += 1;
+                Ok((self.pos, line))
+            }
+            None => Err(ParseError::new(self.pos + 1, field, "missing: the message ends early")),
+        }
+    }
+
+    fn blank(&mut self, reason: &str) -> Result<(), ParseError> {
+        let (ln, line) = self.next(Field::BlankLine)?;
+        if line.is_empty() {
+            Ok(())
+        } else {
+            Err(ParseError::new(ln, Field::BlankLine, reason))
+        }
+    }
+
+    fn tagged(&mut self, field: Field, tag: &str) -> Result<String, ParseError> {
+        let (ln, line) = self.next(field)?;
+        match line.strip_prefix(tag) {
+            Some(value) => Ok(value.to_owned()),
+            None => Err(ParseError::new(ln, field, format!("expected a line starting with '{tag}', found '{}'", shorten(line)))),
+        }
+    }
+
+    fn optional(&mut self, tag: &str) -> Option<String> {
+        let value = self.peek()?.strip_prefix(tag)?.to_owned();
+        self.pos += 1;
+        Some(value)
+    }
+}
+
+/// At most 40 characters of untrusted text for an error message.
+fn shorten(s: &str) -> String {
+    if s.chars().count() <= 40 {
+        s.to_owned()
+    } else {
+        let mut out: String = s.chars().take(40).collect();
+        out.push('…');
+        out
+    }
+}
+
+fn parse_time(field: Field, value: &str) -> Result<OffsetDateTime, TimeError> {
+    OffsetDateTime::parse(value, &Rfc3339)
+        .map_err(|_| TimeError::InvalidTimestamp { field, value: value.to_owned() })
+}
+
+fn check_timestamp(line: usize, field: Field, value: &str) -> Result<(), ParseError> {
+    parse_time(field, value).map(|_| ()).map_err(|_| {
+        ParseError::new(line, field, format!("'{}' is not an RFC 3339 date-time", shorten(value)))
+    })
+}
+
+/// Format a date-time as RFC 3339 (e.g. `2021-09-30T16:25:24Z` in UTC), for building messages.
+pub fn format_rfc3339(t: OffsetDateTime) -> String {
+    // Formatting a valid OffsetDateTime as RFC 3339 only fails for years outside 0..=9999.
+    t.format(&Rfc3339).unwrap_or_else(|_| t.to_string())
+}
+
+// ---- character classes (RFC 3986) ----
+
+fn is_unreserved(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~')
+}
+
+fn is_sub_delim(b: u8) -> bool {
+    matches!(b, b'!' | b'$' | b'&' | b'\'' | b'(' | b')' | b'*' | b'+' | b',' | b';' | b'=')
+}
+
+fn is_gen_delim(b: u8) -> bool {
+    matches!(b, b':' | b'/' | b'?' | b'#' | b'[' | b']' | b'@')
+}
+
+fn is_statement_char(c: char) -> bool {
+    c.is_ascii() && {
+        let b = c as u8;
+        is_unreserved(b) || is_sub_delim(b) || is_gen_delim(b) || b == b' '
+    }
+}
+
+/// Every byte is allowed or part of a well-formed `%XX` escape.
+fn pct_ok(s: &str, allowed: impl Fn(u8) -> bool) -> bool {
+    let bytes = s.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            if i + 2 >= bytes.len() {
+                return false;
+            }
+            if !(bytes[i + 1].is_ascii_hexdigit() && bytes[i + 2].is_ascii_hexdigit()) {
+                return false;
+            }
+            i += 3;
+        } else if allowed(bytes[i]) {
+            i += 1;
+        } else {
+            return false;
+        }
+    }
+    true
+}
+
+fn is_valid_scheme(s: &str) -> bool {
+    let mut bytes = s.bytes();
+    matches!(bytes.next(), Some(b) if b.is_ascii_alphabetic())
+        && bytes.all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.'))
+}
+
+/// RFC 3986 `authority = [ userinfo "@" ] host [ ":" port ]`, with a non-empty host.
+pub(crate) fn is_valid_authority(s: &str) -> bool {
+    let host_port = match s.split_once('@') {
+        Some((userinfo, rest)) => {
+            if !pct_ok(userinfo, |b| is_unreserved(b) || is_sub_delim(b) || b == b':') {
+                return false;
+            }
+            rest
+        }
+        None => s,
+    };
+    let port = if let Some(rest) = host_port.strip_prefix('[') {
+        let Some((literal, after)) = rest.split_once(']') else {
+            return false;
+        };
+        if !is_valid_ip_literal(literal) {
+            return false;
+        }
+        if after.is_empty() {
+            ""
+        } else {
+            match after.strip_prefix(':') {
+                Some(port) => port,
+                None => return false,
+            }
+        }
+    } else {
+        let (host, port) = host_port.split_once(':').unwrap_or((host_port, ""));
+        if host.is_empty() || !pct_ok(host, |b| is_unreserved(b) || is_sub_delim(b)) {
+            return false;
+        }
+        port
+    };
+    port.bytes().all(|b| b.is_ascii_digit())
+}
+
+fn is_valid_ip_literal(s: &str) -> bool {
+    if s.parse::<std::net::Ipv6Addr>().is_ok() {
+        return true;
+    }
+    // IPvFuture = "v" 1*HEXDIG "." 1*( unreserved / sub-delims / ":" )
+    let Some(rest) = s.strip_prefix(['v', 'V']) else {
+        return false;
+    };
+    let Some((version, body)) = rest.split_once('.') else {
+        return false;
+    };
+    !version.is_empty()
+        && version.bytes().all(|b| b.is_ascii_hexdigit())
+        && !body.is_empty()
+        && body.bytes().all(|b| is_unreserved(b) || is_sub_delim(b) || b == b':')
+}
+
+/// An RFC 3986 URI: only URI characters (well-formed `%XX` escapes) and a scheme the `url`
+/// crate can parse.
+pub(crate) fn is_valid_uri(s: &str) -> bool {
+    !s.is_empty()
+        && pct_ok(s, |b| is_unreserved(b) || is_sub_delim(b) || is_gen_delim(b))
+        && url::Url::parse(s).is_ok()
+}
+
+/// At least 8 ASCII letters or digits (EIP-4361 `nonce`).
+pub fn is_valid_nonce(s: &str) -> bool {
+    s.len() >= 8 && s.bytes().all(|b| b.is_ascii_alphanumeric())
+}
+
+fn is_valid_chain_id(namespace: ChainNamespace, s: &str) -> bool {
+    match namespace {
+        ChainNamespace::Eip155 => !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()),
+        ChainNamespace::Solana => {
+            (1..=32).contains(&s.len()) && s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+        }
+    }
+}
+
+// ---- addresses ----
+
+/// Keccak-256 of `data`.
+pub fn keccak256(data: &[u8]) -> [u8; 32] {
+    Keccak256::digest(data).into()
+}
+
+/// The EIP-55 mixed-case checksum form of a 20-byte address, with `0x`.
+pub fn to_checksum_address(address: &[u8; 20]) -> String {
+    let lower = hex::encode(address);
+    let hash = keccak256(lower.as_bytes());
+    let mut out = String::with_capacity(42);
+    out.push_str("0x");
+    for (i, c) in lower.chars().enumerate() {
+        let nibble = (hash[i / 2] >> (if i % 2 == 0 { 4 } else { 0 })) & 0x0f;
+        if c.is_ascii_alphabetic() && nibble >= 8 {
+            out.push(c.to_ascii_uppercase());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Check an EVM address: `0x` + 40 hex digits; when it mixes upper- and lower-case letters it
+/// must match its EIP-55 checksum. The error is a human-readable reason.
+pub fn check_evm_address(s: &str) -> Result<(), String> {
+    let Some(hex_part) = s.strip_prefix("0x") else {
+        return Err(format!("'{}' must start with 0x", shorten(s)));
+    };
+    if hex_part.len() != 40 || !hex_part.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return Err(format!("'{}' is not 0x followed by 40 hex digits", shorten(s)));
+    }
+    let has_lower = hex_part.bytes().any(|b| b.is_ascii_lowercase());
+    let has_upper = hex_part.bytes().any(|b| b.is_ascii_uppercase());
+    if has_lower && has_upper {
+        let mut raw = [0u8; 20];
+        // Shape checked above, so decoding cannot fail.
+        hex::decode_to_slice(hex_part, &mut raw).map_err(|e| e.to_string())?;
+        let expected = to_checksum_address(&raw);
+        if expected != s {
+            return Err(format!("'{s}' fails its EIP-55 checksum (expected {expected})"));
+        }
+    }
+    Ok(())
+}
+
+/// Check a Solana address: base58 that decodes to a 32-byte public key.
+pub fn check_solana_address(s: &str) -> Result<(), String> {
+    match bs58::decode(s).into_vec() {
+        Ok(bytes) if bytes.len() == 32 => Ok(()),
+        Ok(bytes) => Err(format!("'{}' decodes to {} bytes, not a 32-byte public key", shorten(s), bytes.len())),
+        Err(_) => Err(format!("'{}' is not base58", shorten(s))),
+    }
+}

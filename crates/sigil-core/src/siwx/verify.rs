@@ -1,0 +1,160 @@
+//! Signature checks for sign-in messages: EIP-191 `personal_sign` recovery for EVM accounts,
+//! the pieces of an EIP-1271 `isValidSignature` call for contract accounts (the caller makes
+//! the `eth_call`), and ed25519 for Solana.
+
+use k256::ecdsa::{RecoveryId, Signature, VerifyingKey};
+
+use super::message::{keccak256, to_checksum_address, ChainNamespace, SignInMessage};
+
+/// `isValidSignature(bytes32,bytes)` selector, also the EIP-1271 magic return value.
+pub const EIP1271_MAGIC_VALUE: [u8; 4] = [0x16, 0x26, 0xba, 0x7e];
+
+/// Why a signature was rejected.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum VerifyError {
+    #[error("the signature is not valid hex")]
+    InvalidHex,
+    #[error("the signature is neither base58 nor hex")]
+    InvalidEncoding,
+    #[error("the signature must be {expected} bytes, got {actual}")]
+    InvalidLength { expected: usize, actual: usize },
+    #[error("invalid recovery id v={0} (expected 27, 28, 0 or 1)")]
+    InvalidRecoveryId(u8),
+    #[error("the signature is malformed (r or s out of range, or no key recovers from it)")]
+    MalformedSignature,
+    #[error("'{0}' is not a valid address")]
+    InvalidAddress(String),
+    #[error("'{0}' is not a valid public key")]
+    InvalidPublicKey(String),
+    #[error("the message was signed by {recovered}, not {expected}")]
+    AddressMismatch { expected: String, recovered: String },
+    #[error("the signature does not match the message and public key")]
+    BadSignature,
+}
+
+/// Decode hex with or without a `0x` prefix.
+pub fn decode_hex(s: &str) -> Result<Vec<u8>, VerifyError> {
+    let digits = s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")).unwrap_or(s);
+    hex::decode(digits).map_err(|_| VerifyError::InvalidHex)
+}
+
+/// The EIP-191 `personal_sign` hash:
+/// `keccak256("\x19Ethereum Signed Message:\n" + len(message) + message)`.
+pub fn eip191_hash(message: impl AsRef<[u8]>) -> [u8; 32] {
+    let message = message.as_ref();
+    let mut data = format!("\x19Ethereum Signed Message:\n{}", message.len()).into_bytes();
+    data.extend_from_slice(message);
+    keccak256(&data)
+}
+
+/// The 20-byte EVM address of a secp256k1 public key.
+fn address_of(key: &VerifyingKey) -> [u8; 20] {
+    let point = key.to_sec1_point(false);
+    let hash = keccak256(&point.as_bytes()[1..]);
+    let mut address = [0u8; 20];
+    address.copy_from_slice(&hash[12..]);
+    address
+}
+
+/// The EVM address (EIP-55 checksummed) of the key that made a 65-byte `r || s || v`
+/// `personal_sign` signature over `message`. `v` may be 27/28 or 0/1.
+pub fn recover_eip191(message: &str, signature_hex: &str) -> Result<String, VerifyError> {
+    let bytes = decode_hex(signature_hex)?;
+    if bytes.len() != 65 {
+        return Err(VerifyError::InvalidLength { expected: 65, actual: bytes.len() });
+    }
+    let v = bytes[64];
+    let recovery = match v {
+        27 | 28 => v - 27,
+        0 | 1 => v,
+        _ => return Err(VerifyError::InvalidRecoveryId(v)),
+    };
+    let recovery = RecoveryId::from_byte(recovery).ok_or(VerifyError::InvalidRecoveryId(v))?;
+    let signature = Signature::from_slice(&bytes[..64]).map_err(|_| VerifyError::MalformedSignature)?;
+    let key = VerifyingKey::recover_from_prehash(&eip191_hash(message), &signature, recovery)
+        .map_err(|_| VerifyError::MalformedSignature)?;
+    Ok(to_checksum_address(&address_of(&key)))
+}
+
+/// Verify an EOA `personal_sign` signature: the recovered address must equal `expected_address`
+/// (compared case-insensitively).
+pub fn verify_eip191(message: &str, signature_hex: &str, expected_address: &str) -> Result<(), VerifyError> {
+    let well_formed = expected_address
+        .strip_prefix("0x")
+        .is_some_and(|h| h.len() == 40 && h.bytes().all(|b| b.is_ascii_hexdigit()));
+    if !well_formed {
+        return Err(VerifyError::InvalidAddress(expected_address.to_owned()));
+    }
+    let recovered = recover_eip191(message, signature_hex)?;
+    if recovered.eq_ignore_ascii_case(expected_address) {
+        Ok(())
+    } else {
+        Err(VerifyError::AddressMismatch { expected: expected_address.to_owned(), recovered })
+    }
+}
+
+/// `0x`-prefixed call data for `isValidSignature(bytes32 hash, bytes signature)` (EIP-1271):
+/// selector, hash, offset 0x40, length, then the signature padded to 32 bytes.
+pub fn eip1271_call_data(message_hash: [u8; 32], signature: &[u8]) -> String {
+    let mut data = Vec::with_capacity(4 + 32 * 3 + signature.len().div_ceil(32) * 32);
+    data.extend_from_slice(&EIP1271_MAGIC_VALUE);
+    data.extend_from_slice(&message_hash);
+    data.extend_from_slice(&abi_word(0x40));
+    data.extend_from_slice(&abi_word(signature.len() as u64));
+    data.extend_from_slice(signature);
+    data.resize(data.len() + (32 - signature.len() % 32) % 32, 0);
+    format!("0x{}", hex::encode(data))
+}
+
+fn abi_word(value: u64) -> [u8; 32] {
+    let mut word = [0u8; 32];
+    word[24..].copy_from_slice(&value.to_be_bytes());
+    word
+}
+
+/// Does `eth_call` return data (hex, `0x` optional) hold the EIP-1271 magic value `0x1626ba7e`
+/// (an ABI `bytes4`: the value then 28 zero bytes)?
+pub fn is_eip1271_magic(return_data_hex: &str) -> bool {
+    match decode_hex(return_data_hex) {
+        Ok(data) => data.len() == 32 && data[..4] == EIP1271_MAGIC_VALUE && data[4..].iter().all(|&b| b == 0),
+        Err(_) => false,
+    }
+}
+
+/// Decode a Solana signature given as base58 or hex (`0x` prefix or 128 hex digits).
+fn decode_solana_signature(s: &str) -> Result<Vec<u8>, VerifyError> {
+    if s.starts_with("0x") || s.starts_with("0X") || (s.len() == 128 && s.bytes().all(|b| b.is_ascii_hexdigit())) {
+        return decode_hex(s);
+    }
+    bs58::decode(s).into_vec().map_err(|_| VerifyError::InvalidEncoding)
+}
+
+/// Verify a Solana `signMessage` signature: ed25519 (strict) over the UTF-8 message bytes,
+/// with the signer's base58 public key.
+pub fn verify_solana(message: &str, signature_base58_or_hex: &str, pubkey_base58: &str) -> Result<(), VerifyError> {
+    let key_bytes: [u8; 32] = bs58::decode(pubkey_base58)
+        .into_vec()
+        .ok()
+        .and_then(|b| b.try_into().ok())
+        .ok_or_else(|| VerifyError::InvalidPublicKey(pubkey_base58.to_owned()))?;
+    let key = ed25519_dalek::VerifyingKey::from_bytes(&key_bytes)
+        .map_err(|_| VerifyError::InvalidPublicKey(pubkey_base58.to_owned()))?;
+    let sig_bytes = decode_solana_signature(signature_base58_or_hex)?;
+    let sig_bytes: [u8; 64] = sig_bytes
+        .as_slice()
+        .try_into()
+        .map_err(|_| VerifyError::InvalidLength { expected: 64, actual: sig_bytes.len() })?;
+    let signature = ed25519_dalek::Signature::from_bytes(&sig_bytes);
+    key.verify_strict(message.as_bytes(), &signature).map_err(|_| VerifyError::BadSignature)
+}
+
+/// Verify a signature over a sign-in message for its own namespace and address: EIP-191 for
+/// `eip155` (an EOA; for a contract account this fails and the caller tries EIP-1271 with
+/// [`eip191_hash`] and [`eip1271_call_data`]), ed25519 for `solana`.
+pub fn verify_message(message: &SignInMessage, signature: &str) -> Result<(), VerifyError> {
+    let text = message.to_string();
+    match message.namespace {
+        ChainNamespace::Eip155 => verify_eip191(&text, signature, &message.address),
+        ChainNamespace::Solana => verify_solana(&text, signature, &message.address),
+    }
+}
