@@ -4,6 +4,7 @@
 
 pub mod account;
 pub mod analytics;
+pub mod auth;
 pub mod chains;
 pub mod config;
 pub mod db;
@@ -61,6 +62,7 @@ impl AppState {
     info(title = "Sigil API", description = "Wallet directory, analytics and operations API of the Sigil server."),
     tags((name = "directory", description = "Wallet directory; every call needs projectId and may carry st, sv."),
          (name = "blockchain", description = "Chains, JSON-RPC proxy and account data; every call needs projectId."),
+         (name = "auth", description = "Sign in with the wallet (SIWX): nonces, sessions, sign-out."),
          (name = "operations", description = "Health, metrics and this document."))
 )]
 struct ApiDoc;
@@ -83,6 +85,12 @@ pub fn routes(state: &AppState) -> (Router<AppState>, utoipa::openapi::OpenApi) 
         .routes(routes!(chains::routes::supported_chains))
         .routes(routes!(account::routes::balance))
         .routes(routes!(account::routes::price))
+        .routes(routes!(auth::routes::nonce))
+        .routes(routes!(auth::routes::authenticate))
+        .routes(routes!(auth::routes::session))
+        .routes(routes!(auth::routes::sessions))
+        .routes(routes!(auth::routes::signout))
+        .routes(routes!(auth::routes::revoke))
         .merge(
             // A batch of 1000 calls needs more room than the general body limit.
             OpenApiRouter::new()

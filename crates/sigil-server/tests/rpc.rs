@@ -3,63 +3,16 @@
 
 mod common;
 
-use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use common::{Backend, TestServer};
+use common::{deploy_devchain, Anvil, Backend, TestServer};
 use serde_json::{json, Value};
 use sigil_server::chains::{ChainConfig, Chains, NativeCurrency};
 
 const DEV: &str = "eip155:31337";
 const ACCOUNT0: &str = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266";
-
-/// anvil from SIGIL_ANVIL, or the npm package installed by `make test`.
-fn anvil_bin() -> std::path::PathBuf {
-    if let Ok(p) = std::env::var("SIGIL_ANVIL") {
-        return p.into();
-    }
-    // The binary itself, not npm's node wrapper (killing the wrapper would leave the chain running).
-    for rel in ["var/tools/node_modules/@foundry-rs/anvil-linux-amd64/bin/anvil"] {
-        let p = common::repo_root().join(rel);
-        if p.exists() {
-            return p;
-        }
-    }
-    panic!("anvil not found: set SIGIL_ANVIL or run `make test` (installs @foundry-rs/anvil from npm)");
-}
-
-struct Anvil {
-    child: Child,
-    url: String,
-}
-
-impl Anvil {
-    fn start() -> Anvil {
-        let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-        let child = Command::new(anvil_bin())
-            .args(["--host", "127.0.0.1", "--port", &port.to_string(), "--chain-id", "31337", "--silent"])
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("anvil starts");
-        let url = format!("http://127.0.0.1:{port}");
-        let deadline = Instant::now() + Duration::from_secs(10);
-        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-            assert!(Instant::now() < deadline, "anvil did not start");
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        Anvil { child, url }
-    }
-}
-
-impl Drop for Anvil {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
 
 fn dev_chain(upstreams: &[&str]) -> Chains {
     chain_with(upstreams, true)
@@ -339,22 +292,6 @@ async fn mainnet_like_chain_reports_fiat_and_prices() {
     let res = s.http.post(s.api("/v1/fungible/price")).json(&json!({"currency": "usd", "addresses": ["nope"]})).send().await.unwrap();
     assert_eq!(res.status(), 400);
     s.stop().await;
-}
-
-/// Deploys the dev-chain contracts (devchain/, our own Solidity) and returns deploy.mjs's JSON.
-fn deploy_devchain(rpc_url: &str) -> Value {
-    let root = common::repo_root();
-    assert!(root.join("devchain/node_modules").exists(), "run `cd devchain && npm ci` first (make test does)");
-    let out = tempfile::NamedTempFile::new().unwrap();
-    let status = Command::new("node")
-        .arg(root.join("devchain/deploy.mjs"))
-        .args(["--rpc", rpc_url, "--out"])
-        .arg(out.path())
-        .stdout(Stdio::null())
-        .status()
-        .expect("node runs");
-    assert!(status.success(), "deploy.mjs failed");
-    serde_json::from_str(&std::fs::read_to_string(out.path()).unwrap()).unwrap()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -116,6 +116,7 @@ async fn openapi_is_true(b: Backend) {
     assert_eq!(status, 200);
     let paths: Vec<String> = doc["paths"].as_object().unwrap().keys().cloned().collect();
     let expected = [
+        "/auth/v1/authenticate", "/auth/v1/nonce", "/auth/v1/session", "/auth/v1/sessions", "/auth/v1/sessions/{id}/revoke", "/auth/v1/signout",
         "/e", "/getAnalyticsConfig", "/getWalletImage/{id}", "/getWallets", "/health", "/metrics", "/openapi.json",
         "/projects/v1/origins", "/public/getAssetImage/{id}", "/public/getCurrencyImage/{id}", "/public/getTokenImage/{id}",
         "/v1", "/v1/", "/v1/account/{address}/balance", "/v1/fungible/price", "/v1/supported-chains",

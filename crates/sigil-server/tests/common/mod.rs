@@ -5,10 +5,13 @@
 #![allow(dead_code)]
 
 use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
 
 use sigil_server::config::Config;
 use sigil_server::projects::{self, Features};
 use sigil_server::{db, AppState, RunningServer};
+use serde_json::Value;
 use sqlx::Executor;
 
 #[derive(Clone, Copy, Debug)]
@@ -115,3 +118,67 @@ macro_rules! both_backends {
         )*
     };
 }
+
+/// anvil from SIGIL_ANVIL, or the npm package installed by `make test`.
+pub fn anvil_bin() -> std::path::PathBuf {
+    if let Ok(p) = std::env::var("SIGIL_ANVIL") {
+        return p.into();
+    }
+    // The binary itself, not npm's node wrapper (killing the wrapper would leave the chain running).
+    for rel in ["var/tools/node_modules/@foundry-rs/anvil-linux-amd64/bin/anvil"] {
+        let p = repo_root().join(rel);
+        if p.exists() {
+            return p;
+        }
+    }
+    panic!("anvil not found: set SIGIL_ANVIL or run `make test` (installs @foundry-rs/anvil from npm)");
+}
+
+pub struct Anvil {
+    child: Child,
+    pub url: String,
+}
+
+impl Anvil {
+    pub fn start() -> Anvil {
+        let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+        let child = Command::new(anvil_bin())
+            .args(["--host", "127.0.0.1", "--port", &port.to_string(), "--chain-id", "31337", "--silent"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("anvil starts");
+        let url = format!("http://127.0.0.1:{port}");
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(Instant::now() < deadline, "anvil did not start");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        Anvil { child, url }
+    }
+}
+
+impl Drop for Anvil {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+
+/// Deploys the dev-chain contracts (devchain/, our own Solidity) and returns deploy.mjs's JSON.
+pub fn deploy_devchain(rpc_url: &str) -> Value {
+    let root = repo_root();
+    assert!(root.join("devchain/node_modules").exists(), "run `cd devchain && npm ci` first (make test does)");
+    let out = tempfile::NamedTempFile::new().unwrap();
+    let status = Command::new("node")
+        .arg(root.join("devchain/deploy.mjs"))
+        .args(["--rpc", rpc_url, "--out"])
+        .arg(out.path())
+        .stdout(Stdio::null())
+        .status()
+        .expect("node runs");
+    assert!(status.success(), "deploy.mjs failed");
+    serde_json::from_str(&std::fs::read_to_string(out.path()).unwrap()).unwrap()
+}
+

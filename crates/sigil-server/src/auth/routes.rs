@@ -1,0 +1,128 @@
+//! Sign-in routes under /auth/v1. Session routes take `Authorization: Bearer <token>`.
+
+use axum::body::Bytes;
+use axum::extract::{Path, State};
+use axum::http::{header, HeaderMap, StatusCode, Uri};
+use axum::{Extension, Json};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use sigil_core::caip::AccountId;
+use utoipa::ToSchema;
+
+use crate::error::{ApiError, ApiResult};
+use crate::projects::Project;
+use crate::query::Params;
+use crate::AppState;
+
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct NonceResponse {
+    /// Single use; put it in the message's Nonce line.
+    pub nonce: String,
+    /// Unix milliseconds after which it is refused.
+    pub expires_at: i64,
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct AuthenticateRequest {
+    /// The CAIP-122 / EIP-4361 message text that was signed.
+    pub message: String,
+    /// EIP-191 signature (0x hex) or, for Solana, ed25519 (base58 or hex).
+    pub signature: String,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct SessionResponse {
+    /// {id, data, message, signature, cacao, expiresAt}
+    #[schema(value_type = Object)]
+    pub session: Value,
+    /// Bearer token for the session routes (shown once, stored hashed).
+    pub token: String,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct SessionsResponse {
+    #[schema(value_type = Vec<Object>)]
+    pub sessions: Vec<Value>,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct Revoked {
+    pub revoked: bool,
+}
+
+fn bearer(headers: &HeaderMap) -> ApiResult<&str> {
+    headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .map(str::trim)
+        .filter(|t| !t.is_empty())
+        .ok_or_else(|| ApiError::new(StatusCode::UNAUTHORIZED, "unauthorized", "Missing or invalid session token"))
+}
+
+/// A single-use nonce for a sign-in message (valid 10 minutes).
+#[utoipa::path(post, path = "/auth/v1/nonce", tag = "auth", params(crate::query::ProjectQuery),
+    responses((status = 200, body = NonceResponse), (status = 400, body = crate::error::ErrorBody), (status = 403, body = crate::error::ErrorBody)))]
+pub async fn nonce(State(state): State<AppState>, Extension(project): Extension<Project>) -> ApiResult<Json<NonceResponse>> {
+    let (nonce, expires_at) = super::issue_nonce(&state, &project).await?;
+    Ok(Json(NonceResponse { nonce, expires_at }))
+}
+
+/// Checks a signed message and opens a session. Refuses a domain or URI outside the project's
+/// origins (403), an unsupported chain, a malformed, expired or not-yet-valid message (400), a bad
+/// signature (401) and a nonce used before (409).
+#[utoipa::path(post, path = "/auth/v1/authenticate", tag = "auth", params(crate::query::ProjectQuery), request_body = AuthenticateRequest,
+    responses((status = 200, body = SessionResponse), (status = 400, body = crate::error::ErrorBody), (status = 401, body = crate::error::ErrorBody),
+        (status = 403, body = crate::error::ErrorBody), (status = 409, body = crate::error::ErrorBody), (status = 503, body = crate::error::ErrorBody)))]
+pub async fn authenticate(State(state): State<AppState>, Extension(project): Extension<Project>, body: Bytes) -> ApiResult<Json<SessionResponse>> {
+    let req: AuthenticateRequest = serde_json::from_slice(&body).map_err(|e| ApiError::bad_request("invalid_body", format!("Invalid sign-in request: {e}")))?;
+    let (session, token) = super::authenticate(&state, &project, &req.message, &req.signature).await?;
+    Ok(Json(SessionResponse { session, token }))
+}
+
+/// The session of the bearer token.
+#[utoipa::path(get, path = "/auth/v1/session", tag = "auth", params(crate::query::ProjectQuery),
+    responses((status = 200, description = "{id, data, message, signature, cacao, expiresAt}"), (status = 400, body = crate::error::ErrorBody), (status = 401, body = crate::error::ErrorBody), (status = 403, body = crate::error::ErrorBody)))]
+pub async fn session(State(state): State<AppState>, Extension(project): Extension<Project>, headers: HeaderMap) -> ApiResult<Json<Value>> {
+    let (session, _) = super::session_for_token(&state, &project, bearer(&headers)?).await?;
+    Ok(Json(session))
+}
+
+/// Live sessions of an account on a chain (`account` is CAIP-10); the token must belong to it.
+#[utoipa::path(get, path = "/auth/v1/sessions", tag = "auth",
+    params(("account" = String, Query, description = "CAIP-10 account, e.g. eip155:1:0xab..."), crate::query::ProjectQuery),
+    responses((status = 200, body = SessionsResponse), (status = 400, body = crate::error::ErrorBody), (status = 401, body = crate::error::ErrorBody), (status = 403, body = crate::error::ErrorBody)))]
+pub async fn sessions(State(state): State<AppState>, Extension(project): Extension<Project>, headers: HeaderMap, uri: Uri) -> ApiResult<Json<SessionsResponse>> {
+    let token = bearer(&headers)?;
+    let params = Params::from_uri(&uri);
+    let account: AccountId = params.text("account").ok_or_else(|| ApiError::invalid_param("account", "required (CAIP-10)"))?.parse().map_err(|e| ApiError::invalid_param("account", e))?;
+    let (_, owner) = super::session_for_token(&state, &project, token).await?;
+    if !owner.eq_ignore_ascii_case(&account.to_string()) {
+        return Err(ApiError::new(StatusCode::FORBIDDEN, "forbidden", "The session token belongs to another account"));
+    }
+    let sessions = super::sessions_of(&state, &project, &owner, &account.chain.to_string()).await?;
+    Ok(Json(SessionsResponse { sessions }))
+}
+
+/// Ends the bearer token's session.
+#[utoipa::path(post, path = "/auth/v1/signout", tag = "auth", params(crate::query::ProjectQuery),
+    responses((status = 200, body = Revoked), (status = 400, body = crate::error::ErrorBody), (status = 401, body = crate::error::ErrorBody), (status = 403, body = crate::error::ErrorBody)))]
+pub async fn signout(State(state): State<AppState>, Extension(project): Extension<Project>, headers: HeaderMap) -> ApiResult<Json<Revoked>> {
+    let (session, owner) = super::session_for_token(&state, &project, bearer(&headers)?).await?;
+    let id = session["id"].as_str().unwrap_or_default().to_owned();
+    Ok(Json(Revoked { revoked: super::revoke(&state, &project, &id, &owner).await? }))
+}
+
+/// Revokes another session of the same account.
+#[utoipa::path(post, path = "/auth/v1/sessions/{id}/revoke", tag = "auth",
+    params(("id" = String, Path, description = "Session id"), crate::query::ProjectQuery),
+    responses((status = 200, body = Revoked), (status = 400, body = crate::error::ErrorBody), (status = 401, body = crate::error::ErrorBody), (status = 403, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody)))]
+pub async fn revoke(State(state): State<AppState>, Extension(project): Extension<Project>, headers: HeaderMap, Path(id): Path<String>) -> ApiResult<Json<Revoked>> {
+    let (_, owner) = super::session_for_token(&state, &project, bearer(&headers)?).await?;
+    if super::revoke(&state, &project, &id, &owner).await? {
+        Ok(Json(Revoked { revoked: true }))
+    } else {
+        Err(ApiError::not_found(format!("No live session {id} for this account")))
+    }
+}
