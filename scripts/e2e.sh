@@ -6,6 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 bash scripts/chromium.sh
+export SIGIL_ANVIL="$(bash scripts/anvil.sh)"
 cargo build --locked -p sigil-server
 [ -d web/node_modules ] || (cd web && npm ci --no-audit --no-fund)
 cd web

@@ -25,4 +25,7 @@ if [ -f web/package.json ]; then
 
   step "Web: size budget (library JS before the modal opens, gzip -9)"
   node scripts/size.mjs --no-build
+
+  step "Browser end to end: Chromium, real server, anvil, demo page"
+  bash scripts/e2e.sh
 fi

@@ -3,6 +3,7 @@ import {
   useAppKit,
   useAppKitAccount,
   useAppKitNetwork,
+  useAppKitSiwx,
   useAppKitState,
   useAppKitTheme,
   useDisconnect,
@@ -25,6 +26,8 @@ export function App({ themeKey }: { themeKey: string }) {
   const state = useAppKitState()
   const { disconnect } = useDisconnect()
   const { themeMode, setThemeMode } = useAppKitTheme()
+  const siwx = useAppKitSiwx()
+  const session = siwx.session
 
   const toggleTheme = () => {
     const next = themeMode === 'dark' ? 'light' : 'dark'
@@ -66,6 +69,27 @@ export function App({ themeKey }: { themeKey: string }) {
           </button>
         </div>
       </section>
+      {config.siwx !== 'off' ? (
+        <section className="card" aria-labelledby="siwx-heading">
+          <h1 id="siwx-heading">Sign-in</h1>
+          <dl>
+            <Field label="Sign-in" value={siwx.status} testId="siwx-status" />
+            <Field label="Signed in as" value={session?.data.accountAddress ?? '—'} testId="siwx-address" />
+            <Field label="Chain" value={session?.data.chainId ?? '—'} testId="siwx-chain" />
+            <Field label="Session" value={session?.id ?? '—'} testId="siwx-session-id" />
+            <Field label="Expires" value={session?.expiresAt ?? '—'} testId="siwx-expires" />
+          </dl>
+          <p className="note">
+            {config.siwx === 'required' ? 'Sign-in is required: ' : 'Sign-in is optional: '}
+            the session above is read back from the server (<code>GET /auth/v1/session</code>).
+          </p>
+          <div className="row-actions">
+            <button type="button" onClick={() => void siwx.signOut()} disabled={siwx.status !== 'signed-in'} data-testid="siwx-sign-out">
+              Sign out
+            </button>
+          </div>
+        </section>
+      ) : null}
       <p className="note">
         Directory API <code>{config.apiUrl}</code> · dev chain RPC <code>{config.devRpcUrl}</code>
       </p>

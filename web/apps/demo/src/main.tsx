@@ -1,11 +1,14 @@
 import { evmAdapter } from '@sigil/adapter-evm'
-import { createAppKit, type ThemeMode } from '@sigil/react'
+import { createAppKit, serverSiwx, type ThemeMode } from '@sigil/react'
 import { createRoot } from 'react-dom/client'
 import { App, ConfigError } from './App.js'
-import { config, networks } from './config.js'
+import { config, networks, SIWX_STATEMENT } from './config.js'
 import './page.css'
 
 const THEME_KEY = 'sigil-demo-theme'
+const SITE_ICON =
+  'data:image/svg+xml,' +
+  encodeURIComponent('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><rect width="64" height="64" rx="14" fill="#3b6cf6"/><path d="M20 40c0 4 5 6 12 6s12-3 12-8-5-7-12-8-11-3-11-7 4-7 11-7 11 2 11 6" fill="none" stroke="#fff" stroke-width="5" stroke-linecap="round"/></svg>')
 const storedTheme = localStorage.getItem(THEME_KEY)
 const themeMode: ThemeMode = storedTheme === 'dark' || storedTheme === 'light' ? storedTheme : matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light'
 document.documentElement.dataset.theme = themeMode
@@ -17,9 +20,13 @@ try {
     apiUrl: config.apiUrl,
     networks,
     adapters: [evmAdapter()],
-    metadata: { name: 'Sigil demo', description: 'Sigil wallet-connection demo', url: location.origin, icons: [] },
+    metadata: { name: 'Sigil demo', description: 'Sigil wallet-connection demo', url: location.origin, icons: [SITE_ICON] },
     features: { email: false, socials: false },
     themeMode,
+    // Sign-in verified and kept by the Sigil server (nonce, signature check, sessions).
+    ...(config.siwx === 'off'
+      ? {}
+      : { siwx: serverSiwx({ apiUrl: config.apiUrl, projectId: config.projectId, required: config.siwx === 'required', statement: SIWX_STATEMENT }) }),
   })
   root.render(<App themeKey={THEME_KEY} />)
 } catch (error) {

@@ -12,6 +12,8 @@ import { applyConnection, restoreSession } from './restore.js'
 import { currentView, pushView, resetView } from './router.js'
 import { createSigilStorage, type KeyValueStorage, type SigilStorage } from './storage.js'
 import { createSigilStore, type RouteData, type SigilStore, type View } from './store.js'
+import { createSiwxController, type SiwxController } from './siwx/controller.js'
+import { siwxBlocksClose } from './siwx/guard.js'
 import type { CaipNetwork, ChainNamespace, Connector, Wallet } from './types.js'
 
 export interface SigilDependencies {
@@ -45,6 +47,10 @@ export interface SigilClient {
   disconnect(namespace?: ChainNamespace): Promise<void>
   switchNetwork(network: CaipNetwork): Promise<void>
   signMessage(message: string): Promise<string>
+  /** Sign-in (SIWX) actions; they do nothing when the `siwx` option is not set. */
+  readonly siwx: SiwxController
+  /** Whether closing the modal is currently blocked (ApproveTransaction, or required sign-in). */
+  canClose(): boolean
   refreshBalance(namespace?: ChainNamespace): Promise<void>
   setThemeMode(mode: ResolvedOptions['themeMode']): void
   destroy(): void
@@ -235,12 +241,17 @@ export function createSigil(input: SigilOptions, deps: SigilDependencies = {}): 
       }
     },
 
+    siwx: undefined as unknown as SiwxController,
+    canClose: () => currentView(store.getState()) !== 'ApproveTransaction' && !siwxBlocksClose(ctx),
     refreshBalance,
     setThemeMode: (mode) => store.setState({ themeMode: mode }),
     destroy() {
       for (const teardown of teardowns.splice(0)) teardown()
     },
   }
+  const siwx = createSiwxController(ctx, { disconnect: () => client.disconnect(), signMessage: (m) => client.signMessage(m) })
+  ;(client as { siwx: SiwxController }).siwx = siwx
+  teardowns.push(() => siwx.destroy())
   if (deps.restore !== false) {
     ;(client as { ready: Promise<void> }).ready = restoreSession(ctx).then(async () => {
       const connected = Object.entries(store.getState().chains)

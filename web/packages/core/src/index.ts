@@ -117,4 +117,8 @@ export {
 } from './errors.js'
 export { isUnsupportedNetwork, rpcUrlOf, unsupportedNetwork } from './networks.js'
 export { SDK_TYPE, SDK_VERSION } from './version.js'
+export { serverSiwx, localSiwx, type ServerSiwxOptions, type LocalSiwxOptions } from './siwx/config.js'
+export { siwxErrorMessage, type SiwxController } from './siwx/controller.js'
+export { siwxBlocksClose } from './siwx/guard.js'
+export type { SIWXConfig, SIWXMessage, SIWXMessageData, SIWXMessageInput, SIWXSession, SiwxState, SiwxStatus } from './siwx/types.js'
 export type * from './types.js'

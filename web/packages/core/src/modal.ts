@@ -2,6 +2,7 @@ import { track, type SigilContext } from './context.js'
 import { currentView, goingBackCloses, pickOpenView, popView, pushView, resetView, selectWalletView } from './router.js'
 import type { RouteData, SigilState, SigilStore, View } from './store.js'
 import type { Wallet } from './types.js'
+import { siwxBlocksClose } from './siwx/guard.js'
 
 /** Whether the active namespace has a connected address. */
 export function isConnected(state: SigilState): boolean {
@@ -35,13 +36,15 @@ export interface CloseOptions {
 }
 
 /**
- * Closes the modal. Returns false when closing is blocked: the ApproveTransaction view without
- * `force`. Embedded modals never hide: they go back to Account when connected, else Connect.
+ * Closes the modal. Returns false when closing is blocked: the ApproveTransaction view, or the
+ * SIWXSignMessage view while sign-in is required and no session exists, without `force`. Embedded modals never hide: they go back to Account when connected, else Connect.
  * MODAL_CLOSE is tracked only when the modal was open.
  */
 export function closeModal(ctx: SigilContext, options: CloseOptions = {}): boolean {
   const state = ctx.store.getState()
   if (!options.force && currentView(state) === 'ApproveTransaction') return false
+  // Required sign-in without a session: the sign-in view stays.
+  if (!options.force && siwxBlocksClose(ctx)) return false
   if (ctx.options.embedded) {
     resetView(ctx.store, isConnected(state) ? 'Account' : 'Connect')
     return true

@@ -1,5 +1,6 @@
 import { ErrorMessages, SigilError } from './errors.js'
 import { SDK_TYPE, SDK_VERSION } from './version.js'
+import type { SIWXConfig } from './siwx/types.js'
 import type { CaipNetwork } from './types.js'
 
 /** Sections of the Connect view, in display order. */
@@ -65,6 +66,10 @@ export interface SigilOptions {
   enableNetworkSwitch?: boolean
   /** The modal is rendered inline in the page: closing resets the view instead of hiding. */
   embedded?: boolean
+  /** Sign-in with the wallet after connecting: `serverSiwx(...)` or `localSiwx(...)`. */
+  siwx?: SIWXConfig
+  /** Legacy SIWE configuration; not supported together with `siwx`. */
+  siweConfig?: unknown
   sdkType?: string
   sdkVersion?: string
 }
@@ -84,6 +89,7 @@ export interface ResolvedOptions {
   allowUnsupportedChain: boolean
   enableNetworkSwitch: boolean
   embedded: boolean
+  siwx: SIWXConfig | undefined
   sdkType: string
   sdkVersion: string
 }
@@ -140,6 +146,7 @@ export function resolveOptions(options: SigilOptions): ResolvedOptions {
   if (typeof options.projectId !== 'string' || options.projectId.trim() === '') {
     throw new SigilError(ErrorMessages.projectIdNotConfigured, 'PROJECT_ID_NOT_CONFIGURED')
   }
+  if (options.siwx && options.siweConfig) throw new SigilError(ErrorMessages.siweAndSiwx, 'SIWE_AND_SIWX')
   const networks = options.networks ?? []
   const [firstNetwork] = networks
   if (!firstNetwork) throw new SigilError(ErrorMessages.invalidAppConfiguration, 'NO_NETWORKS')
@@ -162,6 +169,7 @@ export function resolveOptions(options: SigilOptions): ResolvedOptions {
     allowUnsupportedChain: options.allowUnsupportedChain ?? false,
     enableNetworkSwitch: options.enableNetworkSwitch ?? true,
     embedded: options.embedded ?? false,
+    siwx: options.siwx,
     sdkType: options.sdkType ?? SDK_TYPE,
     sdkVersion: options.sdkVersion ?? SDK_VERSION,
   }

@@ -1,5 +1,6 @@
 import { createStore, type StoreApi } from 'zustand/vanilla'
 import type { ResolvedOptions, ThemeMode, ThemeVariables } from './options.js'
+import type { SiwxState } from './siwx/types.js'
 import type {
   AccountState,
   CaipNetwork,
@@ -75,6 +76,8 @@ export interface SigilState {
   notification: NotificationState
   themeMode: ThemeMode
   themeVariables: ThemeVariables
+  /** Sign-in (SIWX) state; 'signed-out' when sign-in is not configured. */
+  siwx: SiwxState
 }
 
 export type SigilStore = StoreApi<SigilState>
@@ -139,6 +142,7 @@ export function createSigilStore(options: ResolvedOptions): SigilStore {
     notification: { open: false, message: '', variant: 'success' },
     themeMode: options.themeMode,
     themeVariables: options.themeVariables,
+    siwx: { status: 'signed-out', session: undefined, error: undefined },
   }))
 }
 

@@ -74,7 +74,6 @@ export function ConnectButton({
       data-connected={account.isConnected ? '' : undefined}
       aria-busy={busy}
       aria-haspopup="dialog"
-      aria-label={account.isConnected && account.address ? `Account ${account.address}` : undefined}
       onClick={onClick}
       onPointerEnter={warm}
       onFocus={warm}

@@ -8,6 +8,8 @@ import type {
   ConnectedWalletInfo,
   ConnectionStatus,
   SigilState,
+  SIWXSession,
+  SiwxStatus,
   ThemeMode,
   ThemeVariables,
 } from '@sigil/core'
@@ -148,5 +150,27 @@ export function useAppKitTheme(): {
       setThemeVariables: (v: ThemeVariables) => appKit.setThemeVariables(v),
     }),
     [appKit, themeMode, themeVariables],
+  )
+}
+
+export interface AppKitSiwx {
+  /** The signed-in session (read back from where it is kept), if any. */
+  session: SIWXSession | undefined
+  status: SiwxStatus
+  /** The last sign-in failure shown in the modal. */
+  error: string | undefined
+  /** Revokes the session; when sign-in is required the wallet is disconnected too. */
+  signOut(): Promise<void>
+}
+
+const selectSiwx = (s: SigilState) => s.siwx
+
+/** Sign-in (SIWX) state for the host page: the session, 'signed-out' | 'signing' | 'signed-in', and sign-out. */
+export function useAppKitSiwx(): AppKitSiwx {
+  const appKit = useInstance()
+  const siwx = useAppKitSelector(selectSiwx)
+  return useMemo(
+    () => ({ session: siwx.session, status: siwx.status, error: siwx.error, signOut: () => appKit.client.siwx.signOut() }),
+    [appKit, siwx],
   )
 }

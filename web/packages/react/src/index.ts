@@ -8,13 +8,16 @@ export {
   useAppKitAccount,
   useAppKitNetwork,
   useAppKitSelector,
+  useAppKitSiwx,
   useAppKitState,
   useAppKitTheme,
   useDisconnect,
   type AppKitAccount,
   type AppKitNetwork,
+  type AppKitSiwx,
   type AppKitState,
   type UseAppKit,
 } from './hooks.js'
 export { ConnectButton, type ConnectButtonProps } from './ConnectButton.js'
-export type { CaipNetwork, ChainAdapter, ThemeMode, ThemeVariables, View } from '@sigil/core'
+export type { CaipNetwork, ChainAdapter, SIWXConfig, SIWXSession, SiwxStatus, ThemeMode, ThemeVariables, View } from '@sigil/core'
+export { serverSiwx, localSiwx, type ServerSiwxOptions, type LocalSiwxOptions } from '@sigil/core'

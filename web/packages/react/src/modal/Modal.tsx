@@ -10,6 +10,7 @@ import { AllWalletsView } from './views/AllWallets.js'
 import { ConnectView } from './views/Connect.js'
 import { ConnectingExternalView, WalletNotInstalledView } from './views/Connecting.js'
 import { NetworksView, UnsupportedChainView } from './views/Networks.js'
+import { SIWXSignMessageView } from './views/SIWXSignMessage.js'
 
 const FOCUSABLE = 'button:not([disabled]),[href],input:not([disabled]),select:not([disabled]),textarea:not([disabled]),[tabindex]:not([tabindex="-1"])'
 const NOTIFICATION_HIDE_MS = 3000
@@ -19,6 +20,7 @@ const selectHistory = (s: SigilState) => s.router.history
 const selectThemeMode = (s: SigilState) => s.themeMode
 const selectThemeVariables = (s: SigilState) => s.themeVariables
 const selectNotification = (s: SigilState) => s.notification
+const selectSiwxStatus = (s: SigilState) => s.siwx.status
 
 /** Header text per view. */
 export function titleOf(route: RouteEntry): string {
@@ -36,6 +38,8 @@ export function titleOf(route: RouteEntry): string {
       return 'Choose Network'
     case 'UnsupportedChain':
       return 'Switch Network'
+    case 'SIWXSignMessage':
+      return 'Sign in with your wallet'
     default:
       return route.view.replace(/([a-z])([A-Z])/g, '$1 $2')
   }
@@ -58,6 +62,8 @@ function View({ route }: { route: RouteEntry }) {
       return <NetworksView />
     case 'UnsupportedChain':
       return <UnsupportedChainView />
+    case 'SIWXSignMessage':
+      return <SIWXSignMessageView />
     default:
       return (
         <div className="state">
@@ -124,6 +130,8 @@ function Dialog({ shadow, shakeCount }: { shadow: ShadowRoot; shakeCount: number
   const { client } = useModal()
   const history = useStore(selectHistory)
   const notification = useStore(selectNotification)
+  // Re-render when a session arrives (closing may become allowed).
+  useStore(selectSiwxStatus)
   const route = currentRoute({ router: { history } } as SigilState)
   const title = titleOf(route)
   const cardRef = useRef<HTMLDivElement>(null)
@@ -132,8 +140,8 @@ function Dialog({ shadow, shakeCount }: { shadow: ShadowRoot; shakeCount: number
   const [shaking, setShaking] = useState(false)
 
   const close = useCallback(() => void client.close(), [client])
-  const canGoBack = history.length > 1 && route.view !== 'UnsupportedChain'
-  const canClose = route.view !== 'ApproveTransaction'
+  const canGoBack = history.length > 1 && route.view !== 'UnsupportedChain' && route.view !== 'SIWXSignMessage'
+  const canClose = client.canClose()
 
   // Shake for 500 ms when a view reports an error.
   useEffect(() => {

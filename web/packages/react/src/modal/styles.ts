@@ -24,7 +24,7 @@ export const MODAL_CSS = /* css */ `
   font-family:var(--sigil-font-family);font-size:15px;line-height:1.35;color:var(--c-fg);
   -webkit-font-smoothing:antialiased;text-align:left;
 }
-.root[data-theme=light]{--c-bg:#ffffff;--c-fg:#141414;--c-fg2:#6b7373;--c-fg3:#9aa3a3;--c-surface:#f3f4f4;--c-surface2:#e9ebeb;--c-border:rgba(0,0,0,.08);--c-overlay:rgba(0,0,0,.3);--c-error:#d92d3f;--c-success:#13a14a;--c-shadow:0 16px 48px rgba(0,0,0,.18)}
+.root[data-theme=light]{--c-bg:#ffffff;--c-fg:#141414;--c-fg2:#5c6464;--c-fg3:#9aa3a3;--c-surface:#f3f4f4;--c-surface2:#e9ebeb;--c-border:rgba(0,0,0,.08);--c-overlay:rgba(0,0,0,.3);--c-error:#d92d3f;--c-success:#0a7d38;--c-shadow:0 16px 48px rgba(0,0,0,.18)}
 .root[data-theme=dark]{--c-bg:#121313;--c-fg:#e4e7e7;--c-fg2:#949e9e;--c-fg3:#6c7474;--c-surface:#1e2020;--c-surface2:#272a2a;--c-border:rgba(255,255,255,.08);--c-overlay:rgba(0,0,0,.55);--c-error:#f25a67;--c-success:#26d962;--c-shadow:0 16px 48px rgba(0,0,0,.5)}
 .overlay{position:fixed;inset:0;display:flex;align-items:center;justify-content:center;padding:8px;background:var(--c-overlay);animation:fade var(--t-view) ease both}
 .card{position:relative;width:360px;max-width:100%;max-height:calc(100vh - 16px);display:flex;flex-direction:column;background:var(--c-bg);color:var(--c-fg);border:1px solid var(--c-border);border-radius:var(--r-l);box-shadow:var(--c-shadow);overflow:hidden;outline:none;animation:pop var(--t-view) ease both}
@@ -79,6 +79,8 @@ button{font:inherit;color:inherit}
 .connecting .ring{position:absolute;inset:0;border-radius:calc(var(--r-l) + 6px);border:3px solid transparent;border-top-color:var(--sigil-accent);border-right-color:var(--sigil-accent);animation:spin 1s linear infinite}
 .connecting .ring.err{animation:none;border-color:var(--c-error)}
 .connecting .ring.ok{animation:none;border-color:var(--c-success)}
+.siwx-icons{display:flex;align-items:center}.siwx-icons .img + .img{margin-left:-12px;box-shadow:0 0 0 4px var(--c-bg, transparent)}
+.siwx-actions{display:flex;gap:8px;width:100%;margin-top:4px}.siwx-actions .btn{flex:1}
 .headline{font-size:16px;font-weight:600;margin:0}
 .sub{font-size:14px;color:var(--c-fg2);margin:0}
 .sub.err{color:var(--c-error)}

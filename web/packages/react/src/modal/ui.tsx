@@ -40,7 +40,7 @@ export function RemoteImage({ src, name, className }: { src: string | undefined;
           onError={() => setState('error')}
         />
       ) : null}
-      {state === 'error' ? <span className="fallback">{name.slice(0, 1).toUpperCase()}</span> : null}
+      {state === 'error' ? <span className="fallback" aria-hidden="true">{name.slice(0, 1).toUpperCase()}</span> : null}
     </span>
   )
 }

@@ -92,7 +92,7 @@ export function AccountView() {
           <button
             type="button"
             className="pill"
-            aria-label={`Network: ${network.name}. Switch network`}
+            aria-label={`${network.name}, switch network`}
             onClick={() => client.push('Networks')}
             disabled={!client.options.enableNetworkSwitch}
           >

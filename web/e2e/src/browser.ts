@@ -1,0 +1,93 @@
+/**
+ * Headless Debian Chromium driven by playwright-core (no browser download), plus helpers the
+ * tests share: a page with the test wallet injected, the modal's shadow root, screenshots and
+ * an axe-core check.
+ */
+import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import AxeBuilder from '@axe-core/playwright'
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core'
+import { CHROMIUM } from './paths.js'
+import { installTestWallet, type TestWalletConfig, type TestWalletControl } from './test-wallet.js'
+
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+]
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS })
+}
+
+export type Theme = 'light' | 'dark'
+
+export interface PageOptions {
+  wallet?: Partial<TestWalletConfig> | false
+  theme?: Theme
+}
+
+/** A fresh context (empty localStorage) with the test wallet injected before any page script. */
+export async function newWalletPage(browser: Browser, rpcUrl: string, options: PageOptions = {}): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ colorScheme: options.theme ?? 'light', viewport: { width: 1280, height: 900 } })
+  if (options.wallet !== false) {
+    const config: TestWalletConfig = { rpcUrl, chainId: 31337, ...options.wallet }
+    await context.addInitScript(installTestWallet, config)
+  }
+  const page = await context.newPage()
+  const errors: string[] = []
+  page.on('pageerror', (e) => errors.push(String(e)))
+  ;(page as Page & { __errors?: string[] }).__errors = errors
+  return { context, page }
+}
+
+/** Uncaught page errors seen so far. */
+export const pageErrors = (page: Page): string[] => (page as Page & { __errors?: string[] }).__errors ?? []
+
+/** Runs a method of `window.__testWallet` in the page. */
+export function wallet<K extends keyof TestWalletControl>(page: Page, method: K, ...args: TestWalletControl[K] extends (...a: infer A) => unknown ? A : []) {
+  return page.evaluate(
+    ({ method, args }) => {
+      const control = (window as unknown as { __testWallet: Record<string, unknown> }).__testWallet
+      const member = control[method]
+      return typeof member === 'function' ? (member as (...a: unknown[]) => unknown)(...args) : member
+    },
+    { method: method as string, args: args as unknown[] },
+  ) as Promise<TestWalletControl[K] extends (...a: never[]) => infer R ? Awaited<R> : TestWalletControl[K]>
+}
+
+/** The modal: an element with role dialog (playwright's selectors pierce open shadow roots). */
+export const modal = (page: Page): Locator => page.getByRole('dialog')
+
+export async function screenshot(page: Page, dir: string, name: string): Promise<void> {
+  mkdirSync(dir, { recursive: true })
+  await page.screenshot({ path: join(dir, `${name}.png`), animations: 'disabled' })
+}
+
+export interface AxeFinding {
+  id: string
+  impact: string | null | undefined
+  help: string
+  targets: string[]
+  /** axe's explanation for the first few nodes (e.g. the contrast ratio found). */
+  details: string[]
+}
+
+/** axe-core findings of impact serious or critical within the modal (which lives in a shadow root). */
+export async function seriousA11yViolations(page: Page): Promise<AxeFinding[]> {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze()
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      targets: v.nodes.map((n) => JSON.stringify(n.target)),
+      details: v.nodes.slice(0, 3).map((n) => `${n.html.slice(0, 160)} -> ${(n.failureSummary ?? '').replace(/\s+/g, ' ').slice(0, 300)}`),
+    }))
+}

@@ -1,0 +1,67 @@
+/**
+ * Per-file fixtures: one Chromium for the file, a fresh context (empty storage, test wallet
+ * injected) for each test, and the demo page's URL. When the demo could not be built or served,
+ * every test that needs it fails with the reason (never silently skipped).
+ */
+import { afterAll, afterEach, beforeAll, beforeEach, inject } from 'vitest'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
+import { join } from 'node:path'
+import { launchBrowser, newWalletPage, pageErrors, screenshot, type PageOptions } from './browser.js'
+import type { E2eEnv } from './paths.js'
+
+export interface DemoFixture {
+  env: E2eEnv
+  browser: Browser
+  context: BrowserContext
+  page: Page
+  /** Opens a fresh context and page (e.g. another theme); closed after the test. */
+  newPage(options?: PageOptions): Promise<Page>
+}
+
+export function useDemo(options: PageOptions = {}): DemoFixture {
+  const env = inject('e2e')
+  const fixture = { env } as DemoFixture
+  const extra: BrowserContext[] = []
+  /** The page a test worked with last (the fixture's, or one from newPage()). */
+  let lastPage: Page | undefined
+  beforeAll(async () => {
+    fixture.browser = await launchBrowser()
+  })
+  afterAll(async () => {
+    await fixture.browser?.close()
+  })
+  beforeEach(async () => {
+    if (!env.demoUrl) throw new Error(`no demo page to test: ${env.demoError}`)
+    const { context, page } = await newWalletPage(fixture.browser, env.rpcUrl, options)
+    fixture.context = context
+    fixture.page = page
+    lastPage = page
+    await page.goto(env.demoUrl)
+  })
+  afterEach(async (ctx) => {
+    if (ctx.task.result?.state === 'fail' || ctx.task.result?.errors?.length) await reportFailure(ctx.task.name)
+    const errors = fixture.page ? pageErrors(fixture.page) : []
+    if (errors.length && ctx.task.result?.state !== 'fail') console.warn(`[e2e] page errors in "${ctx.task.name}":\n${errors.join('\n')}`)
+    await Promise.all(extra.splice(0).map((c) => c.close()))
+    await fixture.context?.close()
+    lastPage = undefined
+  })
+  /** On failure: a screenshot and what the modal and the wallet saw, to tell a UI change from a bug. */
+  const reportFailure = async (testName: string) => {
+    const page = lastPage ?? fixture.page
+    if (!page || page.isClosed()) return
+    const name = testName.replace(/[^a-z0-9]+/gi, '-').slice(0, 80)
+    await screenshot(page, join(env.artifactsDir, 'e2e', 'failures'), name).catch(() => undefined)
+    const dialog = await page.getByRole('dialog').innerText({ timeout: 1000 }).catch(() => '(no dialog)')
+    const log = await page.evaluate(() => JSON.stringify((window as unknown as { __testWallet?: { log: unknown } }).__testWallet?.log ?? null)).catch(() => '?')
+    console.error(`[e2e] "${testName}" failed. Dialog text:\n${dialog}\nWallet requests: ${log}`)
+  }
+  fixture.newPage = async (pageOptions = {}) => {
+    const { context, page } = await newWalletPage(fixture.browser, env.rpcUrl, { ...options, ...pageOptions })
+    extra.push(context)
+    lastPage = page
+    await page.goto(env.demoUrl!)
+    return page
+  }
+  return fixture
+}

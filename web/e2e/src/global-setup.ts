@@ -1,0 +1,162 @@
+/**
+ * Starts everything the browser tests talk to, each on a free port, and stops it afterwards:
+ *   - anvil (npm @foundry-rs/anvil), chain id 31337, 10 unlocked accounts with 10000 ETH;
+ *   - the Sigil server (target/debug/sigil) on a fresh SQLite database, with the wallet
+ *     directory imported from data/wallets.json and a project allowed for the demo's origin;
+ *   - the demo host page, built with those addresses and served by `vite preview`.
+ *
+ * The demo is built into the temporary folder (not apps/demo/dist), with the library packages
+ * built first since the demo consumes their dist/.
+ * Env: SIGIL_E2E_KEEP=1 leaves the temporary folder (database, logs, demo build) in place.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { existsSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { TestProject } from 'vitest/node'
+import { ANVIL_BIN, ARTIFACTS_DIR, REPO_ROOT, SIGIL_BIN, WEB_DIR, type E2eEnv } from './paths.js'
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    e2e: E2eEnv
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer()
+    srv.unref()
+    srv.on('error', reject)
+    srv.listen(0, '127.0.0.1', () => {
+      const address = srv.address()
+      const port = typeof address === 'object' && address ? address.port : 0
+      srv.close(() => resolve(port))
+    })
+  })
+}
+
+async function waitFor(what: string, check: () => Promise<boolean>, child: ChildProcess | undefined, log: string | undefined, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  while (Date.now() < deadline) {
+    if (child && child.exitCode !== null) throw new Error(`${what} exited with code ${child.exitCode}${tail(log)}`)
+    try {
+      if (await check()) return
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 100))
+  }
+  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${tail(log)}`)
+}
+
+function tail(log: string | undefined): string {
+  if (!log || !existsSync(log)) return ''
+  const text = readFileSync(log, 'utf8').split('\n').slice(-30).join('\n')
+  return `\n--- last lines of ${log} ---\n${text}`
+}
+
+const httpOk = (url: string) => async () => (await fetch(url)).ok
+
+export default async function setup(project: TestProject) {
+  const tmp = mkdtempSync(join(tmpdir(), 'sigil-e2e-'))
+  const children: ChildProcess[] = []
+  const stopAll = () => {
+    for (const child of children.reverse()) {
+      if (child.exitCode !== null || child.pid === undefined) continue
+      try {
+        // Each child leads its own process group (detached): stop the group, grandchildren too.
+        process.kill(-child.pid, 'SIGTERM')
+      } catch {
+        child.kill('SIGTERM')
+      }
+    }
+    children.length = 0
+  }
+  process.once('exit', stopAll)
+
+  const start = (name: string, cmd: string, args: string[], env: NodeJS.ProcessEnv = {}, cwd = REPO_ROOT) => {
+    const log = join(tmp, `${name}.log`)
+    const fd = openSync(log, 'a')
+    const child = spawn(cmd, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', fd, fd], detached: true })
+    children.push(child)
+    return { child, log }
+  }
+
+  try {
+    for (const [what, path] of [
+      ['anvil (npm @foundry-rs/anvil: run npm install in web/)', ANVIL_BIN],
+      ['the sigil server binary (run cargo build -p sigil-server)', SIGIL_BIN],
+    ] as const) {
+      if (!existsSync(path)) throw new Error(`missing ${what}: ${path}`)
+    }
+    const [chainPort, apiPort, demoPort] = await Promise.all([freePort(), freePort(), freePort()])
+    const ports = { chain: chainPort, api: apiPort, demo: demoPort }
+    const rpcUrl = `http://127.0.0.1:${ports.chain}`
+    const apiUrl = `http://127.0.0.1:${ports.api}`
+    const demoUrl = `http://127.0.0.1:${ports.demo}`
+
+    // 1. anvil
+    const anvil = start('anvil', ANVIL_BIN, ['--host', '127.0.0.1', '--port', String(ports.chain), '--chain-id', '31337', '--silent'])
+    const rpcReady = async () => {
+      const res = await fetch(rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }) })
+      return res.ok && ((await res.json()) as { result?: string }).result === '0x7a69'
+    }
+
+    // 2. the Sigil server on a fresh database
+    const sigilEnv = { SIGIL_DATABASE_URL: `sqlite://${join(tmp, 'e2e.db')}` }
+    const run = (args: string[]) => {
+      const r = spawnSync(SIGIL_BIN, args, { cwd: REPO_ROOT, env: { ...process.env, ...sigilEnv }, encoding: 'utf8' })
+      if (r.status !== 0) throw new Error(`sigil ${args.join(' ')} failed (${r.status}):\n${r.stdout}\n${r.stderr}`)
+      return r.stdout
+    }
+    run(['wallets', 'import', 'data/wallets.json'])
+    const projectId = run(['project', 'add', '--name', 'e2e', '--origin', demoUrl]).trim().split('\n').pop()!.trim()
+    if (!/^[0-9a-f]{32}$/.test(projectId)) throw new Error(`unexpected projectId from sigil project add: ${projectId}`)
+    // The server proxies the dev chain to this anvil (EIP-1271 sign-in checks, balances).
+    const sigil = start('sigil', SIGIL_BIN, ['serve', '--listen', `127.0.0.1:${ports.api}`, '--dev-rpc-url', rpcUrl], sigilEnv)
+    await waitFor('anvil', rpcReady, anvil.child, anvil.log)
+    await waitFor('sigil serve', httpOk(`${apiUrl}/health`), sigil.child, sigil.log)
+
+    // 3. the demo, built for these addresses, served by vite preview. The library packages are
+    // built first (the demo consumes their dist/); the demo goes to a folder of our own so
+    // apps/demo/dist (make demo, make size) is left alone.
+    let demo: string | null = null
+    let demoError: string | null = null
+    const demoDist = join(tmp, 'demo-dist')
+    // Sign-in off by default; the sign-in suite opens the page with ?siwx=required.
+    const viteEnv = { VITE_SIGIL_API_URL: apiUrl, VITE_SIGIL_PROJECT_ID: projectId, VITE_SIGIL_DEV_RPC_URL: rpcUrl, VITE_SIGIL_SIWX: 'off' }
+    if (!existsSync(join(WEB_DIR, 'apps/demo/package.json'))) {
+      demoError = 'web/apps/demo does not exist'
+    } else {
+      const started = Date.now()
+      const libraries = ['@sigil/core', '@sigil/adapter-evm', '@sigil/react'].flatMap((w) => ['-w', w])
+      let build = spawnSync('npm', ['run', 'build', '--if-present', ...libraries], { cwd: WEB_DIR, encoding: 'utf8' })
+      if (build.status === 0) {
+        build = spawnSync('npm', ['run', 'build', '-w', '@sigil/demo', '--', '--outDir', demoDist, '--emptyOutDir'], { cwd: WEB_DIR, env: { ...process.env, ...viteEnv }, encoding: 'utf8' })
+      }
+      if (build.status !== 0) {
+        // The tests that need the demo fail with this; the test wallet's own tests still run.
+        demoError = `demo build failed (exit ${build.status}):\n${build.stdout.slice(-6000)}\n${build.stderr.slice(-6000)}`
+        console.error(`[e2e] ${demoError}`)
+      } else {
+        console.log(`[e2e] demo and its packages built in ${Date.now() - started} ms`)
+        const vite = start('vite-preview', join(WEB_DIR, 'node_modules/.bin/vite'), ['preview', '--outDir', demoDist, '--port', String(ports.demo), '--strictPort', '--host', '127.0.0.1'], viteEnv, join(WEB_DIR, 'apps/demo'))
+        await waitFor('vite preview', httpOk(`${demoUrl}/`), vite.child, vite.log)
+        demo = demoUrl
+      }
+    }
+
+    const env: E2eEnv = { rpcUrl, apiUrl, demoUrl: demo, demoError, projectId, artifactsDir: ARTIFACTS_DIR, logsDir: tmp }
+    console.log(`[e2e] anvil ${rpcUrl}, sigil ${apiUrl}, demo ${demoUrl}, projectId ${projectId}, logs ${tmp}`)
+    project.provide('e2e', env)
+  } catch (error) {
+    stopAll()
+    throw error
+  }
+
+  return () => {
+    stopAll()
+    if (process.env.SIGIL_E2E_KEEP !== '1') rmSync(tmp, { recursive: true, force: true })
+  }
+}

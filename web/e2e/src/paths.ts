@@ -1,0 +1,24 @@
+import { fileURLToPath } from 'node:url'
+import { join } from 'node:path'
+
+/** web/e2e */
+export const E2E_DIR = fileURLToPath(new URL('..', import.meta.url))
+export const WEB_DIR = join(E2E_DIR, '..')
+export const REPO_ROOT = join(WEB_DIR, '..')
+export const SIGIL_BIN = join(REPO_ROOT, 'target/debug/sigil')
+export const ANVIL_BIN = process.env.SIGIL_ANVIL ?? join(WEB_DIR, 'node_modules/@foundry-rs/anvil-linux-amd64/bin/anvil')
+export const ARTIFACTS_DIR = join(REPO_ROOT, 'test-artifacts')
+export const CHROMIUM = process.env.SIGIL_E2E_CHROMIUM ?? '/usr/bin/chromium'
+
+/** What the global setup hands the tests (vitest `inject('e2e')`). */
+export interface E2eEnv {
+  rpcUrl: string
+  apiUrl: string
+  /** null when there is no demo app to serve. */
+  demoUrl: string | null
+  /** Why there is no demo page (build failed, app missing). */
+  demoError: string | null
+  projectId: string
+  artifactsDir: string
+  logsDir: string
+}

@@ -1,0 +1,19 @@
+import { defineConfig } from 'vitest/config'
+
+// Browser end-to-end tests: one worker, one file at a time, long timeouts. Kept apart from the
+// unit tests (web/vitest.config.ts only includes packages/*/src/**/*.test.ts[x]).
+export default defineConfig({
+  test: {
+    root: import.meta.dirname,
+    include: ['tests/**/*.e2e.ts'],
+    globalSetup: ['src/global-setup.ts'],
+    environment: 'node',
+    fileParallelism: false,
+    maxWorkers: 1,
+    sequence: { concurrent: false },
+    testTimeout: 60_000,
+    hookTimeout: 240_000,
+    teardownTimeout: 30_000,
+    reporters: ['verbose'],
+  },
+})
