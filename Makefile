@@ -3,7 +3,7 @@
 #   make test   set up and pass every test (Rust on SQLite and PostgreSQL, web unit tests)
 #   make bench  print every benchmark's figures
 
-.PHONY: demo test bench bench-api bench-rpc size build web-deps clean
+.PHONY: demo test bench bench-api bench-rpc bench-ui size build web-deps clean
 
 demo:
 	bash scripts/demo.sh
@@ -11,13 +11,16 @@ demo:
 test:
 	bash scripts/test.sh
 
-bench: bench-api bench-rpc
+bench: bench-api bench-rpc bench-ui
 
 bench-api:
 	bash scripts/bench-api.sh
 
 bench-rpc:
 	bash scripts/bench-rpc.sh
+
+bench-ui:
+	bash scripts/bench-ui.sh
 
 size:
 	[ -d web/node_modules ] || (cd web && npm ci --no-audit --no-fund)

@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# make bench-ui: median click-Connect-to-wallet-list time in headless Chromium for the demo
+# (real server, anvil) against a plain React dialog page, in one run.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/chromium.sh
+export SIGIL_ANVIL="$(bash scripts/anvil.sh)"
+cargo build --locked -p sigil-server >&2
+[ -d web/node_modules ] || (cd web && npm ci --no-audit --no-fund)
+cd web/e2e
+npx vitest run --config vitest.bench-ui.config.ts 2>&1 | grep -v '^$'

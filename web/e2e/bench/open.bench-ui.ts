@@ -1,0 +1,106 @@
+/**
+ * make bench-ui: median time from clicking Connect to the wallet list being visible, over 10
+ * runs in headless Chromium, for the demo (real server, directory prefetched when idle) and for
+ * a plain React dialog page as the baseline, in the same run. Prints the figures; the goal is
+ * under 50 ms, reported, not asserted (timings are not tests).
+ */
+import { spawnSync } from 'node:child_process'
+import { createReadStream, existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { createServer, type Server } from 'node:http'
+import { tmpdir } from 'node:os'
+import { extname, join } from 'node:path'
+import type { Page } from 'playwright-core'
+import { afterAll, beforeAll, expect, inject, it } from 'vitest'
+import { launchBrowser } from '../src/browser.js'
+import { WEB_DIR } from '../src/paths.js'
+
+const RUNS = 10
+const env = inject('e2e')
+let baselineDir: string
+let baseline: Server
+let baselineUrl: string
+
+beforeAll(async () => {
+  baselineDir = mkdtempSync(join(tmpdir(), 'sigil-bench-baseline-'))
+  const build = spawnSync('npm', ['run', 'build', '-w', '@sigil/bench-baseline', '--', '--outDir', baselineDir, '--emptyOutDir'], { cwd: WEB_DIR, encoding: 'utf8' })
+  if (build.status !== 0) throw new Error(`baseline build failed:\n${build.stdout}\n${build.stderr}`)
+  const types: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css' }
+  baseline = createServer((req, res) => {
+    const path = join(baselineDir, req.url === '/' ? 'index.html' : (req.url ?? '').split('?')[0]!)
+    if (!path.startsWith(baselineDir) || !existsSync(path)) return void res.writeHead(404).end()
+    res.writeHead(200, { 'content-type': types[extname(path)] ?? 'application/octet-stream' })
+    createReadStream(path).pipe(res)
+  })
+  await new Promise<void>((resolve) => baseline.listen(0, '127.0.0.1', resolve))
+  const address = baseline.address()
+  baselineUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/`
+})
+
+afterAll(() => {
+  baseline?.close()
+  if (baselineDir) rmSync(baselineDir, { recursive: true, force: true })
+})
+
+/** Clicks `button` in the page and resolves with the ms until `ready` holds (polled without frame waits). */
+function clickToReady(page: Page, button: string, ready: string): Promise<number> {
+  return page.evaluate(
+    ({ button, ready }) =>
+      new Promise<number>((resolve, reject) => {
+        const isReady = new Function(`return (${ready})`) as () => boolean
+        const el = document.querySelector<HTMLElement>(button)
+        if (!el) return reject(new Error(`no ${button}`))
+        const channel = new MessageChannel()
+        const t0 = performance.now()
+        channel.port1.onmessage = () => {
+          if (isReady()) resolve(performance.now() - t0)
+          else if (performance.now() - t0 > 10_000) reject(new Error('not ready after 10 s'))
+          else channel.port2.postMessage(0)
+        }
+        el.click()
+        channel.port2.postMessage(0)
+      }),
+    { button, ready },
+  )
+}
+
+async function measure(url: string, button: string, ready: string): Promise<number[]> {
+  const browser = await launchBrowser()
+  const times: number[] = []
+  try {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
+    for (let i = 0; i < RUNS; i++) {
+      await page.goto(url, { waitUntil: 'load' })
+      // Let idle-time prefetching (modal chunk, directory page 1) happen, as it would for a visitor.
+      await page.waitForTimeout(800)
+      times.push(await clickToReady(page, button, ready))
+    }
+  } finally {
+    await browser.close()
+  }
+  return times
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b)
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2
+}
+
+it('click Connect -> wallet list visible', async () => {
+  if (!env.demoUrl) throw new Error(`no demo page: ${env.demoError}`)
+  // The wallet list: the Connect view with its directory wallets (at least 4 rows) laid out.
+  const sigilReady = `(() => { const v = document.querySelector('sigil-modal')?.shadowRoot?.querySelector('[data-testid="connect-view"]'); return !!v && v.querySelectorAll('button').length >= 4 && v.getBoundingClientRect().height > 0 })()`
+  const baselineReady = `(() => { const d = document.querySelector('[role="dialog"]'); return !!d && d.querySelectorAll('button').length >= 4 && d.getBoundingClientRect().height > 0 })()`
+  const sigil = await measure(env.demoUrl, 'button.sigil-cb', sigilReady)
+  const base = await measure(baselineUrl, '#connect', baselineReady)
+  const fmt = (xs: number[]) => `median ${median(xs).toFixed(1)} ms (min ${Math.min(...xs).toFixed(1)}, max ${Math.max(...xs).toFixed(1)})`
+  console.log(
+    [
+      `Click Connect -> wallet list visible, headless Chromium, ${RUNS} runs each`,
+      `  Sigil demo (real server, prefetched): ${fmt(sigil)}`,
+      `  plain React dialog (baseline):        ${fmt(base)}`,
+      `  ratio to baseline: x${(median(sigil) / median(base)).toFixed(2)}; goal under 50 ms: ${median(sigil) < 50 ? 'met' : 'not met'}`,
+    ].join('\n'),
+  )
+  expect(sigil).toHaveLength(RUNS)
+  expect(base).toHaveLength(RUNS)
+})
