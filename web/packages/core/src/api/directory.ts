@@ -1,5 +1,6 @@
 import * as z from 'zod/mini'
 import type { Wallet } from '../types.js'
+import { readServerResponse } from './http.js'
 
 /** Page size of the wallet list (spec section 9). */
 export const WALLETS_PAGE_SIZE = 40
@@ -87,7 +88,6 @@ const walletSchema = z.object({
 const walletsPageSchema = z.object({ count: z.number(), data: z.array(walletSchema) })
 const analyticsConfigSchema = z.object({ isAnalyticsEnabled: z.boolean() })
 const originsSchema = z.object({ allowedOrigins: z.array(z.string()) })
-const errorBodySchema = z.object({ error: z.object({ code: z.optional(z.string()), message: z.string() }) })
 
 export interface DirectoryClient {
   readonly baseUrl: string
@@ -115,20 +115,9 @@ export function createDirectoryClient(options: DirectoryClientOptions): Director
   }
 
   const request = async (target: string, init?: RequestInit): Promise<unknown> => {
-    const response = await doFetch(target, init)
-    const text = await response.text()
-    let body: unknown
-    try {
-      body = text ? JSON.parse(text) : undefined
-    } catch {
-      body = undefined
-    }
-    if (!response.ok) {
-      const parsed = errorBodySchema.safeParse(body)
-      const message = parsed.success ? parsed.data.error.message : `Request failed with status ${response.status}`
-      throw new DirectoryApiError(message, response.status, parsed.success ? parsed.data.error.code : undefined)
-    }
-    return body
+    const result = await readServerResponse(await doFetch(target, init))
+    if (!result.ok) throw new DirectoryApiError(result.failure.message, result.failure.status, result.failure.code)
+    return result.body
   }
 
   const list = (values: readonly string[] | undefined) => (values && values.length ? values.join(',') : undefined)

@@ -2,6 +2,7 @@
  * The Sigil server's sign-in API (/auth/v1/*). Loaded on demand by `serverSiwx`: the host page
  * pays for it only once a wallet is connected.
  */
+import { readServerResponse } from '../api/http.js'
 import { buildMessage, plainData } from './message.js'
 import type { SIWXConfig, SIWXMessageData, SIWXSession } from './types.js'
 import type { CaipNetworkId } from '../types.js'
@@ -62,19 +63,9 @@ export function createAuthApi(options: AuthApiOptions): AuthApi {
       headers,
       ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}),
     })
-    const text = await response.text()
-    let body: unknown
-    try {
-      body = text ? JSON.parse(text) : undefined
-    } catch {
-      body = undefined
-    }
-    if (!response.ok) {
-      const error = (body as { error?: { code?: unknown; message?: unknown } } | undefined)?.error
-      const message = typeof error?.message === 'string' ? error.message : `Request failed with status ${response.status}`
-      throw new SiwxApiError(message, response.status, typeof error?.code === 'string' ? error.code : undefined)
-    }
-    return body as T
+    const result = await readServerResponse(response)
+    if (!result.ok) throw new SiwxApiError(result.failure.message, result.failure.status, result.failure.code)
+    return result.body as T
   }
   return {
     nonce: () => call('POST', '/auth/v1/nonce'),

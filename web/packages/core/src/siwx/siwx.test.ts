@@ -156,7 +156,7 @@ describe('sign-in flow (server-backed)', () => {
     const { client, server, fake, storage, events } = setup()
     await connect(client)
     await client.siwx.sign()
-    const signed = fake.adapter.signMessage.mock.calls[0]?.[0] as string
+    const signed = String((fake.adapter.signMessage.mock.calls[0] as unknown[] | undefined)?.[0])
     expect(signed).toMatch(/^localhost(:\d+)? wants you to sign in with your Ethereum account:\n0x1111111111111111111111111111111111111111\n\nSign in to the test\.\n\nURI: http:\/\/localhost/)
     expect(signed).toMatch(/\nChain ID: 1\nNonce: nonce1abcdef\nIssued At: \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/)
     const body = JSON.parse(String(server.calls('/auth/v1/authenticate')[0]?.[1]?.body))
