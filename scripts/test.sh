@@ -20,8 +20,8 @@ step "Rust: unit and integration tests (SQLite and PostgreSQL, anvil)"
 cargo test --locked --workspace
 
 if [ -f web/package.json ]; then
-  step "Web: install, build, unit tests"
-  (cd web && npm ci --no-audit --no-fund && npm run build && npm test)
+  step "Web: install, build, typecheck, unit tests"
+  (cd web && npm ci --no-audit --no-fund && npm run build && npm run typecheck && npm test)
 
   step "Web: size budget (library JS before the modal opens, gzip -9)"
   node scripts/size.mjs --no-build

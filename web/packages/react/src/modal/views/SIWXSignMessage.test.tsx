@@ -14,8 +14,10 @@ afterEach(() => {
 const ICON = 'data:image/svg+xml,<svg xmlns="http://www.w3.org/2000/svg"/>'
 
 /** A scriptable SIWXConfig keeping sessions in memory. */
-function fakeSiwx(required = true): SIWXConfig & { statement: string; sessions: SIWXSession[]; fail?: unknown } {
-  const config = {
+type FakeSiwx = SIWXConfig & { statement: string; sessions: SIWXSession[]; fail?: unknown }
+
+function fakeSiwx(required = true): FakeSiwx {
+  const config: FakeSiwx = {
     statement: 'Sign in to the test app.',
     sessions: [] as SIWXSession[],
     fail: undefined as unknown,
@@ -36,7 +38,7 @@ function fakeSiwx(required = true): SIWXConfig & { statement: string; sessions: 
     }),
     getRequired: () => required,
     signOutOnDisconnect: true,
-  } satisfies SIWXConfig & Record<string, unknown>
+  }
   return config
 }
 
