@@ -53,6 +53,9 @@ pub async fn batch(rpc: &Rpc, chain: &str, calls: &[Call]) -> Result<Vec<Option<
 /// Splits ABI return data into 32-byte words (hex, no prefix).
 pub fn words(data: &str) -> Vec<&str> {
     let hex = data.strip_prefix("0x").unwrap_or(data);
+    if !hex.is_ascii() {
+        return Vec::new(); // an upstream's garbage, not ABI data
+    }
     (0..hex.len() / 64).map(|i| &hex[i * 64..(i + 1) * 64]).collect()
 }
 

@@ -145,7 +145,7 @@ pub async fn balance(State(state): State<AppState>, Path(address): Path<String>,
         if token.is_some() && amount::is_zero_hex(&hex) {
             continue;
         }
-        let integer = amount::hex_to_decimal(&hex).map_err(ApiError::internal)?;
+        let integer = amount::hex_to_decimal(&hex).map_err(|e| ApiError::unavailable(format!("upstream answered {e}")))?;
         let numeric = amount::format_units(&integer, decimals);
         let price = if chain.testnet { 0.0 } else { prices::usd_price(&state.rpc, chains, chain, token.as_deref(), &symbol).await.unwrap_or(0.0) };
         let value = numeric.parse::<f64>().unwrap_or(0.0) * price;
