@@ -68,11 +68,11 @@ describe('modal', () => {
 
   it('labels All Wallets with the directory count', async () => {
     await openModal(t.page)
-    const text = await ui.allWalletsButton(t.page).innerText()
-    const count = Number(/(\d[\d,]*)/.exec(text)?.[1]?.replace(/,/g, ''))
+    // The count arrives with the directory's first page; wait for it rather than race it.
+    const countShown = async () => Number(/(\d[\d,]*)/.exec(await ui.allWalletsButton(t.page).innerText())?.[1]?.replace(/,/g, '') ?? NaN)
+    await expect.poll(countShown, { timeout: 10_000 }).toBeGreaterThanOrEqual(600)
     // data/wallets.json imports 690 wallets; a UI may round down ('680+').
-    expect(count).toBeGreaterThanOrEqual(600)
-    expect(count).toBeLessThanOrEqual(690)
+    expect(await countShown()).toBeLessThanOrEqual(690)
   })
 
   it('searches the directory', async () => {
