@@ -17,6 +17,12 @@ pub enum CaipError {
     UnknownNamespace(String),
 }
 
+/// EVM address rule (spec section 5): 40 hex digits, with or without 0x.
+pub fn is_evm_address(s: &str) -> bool {
+    let hex = s.strip_prefix("0x").unwrap_or(s);
+    hex.len() == 40 && hex.bytes().all(|b| b.is_ascii_hexdigit())
+}
+
 /// A CAIP-2 chain id such as `eip155:1`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct ChainId {
@@ -109,6 +115,14 @@ mod tests {
         for bad in ["", "eip155", "eip155:", ":1", "eip155:1:2", "EIP155:1", "ab:1", "eip155:1 ", "e!p155:1", "eip155:012345678901234567890123456789012"] {
             assert_eq!(bad.parse::<ChainId>(), Err(CaipError::NetworkId(bad.to_owned())), "{bad:?}");
         }
+    }
+
+    #[test]
+    fn evm_addresses() {
+        assert!(is_evm_address("0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266"));
+        assert!(is_evm_address("f39fd6e51aad88f6f4ce6ab8827279cfffb92266"));
+        assert!(!is_evm_address("0x123"));
+        assert!(!is_evm_address("0xg39fd6e51aad88f6f4ce6ab8827279cfffb92266"));
     }
 
     #[test]

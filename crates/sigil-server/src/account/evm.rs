@@ -9,12 +9,6 @@ pub const BALANCE_OF: &str = "0x70a08231";
 pub const GET_RESERVES: &str = "0x0902f1ac";
 pub const TOKEN0: &str = "0x0dfe1681";
 
-/// EVM address: 40 hex digits with optional 0x (spec section 5).
-pub fn is_address(s: &str) -> bool {
-    let hex = s.strip_prefix("0x").unwrap_or(s);
-    hex.len() == 40 && hex.bytes().all(|b| b.is_ascii_hexdigit())
-}
-
 /// 0x-prefixed, lower-case.
 pub fn normalize(address: &str) -> String {
     format!("0x{}", address.strip_prefix("0x").unwrap_or(address).to_ascii_lowercase())
@@ -72,8 +66,6 @@ mod tests {
     fn encodes_balance_of() {
         let c = balance_of("0xToken", "0xF39Fd6e51aad88F6F4ce6aB8827279cffFb92266");
         assert_eq!(c.params.unwrap(), r#"[{"to":"0xToken","data":"0x70a08231000000000000000000000000f39fd6e51aad88f6f4ce6ab8827279cfffb92266"},"latest"]"#);
-        assert!(is_address("f39fd6e51aad88f6f4ce6ab8827279cfffb92266"));
-        assert!(!is_address("0x123"));
         assert_eq!(words(&format!("0x{}{}", "0".repeat(63) + "1", "0".repeat(63) + "2")).len(), 2);
     }
 }

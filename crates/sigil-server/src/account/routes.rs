@@ -9,7 +9,7 @@ use axum::http::{StatusCode, Uri};
 use axum::Json;
 use serde::{Deserialize, Serialize};
 use sigil_core::amount;
-use sigil_core::caip::{AccountId, ChainId};
+use sigil_core::caip::{is_evm_address, AccountId, ChainId};
 use utoipa::{IntoParams, ToSchema};
 
 use super::{evm, prices};
@@ -93,8 +93,12 @@ fn currency(params: &Params) -> ApiResult<String> {
 }
 
 fn upstream_error(f: Failure) -> ApiError {
-    let Failure::AllDown(chain) = f;
-    ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "upstream_unavailable", format!("All upstream RPC endpoints for {chain} are unavailable"))
+    ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "upstream_unavailable", f.to_string())
+}
+
+/// The token's configured icon, else this server's generated one for its symbol.
+fn token_icon(state: &AppState, symbol: &str, configured: Option<&String>) -> String {
+    configured.cloned().unwrap_or_else(|| format!("{}/public/getTokenImage/{symbol}", state.config.public_url))
 }
 
 /// Native balance and every configured ERC-20 with a non-zero balance.
@@ -112,7 +116,7 @@ pub async fn balance(State(state): State<AppState>, Path(address): Path<String>,
         Some("true") => true,
         Some(other) => return Err(ApiError::invalid_param("forceUpdate", format!("expected true or false, got '{other}'"))),
     };
-    if parsed.namespace() == "eip155" && !evm::is_address(&address) {
+    if parsed.namespace() == "eip155" && !is_evm_address(&address) {
         return Err(ApiError::invalid_param("address", "expected an EVM address: 40 hex characters, optional 0x"));
     }
     let chains = state.rpc.chains();
@@ -136,11 +140,10 @@ pub async fn balance(State(state): State<AppState>, Path(address): Path<String>,
     let results = evm::batch(&state.rpc, &chain.id, &calls).await.map_err(upstream_error)?;
     let native_hex = results[0].clone().ok_or_else(|| ApiError::unavailable("eth_getBalance failed"))?;
 
-    let icon = |symbol: &str, given: Option<&String>| given.cloned().unwrap_or_else(|| format!("{}/public/getTokenImage/{symbol}", state.config.public_url));
     let mut balances = Vec::new();
     let entries = std::iter::once((None, chain.native.name.clone(), chain.native.symbol.clone(), chain.native.decimals, None, Some(native_hex)))
         .chain(chain.tokens.iter().zip(results.into_iter().skip(1)).map(|(t, r)| (Some(t.address.clone()), t.name.clone(), t.symbol.clone(), t.decimals, t.icon.as_ref(), r)));
-    for (token, name, symbol, decimals, token_icon, hex) in entries {
+    for (token, name, symbol, decimals, configured_icon, hex) in entries {
         let Some(hex) = hex else { continue };
         if token.is_some() && amount::is_zero_hex(&hex) {
             continue;
@@ -150,7 +153,7 @@ pub async fn balance(State(state): State<AppState>, Path(address): Path<String>,
         let price = if chain.testnet { 0.0 } else { prices::usd_price(&state.rpc, chains, chain, token.as_deref(), &symbol).await.unwrap_or(0.0) };
         let value = numeric.parse::<f64>().unwrap_or(0.0) * price;
         balances.push(TokenBalance {
-            icon_url: icon(&symbol, token_icon),
+            icon_url: token_icon(&state, &symbol, configured_icon),
             name,
             symbol,
             chain_id: chain.id.clone(),
@@ -211,11 +214,10 @@ pub async fn price(State(state): State<AppState>, body: axum::body::Bytes) -> Ap
             (None, chain.native.name.clone(), chain.native.symbol.clone(), None)
         } else {
             let Some(t) = chain.token(&id.address) else { continue };
-            (Some(t.address.as_str()), t.name.clone(), t.symbol.clone(), t.icon.clone())
+            (Some(t.address.as_str()), t.name.clone(), t.symbol.clone(), t.icon.as_ref())
         };
         let Some(price) = prices::usd_price(&state.rpc, chains, chain, token, &symbol).await else { continue };
-        let icon_url = icon.unwrap_or_else(|| format!("{}/public/getTokenImage/{symbol}", state.config.public_url));
-        fungibles.push(FungiblePrice { name, symbol, icon_url, price });
+        fungibles.push(FungiblePrice { icon_url: token_icon(&state, &symbol, icon), name, symbol, price });
     }
     Ok(Json(PriceResponse { fungibles }))
 }

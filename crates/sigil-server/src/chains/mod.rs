@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use serde::Deserialize;
-use sigil_core::caip::ChainId;
+use sigil_core::caip::{is_evm_address, ChainId};
 
 const BUILT_IN: &str = include_str!("../../../../config/chains.toml");
 
@@ -91,11 +91,6 @@ pub struct Chains {
     pub by_id: BTreeMap<String, ChainConfig>,
     /// USD price by upper-case symbol.
     pub static_prices: BTreeMap<String, f64>,
-}
-
-fn is_evm_address(s: &str) -> bool {
-    let hex = s.strip_prefix("0x").unwrap_or(s);
-    hex.len() == 40 && hex.bytes().all(|b| b.is_ascii_hexdigit())
 }
 
 impl Chains {

@@ -48,9 +48,10 @@ impl Default for RpcSettings {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum Failure {
     /// Every upstream failed on every try.
+    #[error("All upstream RPC endpoints for {0} are unavailable")]
     AllDown(String),
 }
 

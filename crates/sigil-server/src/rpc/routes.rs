@@ -10,17 +10,12 @@ use axum::Extension;
 use sigil_core::caip::ChainId;
 
 use super::jsonrpc::{self, Call, Parsed, Reply};
-use super::Failure;
 use crate::projects::Project;
 use crate::query::Params;
 use crate::AppState;
 
 fn json(status: StatusCode, body: String) -> Response {
     (status, [(header::CONTENT_TYPE, "application/json")], body).into_response()
-}
-
-fn all_down_message(chain: &str) -> String {
-    format!("All upstream RPC endpoints for {chain} are unavailable")
 }
 
 /// Forwards a JSON-RPC request or batch (at most 1000) to the chain's upstreams.
@@ -63,7 +58,7 @@ pub async fn proxy(State(state): State<AppState>, Extension(project): Extension<
         Parsed::Single(Err((id, reply))) => json(StatusCode::BAD_REQUEST, reply.to_json(&id)),
         Parsed::Single(Ok(call)) => match state.rpc.call(chain, &call.method, call.params.as_deref()).await {
             Ok(reply) => json(StatusCode::OK, reply.to_json(&call.id)),
-            Err(Failure::AllDown(c)) => json(StatusCode::SERVICE_UNAVAILABLE, Reply::error(jsonrpc::INTERNAL_ERROR, &all_down_message(&c)).to_json(&call.id)),
+            Err(f) => json(StatusCode::SERVICE_UNAVAILABLE, Reply::error(jsonrpc::INTERNAL_ERROR, &f.to_string()).to_json(&call.id)),
         },
         Parsed::Batch(items) => batch(&state, chain, items).await,
     }
@@ -77,9 +72,9 @@ async fn batch(state: &AppState, chain: &str, items: Vec<jsonrpc::Item>) -> Resp
     } else {
         match state.rpc.send(chain, Bytes::from(jsonrpc::batch_body(&calls))).await {
             Ok(bytes) => jsonrpc::batch_replies(&bytes, calls.len()),
-            Err(Failure::AllDown(c)) => {
+            Err(f) => {
                 status = StatusCode::SERVICE_UNAVAILABLE;
-                vec![Reply::error(jsonrpc::INTERNAL_ERROR, &all_down_message(&c)); calls.len()]
+                vec![Reply::error(jsonrpc::INTERNAL_ERROR, &f.to_string()); calls.len()]
             }
         }
     }

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini'
 import type { Wallet } from '../types.js'
-import { readServerResponse } from './http.js'
+import { readServerResponse, serverUrl } from './http.js'
 
 /** Page size of the wallet list (spec section 9). */
 export const WALLETS_PAGE_SIZE = 40
@@ -106,13 +106,7 @@ export function createDirectoryClient(options: DirectoryClientOptions): Director
   const doFetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init))
 
   /** Every call carries projectId, st and sv; empty values are left out. */
-  const url = (path: string, params: Record<string, string | number | undefined> = {}): string => {
-    const query = new URLSearchParams({ projectId: options.projectId, st: options.sdkType, sv: options.sdkVersion })
-    for (const [key, value] of Object.entries(params)) {
-      if (value !== undefined && value !== '') query.set(key, String(value))
-    }
-    return `${baseUrl}${path}?${query.toString()}`
-  }
+  const url = (path: string, params: Record<string, string | number | undefined> = {}): string => serverUrl(baseUrl, path, options, params)
 
   const request = async (target: string, init?: RequestInit): Promise<unknown> => {
     const result = await readServerResponse(await doFetch(target, init))

@@ -1,3 +1,19 @@
+/** What identifies the caller on every Sigil server call (query parameters projectId, st, sv). */
+export interface ServerIdentity {
+  projectId: string
+  sdkType: string
+  sdkVersion: string
+}
+
+/** `${baseUrl}${path}` with projectId, st and sv, then `params` (undefined and empty values left out). */
+export function serverUrl(baseUrl: string, path: string, identity: ServerIdentity, params: Record<string, string | number | undefined> = {}): string {
+  const query = new URLSearchParams({ projectId: identity.projectId, st: identity.sdkType, sv: identity.sdkVersion })
+  for (const [key, value] of Object.entries(params)) {
+    if (value !== undefined && value !== '') query.set(key, String(value))
+  }
+  return `${baseUrl.replace(/\/+$/, '')}${path}?${query.toString()}`
+}
+
 /**
  * Reading a Sigil server response: the JSON body, or the server's error
  * (`{"error": {"code", "message"}}`) as a message and code to throw with.

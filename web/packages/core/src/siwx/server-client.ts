@@ -2,7 +2,7 @@
  * The Sigil server's sign-in API (/auth/v1/*). Loaded on demand by `serverSiwx`: the host page
  * pays for it only once a wallet is connected.
  */
-import { readServerResponse } from '../api/http.js'
+import { readServerResponse, serverUrl } from '../api/http.js'
 import { buildMessage, plainData } from './message.js'
 import type { SIWXConfig, SIWXMessageData, SIWXSession } from './types.js'
 import type { CaipNetworkId } from '../types.js'
@@ -48,12 +48,8 @@ export interface AuthApi {
 }
 
 export function createAuthApi(options: AuthApiOptions): AuthApi {
-  const base = options.apiUrl.replace(/\/+$/, '')
   const doFetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init))
-  const url = (path: string, params: Record<string, string> = {}) => {
-    const query = new URLSearchParams({ projectId: options.projectId, st: options.sdkType, sv: options.sdkVersion, ...params })
-    return `${base}${path}?${query.toString()}`
-  }
+  const url = (path: string, params: Record<string, string> = {}) => serverUrl(options.apiUrl, path, options, params)
   const call = async <T>(method: string, path: string, init: { token?: string; body?: unknown; params?: Record<string, string> } = {}): Promise<T> => {
     const headers: Record<string, string> = {}
     if (init.body !== undefined) headers['content-type'] = 'application/json'
