@@ -9,18 +9,26 @@
 //   - USDC "USD Coin (test)"   6 decimals, 1,000,000 supply
 //   - a SGL/USDC SigilPair holding 10,000 SGL and 25,000 USDC (1 SGL = 2.50 USDC)
 //   - a ContractWallet (EIP-1271) owned by account 0
-// and sends 1,000 SGL to accounts 1..3. Builds the contracts first if build/ is missing.
+//   - an ENS-style NameRegistry and NameResolver: alice.eth (account 1, with an avatar) and
+//     bob.eth (account 2) resolve both ways; account 3's reverse record claims alice.eth,
+//     which does not point back to it, so it must not be shown as account 3's name
+// and sends 1,000 SGL to accounts 1..3. New contracts are deployed last, so the addresses of
+// the earlier ones stay the same on a fresh anvil. Builds the contracts first if build/ is missing.
 // The JSON goes to stdout (and to --out); progress goes to stderr.
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createPublicClient, createWalletClient, http, parseUnits, getAddress } from 'viem';
+import { createPublicClient, createWalletClient, http, parseUnits, getAddress, namehash, labelhash } from 'viem';
 import { build, isBuilt, loadArtifact } from './build.mjs';
 
 export const SGL = { symbol: 'SGL', name: 'Sigil', decimals: 18, supply: '1000000' };
 export const USDC = { symbol: 'USDC', name: 'USD Coin (test)', decimals: 6, supply: '1000000' };
 export const PAIR_SEED = { SGL: '10000', USDC: '25000' }; // 1 SGL = 2.50 USDC
 export const GIFT_SGL = '1000'; // to accounts 1..3
+// A tiny SVG avatar as a data URL: works offline, in the browser and in tests.
+export const ALICE_AVATAR =
+  'data:image/svg+xml;base64,' +
+  Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 8 8"><circle cx="4" cy="4" r="4" fill="#6f42c1"/></svg>').toString('base64');
 
 function log(msg) {
   process.stderr.write(`[devchain] ${msg}\n`);
@@ -116,6 +124,40 @@ export async function deploy({ rpcUrl }) {
     await send(sgl, token.abi, 'transfer', [to, parseUnits(GIFT_SGL, SGL.decimals)], `gift SGL to ${to}`);
   }
 
+  const ens = await deployNames();
+
+  async function deployNames() {
+    const registryArt = loadArtifact('NameRegistry');
+    const resolverArt = loadArtifact('NameResolver');
+    const registry = await deployContract(registryArt, [], 'NameRegistry');
+    const resolver = await deployContract(resolverArt, [registry], 'NameResolver');
+    const own = (parent, label) =>
+      send(registry, registryArt.abi, 'setSubnodeOwner', [namehash(parent), labelhash(label), deployer], `own ${label}.${parent}`);
+    const setResolver = (name) => send(registry, registryArt.abi, 'setResolver', [namehash(name), resolver], `resolver of ${name}`);
+    await own('', 'eth');
+    await own('', 'reverse');
+    await own('reverse', 'addr');
+    const names = [
+      { name: 'alice.eth', address: accounts[1], avatar: ALICE_AVATAR },
+      { name: 'bob.eth', address: accounts[2], avatar: null },
+    ];
+    for (const n of names) {
+      await own('eth', n.name.split('.')[0]);
+      await setResolver(n.name);
+      await send(resolver, resolverArt.abi, 'setAddr', [namehash(n.name), n.address], `addr of ${n.name}`);
+      if (n.avatar) await send(resolver, resolverArt.abi, 'setText', [namehash(n.name), 'avatar', n.avatar], `avatar of ${n.name}`);
+    }
+    // Reverse records: <address hex>.addr.reverse -> name. Account 3 claims a name it does not own.
+    const reverse = [...names.map((n) => [n.address, n.name]), [accounts[3], 'alice.eth']];
+    for (const [address, name] of reverse) {
+      const label = address.slice(2).toLowerCase();
+      await own('addr.reverse', label);
+      await setResolver(`${label}.addr.reverse`);
+      await send(resolver, resolverArt.abi, 'setName', [namehash(`${label}.addr.reverse`), name], `reverse name of ${address}`);
+    }
+    return { registry, resolver, names, unverified: [{ address: accounts[3], claims: 'alice.eth' }] };
+  }
+
   const [token0, token1] = await Promise.all([
     pub.readContract({ address: pair, abi: pairArt.abi, functionName: 'token0' }),
     pub.readContract({ address: pair, abi: pairArt.abi, functionName: 'token1' }),
@@ -133,6 +175,7 @@ export async function deploy({ rpcUrl }) {
       { address: pair, base: 'SGL', quote: 'USDC', token0: getAddress(token0), token1: getAddress(token1) },
     ],
     contractWallet: { address: contractWallet, owner: deployer },
+    ens,
   };
 }
 

@@ -19,6 +19,9 @@ import {
   toHex,
   parseUnits,
   getAddress,
+  namehash,
+  labelhash,
+  zeroAddress,
 } from 'viem';
 import { mnemonicToAccount } from 'viem/accounts';
 import { compile, loadArtifact, CONTRACT_NAMES } from './build.mjs';
@@ -299,6 +302,32 @@ test('ContractWallet: EIP-1271 isValidSignature', async () => {
   assert.equal(await check(hash, sigOwner.slice(0, -2)), INVALID);
   assert.equal(await check(hash, '0x'), INVALID);
   assert.equal(await check(hash, `0x${'11'.repeat(65)}`), INVALID);
+});
+
+test('names: reverse and forward records, avatar, and only owners may write', async () => {
+  const { registry, resolver, names, unverified } = deployed.ens;
+  const reg = loadArtifact('NameRegistry').abi;
+  const res = loadArtifact('NameResolver').abi;
+  const reverseName = async (address) => {
+    const node = namehash(`${address.slice(2).toLowerCase()}.addr.reverse`);
+    const at = await read(registry, reg, 'resolver', [node]);
+    return read(at, res, 'name', [node]);
+  };
+  assert.deepEqual(names.map((n) => [n.name, n.address]), [['alice.eth', accounts[1]], ['bob.eth', accounts[2]]]);
+  for (const n of names) {
+    assert.equal(await reverseName(n.address), n.name);
+    assert.equal(getAddress(await read(resolver, res, 'addr', [namehash(n.name)])), n.address);
+    assert.equal(await read(resolver, res, 'text', [namehash(n.name), 'avatar']), n.avatar ?? '');
+  }
+  // Account 3 claims alice.eth, which points at account 1: a verifier must not accept it.
+  assert.equal(await reverseName(unverified[0].address), 'alice.eth');
+  assert.equal(getAddress(await read(resolver, res, 'addr', [namehash('alice.eth')])), accounts[1]);
+  // No reverse record for account 0; nobody but the node's owner can set records.
+  assert.equal(await read(registry, reg, 'resolver', [namehash(`${accounts[0].slice(2).toLowerCase()}.addr.reverse`)]), zeroAddress);
+  const asOther = (address, abi, functionName, args) => pub.simulateContract({ address, abi, functionName, args, account: accounts[4] });
+  await assert.rejects(asOther(resolver, res, 'setName', [namehash('alice.eth'), 'mallory.eth']), /not the node's owner/);
+  await assert.rejects(asOther(registry, reg, 'setSubnodeOwner', [namehash('eth'), labelhash('mallory'), accounts[4]]), /not the node's owner/);
+  assert.equal(await read(resolver, res, 'supportsInterface', ['0x691f3431']), true);
 });
 
 test('deploy fails clearly when the RPC is unreachable', async () => {

@@ -3,6 +3,7 @@
 pub mod amount;
 pub mod caip;
 pub mod catalogue;
+pub mod ens;
 pub mod errors;
 pub mod logo;
 pub mod origin;

@@ -5,12 +5,14 @@
 pub mod account;
 pub mod analytics;
 pub mod auth;
+pub mod cache;
 pub mod chains;
 pub mod config;
 pub mod db;
 pub mod directory;
 pub mod error;
 pub mod health;
+pub mod identity;
 pub mod metrics;
 pub mod projects;
 pub mod query;
@@ -47,13 +49,23 @@ pub struct AppState {
     pub limiter: Arc<analytics::limiter::RateLimiter>,
     pub rpc: Arc<rpc::Rpc>,
     pub balance_cache: Arc<account::routes::BalanceCache>,
+    pub identity_cache: Arc<identity::IdentityCache>,
     pub projects: Arc<projects::ProjectCache>,
 }
 
 impl AppState {
     pub fn new(db: Db, config: Config) -> AppState {
         let rpc = Arc::new(rpc::Rpc::new(config.chains.clone(), config.rpc.clone()));
-        AppState { db, config: Arc::new(config), metrics: Default::default(), limiter: Default::default(), rpc, balance_cache: Default::default(), projects: Default::default() }
+        AppState {
+            db,
+            config: Arc::new(config),
+            metrics: Default::default(),
+            limiter: Default::default(),
+            rpc,
+            balance_cache: Arc::new(cache::TtlCache::new(account::routes::BALANCE_TTL, account::routes::CACHE_MAX)),
+            identity_cache: Arc::new(cache::TtlCache::new(identity::IDENTITY_TTL, identity::CACHE_MAX)),
+            projects: Default::default(),
+        }
     }
 }
 
@@ -85,6 +97,7 @@ pub fn routes(state: &AppState) -> (Router<AppState>, utoipa::openapi::OpenApi) 
         .routes(routes!(chains::routes::supported_chains))
         .routes(routes!(account::routes::balance))
         .routes(routes!(account::routes::price))
+        .routes(routes!(identity::identity))
         .routes(routes!(auth::routes::nonce))
         .routes(routes!(auth::routes::authenticate))
         .routes(routes!(auth::routes::session))

@@ -119,7 +119,7 @@ async fn openapi_is_true(b: Backend) {
         "/auth/v1/authenticate", "/auth/v1/nonce", "/auth/v1/session", "/auth/v1/sessions", "/auth/v1/sessions/{id}/revoke", "/auth/v1/signout",
         "/e", "/getAnalyticsConfig", "/getWalletImage/{id}", "/getWallets", "/health", "/metrics", "/openapi.json",
         "/projects/v1/origins", "/public/getAssetImage/{id}", "/public/getCurrencyImage/{id}", "/public/getTokenImage/{id}",
-        "/v1", "/v1/", "/v1/account/{address}/balance", "/v1/fungible/price", "/v1/supported-chains",
+        "/v1", "/v1/", "/v1/account/{address}/balance", "/v1/fungible/price", "/v1/identity/{address}", "/v1/supported-chains",
     ];
     let mut sorted = paths.clone();
     sorted.sort();

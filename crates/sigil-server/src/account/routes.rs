@@ -1,8 +1,6 @@
 //! GET /v1/account/{address}/balance and POST /v1/fungible/price
 
-use std::collections::HashMap;
-use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use axum::extract::{Path, State};
 use axum::http::{StatusCode, Uri};
@@ -20,7 +18,7 @@ use crate::AppState;
 
 /// Balances are cached this long unless forceUpdate is set (spec: portfolio cache 30 s).
 pub const BALANCE_TTL: Duration = Duration::from_secs(30);
-const CACHE_MAX: usize = 10_000;
+pub const CACHE_MAX: usize = 10_000;
 
 #[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct Quantity {
@@ -67,23 +65,7 @@ pub struct BalanceQuery {
 }
 
 /// Recent balance answers by (chain, address, currency).
-#[derive(Default)]
-pub struct BalanceCache(Mutex<HashMap<(String, String, String), (Instant, Vec<TokenBalance>)>>);
-
-impl BalanceCache {
-    fn get(&self, key: &(String, String, String)) -> Option<Vec<TokenBalance>> {
-        let map = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        map.get(key).filter(|(t, _)| t.elapsed() < BALANCE_TTL).map(|(_, b)| b.clone())
-    }
-
-    fn put(&self, key: (String, String, String), balances: Vec<TokenBalance>) {
-        let mut map = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        if map.len() >= CACHE_MAX {
-            map.retain(|_, (t, _)| t.elapsed() < BALANCE_TTL);
-        }
-        map.insert(key, (Instant::now(), balances));
-    }
-}
+pub type BalanceCache = crate::cache::TtlCache<(String, String, String), Vec<TokenBalance>>;
 
 fn currency(params: &Params) -> ApiResult<String> {
     match params.text("currency").map(str::to_ascii_lowercase).as_deref() {

@@ -91,6 +91,9 @@ pub struct Chains {
     pub by_id: BTreeMap<String, ChainConfig>,
     /// USD price by upper-case symbol.
     pub static_prices: BTreeMap<String, f64>,
+    /// The chain whose ENS registry answers identity lookups: a dev deployment's names, else
+    /// Ethereum's, else the first chain with a registry.
+    pub ens_chain: Option<String>,
 }
 
 impl Chains {
@@ -141,11 +144,18 @@ impl Chains {
                     return Err(invalid(format!("price pair address '{}' is not an EVM address", p.pair)));
                 }
             }
+            if let Some(registry) = &chain.ens_registry {
+                if id.namespace() != "eip155" || !is_evm_address(registry) {
+                    return Err(invalid(format!("ens_registry '{registry}' must be an EVM address on an eip155 chain")));
+                }
+            }
             if by_id.insert(id.to_string(), chain.clone()).is_some() {
                 return Err(invalid("listed twice".into()));
             }
         }
-        Ok(Chains { by_id, static_prices: BTreeMap::new() })
+        let with_registry = |id: &&String| by_id.get(*id).is_some_and(|c: &ChainConfig| c.ens_registry.is_some());
+        let ens_chain = ["eip155:1".to_owned()].iter().find(with_registry).or_else(|| by_id.keys().find(with_registry)).cloned();
+        Ok(Chains { by_id, static_prices: BTreeMap::new(), ens_chain })
     }
 
     /// Static USD price for a symbol.
@@ -168,6 +178,11 @@ impl Chains {
             tokens: Vec<Token>,
             #[serde(default)]
             pairs: Vec<DeployedPair>,
+            ens: Option<DeployedNames>,
+        }
+        #[derive(Deserialize)]
+        struct DeployedNames {
+            registry: String,
         }
         #[derive(Deserialize)]
         struct DeployedPair {
@@ -189,6 +204,13 @@ impl Chains {
             if chain.token(&t.address).is_none() {
                 chain.tokens.push(t);
             }
+        }
+        if let Some(ens) = d.ens {
+            if !is_evm_address(&ens.registry) {
+                return Err(ChainsError::Invalid(d.chain_id, format!("ens registry '{}' is not an EVM address", ens.registry)));
+            }
+            chain.ens_registry = Some(ens.registry);
+            self.ens_chain = Some(d.chain_id);
         }
         Ok(())
     }
@@ -242,5 +264,20 @@ mod deployment_tests {
         assert_eq!(dev.tokens.len(), 2);
         assert_eq!(dev.price_pairs[0].token, "0x5FbDB2315678afecb367f032d93F642f64180aa3");
         assert!(c.apply_deployment(r#"{"chainId":"eip155:5","rpcUrl":"x","tokens":[]}"#).is_err());
+    }
+
+    #[test]
+    fn names_come_from_ethereum_unless_a_deployment_brings_its_own() {
+        let mut c = Chains::built_in();
+        assert_eq!(c.ens_chain.as_deref(), Some("eip155:1"));
+        let json = r#"{"chainId":"eip155:31337","rpcUrl":"http://127.0.0.1:9999","tokens":[],
+            "ens":{"registry":"0x610178dA211FEF7D417bC0e6FeD39F05609AD788","resolver":"0xB7f8BC63BbcaD18155201308C8f3540b07f84F5e"}}"#;
+        c.apply_deployment(json).unwrap();
+        assert_eq!(c.ens_chain.as_deref(), Some("eip155:31337"));
+        assert_eq!(c.get("eip155:31337").unwrap().ens_registry.as_deref(), Some("0x610178dA211FEF7D417bC0e6FeD39F05609AD788"));
+        let bad = r#"{"chainId":"eip155:31337","rpcUrl":"http://x","tokens":[],"ens":{"registry":"0x12"}}"#;
+        assert!(c.apply_deployment(bad).unwrap_err().to_string().contains("ens registry '0x12'"));
+        let none = Chains::parse("[[chains]]\nid = \"eip155:5\"\nname = \"x\"\nrpc = [\"http://a\"]\nnative = { name = \"E\", symbol = \"E\", decimals = 18 }\n", "t").unwrap();
+        assert_eq!(none.ens_chain, None);
     }
 }

@@ -1,0 +1,170 @@
+//! ENS reverse resolution as pure data: namehash (EIP-137), the reverse node of an address
+//! (`<hex>.addr.reverse`, ENSIP-3), the raw call data of the registry and resolver reads, and
+//! the decoding of their ABI answers. The server sends the calls; this module has no I/O.
+
+use sha3::{Digest, Keccak256};
+
+/// `resolver(bytes32)` on the registry.
+pub const RESOLVER: &str = "0178b8bf";
+/// `name(bytes32)` on a resolver (reverse records).
+pub const NAME: &str = "691f3431";
+/// `addr(bytes32)` on a resolver (forward records).
+pub const ADDR: &str = "3b3b57de";
+/// `text(bytes32,string)` on a resolver.
+pub const TEXT: &str = "59d1d43c";
+
+/// Longest name accepted from a resolver (DNS's 253 plus room for long labels).
+pub const MAX_NAME_LEN: usize = 255;
+
+/// EIP-137 namehash of a dot-separated name ("" is the root).
+pub fn namehash(name: &str) -> [u8; 32] {
+    let mut node = [0u8; 32];
+    if name.is_empty() {
+        return node;
+    }
+    for label in name.rsplit('.') {
+        let label_hash = Keccak256::digest(label.as_bytes());
+        let mut h = Keccak256::new();
+        h.update(node);
+        h.update(label_hash);
+        node = h.finalize().into();
+    }
+    node
+}
+
+/// The reverse name of an EVM address: lower-case hex without 0x, then `.addr.reverse`.
+pub fn reverse_name(address: &str) -> String {
+    format!("{}.addr.reverse", address.strip_prefix("0x").unwrap_or(address).to_ascii_lowercase())
+}
+
+/// 0x-prefixed call data: a selector and one bytes32 node.
+pub fn call_with_node(selector: &str, node: &[u8; 32]) -> String {
+    format!("0x{selector}{}", hex::encode(node))
+}
+
+/// 0x-prefixed call data for `text(node, key)`.
+pub fn text_call(node: &[u8; 32], key: &str) -> String {
+    let len = key.len();
+    let padded = len.div_ceil(32) * 32;
+    let mut data = hex::encode(key.as_bytes());
+    data.push_str(&"0".repeat((padded - len) * 2));
+    format!("0x{TEXT}{}{:064x}{len:064x}{data}", hex::encode(node), 64)
+}
+
+/// The address in a single-word ABI answer, lower-case and 0x-prefixed; None for an empty or
+/// malformed answer or the zero address (no record).
+pub fn decode_address(data: &str) -> Option<String> {
+    let hex = data.strip_prefix("0x").unwrap_or(data);
+    if hex.len() < 64 || !hex[..64].bytes().all(|b| b.is_ascii_hexdigit()) || !hex[..24].bytes().all(|b| b == b'0') {
+        return None;
+    }
+    let address = hex[24..64].to_ascii_lowercase();
+    (address != "0".repeat(40)).then(|| format!("0x{address}"))
+}
+
+/// The string in an ABI answer of one dynamic `string`; None when malformed, empty or not UTF-8.
+pub fn decode_string(data: &str) -> Option<String> {
+    let bytes = hex::decode(data.strip_prefix("0x").unwrap_or(data)).ok()?;
+    let word = |at: usize| -> Option<usize> {
+        let w = bytes.get(at..at.checked_add(32)?)?;
+        // Offsets and lengths that do not fit in 8 bytes are garbage here.
+        if w[..24].iter().any(|b| *b != 0) {
+            return None;
+        }
+        Some(u64::from_be_bytes(w[24..].try_into().ok()?) as usize)
+    };
+    let offset = word(0)?;
+    let len = word(offset)?;
+    let start = offset.checked_add(32)?;
+    let text = bytes.get(start..start.checked_add(len)?)?;
+    let s = String::from_utf8(text.to_vec()).ok()?;
+    (!s.is_empty()).then_some(s)
+}
+
+/// Whether a name from a reverse record is worth a forward check: dot-separated non-empty
+/// labels, no whitespace or control characters, at most [`MAX_NAME_LEN`] bytes.
+pub fn is_plausible_name(name: &str) -> bool {
+    name.len() <= MAX_NAME_LEN
+        && name.contains('.')
+        && name.split('.').all(|l| !l.is_empty())
+        && !name.chars().any(|c| c.is_whitespace() || c.is_control())
+}
+
+/// An avatar text record the browser can show as it is: an http(s) URL or a data: image.
+/// Other forms (NFT references, ipfs://) would need a gateway and are not returned.
+pub fn displayable_avatar(value: &str) -> Option<String> {
+    let v = value.trim();
+    let lower = v.to_ascii_lowercase();
+    (lower.starts_with("https://") || lower.starts_with("http://") || lower.starts_with("data:image/")).then(|| v.to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn namehash_matches_eip137_vectors() {
+        assert_eq!(namehash(""), [0u8; 32]);
+        assert_eq!(hex::encode(namehash("eth")), "93cdeb708b7545dc668eb9280176169d1c33cfd8ed6f04690a0bcc88a93fc4ae");
+        assert_eq!(hex::encode(namehash("foo.eth")), "de9b09fd7c5f901e23a3f19fecc54828e9c848539801e86591bd9801b019f84f");
+        assert_eq!(hex::encode(namehash("addr.reverse")), "91d1777781884d03a6757a803996e38de2a42967fb37eeaca72729271025a9e2");
+    }
+
+    #[test]
+    fn reverse_name_is_lower_hex() {
+        assert_eq!(
+            reverse_name("0x70997970C51812dc3A010C7d01b50e0d17dc79C8"),
+            "70997970c51812dc3a010c7d01b50e0d17dc79c8.addr.reverse"
+        );
+    }
+
+    #[test]
+    fn encodes_calls() {
+        let node = namehash("eth");
+        assert_eq!(call_with_node(RESOLVER, &node), format!("0x0178b8bf{}", hex::encode(node)));
+        let t = text_call(&node, "avatar");
+        // selector + node + offset (0x40) + length 6 + "avatar" padded to 32 bytes
+        assert_eq!(t.len(), 2 + 8 + 64 * 4);
+        assert!(t.contains(&format!("{:064x}{:064x}{}", 64, 6, "617661746172")));
+        assert!(t.ends_with(&"0".repeat(52)));
+        assert_eq!(text_call(&node, "").len(), 2 + 8 + 64 * 3);
+    }
+
+    #[test]
+    fn decodes_addresses() {
+        let word = format!("{}{}", "0".repeat(24), "70997970c51812dc3a010c7d01b50e0d17dc79c8");
+        assert_eq!(decode_address(&format!("0x{word}")).as_deref(), Some("0x70997970c51812dc3a010c7d01b50e0d17dc79c8"));
+        assert_eq!(decode_address(&format!("0x{}", "0".repeat(64))), None);
+        assert_eq!(decode_address("0x"), None);
+        assert_eq!(decode_address(&format!("0x{}", "f".repeat(64))), None);
+        assert_eq!(decode_address(&format!("0x{}zz", "0".repeat(62))), None);
+    }
+
+    #[test]
+    fn decodes_strings() {
+        let encoded = format!("0x{:064x}{:064x}{}{}", 32, 9, hex::encode("alice.eth"), "0".repeat(46));
+        assert_eq!(decode_string(&encoded).as_deref(), Some("alice.eth"));
+        assert_eq!(decode_string(&format!("0x{:064x}{:064x}", 32, 0)), None);
+        assert_eq!(decode_string("0x"), None);
+        assert_eq!(decode_string("garbage"), None);
+        // length past the end, and an offset too large to be real
+        assert_eq!(decode_string(&format!("0x{:064x}{:064x}", 32, 99)), None);
+        assert_eq!(decode_string(&format!("0x{}{:064x}", "f".repeat(64), 1)), None);
+        let bad_utf8 = format!("0x{:064x}{:064x}ff{}", 32, 1, "0".repeat(62));
+        assert_eq!(decode_string(&bad_utf8), None);
+    }
+
+    #[test]
+    fn name_and_avatar_rules() {
+        assert!(is_plausible_name("alice.eth"));
+        assert!(!is_plausible_name("alice"));
+        assert!(!is_plausible_name("alice..eth"));
+        assert!(!is_plausible_name("al ice.eth"));
+        assert!(!is_plausible_name(&format!("{}.eth", "a".repeat(260))));
+        assert_eq!(displayable_avatar(" https://x.test/a.png ").as_deref(), Some("https://x.test/a.png"));
+        assert!(displayable_avatar("data:image/svg+xml;base64,AAA").is_some());
+        assert_eq!(displayable_avatar("eip155:1/erc721:0xabc/1"), None);
+        assert_eq!(displayable_avatar("ipfs://Qm"), None);
+        assert_eq!(displayable_avatar("javascript:alert(1)"), None);
+    }
+}

@@ -1,0 +1,56 @@
+//! A small time-to-live cache for API answers (balances 30 s, identities 5 min). Bounded: when
+//! full, expired entries are dropped first, and if none are expired, everything is.
+
+use std::collections::HashMap;
+use std::hash::Hash;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+pub struct TtlCache<K, V> {
+    ttl: Duration,
+    max: usize,
+    entries: Mutex<HashMap<K, (Instant, V)>>,
+}
+
+impl<K: Eq + Hash, V: Clone> TtlCache<K, V> {
+    pub fn new(ttl: Duration, max: usize) -> Self {
+        TtlCache { ttl, max, entries: Mutex::new(HashMap::new()) }
+    }
+
+    /// The value stored under `key` less than the TTL ago.
+    pub fn get(&self, key: &K) -> Option<V> {
+        let map = self.entries.lock().unwrap_or_else(|e| e.into_inner());
+        map.get(key).filter(|(at, _)| at.elapsed() < self.ttl).map(|(_, v)| v.clone())
+    }
+
+    pub fn put(&self, key: K, value: V) {
+        let mut map = self.entries.lock().unwrap_or_else(|e| e.into_inner());
+        if map.len() >= self.max && !map.contains_key(&key) {
+            map.retain(|_, (at, _)| at.elapsed() < self.ttl);
+            if map.len() >= self.max {
+                map.clear();
+            }
+        }
+        map.insert(key, (Instant::now(), value));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn expires_and_stays_bounded() {
+        let c = TtlCache::new(Duration::from_millis(30), 2);
+        c.put("a", 1);
+        assert_eq!(c.get(&"a"), Some(1));
+        c.put("b", 2);
+        c.put("c", 3); // full, nothing expired: starts over
+        assert_eq!((c.get(&"a"), c.get(&"c")), (None, Some(3)));
+        std::thread::sleep(Duration::from_millis(40));
+        assert_eq!(c.get(&"c"), None);
+        c.put("a", 4); // replaces an existing key without evicting
+        c.put("a", 5);
+        assert_eq!(c.get(&"a"), Some(5));
+    }
+}

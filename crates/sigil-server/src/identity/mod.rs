@@ -1,0 +1,141 @@
+//! GET /v1/identity/{address}: the ENS name and avatar of an address, by reverse resolution
+//! through the JSON-RPC proxy on the chain that has a name registry (`Chains::ens_chain`).
+//! A reverse record counts only if the name resolves forward to the same address (ENSIP-3).
+//! Answers are cached 5 minutes; without a registry every answer is `{name: null, avatar: null}`.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::extract::{Path, State};
+use axum::http::{StatusCode, Uri};
+use axum::Json;
+use serde::Serialize;
+use sigil_core::caip::is_evm_address;
+use sigil_core::ens;
+use utoipa::{IntoParams, ToSchema};
+
+use crate::account::evm;
+use crate::error::{ApiError, ApiResult};
+use crate::query::Params;
+use crate::rpc::jsonrpc::Reply;
+use crate::rpc::Rpc;
+use crate::AppState;
+
+/// Spec section 9: identity cache 5 min.
+pub const IDENTITY_TTL: Duration = Duration::from_secs(300);
+pub const CACHE_MAX: usize = 10_000;
+
+#[derive(Debug, Clone, PartialEq, Serialize, ToSchema)]
+pub struct Identity {
+    /// The verified primary name, e.g. alice.eth.
+    pub name: Option<String>,
+    /// The name's avatar record when it is an http(s) URL or a data: image.
+    pub avatar: Option<String>,
+}
+
+/// Identities by lower-case address.
+pub type IdentityCache = crate::cache::TtlCache<String, Identity>;
+
+#[derive(IntoParams)]
+#[into_params(parameter_in = Query)]
+#[allow(dead_code)] // documentation only: parsed by hand to name bad parameters
+pub struct IdentityQuery {
+    /// The connected account asking (EVM address); checked when given.
+    sender: Option<String>,
+}
+
+/// Why a lookup could not be answered (never cached).
+#[derive(Debug, thiserror::Error)]
+enum LookupError {
+    #[error("{0}")]
+    Upstream(#[from] crate::rpc::Failure),
+    #[error("The name registry's chain answered an error: {0}")]
+    Node(String),
+}
+
+/// The ENS name and avatar of an EVM address.
+#[utoipa::path(get, path = "/v1/identity/{address}", tag = "blockchain",
+    params(("address" = String, Path, description = "EVM address (40 hex, optional 0x)"), IdentityQuery, crate::query::ProjectQuery),
+    responses((status = 200, body = Identity), (status = 400, body = crate::error::ErrorBody), (status = 403, body = crate::error::ErrorBody),
+        (status = 503, body = crate::error::ErrorBody, description = "The registry chain's upstreams are down")))]
+pub async fn identity(State(state): State<AppState>, Path(address): Path<String>, uri: Uri) -> ApiResult<Json<Identity>> {
+    if !is_evm_address(&address) {
+        return Err(ApiError::invalid_param("address", "expected an EVM address: 40 hex characters, optional 0x"));
+    }
+    let params = Params::from_uri(&uri);
+    if let Some(sender) = params.text("sender") {
+        if !is_evm_address(sender) {
+            return Err(ApiError::invalid_param("sender", "expected an EVM address: 40 hex characters, optional 0x"));
+        }
+    }
+    let address = evm::normalize(&address);
+    if let Some(hit) = state.identity_cache.get(&address) {
+        return Ok(Json(hit));
+    }
+    let chains = state.rpc.chains();
+    let registry = chains.ens_chain.as_deref().and_then(|id| chains.get(id)).and_then(|c| Some((c.id.clone(), c.ens_registry.clone()?)));
+    let found = match registry {
+        None => Identity { name: None, avatar: None },
+        Some((chain, registry)) => lookup(&state.rpc, &chain, &registry, &address).await.map_err(|e| match e {
+            LookupError::Upstream(f) => ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "upstream_unavailable", f.to_string()),
+            LookupError::Node(m) => ApiError::unavailable(m),
+        })?,
+    };
+    state.identity_cache.put(address, found.clone());
+    Ok(Json(found))
+}
+
+/// Reverse record, forward check, then the avatar text record.
+async fn lookup(rpc: &Arc<Rpc>, chain: &str, registry: &str, address: &str) -> Result<Identity, LookupError> {
+    let none = Identity { name: None, avatar: None };
+    let reverse = ens::namehash(&ens::reverse_name(address));
+    let Some(resolver) = read(rpc, chain, registry, &ens::call_with_node(ens::RESOLVER, &reverse)).await?.as_deref().and_then(ens::decode_address) else {
+        return Ok(none);
+    };
+    let Some(name) = read(rpc, chain, &resolver, &ens::call_with_node(ens::NAME, &reverse)).await?.as_deref().and_then(ens::decode_string) else {
+        return Ok(none);
+    };
+    if !ens::is_plausible_name(&name) {
+        return Ok(none);
+    }
+    let node = ens::namehash(&name);
+    let Some(forward) = read(rpc, chain, registry, &ens::call_with_node(ens::RESOLVER, &node)).await?.as_deref().and_then(ens::decode_address) else {
+        return Ok(none);
+    };
+    let points_to = read(rpc, chain, &forward, &ens::call_with_node(ens::ADDR, &node)).await?.as_deref().and_then(ens::decode_address);
+    if points_to.as_deref() != Some(address) {
+        return Ok(none);
+    }
+    let avatar = read(rpc, chain, &forward, &ens::text_call(&node, "avatar")).await?.as_deref().and_then(ens::decode_string).and_then(|v| ens::displayable_avatar(&v));
+    Ok(Identity { name: Some(name), avatar })
+}
+
+/// One eth_call through the proxy: the hex answer, or None when the call reverted (no record:
+/// a resolver without that function, or no contract at all).
+async fn read(rpc: &Arc<Rpc>, chain: &str, to: &str, data: &str) -> Result<Option<String>, LookupError> {
+    let call = evm::eth_call(to, data);
+    match rpc.call(chain, &call.method, call.params.as_deref()).await? {
+        reply @ Reply::Result(_) => Ok(evm::hex_result(&reply)),
+        Reply::Error(e) if is_revert(&e) => Ok(None),
+        Reply::Error(e) => Err(LookupError::Node(e)),
+    }
+}
+
+/// EIP-1474 code 3 or a node's "execution reverted" message.
+fn is_revert(error_json: &str) -> bool {
+    let v: serde_json::Value = serde_json::from_str(error_json).unwrap_or_default();
+    v["code"] == 3 || v["message"].as_str().is_some_and(|m| m.to_ascii_lowercase().contains("revert"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reverts_are_missing_records() {
+        assert!(is_revert(r#"{"code":3,"message":"execution reverted","data":"0x"}"#));
+        assert!(is_revert(r#"{"code":-32000,"message":"Execution Reverted"}"#));
+        assert!(!is_revert(r#"{"code":-32603,"message":"Invalid response from upstream"}"#));
+        assert!(!is_revert("garbage"));
+    }
+}
