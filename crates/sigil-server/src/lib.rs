@@ -30,7 +30,7 @@ use axum::response::{IntoResponse, Response};
 use axum::Router;
 use tokio::net::TcpListener;
 use tower_http::catch_panic::CatchPanicLayer;
-use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
+use tower_http::request_id::{MakeRequestId, PropagateRequestIdLayer, RequestId, SetRequestIdLayer};
 use tower_http::timeout::TimeoutLayer;
 use tower_http::trace::TraceLayer;
 use utoipa::OpenApi;
@@ -41,8 +41,18 @@ use crate::config::Config;
 use crate::db::Db;
 use crate::error::ApiError;
 
+/// What every handler shares. Cloned per request by the router, so it is one `Arc`.
 #[derive(Clone)]
-pub struct AppState {
+pub struct AppState(Arc<Shared>);
+
+impl std::ops::Deref for AppState {
+    type Target = Shared;
+    fn deref(&self) -> &Shared {
+        &self.0
+    }
+}
+
+pub struct Shared {
     pub db: Db,
     pub config: Arc<Config>,
     pub metrics: Arc<metrics::Metrics>,
@@ -56,7 +66,7 @@ pub struct AppState {
 impl AppState {
     pub fn new(db: Db, config: Config) -> AppState {
         let rpc = Arc::new(rpc::Rpc::new(config.chains.clone(), config.rpc.clone()));
-        AppState {
+        AppState(Arc::new(Shared {
             db,
             config: Arc::new(config),
             metrics: Default::default(),
@@ -65,7 +75,7 @@ impl AppState {
             balance_cache: Arc::new(cache::TtlCache::new(account::routes::BALANCE_TTL, account::routes::CACHE_MAX)),
             identity_cache: Arc::new(cache::TtlCache::new(identity::IDENTITY_TTL, identity::CACHE_MAX)),
             projects: Default::default(),
-        }
+        }))
     }
 }
 
@@ -150,8 +160,30 @@ pub fn app(state: AppState) -> Router {
             let id = req.headers().get("x-request-id").and_then(|v| v.to_str().ok()).unwrap_or("-");
             tracing::info_span!("request", method = %req.method(), uri = %req.uri().path(), request_id = %id)
         }))
-        .layer(SetRequestIdLayer::x_request_id(MakeRequestUuid))
+        .layer(SetRequestIdLayer::x_request_id(RequestIds::default()))
         .with_state(state)
+}
+
+/// Request ids in UUID form from a random per-process prefix and a counter: unique without
+/// asking the kernel for randomness on every request.
+#[derive(Clone)]
+struct RequestIds {
+    prefix: u64,
+    next: Arc<std::sync::atomic::AtomicU64>,
+}
+
+impl Default for RequestIds {
+    fn default() -> Self {
+        RequestIds { prefix: uuid::Uuid::new_v4().as_u64_pair().0, next: Default::default() }
+    }
+}
+
+impl MakeRequestId for RequestIds {
+    fn make_request_id<B>(&mut self, _: &Request<B>) -> Option<RequestId> {
+        let n = self.next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let id = uuid::Uuid::from_u64_pair(self.prefix, n).hyphenated().to_string();
+        Some(RequestId::new(id.parse().expect("a UUID is a valid header value")))
+    }
 }
 
 /// Turns error responses that framework layers produced as plain text (body too large,
