@@ -338,3 +338,76 @@ async fn token_balances_and_on_chain_pair_price() {
     assert_eq!(priced, vec![("SGL".to_owned(), 2.5), ("USDC".to_owned(), 1.0)]);
     s.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn block_number_follows_the_head_over_websocket() {
+    let anvil = Anvil::start();
+    let (url, upstream_calls) = counting_upstream(&anvil.url, 0, 200, Duration::ZERO).await;
+    let mut chains = dev_chain(&[&url]);
+    chains.by_id.get_mut(DEV).unwrap().ws = vec![anvil.url.replace("http://", "ws://")];
+    let s = TestServer::start_with(Backend::Sqlite, &["*"], move |c| {
+        c.chains = chains;
+        c.rpc.probe_interval = Duration::from_millis(100);
+        c.rpc.retries = 0;
+    })
+    .await
+    .unwrap();
+    let block_number = |s: &TestServer| {
+        let req = s.http.post(s.api(&format!("/v1?chainId={DEV}"))).json(&call(1, "eth_blockNumber", json!([])));
+        async move {
+            let body: Value = req.send().await.unwrap().json().await.unwrap();
+            body["result"].as_str().map(str::to_owned)
+        }
+    };
+
+    // The first call goes upstream and marks the chain in use; the head follower then starts,
+    // and from then on eth_blockNumber costs no upstream call.
+    assert_eq!(block_number(&s).await.as_deref(), Some("0x0"));
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        let before = upstream_calls.load(Ordering::SeqCst);
+        assert_eq!(block_number(&s).await.as_deref(), Some("0x0"));
+        if upstream_calls.load(Ordering::SeqCst) == before {
+            break;
+        }
+        assert!(Instant::now() < deadline, "eth_blockNumber still goes upstream");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let before = upstream_calls.load(Ordering::SeqCst);
+    for _ in 0..20 {
+        block_number(&s).await;
+    }
+    assert_eq!(upstream_calls.load(Ordering::SeqCst), before);
+
+    // New blocks show at once, whether mined through the proxy or straight on the node.
+    let (status, _) = rpc(&s, call(2, "eth_sendTransaction", json!([{"from": ACCOUNT0, "to": ACCOUNT0, "value": "0x1"}]))).await;
+    assert_eq!(status, 200);
+    let mined = async {
+        while block_number(&s).await.as_deref() != Some("0x1") {
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+    };
+    tokio::time::timeout(Duration::from_secs(2), mined).await.expect("block 1 seen within 2 s");
+    reqwest::Client::new().post(&anvil.url).json(&call(3, "anvil_mine", json!(["0x3"]))).send().await.unwrap();
+    let mined = async {
+        while block_number(&s).await.as_deref() != Some("0x4") {
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+    };
+    tokio::time::timeout(Duration::from_secs(2), mined).await.expect("block 4 seen within 2 s");
+
+    // The node goes away: the stale head is not served; the call goes upstream and fails.
+    drop(anvil);
+    let gone = async {
+        loop {
+            let (status, body) = rpc(&s, call(4, "eth_blockNumber", json!([]))).await;
+            if status != 200 {
+                return body;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    };
+    let body = tokio::time::timeout(Duration::from_secs(10), gone).await.expect("stale head dropped");
+    assert!(body["error"].is_object(), "{body}");
+    s.stop().await;
+}

@@ -192,6 +192,7 @@ impl Chains {
         }
         let d: Deployment = serde_json::from_str(json).map_err(|e| ChainsError::Parse("deployment".into(), e.to_string()))?;
         let chain = self.by_id.get_mut(&d.chain_id).ok_or_else(|| ChainsError::Invalid(d.chain_id.clone(), "deployment names a chain that is not configured".into()))?;
+        chain.ws = crate::rpc::head::ws_url_for(&d.rpc_url).into_iter().collect();
         chain.rpc = vec![d.rpc_url];
         let by_symbol = |sym: &str| d.tokens.iter().find(|t| t.symbol == sym).map(|t| t.address.clone());
         for p in &d.pairs {
@@ -215,9 +216,11 @@ impl Chains {
         Ok(())
     }
 
-    /// Points the local dev chain (eip155:31337) at `url`.
+    /// Points the local dev chain (eip155:31337) at `url` (and its WebSocket twin: anvil
+    /// serves both on one port).
     pub fn set_dev_rpc(&mut self, url: &str) {
         if let Some(dev) = self.by_id.get_mut("eip155:31337") {
+            dev.ws = crate::rpc::head::ws_url_for(url).into_iter().collect();
             dev.rpc = vec![url.to_owned()];
         }
     }
@@ -261,6 +264,7 @@ mod deployment_tests {
         c.apply_deployment(json).unwrap();
         let dev = c.get("eip155:31337").unwrap();
         assert_eq!(dev.rpc, ["http://127.0.0.1:9999"]);
+        assert_eq!(dev.ws, ["ws://127.0.0.1:9999"]);
         assert_eq!(dev.tokens.len(), 2);
         assert_eq!(dev.price_pairs[0].token, "0x5FbDB2315678afecb367f032d93F642f64180aa3");
         assert!(c.apply_deployment(r#"{"chainId":"eip155:5","rpcUrl":"x","tokens":[]}"#).is_err());

@@ -1,0 +1,152 @@
+//! Follows a chain's head over its WebSocket upstream (`eth_subscribe` newHeads), so that
+//! `eth_blockNumber`, which clients poll while they wait for a transaction, is answered from
+//! memory instead of costing every poll an upstream call. The answer is only used while the
+//! subscription is live: on any error the tracker marks itself stale (requests are forwarded
+//! as usual) and reconnects with a doubling delay.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use futures::{SinkExt, StreamExt};
+use serde_json::Value;
+use tokio_tungstenite::tungstenite::Message;
+
+const RECONNECT_FIRST: Duration = Duration::from_millis(500);
+const RECONNECT_MAX: Duration = Duration::from_secs(30);
+/// Connecting and subscribing must finish within this.
+const SETUP_TIMEOUT: Duration = Duration::from_secs(10);
+
+#[derive(Default)]
+pub struct Head {
+    number: AtomicU64,
+    live: AtomicBool,
+}
+
+impl Head {
+    /// The head block number, while the subscription is live.
+    pub fn current(&self) -> Option<u64> {
+        self.live.load(Ordering::Acquire).then(|| self.number.load(Ordering::Acquire))
+    }
+
+    fn set(&self, number: u64) {
+        self.number.store(number, Ordering::Release);
+        self.live.store(true, Ordering::Release);
+    }
+
+    fn stale(&self) {
+        self.live.store(false, Ordering::Release);
+    }
+}
+
+/// Follows the head over the first working URL of `urls` until `keep_going` says stop.
+pub async fn follow(head: Arc<Head>, urls: Vec<String>, keep_going: impl Fn() -> bool) {
+    let mut delay = RECONNECT_FIRST;
+    while keep_going() {
+        for url in &urls {
+            match subscribe(&head, url, &keep_going).await {
+                // Ran for a while before it ended: start the back-off over.
+                Ok(()) => delay = RECONNECT_FIRST,
+                Err(e) => tracing::debug!(upstream = %url, error = %e, "head subscription failed"),
+            }
+            head.stale();
+            if !keep_going() {
+                return;
+            }
+        }
+        tokio::time::sleep(delay).await;
+        delay = (delay * 2).min(RECONNECT_MAX);
+    }
+}
+
+/// One subscription: connect, subscribe, read the current head, then follow newHeads.
+async fn subscribe(head: &Head, url: &str, keep_going: &impl Fn() -> bool) -> Result<(), String> {
+    // A restarted node may be behind the last head seen.
+    head.number.store(0, Ordering::Release);
+    let (mut ws, _) = tokio::time::timeout(SETUP_TIMEOUT, tokio_tungstenite::connect_async(url)).await.map_err(|_| "connect timed out")?.map_err(|e| e.to_string())?;
+    let requests = [
+        r#"{"jsonrpc":"2.0","id":1,"method":"eth_subscribe","params":["newHeads"]}"#,
+        r#"{"jsonrpc":"2.0","id":2,"method":"eth_blockNumber","params":[]}"#,
+    ];
+    for r in requests {
+        ws.send(Message::text(r)).await.map_err(|e| e.to_string())?;
+    }
+    let (mut subscribed, mut seed) = (false, None);
+    // Pings every few seconds notice a dead upstream even when no block comes.
+    let mut check = tokio::time::interval(Duration::from_secs(5));
+    loop {
+        let msg = tokio::select! {
+            m = ws.next() => m,
+            _ = check.tick() => {
+                if !keep_going() {
+                    let _ = ws.close(None).await;
+                    return Ok(());
+                }
+                ws.send(Message::Ping(Vec::new().into())).await.map_err(|e| e.to_string())?;
+                continue;
+            }
+        };
+        let text = match msg {
+            Some(Ok(Message::Text(t))) => t,
+            Some(Ok(Message::Close(_))) | None => return Err("closed".into()),
+            Some(Ok(_)) => continue,
+            Some(Err(e)) => return Err(e.to_string()),
+        };
+        let v: Value = serde_json::from_str(&text).map_err(|e| format!("not JSON: {e}"))?;
+        match v.get("id").and_then(Value::as_u64) {
+            Some(1) if v.get("result").is_some() => subscribed = true,
+            Some(1) => return Err(format!("eth_subscribe refused: {}", v["error"])),
+            Some(2) => seed = Some(parse_number(&v["result"]).ok_or_else(|| format!("unexpected eth_blockNumber answer: {v}"))?),
+            _ => {
+                if let Some(n) = parse_number(&v["params"]["result"]["number"]) {
+                    head.set(n);
+                    continue;
+                }
+            }
+        }
+        // Live once newHeads is confirmed and the current head is known, so no block is missed;
+        // a block that arrived in between is newer than the seed.
+        if let (true, Some(n)) = (subscribed, seed.take()) {
+            head.set(n.max(head.number.load(Ordering::Acquire)));
+        }
+    }
+}
+
+fn parse_number(v: &Value) -> Option<u64> {
+    u64::from_str_radix(v.as_str()?.strip_prefix("0x")?, 16).ok()
+}
+
+/// The WebSocket address of an HTTP JSON-RPC URL on the same host (nodes like anvil and geth's
+/// dev mode serve both on one port).
+pub fn ws_url_for(http: &str) -> Option<String> {
+    if let Some(rest) = http.strip_prefix("http://") {
+        Some(format!("ws://{rest}"))
+    } else {
+        http.strip_prefix("https://").map(|rest| format!("wss://{rest}"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn head_is_only_given_while_live() {
+        let h = Head::default();
+        assert_eq!(h.current(), None);
+        h.set(7);
+        assert_eq!(h.current(), Some(7));
+        h.stale();
+        assert_eq!(h.current(), None);
+    }
+
+    #[test]
+    fn parses_and_maps() {
+        assert_eq!(parse_number(&serde_json::json!("0x1b4")), Some(436));
+        assert_eq!(parse_number(&serde_json::json!("1b4")), None);
+        assert_eq!(parse_number(&serde_json::json!(5)), None);
+        assert_eq!(ws_url_for("http://127.0.0.1:8545").as_deref(), Some("ws://127.0.0.1:8545"));
+        assert_eq!(ws_url_for("https://x.test/rpc").as_deref(), Some("wss://x.test/rpc"));
+        assert_eq!(ws_url_for("ipc:///x"), None);
+    }
+}
