@@ -250,7 +250,7 @@ async fn native_balances_cache_and_force_update() {
     assert_eq!(native["quantity"], json!({"decimals": "18", "numeric": "10000"}));
     // A testnet reports no fiat value.
     assert_eq!((native["price"].as_f64(), native["value"].as_f64()), (Some(0.0), Some(0.0)));
-    assert!(native["iconUrl"].as_str().unwrap().ends_with("/public/getTokenImage/ETH"));
+    assert!(native["iconUrl"].as_str().unwrap().ends_with(&format!("/public/getTokenImage/ETH?projectId={}", s.project)), "{native}");
 
     // A real transfer; the receiver's balance is exact.
     let to = "0x00000000000000000000000000000000000b0b01";
@@ -288,7 +288,7 @@ async fn mainnet_like_chain_reports_fiat_and_prices() {
     let res = s.http.post(s.api("/v1/fungible/price")).json(&json!({"currency": "usd", "addresses": [format!("{DEV}:native"), "eip155:999:native"], "projectId": s.project})).send().await.unwrap();
     assert_eq!(res.status(), 200);
     let body: Value = res.json().await.unwrap();
-    assert_eq!(body["fungibles"], json!([{"name": "Ether", "symbol": "ETH", "iconUrl": format!("http://127.0.0.1:8080/public/getTokenImage/ETH"), "price": 3000.0}]));
+    assert_eq!(body["fungibles"], json!([{"name": "Ether", "symbol": "ETH", "iconUrl": format!("http://127.0.0.1:8080/public/getTokenImage/ETH?projectId={}", s.project), "price": 3000.0}]));
     let res = s.http.post(s.api("/v1/fungible/price")).json(&json!({"currency": "usd", "addresses": ["nope"]})).send().await.unwrap();
     assert_eq!(res.status(), 400);
     s.stop().await;

@@ -1,8 +1,11 @@
 /**
  * Starts everything the browser tests talk to, each on a free port, and stops it afterwards:
- *   - anvil (npm @foundry-rs/anvil), chain id 31337, 10 unlocked accounts with 10000 ETH;
+ *   - anvil (npm @foundry-rs/anvil), chain id 31337, 10 unlocked accounts with 10000 ETH, and
+ *     the dev-chain contracts deployed on it by devchain/deploy.mjs (SGL and USDC held by
+ *     account 0, a price pair, ENS-style names);
  *   - the Sigil server (target/debug/sigil) on a fresh SQLite database, with the wallet
- *     directory imported from data/wallets.json and a project allowed for the demo's origin;
+ *     directory imported from data/wallets.json, a project allowed for the demo's origin, and
+ *     the deployment's tokens added to the dev chain (--dev-deployment);
  *   - the demo host page, built with those addresses and served by `vite preview`.
  *
  * The demo is built into the temporary folder (not apps/demo/dist), with the library packages
@@ -15,6 +18,7 @@ import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { TestProject } from 'vitest/node'
+import type { DevchainDeployment } from './chain.js'
 import { ANVIL_BIN, ARTIFACTS_DIR, REPO_ROOT, SIGIL_BIN, WEB_DIR, type E2eEnv } from './paths.js'
 
 declare module 'vitest' {
@@ -113,9 +117,21 @@ export default async function setup(project: TestProject) {
     run(['wallets', 'import', 'data/wallets.json'])
     const projectId = run(['project', 'add', '--name', 'e2e', '--origin', demoUrl]).trim().split('\n').pop()!.trim()
     if (!/^[0-9a-f]{32}$/.test(projectId)) throw new Error(`unexpected projectId from sigil project add: ${projectId}`)
-    // The server proxies the dev chain to this anvil (EIP-1271 sign-in checks, balances).
-    const sigil = start('sigil', SIGIL_BIN, ['serve', '--listen', `127.0.0.1:${ports.api}`, '--dev-rpc-url', rpcUrl], sigilEnv)
     await waitFor('anvil', rpcReady, anvil.child, anvil.log)
+
+    // The dev-chain contracts, deployed before the server starts: it reads their addresses once.
+    const deployment = join(tmp, 'devchain.json')
+    if (!existsSync(join(REPO_ROOT, 'devchain/node_modules'))) {
+      // As `make demo` does: the dev chain has its own pinned dependencies (solc, viem).
+      const install = spawnSync('npm', ['ci', '--prefix', 'devchain', '--no-audit', '--no-fund'], { cwd: REPO_ROOT, encoding: 'utf8' })
+      if (install.status !== 0) throw new Error(`npm ci --prefix devchain failed (${install.status}):\n${install.stdout}\n${install.stderr}`)
+    }
+    const deploy = spawnSync('node', ['devchain/deploy.mjs', '--rpc', rpcUrl, '--out', deployment], { cwd: REPO_ROOT, encoding: 'utf8' })
+    if (deploy.status !== 0) throw new Error(`node devchain/deploy.mjs failed (${deploy.status}):\n${deploy.stderr.slice(-4000)}`)
+    const devchain = JSON.parse(readFileSync(deployment, 'utf8')) as DevchainDeployment
+
+    // The server proxies the dev chain to this anvil (EIP-1271 sign-in checks, balances, names).
+    const sigil = start('sigil', SIGIL_BIN, ['serve', '--listen', `127.0.0.1:${ports.api}`, '--dev-rpc-url', rpcUrl, '--dev-deployment', deployment], sigilEnv)
     await waitFor('sigil serve', httpOk(`${apiUrl}/health`), sigil.child, sigil.log)
 
     // 3. the demo, built for these addresses, served by vite preview. The library packages are
@@ -147,7 +163,7 @@ export default async function setup(project: TestProject) {
       }
     }
 
-    const env: E2eEnv = { rpcUrl, apiUrl, demoUrl: demo, demoError, projectId, artifactsDir: ARTIFACTS_DIR, logsDir: tmp }
+    const env: E2eEnv = { rpcUrl, apiUrl, demoUrl: demo, demoError, projectId, artifactsDir: ARTIFACTS_DIR, logsDir: tmp, devchain }
     console.log(`[e2e] anvil ${rpcUrl}, sigil ${apiUrl}, demo ${demoUrl}, projectId ${projectId}, logs ${tmp}`)
     project.provide('e2e', env)
   } catch (error) {

@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url'
 import { join } from 'node:path'
+import type { DevchainDeployment } from './chain.js'
 
 /** web/e2e */
 export const E2E_DIR = fileURLToPath(new URL('..', import.meta.url))
@@ -21,4 +22,6 @@ export interface E2eEnv {
   projectId: string
   artifactsDir: string
   logsDir: string
+  /** The dev-chain contracts deployed to this anvil (tokens held by account 0, names). */
+  devchain: DevchainDeployment
 }

@@ -3,10 +3,10 @@
  *
  * It behaves like an extension wallet backed by anvil: it announces itself (on load and on
  * 'eip6963:requestProvider'), answers EIP-1193 requests by forwarding JSON-RPC to anvil over
- * fetch (anvil allows CORS) with anvil's first unlocked account, remembers that the site was
- * authorised (localStorage) so a reload reconnects without a prompt, knows chain 31337 at first
- * (other chains must be added: wallet_switchEthereumChain answers 4902 for unknown chains), and
- * emits accountsChanged / chainChanged / disconnect.
+ * fetch (anvil allows CORS) with anvil's first unlocked account (or the `accountIndex`th),
+ * remembers that the site was authorised (localStorage) so a reload reconnects without a
+ * prompt, knows chain 31337 at first (other chains must be added: wallet_switchEthereumChain
+ * answers 4902 for unknown chains), and emits accountsChanged / chainChanged / disconnect.
  *
  * Tests steer it through `window.__testWallet` (see TestWalletControl).
  */
@@ -15,6 +15,8 @@ export interface TestWalletConfig {
   rpcUrl: string
   /** Chain the wallet starts on (a number). */
   chainId: number
+  /** Which of anvil's unlocked accounts the wallet holds; 0 (the dev-chain deployer) by default. */
+  accountIndex?: number
   name?: string
   rdns?: string
   uuid?: string
@@ -125,7 +127,7 @@ export function installTestWallet(config: TestWalletConfig): void {
   const getAccount = async (): Promise<string> => {
     if (!account) {
       const accounts = (await rpc('eth_accounts')) as string[]
-      account = accounts[0]
+      account = accounts[config.accountIndex ?? 0]
       if (!account) throw rpcError(-32603, 'anvil has no unlocked account')
     }
     return account

@@ -26,6 +26,19 @@ export const ui = {
   disconnectButton: (page: Page) => ui.dialog(page).getByRole('button', { name: /disconnect/i }),
   /** Account view: the control that opens the network list. */
   networkButton: (page: Page) => ui.dialog(page).getByRole('button', { name: /network/i }).first(),
+  /** Account view: the native balance line ('9999.998 ETH'). */
+  accountBalance: (page: Page) => ui.dialog(page).getByTestId('account-balance'),
+  /** Account view: the name or shortened address. */
+  accountName: (page: Page) => ui.dialog(page).getByTestId('account-address'),
+  /** Account view: the profile image (ENS avatar), when there is one. */
+  accountAvatar: (page: Page) => ui.dialog(page).locator('.account > .img img'),
+  /** Tokens tab: one row per balance, by symbol. */
+  tokenRows: (page: Page) => ui.dialog(page).getByRole('list', { name: /token balances/i }).getByRole('listitem'),
+  tokenRow: (page: Page, symbol: string) => ui.dialog(page).locator(`[data-testid="token-row"][data-symbol="${symbol}"]`),
+  /** Tokens tab: the refresh control (asks the server with forceUpdate). */
+  refreshBalancesButton: (page: Page) => ui.dialog(page).getByRole('button', { name: /refresh balances/i }),
+  /** Tokens tab: the line under the tabs ('Token Balance Unavailable', 'No tokens yet.'). */
+  tokensNote: (page: Page) => ui.dialog(page).getByTestId('tokens-note'),
   /** An entry of the Networks view. */
   networkOption: (page: Page, name: string) => ui.dialog(page).getByRole('list', { name: /networks/i }).getByRole('button', { name: new RegExp(escape(name), 'i') }).first(),
 }

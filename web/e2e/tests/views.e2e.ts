@@ -7,6 +7,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
 import { screenshot, seriousA11yViolations, wallet, type Theme } from '../src/browser.js'
+import { nativeBalanceText } from '../src/chain.js'
 import { useDemo } from '../src/fixtures.js'
 import { connectTestWallet, openModal, ui } from '../src/ui.js'
 
@@ -82,7 +83,10 @@ describe.each(THEMES)('views in the %s theme', (theme) => {
     await connectTestWallet(page)
     await ui.accountButton(page).click()
     await ui.dialog(page).waitFor()
-    await expect.poll(() => ui.dialog(page).innerText(), { timeout: 10_000 }).toMatch(/10,?000(\.000)? ETH/)
+    const account = (await wallet(page, 'state')).account!
+    await expect.poll(() => ui.accountBalance(page).innerText(), { timeout: 10_000 }).toBe(await nativeBalanceText(t.env.rpcUrl, account))
+    // the token rows from the Sigil server (SGL and USDC from the dev-chain deployment)
+    await ui.tokenRow(page, 'SGL').waitFor({ timeout: 10_000 })
     await page.waitForTimeout(400)
     expect(await dialogBackground(page)).toBe(BACKGROUND[theme])
     await shot(page, theme, 'account')

@@ -4,7 +4,7 @@ use std::time::Duration;
 
 use axum::extract::{Path, State};
 use axum::http::{StatusCode, Uri};
-use axum::Json;
+use axum::{Extension, Json};
 use serde::{Deserialize, Serialize};
 use sigil_core::amount;
 use sigil_core::caip::{is_evm_address, AccountId, ChainId};
@@ -12,6 +12,7 @@ use utoipa::{IntoParams, ToSchema};
 
 use super::{evm, prices};
 use crate::error::{ApiError, ApiResult};
+use crate::projects::Project;
 use crate::query::Params;
 use crate::rpc::Failure;
 use crate::AppState;
@@ -78,9 +79,10 @@ fn upstream_error(f: Failure) -> ApiError {
     ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "upstream_unavailable", f.to_string())
 }
 
-/// The token's configured icon, else this server's generated one for its symbol.
-fn token_icon(state: &AppState, symbol: &str, configured: Option<&String>) -> String {
-    configured.cloned().unwrap_or_else(|| format!("{}/public/getTokenImage/{symbol}", state.config.public_url))
+/// The token's configured icon, else this server's generated one for its symbol (with the
+/// asking project's id: image routes are behind the project gate too).
+fn token_icon(state: &AppState, project: &Project, symbol: &str, configured: Option<&String>) -> String {
+    configured.cloned().unwrap_or_else(|| format!("{}/public/getTokenImage/{symbol}?projectId={}", state.config.public_url, project.id))
 }
 
 /// Native balance and every configured ERC-20 with a non-zero balance.
@@ -88,7 +90,7 @@ fn token_icon(state: &AppState, symbol: &str, configured: Option<&String>) -> St
     params(("address" = String, Path, description = "EVM address (40 hex, optional 0x)"), BalanceQuery, crate::query::ProjectQuery),
     responses((status = 200, body = BalanceResponse), (status = 400, body = crate::error::ErrorBody), (status = 403, body = crate::error::ErrorBody),
         (status = 503, body = crate::error::ErrorBody, description = "The chain's upstreams are down")))]
-pub async fn balance(State(state): State<AppState>, Path(address): Path<String>, uri: Uri) -> ApiResult<Json<BalanceResponse>> {
+pub async fn balance(State(state): State<AppState>, Extension(project): Extension<Project>, Path(address): Path<String>, uri: Uri) -> ApiResult<Json<BalanceResponse>> {
     let params = Params::from_uri(&uri);
     let chain_id = params.text("chainId").ok_or_else(|| ApiError::invalid_param("chainId", "required, e.g. eip155:1"))?;
     let parsed: ChainId = chain_id.parse().map_err(|e| ApiError::invalid_param("chainId", e))?;
@@ -135,7 +137,7 @@ pub async fn balance(State(state): State<AppState>, Path(address): Path<String>,
         let price = if chain.testnet { 0.0 } else { prices::usd_price(&state.rpc, chains, chain, token.as_deref(), &symbol).await.unwrap_or(0.0) };
         let value = numeric.parse::<f64>().unwrap_or(0.0) * price;
         balances.push(TokenBalance {
-            icon_url: token_icon(&state, &symbol, configured_icon),
+            icon_url: token_icon(&state, &project, &symbol, configured_icon),
             name,
             symbol,
             chain_id: chain.id.clone(),
@@ -179,7 +181,7 @@ pub struct PriceResponse {
     params(crate::query::ProjectQuery),
     request_body = PriceRequest,
     responses((status = 200, body = PriceResponse), (status = 400, body = crate::error::ErrorBody), (status = 403, body = crate::error::ErrorBody)))]
-pub async fn price(State(state): State<AppState>, body: axum::body::Bytes) -> ApiResult<Json<PriceResponse>> {
+pub async fn price(State(state): State<AppState>, Extension(project): Extension<Project>, body: axum::body::Bytes) -> ApiResult<Json<PriceResponse>> {
     let req: PriceRequest = serde_json::from_slice(&body).map_err(|e| ApiError::bad_request("invalid_body", format!("Invalid price request: {e}")))?;
     if !req.currency.eq_ignore_ascii_case("usd") {
         return Err(ApiError::invalid_param("currency", format!("'{}' is not supported; use usd", req.currency)));
@@ -199,7 +201,7 @@ pub async fn price(State(state): State<AppState>, body: axum::body::Bytes) -> Ap
             (Some(t.address.as_str()), t.name.clone(), t.symbol.clone(), t.icon.as_ref())
         };
         let Some(price) = prices::usd_price(&state.rpc, chains, chain, token, &symbol).await else { continue };
-        fungibles.push(FungiblePrice { icon_url: token_icon(&state, &symbol, icon), name, symbol, price });
+        fungibles.push(FungiblePrice { icon_url: token_icon(&state, &project, &symbol, icon), name, symbol, price });
     }
     Ok(Json(PriceResponse { fungibles }))
 }

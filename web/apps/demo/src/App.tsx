@@ -1,3 +1,4 @@
+import { formatBalance } from '@sigil/core'
 import {
   ConnectButton,
   useAppKit,
@@ -52,7 +53,8 @@ export function App({ themeKey }: { themeKey: string }) {
         <dl>
           <Field label="Status" value={account.status} testId="status" />
           <Field label="Address" value={account.address ?? '—'} testId="address" />
-          <Field label="Balance" value={account.balance !== undefined ? `${account.balance} ${account.balanceSymbol ?? ''}` : '—'} testId="balance" />
+          {/* From the Sigil server's balance API; the modal's Account view lists the tokens too. */}
+          <Field label="Balance" value={account.balance !== undefined ? formatBalance(account.balance, account.balanceSymbol) : '—'} testId="balance" />
           <Field label="Network" value={`${network.caipNetwork.name} (${network.caipNetworkId})`} testId="network" />
           <Field label="Wallet" value={account.connectedWalletInfo?.name ?? '—'} testId="wallet" />
           <Field label="Modal" value={state.open ? 'open' : 'closed'} testId="modal-state" />

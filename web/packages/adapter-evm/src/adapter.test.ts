@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { createSigil, StorageKeys, type SigilClient } from '@sigil/core'
-import { arbitrum, ethereum, polygon, sigilDev } from '@sigil/core/networks'
+import { arbitrum, ethereum, sigilDev } from '@sigil/core/networks'
 import { evmAdapter } from './adapter.js'
 import { ACCOUNT, announce, FakeProvider } from './test-utils/fake-provider.js'
 
@@ -19,13 +19,17 @@ function setup(opts: { storage?: Map<string, string>; legacy?: boolean; announce
     unannounce = announce(wallet, { name: 'Test Wallet', rdns: 'com.test', icon: 'data:image/svg+xml,x' })
     cleanups.push(unannounce)
   }
-  const getBalance = vi.fn(async () => ({ balance: '10000.0', symbol: 'ETH' }))
-  const adapter = evmAdapter({ window: opts.legacy ? { ethereum: wallet } : {}, reconnectTimeoutMs: 50, getBalance })
+  // Balances come from the Sigil server, faked here: the adapter has no part in them.
+  const getBalances = vi.fn(async () => [
+    { name: 'Ether', symbol: 'ETH', chainId: 'eip155:1', price: 0, quantity: { decimals: '18', numeric: '10000.0' }, iconUrl: '' },
+  ])
+  const blockchainApi = { getBalances, getIdentity: vi.fn(async () => ({ name: null, avatar: null })) }
+  const adapter = evmAdapter({ window: opts.legacy ? { ethereum: wallet } : {}, reconnectTimeoutMs: 50 })
   const data = opts.storage ?? new Map<string, string>()
   const storage = { getItem: (k: string) => data.get(k) ?? null, setItem: (k: string, v: string) => void data.set(k, v), removeItem: (k: string) => void data.delete(k) }
-  const client: SigilClient = createSigil({ projectId: 'p1', networks: [ethereum, arbitrum, dev], apiUrl: 'https://api.test' }, { adapters: [adapter], storage, isMobile: () => false })
+  const client: SigilClient = createSigil({ projectId: 'p1', networks: [ethereum, arbitrum, dev], apiUrl: 'https://api.test' }, { adapters: [adapter], storage, isMobile: () => false, blockchainApi })
   cleanups.push(() => client.destroy())
-  return { wallet, adapter, client, data, getBalance, unannounce }
+  return { wallet, adapter, client, data, getBalances, unannounce }
 }
 
 const eip155 = (client: SigilClient) => client.store.getState().chains.eip155
@@ -39,7 +43,7 @@ describe('evm adapter through the core client', () => {
   })
 
   it('connects: eth_requestAccounts then eth_chainId; account, network and balance land in the store', async () => {
-    const { client, wallet, getBalance } = setup()
+    const { client, wallet, getBalances } = setup()
     await client.connect('com.test')
     expect(wallet.methods()).toEqual(['eth_requestAccounts', 'eth_chainId'])
     expect(eip155(client)?.connectionStatus).toBe('connected')
@@ -49,7 +53,9 @@ describe('evm adapter through the core client', () => {
       connectedWalletInfo: { name: 'Test Wallet', icon: 'data:image/svg+xml,x', rdns: 'com.test' },
     })
     await vi.waitFor(() => expect(eip155(client)?.account.balance).toBe('10000.0'))
-    expect(getBalance).toHaveBeenCalledWith(ACCOUNT, ethereum)
+    expect(getBalances).toHaveBeenCalledWith(ACCOUNT, { chainId: 'eip155:1', currency: 'usd', forceUpdate: false })
+    // the wallet itself is asked nothing more
+    expect(wallet.methods()).toEqual(['eth_requestAccounts', 'eth_chainId'])
   })
 
   it('connects through the legacy window.ethereum', async () => {
@@ -230,24 +236,5 @@ describe('evm adapter through the core client', () => {
     setTimeout(() => cleanups.push(announce(again.wallet, { name: 'Test Wallet', rdns: 'com.test' })), 10)
     await again.client.ready
     expect(eip155(again.client)?.connectionStatus).toBe('connected')
-  })
-})
-
-describe('native balance through viem', () => {
-  it('reads eth_getBalance from the network RPC URL and formats it', async () => {
-    const fetch = vi.fn(async (_url: string | URL | Request, init?: RequestInit) => {
-      const body = JSON.parse(String(init?.body)) as { id: number; method: string; params: unknown[] }
-      expect(body.method).toBe('eth_getBalance')
-      expect(String(body.params[0]).toLowerCase()).toBe(ACCOUNT.toLowerCase())
-      expect(body.params[1]).toBe('latest')
-      return new Response(JSON.stringify({ jsonrpc: '2.0', id: body.id, result: '0x21e19e0c9bab2400000' }), { headers: { 'content-type': 'application/json' } })
-    })
-    vi.stubGlobal('fetch', fetch)
-    const adapter = evmAdapter({ window: {} })
-    expect(await adapter.getBalance(ACCOUNT, polygon)).toEqual({ balance: '10000', symbol: 'POL' })
-    expect(String(fetch.mock.calls[0]?.[0])).toBe('https://polygon-rpc.com/')
-    const local = await adapter.getBalance(ACCOUNT, sigilDev({ rpcUrl: 'http://127.0.0.1:1234' }))
-    expect(local.balance).toBe('10000')
-    expect(String(fetch.mock.calls[1]?.[0])).toBe('http://127.0.0.1:1234/')
   })
 })

@@ -3,7 +3,6 @@ import {
   SigilError,
   toSigilError,
   type AdapterEvents,
-  type CaipNetwork,
   type ChainAdapter,
   type ConnectResult,
 } from '@sigil/core'
@@ -16,8 +15,6 @@ export interface EvmAdapterOptions {
   window?: DiscoveryWindow
   /** How long reconnect waits for the stored wallet to announce itself. */
   reconnectTimeoutMs?: number
-  /** Reads a native balance; by default a viem public client on the network's RPC URL. */
-  getBalance?: (address: string, network: CaipNetwork) => Promise<{ balance: string; symbol: string }>
 }
 
 export interface EvmAdapter extends ChainAdapter {
@@ -34,8 +31,8 @@ function firstAccount(value: unknown): string | undefined {
 
 /**
  * Browser-extension EVM wallets: EIP-6963 discovery plus legacy `window.ethereum`, connect,
- * reconnect without prompting (eth_accounts), chain switching with add-on-4902, personal_sign
- * and native balances.
+ * reconnect without prompting (eth_accounts), chain switching with add-on-4902 and
+ * personal_sign. Balances come from the Sigil server (see @sigil/core), not from here.
  */
 export function evmAdapter(options: EvmAdapterOptions = {}): EvmAdapter {
   let discovery: Discovery | undefined
@@ -177,12 +174,6 @@ export function evmAdapter(options: EvmAdapterOptions = {}): EvmAdapter {
       } catch (error) {
         throw toSigilError(error)
       }
-    },
-
-    async getBalance(address, network) {
-      if (options.getBalance) return options.getBalance(address, network)
-      const { getNativeBalance } = await import('./balance.js')
-      return getNativeBalance(address, network)
     },
 
     getProvider: () => active?.wallet.provider,

@@ -18,7 +18,10 @@ export interface AdapterEvents {
   disconnected(): void
 }
 
-/** One namespace's wallet integration (EVM extensions, Solana, …). */
+/**
+ * One namespace's wallet integration (EVM extensions, Solana, …). Balances and names come from
+ * the Sigil server, not from the wallet's chain.
+ */
 export interface ChainAdapter {
   readonly namespace: ChainNamespace
   /** Starts connector discovery and wallet event listening. Returns a teardown. */
@@ -30,6 +33,4 @@ export interface ChainAdapter {
   disconnect(): Promise<void>
   switchNetwork(network: CaipNetwork): Promise<void>
   signMessage(message: string, address: string): Promise<string>
-  /** Native balance as a decimal string in whole units. */
-  getBalance(address: string, network: CaipNetwork): Promise<{ balance: string; symbol: string }>
 }

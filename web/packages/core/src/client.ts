@@ -1,11 +1,13 @@
-import { activeAccount, resetAccount, setAccountAddress, setAccountProps } from './account.js'
+import { activeAccount, resetAccount, setAccountAddress } from './account.js'
 import type { AdapterEvents, ChainAdapter } from './adapter.js'
 import type { AnalyticsSink } from './analytics.js'
+import type { BlockchainClient } from './api/blockchain.js'
+import { createBalanceController, type RefreshBalanceOptions } from './balance.js'
 import { forgetConnection, setConnectionStatus } from './connection.js'
 import { detectMobile, track, type SigilContext } from './context.js'
 import { adapterForNamespaceMissing, ErrorMessages, SigilError, toSigilError } from './errors.js'
+import { createIdentityController } from './identity.js'
 import { closeModal, goBack, openModal, selectWallet, type CloseOptions, type OpenOptions } from './modal.js'
-import { isUnsupportedNetwork } from './networks.js'
 import { resetNetwork, setActiveNetwork, syncWalletNetwork } from './network.js'
 import { resolveOptions, type ResolvedOptions, type SigilOptions } from './options.js'
 import { applyConnection, restoreSession } from './restore.js'
@@ -24,6 +26,8 @@ export interface SigilDependencies {
   isMobile?: () => boolean
   /** Skip restoring a stored connection at creation (tests, server rendering). */
   restore?: boolean
+  /** The Sigil server's blockchain data API; by default built from the options, loaded on first use. */
+  blockchainApi?: BlockchainClient
 }
 
 /** A modal instance: its store, options and the actions a UI calls. */
@@ -51,7 +55,11 @@ export interface SigilClient {
   readonly siwx: SiwxController
   /** Whether closing the modal is currently blocked (ApproveTransaction, or required sign-in). */
   canClose(): boolean
-  refreshBalance(namespace?: ChainNamespace): Promise<void>
+  /**
+   * Fetches the account's balances from the Sigil server (reused for 30 s unless `force`; none
+   * for 30 s after a failure). `force` also skips the server's cache: use it after a send.
+   */
+  refreshBalance(namespace?: ChainNamespace, options?: RefreshBalanceOptions): Promise<void>
   setThemeMode(mode: ResolvedOptions['themeMode']): void
   destroy(): void
 }
@@ -80,27 +88,32 @@ export function createSigil(input: SigilOptions, deps: SigilDependencies = {}): 
     return adapter
   }
 
-  const refreshBalance = async (namespace: ChainNamespace = store.getState().activeNamespace) => {
-    const chain = store.getState().chains[namespace]
-    const address = chain?.account.address
-    const network = chain?.network.caipNetwork
-    const adapter = adapters[namespace]
-    // The placeholder network has no RPC to ask.
-    if (!address || !network || !adapter || isUnsupportedNetwork(network)) return
-    try {
-      const { balance, symbol } = await adapter.getBalance(address, network)
-      // Ignore an answer for an account or network that changed meanwhile.
-      const now = store.getState().chains[namespace]
-      if (now?.account.address !== address || now.network.caipNetwork?.caipNetworkId !== network.caipNetworkId) return
-      setAccountProps(store, namespace, { balance, balanceSymbol: symbol })
-      ctx.storage.setNativeBalance(`${network.caipNetworkId}:${address}`, { balance, symbol })
-    } catch {
-      // The balance is decoration; the RPC being down must not break the account view.
+  // The blockchain data client loads with the first balance wanted, not with the page.
+  let blockchainApi: Promise<BlockchainClient> | undefined
+  const loadBlockchainApi = (): Promise<BlockchainClient> => {
+    if (deps.blockchainApi) return Promise.resolve(deps.blockchainApi)
+    if (!blockchainApi) {
+      blockchainApi = import('./api/blockchain.js').then((m) =>
+        m.createBlockchainClient({ baseUrl: options.apiUrl, projectId: options.projectId, sdkType: options.sdkType, sdkVersion: options.sdkVersion }),
+      )
+      // A chunk that failed to load is tried again next time.
+      blockchainApi.catch(() => (blockchainApi = undefined))
     }
+    return blockchainApi
   }
+  const balances = createBalanceController(ctx, loadBlockchainApi)
+  const identities = createIdentityController(ctx, loadBlockchainApi)
+
+  const refreshBalance = (namespace: ChainNamespace = store.getState().activeNamespace, refreshOptions?: RefreshBalanceOptions) =>
+    balances.refresh(namespace, refreshOptions)
+
+  /** Balances and identity of the namespace's account, after it connected or changed. */
+  const refreshAccountData = (namespace: ChainNamespace) => Promise.all([balances.refresh(namespace), identities.refresh(namespace)]).then(() => undefined)
 
   const markDisconnected = (namespace: ChainNamespace) => {
+    balances.clear()
     resetAccount(store, namespace)
+    balances.reset(namespace)
     resetNetwork(store, namespace)
     forgetConnection(ctx, namespace)
     setConnectionStatus(ctx, namespace, 'disconnected')
@@ -122,8 +135,10 @@ export function createSigil(input: SigilOptions, deps: SigilDependencies = {}): 
         const network = chain.network.caipNetwork
         if (!network) return
         setAccountAddress(store, network, address)
-        setAccountProps(store, namespace, { balance: undefined, balanceSymbol: undefined })
-        void refreshBalance(namespace)
+        // What belonged to the previous account goes before the new one's is fetched.
+        balances.reset(namespace)
+        identities.reset(namespace)
+        void refreshAccountData(namespace)
       },
       chainChanged(chainId) {
         const chain = store.getState().chains[namespace]
@@ -131,8 +146,8 @@ export function createSigil(input: SigilOptions, deps: SigilDependencies = {}): 
         const network = syncWalletNetwork(ctx, namespace, chainId)
         const address = chain.account.address
         if (address) setAccountAddress(store, network, address)
-        setAccountProps(store, namespace, { balance: undefined, balanceSymbol: undefined })
-        void refreshBalance(namespace)
+        balances.reset(namespace)
+        void refreshAccountData(namespace)
       },
       disconnected() {
         if (store.getState().chains[namespace]?.connectionStatus === 'disconnected') return
@@ -172,7 +187,7 @@ export function createSigil(input: SigilOptions, deps: SigilDependencies = {}): 
       }
       if (connectOptions.wallet) store.setState({ recentWallets: ctx.storage.addRecentWallet(connectOptions.wallet) })
       track(ctx, 'CONNECT_SUCCESS', { method: 'browser', name: connector.name })
-      void refreshBalance(namespace)
+      void refreshAccountData(namespace)
       // After connecting the modal is done, unless it now warns about the network.
       const state = store.getState()
       if (connectOptions.closeOnSuccess !== false && state.modal.open && currentView(state) !== 'UnsupportedChain') {
@@ -221,8 +236,8 @@ export function createSigil(input: SigilOptions, deps: SigilDependencies = {}): 
         syncWalletNetwork(ctx, network.chainNamespace, network.id)
         const address = store.getState().chains[network.chainNamespace]?.account.address
         if (address) setAccountAddress(store, network, address)
-        setAccountProps(store, network.chainNamespace, { balance: undefined, balanceSymbol: undefined })
-        void refreshBalance(network.chainNamespace)
+        balances.reset(network.chainNamespace)
+        void refreshAccountData(network.chainNamespace)
       } else {
         setActiveNetwork(ctx, network)
       }
@@ -257,7 +272,7 @@ export function createSigil(input: SigilOptions, deps: SigilDependencies = {}): 
       const connected = Object.entries(store.getState().chains)
         .filter(([, chain]) => chain?.connectionStatus === 'connected')
         .map(([ns]) => ns as ChainNamespace)
-      await Promise.all(connected.map((ns) => refreshBalance(ns)))
+      await Promise.all(connected.map((ns) => refreshAccountData(ns)))
     })
   }
   return client

@@ -30,6 +30,7 @@ export {
   initialAccountState,
   initialChainState,
   updateChain,
+  type BalanceStatus,
   type ChainState,
   type NotificationState,
   type NotificationVariant,
@@ -78,14 +79,25 @@ export {
   showNotification,
   showSuccess,
 } from './notification.js'
+export {
+  BALANCE_CACHE_MS,
+  BALANCE_RETRY_LOCK_MS,
+  listedTokens,
+  nativeBalanceOf,
+  tokenFiatValue,
+  totalFiatValue,
+  type RefreshBalanceOptions,
+} from './balance.js'
 export { applyConnection, restoreSession } from './restore.js'
 export {
   ADDRESS_CACHE_KEYS,
   createSigilStorage,
+  IDENTITY_CACHE_MS,
   MAX_RECENT_WALLETS,
   NATIVE_BALANCE_CACHE_MS,
   StorageKeys,
   type CachedBalance,
+  type CachedIdentity,
   type KeyValueStorage,
   type SigilStorage,
 } from './storage.js'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createSigilStorage, StorageKeys } from './storage.js'
+import { createSigilStorage, IDENTITY_CACHE_MS, StorageKeys } from './storage.js'
 import { MemoryStorage } from './test-utils/index.js'
 import type { Wallet } from './types.js'
 
@@ -85,6 +85,20 @@ describe('storage', () => {
     backend.setItem(StorageKeys.identityCache, '{}')
     s.clearAddressCaches()
     expect(backend.getItem(StorageKeys.nativeBalanceCache)).toBeNull()
+    expect(backend.getItem(StorageKeys.identityCache)).toBeNull()
+  })
+
+  it('identity cache lasts 5 minutes, by lower-case address, and drops expired entries on write', () => {
+    const backend = new MemoryStorage()
+    const s = createSigilStorage(backend)
+    s.setIdentity('0xABC', { name: 'alice.eth', avatar: null }, 1000)
+    expect(s.getIdentity('0xabc', 1000 + IDENTITY_CACHE_MS - 1)).toEqual({ name: 'alice.eth', avatar: null, timestamp: 1000 })
+    expect(s.getIdentity('0xabc', 1000 + IDENTITY_CACHE_MS)).toBeUndefined()
+    s.setIdentity('0xdef', { name: null, avatar: null }, 1000 + IDENTITY_CACHE_MS)
+    expect(Object.keys(JSON.parse(backend.getItem(StorageKeys.identityCache) ?? '{}'))).toEqual(['0xdef'])
+    backend.setItem(StorageKeys.identityCache, '{"0xdef":{"name":3,"timestamp":1}}')
+    expect(s.getIdentity('0xdef', 2)).toBeUndefined()
+    s.clearAddressCaches()
     expect(backend.getItem(StorageKeys.identityCache)).toBeNull()
   })
 

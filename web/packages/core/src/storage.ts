@@ -27,6 +27,8 @@ export const ADDRESS_CACHE_KEYS = [
 export const MAX_RECENT_WALLETS = 2
 /** Native balance cache lifetime (spec section 9). */
 export const NATIVE_BALANCE_CACHE_MS = 30_000
+/** Identity (ENS name and avatar) cache lifetime (spec section 9). */
+export const IDENTITY_CACHE_MS = 5 * 60_000
 
 /** The subset of the Web Storage API used; lets tests and non-browser hosts pass their own. */
 export interface KeyValueStorage {
@@ -38,6 +40,12 @@ export interface KeyValueStorage {
 export interface CachedBalance {
   balance: string
   symbol: string
+  timestamp: number
+}
+
+export interface CachedIdentity {
+  name: string | null
+  avatar: string | null
   timestamp: number
 }
 
@@ -59,6 +67,9 @@ export interface SigilStorage {
   removeConnectedNamespace(namespace: ChainNamespace): void
   getNativeBalance(caipAddress: string, now?: number): CachedBalance | undefined
   setNativeBalance(caipAddress: string, balance: Omit<CachedBalance, 'timestamp'>, now?: number): void
+  /** An address's identity if it was stored less than 5 minutes ago. */
+  getIdentity(address: string, now?: number): CachedIdentity | undefined
+  setIdentity(address: string, identity: Omit<CachedIdentity, 'timestamp'>, now?: number): void
   clearAddressCaches(): void
 }
 
@@ -124,6 +135,16 @@ export function createSigilStorage(backend: KeyValueStorage = defaultBackend()):
     return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, CachedBalance>) : {}
   }
 
+  const readIdentityCache = (): Record<string, CachedIdentity> => {
+    const value = getJson(StorageKeys.identityCache)
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, CachedIdentity>) : {}
+  }
+  const isIdentity = (entry: CachedIdentity | undefined): entry is CachedIdentity =>
+    !!entry &&
+    typeof entry.timestamp === 'number' &&
+    (entry.name === null || typeof entry.name === 'string') &&
+    (entry.avatar === null || typeof entry.avatar === 'string')
+
   return {
     getActiveNamespace() {
       const value = get(StorageKeys.activeNamespace)
@@ -166,6 +187,16 @@ export function createSigilStorage(backend: KeyValueStorage = defaultBackend()):
       const cache = readBalanceCache()
       cache[caipAddress] = { ...balance, timestamp: now }
       set(StorageKeys.nativeBalanceCache, JSON.stringify(cache))
+    },
+    getIdentity(address, now = Date.now()) {
+      const entry = readIdentityCache()[address.toLowerCase()]
+      return isIdentity(entry) && now - entry.timestamp < IDENTITY_CACHE_MS ? entry : undefined
+    },
+    setIdentity(address, identity, now = Date.now()) {
+      // Expired entries are dropped on the way, so the cache stays as small as the addresses in use.
+      const cache = Object.fromEntries(Object.entries(readIdentityCache()).filter(([, e]) => isIdentity(e) && now - e.timestamp < IDENTITY_CACHE_MS))
+      cache[address.toLowerCase()] = { name: identity.name, avatar: identity.avatar, timestamp: now }
+      set(StorageKeys.identityCache, JSON.stringify(cache))
     },
     clearAddressCaches() {
       for (const key of ADDRESS_CACHE_KEYS) remove(key)

@@ -49,12 +49,19 @@ export interface NotificationState {
   variant: NotificationVariant
 }
 
+/**
+ * Where the account's balances stand: not asked yet, being fetched, in the account state, or
+ * the last fetch failed ('Token Balance Unavailable', retried no sooner than 30 s later).
+ */
+export type BalanceStatus = 'idle' | 'loading' | 'ready' | 'failed'
+
 /** Everything known about one namespace. */
 export interface ChainState {
   connectionStatus: ConnectionStatus
   connectorId: string | undefined
   account: AccountState
   network: NetworkState
+  balanceStatus: BalanceStatus
 }
 
 /** The single store. The React layer subscribes to slices of it. */
@@ -112,6 +119,7 @@ export function initialChainState(namespace: ChainNamespace, networks: readonly 
     connectionStatus: 'disconnected',
     connectorId: undefined,
     account: initialAccountState(),
+    balanceStatus: 'idle',
     network: {
       caipNetwork: own[0],
       requestedCaipNetworkIds: own.map((n) => n.caipNetworkId),

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { ethereum } from '@sigil/core/networks'
 import type { AppKit } from './appkit.js'
 import { useAppKit, useAppKitAccount, useAppKitNetwork, useAppKitState, useAppKitTheme, useDisconnect } from './hooks.js'
-import { ADDRESS, cleanup, flush, render, stubDirectory, testAppKit } from './test-utils.js'
+import { ADDRESS, cleanup, flush, render, stubDirectory, testAppKit, waitFor } from './test-utils.js'
 
 let current: AppKit | undefined
 afterEach(() => {
@@ -52,7 +52,8 @@ describe('hooks', () => {
     expect(text(container, 'status')).toBe('connected')
     expect(text(container, 'connected')).toBe('true')
     expect(text(container, 'address')).toBe(ADDRESS)
-    expect(text(container, 'balance')).toBe('1.23456789')
+    // from the Sigil server's balance API (stubbed), loaded after connecting
+    await waitFor(() => expect(text(container, 'balance')).toBe('1.23456789'))
 
     await act(() => appKit.switchNetwork(ethereum))
     await flush()

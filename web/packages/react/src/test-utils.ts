@@ -42,7 +42,6 @@ export function fakeAdapter() {
       state.chainId = Number(network.id)
     }),
     signMessage: vi.fn(async () => '0xsigned'),
-    getBalance: vi.fn(async () => ({ balance: '1.23456789', symbol: 'ETH' })),
   }
   return {
     adapter,
@@ -57,11 +56,45 @@ export function wallet(i: number): Wallet {
   return { id: `w${i}`, name: `Wallet ${i}`, image_id: `img${i}` }
 }
 
-/** Stubs fetch with a directory of `total` wallets; returns the mock to inspect calls. */
-export function stubDirectory(total = 95) {
+/** A balance entry as the Sigil server sends it (`address: null` for the native currency). */
+export function serverBalance(symbol: string, numeric: string, extra: { name?: string; address?: string | null; decimals?: string; price?: number } = {}) {
+  const price = extra.price ?? 0
+  return {
+    name: extra.name ?? symbol,
+    symbol,
+    chainId: 'eip155:31337',
+    address: extra.address ?? null,
+    value: Number(numeric) * price,
+    price,
+    quantity: { decimals: extra.decimals ?? '18', numeric },
+    iconUrl: `https://api.test/public/getTokenImage/${symbol}`,
+  }
+}
+
+/** What the stubbed Sigil server answers for account data; a Response is sent as it is. */
+export interface ServerData {
+  balances?: unknown[] | (() => Response)
+  identity?: { name: string | null; avatar: string | null } | (() => Response)
+}
+
+const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } })
+
+/**
+ * Stubs fetch with a directory of `total` wallets and the account data API (by default the
+ * native 1.23456789 ETH and no name); returns the mock to inspect calls.
+ */
+export function stubDirectory(total = 95, server: ServerData = {}) {
   const all = Array.from({ length: total }, (_, i) => wallet(i + 1))
   const fetchMock = vi.fn(async (input: RequestInfo | URL) => {
     const url = new URL(String(input))
+    if (/^\/v1\/account\/[^/]+\/balance$/.test(url.pathname)) {
+      const balances = server.balances ?? [serverBalance('ETH', '1.23456789', { name: 'Ether' })]
+      return typeof balances === 'function' ? balances() : json({ balances })
+    }
+    if (url.pathname.startsWith('/v1/identity/')) {
+      const identity = server.identity ?? { name: null, avatar: null }
+      return typeof identity === 'function' ? identity() : json(identity)
+    }
     if (url.pathname !== '/getWallets') return new Response('{}', { status: 200 })
     const page = Number(url.searchParams.get('page') ?? 1)
     const entries = Number(url.searchParams.get('entries') ?? 40)
@@ -79,6 +112,11 @@ export function stubDirectory(total = 95) {
 
 export function walletCalls(fetchMock: ReturnType<typeof stubDirectory>): URL[] {
   return fetchMock.mock.calls.map(([input]) => new URL(String(input))).filter((u) => u.pathname === '/getWallets')
+}
+
+/** The balance requests made so far. */
+export function balanceCalls(fetchMock: ReturnType<typeof stubDirectory>): URL[] {
+  return fetchMock.mock.calls.map(([input]) => new URL(String(input))).filter((u) => u.pathname.endsWith('/balance'))
 }
 
 export function testAppKit(overrides: Partial<AppKitOptions> = {}) {

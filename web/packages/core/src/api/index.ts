@@ -13,4 +13,13 @@ export {
 } from './directory.js'
 export { createDirectoryAnalyticsSink, type DirectoryAnalyticsOptions } from './analytics-sink.js'
 export { createWalletListCache, walletParamsKey, type WalletListCache, type WalletListEntry } from './wallet-cache.js'
-export { directoryClientFor } from './from-options.js'
+export {
+  BlockchainApiError,
+  createBlockchainClient,
+  type BlockchainClient,
+  type BlockchainClientOptions,
+  type FiatCurrency,
+  type GetBalancesParams,
+  type Identity,
+} from './blockchain.js'
+export { blockchainClientFor, directoryClientFor } from './from-options.js'

@@ -1,12 +1,14 @@
 import { vi } from 'vitest'
 import type { ChainAdapter, AdapterEvents, ConnectResult } from '../adapter.js'
 import type { AnalyticsEvent } from '../analytics.js'
+import type { BlockchainClient, Identity } from '../api/blockchain.js'
 import { createSigil, type SigilDependencies } from '../client.js'
 import { detectMobile, type SigilContext } from '../context.js'
 import { arbitrum, ethereum, polygon, sigilDev, solana } from '../networks.js'
 import { resolveOptions, type SigilOptions } from '../options.js'
 import { createSigilStorage, type KeyValueStorage } from '../storage.js'
 import { createSigilStore } from '../store.js'
+import type { TokenBalance } from '../types.js'
 
 /** A Map-backed Web Storage stand-in whose contents tests can read. */
 export class MemoryStorage implements KeyValueStorage {
@@ -78,23 +80,39 @@ export function fakeAdapter(initial: { accounts?: string[]; chainId?: number } =
       state.chainId = Number(network.id)
     }),
     signMessage: vi.fn(async () => '0xsigned'),
-    getBalance: vi.fn(async () => ({ balance: '1.5', symbol: 'ETH' })),
   } satisfies ChainAdapter
   return { adapter, state, events: () => events as AdapterEvents }
+}
+
+/** A balance entry as the Sigil server sends it (native when no `address`). */
+export function tokenBalance(overrides: Partial<TokenBalance> & { numeric?: string; decimals?: string } = {}): TokenBalance {
+  const { numeric = '1.5', decimals = '18', ...rest } = overrides
+  return { name: 'Ether', symbol: 'ETH', chainId: 'eip155:1', price: 0, value: 0, iconUrl: '', quantity: { decimals, numeric }, ...rest }
+}
+
+/** A scriptable blockchain data API: the native 1.5 ETH and no name by default. */
+export function fakeBlockchainApi(balances: TokenBalance[] = [tokenBalance()], identity: Identity = { name: null, avatar: null }) {
+  const api = {
+    getBalances: vi.fn<BlockchainClient['getBalances']>(async () => balances),
+    getIdentity: vi.fn<BlockchainClient['getIdentity']>(async () => identity),
+  } satisfies BlockchainClient
+  return api
 }
 
 export function testClient(overrides: Partial<SigilOptions> = {}, deps: SigilDependencies & { storage?: MemoryStorage } = {}) {
   const fake = fakeAdapter()
   const storage = deps.storage ?? new MemoryStorage()
   const { events, sink } = recordingSink()
+  const api = fakeBlockchainApi()
   const client = createSigil(testOptions(overrides), {
     adapters: [fake.adapter],
     analytics: sink,
     isMobile: () => false,
+    blockchainApi: api,
     ...deps,
     storage,
   })
-  return { client, fake, storage, events }
+  return { client, fake, storage, events, api }
 }
 
 export { detectMobile }

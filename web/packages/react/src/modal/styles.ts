@@ -94,6 +94,17 @@ button{font:inherit;color:inherit}
 .tab{all:unset;box-sizing:border-box;flex:1;text-align:center;height:32px;line-height:32px;border-radius:999px;font-size:14px;color:var(--c-fg2);cursor:pointer}
 .tab[aria-selected=true]{background:var(--c-bg);color:var(--c-fg);font-weight:600}
 .panel{min-height:72px;display:flex;align-items:center;justify-content:center;color:var(--c-fg2);font-size:14px}
+.panel.tokens{flex-direction:column;align-items:stretch;justify-content:flex-start;gap:6px}
+.refresh[aria-busy=true] svg{animation:spin 1s linear infinite}
+.tokens-head{display:flex;align-items:center;justify-content:space-between;gap:8px;min-height:36px;padding-left:4px}
+.token{display:flex;align-items:center;gap:12px;min-height:52px;padding:8px 12px 8px 10px;border-radius:var(--r-m);background:var(--c-surface);color:var(--c-fg)}
+.token .img.sm{width:32px;height:32px}
+.token .meta,.token .amount{display:flex;flex-direction:column;min-width:0}
+.token .meta{flex:1}
+.token .amount{align-items:flex-end;text-align:right;font-variant-numeric:tabular-nums}
+.token .name{font-weight:500;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
+.token .symbol,.token .value{font-size:12px;color:var(--c-fg2)}
+.fiat{font-size:14px;font-weight:600;color:var(--c-fg)}
 .net-check{color:var(--sigil-accent)}
 .email{display:flex;gap:8px}
 .email input{all:unset;flex:1;min-width:0;height:40px;padding:0 12px;border-radius:var(--r-m);background:var(--c-surface);border:1px solid var(--c-border);color:var(--c-fg)}

@@ -16,6 +16,7 @@ export const Icons = {
   external: () => svg(<><path d="M14 4h6v6M20 4l-9 9" /><path d="M19 14v5a1 1 0 0 1-1 1H5a1 1 0 0 1-1-1V6a1 1 0 0 1 1-1h5" /></>, 16),
   grid: () => svg(<><rect x="4" y="4" width="6" height="6" rx="1" /><rect x="14" y="4" width="6" height="6" rx="1" /><rect x="4" y="14" width="6" height="6" rx="1" /><rect x="14" y="14" width="6" height="6" rx="1" /></>, 22),
   power: () => svg(<><path d="M12 3v9" /><path d="M6.3 7.3a8 8 0 1 0 11.4 0" /></>, 16),
+  refresh: () => svg(<><path d="M20 11a8 8 0 0 0-14.9-3.5L4 9" /><path d="M4 4v5h5" /><path d="M4 13a8 8 0 0 0 14.9 3.5L20 15" /><path d="M20 20v-5h-5" /></>, 16),
   alert: () => svg(<><circle cx="12" cy="12" r="9" /><path d="M12 8v5M12 16h.01" /></>, 28),
 }
 

@@ -1,4 +1,17 @@
-import { formatBalance, shortenAddress, showError, showSuccess, type SigilState } from '@sigil/core'
+import {
+  ErrorMessages,
+  floorDecimals,
+  formatBalance,
+  formatFiat,
+  shortenAddress,
+  showError,
+  showSuccess,
+  tokenFiatValue,
+  totalFiatValue,
+  type BalanceStatus,
+  type SigilState,
+  type TokenBalance,
+} from '@sigil/core'
 import { useCallback, useEffect, useId, useRef, useState, type KeyboardEvent } from 'react'
 import { useModal, useStore } from '../context.js'
 import { Icons, Identicon, RemoteImage } from '../ui.js'
@@ -6,11 +19,12 @@ import { Icons, Identicon, RemoteImage } from '../ui.js'
 const selectChain = (s: SigilState) => s.chains[s.activeNamespace]
 const selectNetwork = (s: SigilState) => s.activeCaipNetwork
 
-const TABS = [
-  { id: 'tokens', label: 'Tokens', empty: 'Token balances arrive in a later release.' },
-  { id: 'nfts', label: 'NFTs', empty: 'NFTs arrive in a later release.' },
-  { id: 'activity', label: 'Activity', empty: 'Activity arrives in a later release.' },
-] as const
+/** The account tabs; those with a placeholder have no content yet. */
+const TABS: readonly { id: string; label: string; placeholder?: string }[] = [
+  { id: 'tokens', label: 'Tokens' },
+  { id: 'nfts', label: 'NFTs', placeholder: 'NFTs arrive in a later release.' },
+  { id: 'activity', label: 'Activity', placeholder: 'Activity arrives in a later release.' },
+]
 
 /** The connected account: avatar, address (copy), balance, network (switch), tabs, disconnect. */
 export function AccountView() {
@@ -25,9 +39,11 @@ export function AccountView() {
   const tabRefs = useRef<(HTMLButtonElement | null)[]>([])
   const idBase = useId()
 
+  // Showing the account asks for its balances: answered from the 30 s cache when fresh, and
+  // not at all during the 30 s after a failure (the controller decides).
   useEffect(() => {
-    if (address && account?.balance === undefined) void client.refreshBalance()
-  }, [client, address]) // eslint-disable-line react-hooks/exhaustive-deps
+    if (address) void client.refreshBalance()
+  }, [client, address, network.caipNetworkId])
 
   const copy = useCallback(async () => {
     if (!address) return
@@ -72,7 +88,8 @@ export function AccountView() {
     )
   }
   const wallet = account?.connectedWalletInfo
-  const current = TABS[tab] ?? TABS[0]
+  const current = TABS[tab] ?? (TABS[0] as (typeof TABS)[number])
+  const fiatTotal = totalFiatValue(account?.tokenBalance ?? [])
   return (
     <div data-testid="account-view">
       <div className="account">
@@ -86,8 +103,13 @@ export function AccountView() {
           </button>
         </div>
         <div className="balance" data-testid="account-balance">
-          {account?.balance !== undefined ? formatBalance(account.balance, account.balanceSymbol) : '…'}
+          {account?.balance !== undefined ? formatBalance(account.balance, account.balanceSymbol) : isPending(chain?.balanceStatus) ? '…' : '—'}
         </div>
+        {fiatTotal !== undefined ? (
+          <div className="fiat" data-testid="account-fiat">
+            {formatFiat(fiatTotal, 'USD')}
+          </div>
+        ) : null}
         <div style={{ display: 'flex', gap: 8, marginTop: 6, flexWrap: 'wrap', justifyContent: 'center' }}>
           <button
             type="button"
@@ -129,12 +151,78 @@ export function AccountView() {
           </button>
         ))}
       </div>
-      <div className="panel" role="tabpanel" id={`${idBase}-panel-${current.id}`} aria-labelledby={`${idBase}-tab-${current.id}`}>
-        {current.empty}
+      <div
+        className={current.id === 'tokens' ? 'panel tokens' : 'panel'}
+        role="tabpanel"
+        id={`${idBase}-panel-${current.id}`}
+        aria-labelledby={`${idBase}-tab-${current.id}`}
+        aria-busy={current.id === 'tokens' && chain?.balanceStatus === 'loading'}
+      >
+        {current.id === 'tokens' ? (
+          <TokenList
+            tokens={account?.tokenBalance ?? []}
+            status={chain?.balanceStatus ?? 'idle'}
+            onRefresh={() => void client.refreshBalance(undefined, { force: true })}
+          />
+        ) : (
+          current.placeholder
+        )}
       </div>
       <button type="button" className="btn secondary block" onClick={() => void disconnect()} disabled={disconnecting} style={{ marginTop: 8 }}>
         <Icons.power /> Disconnect
       </button>
     </div>
+  )
+}
+
+const isPending = (status: BalanceStatus | undefined) => status === undefined || status === 'idle' || status === 'loading'
+
+/** The Tokens tab: one row per balance, the failure text, or an empty state; and a refresh. */
+function TokenList({ tokens, status, onRefresh }: { tokens: readonly TokenBalance[]; status: BalanceStatus; onRefresh: () => void }) {
+  let note: string | undefined
+  if (status === 'failed') note = ErrorMessages.tokenBalanceUnavailable
+  else if (tokens.length === 0) note = isPending(status) ? 'Loading balances…' : 'No tokens yet.'
+  return (
+    <>
+      <div className="tokens-head">
+        {note ? (
+          <p className={status === 'failed' ? 'sub err' : 'sub'} data-testid="tokens-note">
+            {note}
+          </p>
+        ) : (
+          <span />
+        )}
+        <button type="button" className="icon-btn refresh" aria-label="Refresh balances" aria-busy={status === 'loading'} onClick={onRefresh}>
+          <Icons.refresh />
+        </button>
+      </div>
+      {tokens.length ? (
+        <ul className="list" aria-label="Token balances">
+          {tokens.map((token) => (
+            <TokenRow key={`${token.chainId}:${token.address ?? 'native'}`} token={token} />
+          ))}
+        </ul>
+      ) : null}
+    </>
+  )
+}
+
+/** Icon, name and symbol; quantity floored to 3 decimals and, when priced, its fiat value. */
+function TokenRow({ token }: { token: TokenBalance }) {
+  const value = tokenFiatValue(token)
+  return (
+    <li className="token" data-testid="token-row" data-symbol={token.symbol}>
+      <RemoteImage src={token.iconUrl || undefined} name={token.symbol} className="sm" />
+      <span className="meta">
+        <span className="name">{token.name}</span>
+        <span className="symbol">{token.symbol}</span>
+      </span>
+      <span className="amount">
+        <span className="quantity" data-testid="token-quantity">
+          {floorDecimals(token.quantity.numeric, 3)}
+        </span>
+        {value !== undefined ? <span className="value">{formatFiat(value, 'USD')}</span> : null}
+      </span>
+    </li>
   )
 }
