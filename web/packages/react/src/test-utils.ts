@@ -67,7 +67,7 @@ export function serverBalance(symbol: string, numeric: string, extra: { name?: s
     value: Number(numeric) * price,
     price,
     quantity: { decimals: extra.decimals ?? '18', numeric },
-    iconUrl: `https://api.test/public/getTokenImage/${symbol}`,
+    iconUrl: `https://api.test/public/getTokenImage/${symbol}?projectId=p1`,
   }
 }
 

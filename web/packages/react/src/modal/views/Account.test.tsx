@@ -60,10 +60,10 @@ describe('Account view: balances from the Sigil server', () => {
     // 1.23456789 × 2000 + 987000.0009999 × 2.5, 2 decimals
     expect(text('[data-testid=account-fiat]')).toBe('$2469969.14')
     expect(rows()).toEqual([
-      { name: 'Ether', symbol: 'ETH', quantity: '1.234', value: '$2469.14', icon: 'https://api.test/public/getTokenImage/ETH?projectId=p1&st=sigil&sv=0.1.0' },
-      { name: 'Sigil', symbol: 'SGL', quantity: '987000.000', value: '$2467500.00', icon: 'https://api.test/public/getTokenImage/SGL?projectId=p1&st=sigil&sv=0.1.0' },
+      { name: 'Ether', symbol: 'ETH', quantity: '1.234', value: '$2469.14', icon: 'https://api.test/public/getTokenImage/ETH?projectId=p1' },
+      { name: 'Sigil', symbol: 'SGL', quantity: '987000.000', value: '$2467500.00', icon: 'https://api.test/public/getTokenImage/SGL?projectId=p1' },
       // no price: no fiat value
-      { name: 'USD Coin', symbol: 'USDC', quantity: '12.500', value: null, icon: 'https://api.test/public/getTokenImage/USDC?projectId=p1&st=sigil&sv=0.1.0' },
+      { name: 'USD Coin', symbol: 'USDC', quantity: '12.500', value: null, icon: 'https://api.test/public/getTokenImage/USDC?projectId=p1' },
     ])
     const list = shadow().querySelector('[role=tabpanel] ul')
     expect(list?.getAttribute('aria-label')).toBe('Token balances')
