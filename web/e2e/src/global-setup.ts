@@ -1,6 +1,6 @@
 /**
  * Starts everything the browser tests talk to, each on a free port, and stops it afterwards:
- *   - anvil (npm @foundry-rs/anvil), chain id 31337, 10 unlocked accounts with 10000 ETH, and
+ *   - anvil (scripts/anvil.sh, npm @foundry-rs/anvil-linux-amd64), chain id 31337, 10 unlocked accounts with 10000 ETH, and
  *     the dev-chain contracts deployed on it by devchain/deploy.mjs (SGL and USDC held by
  *     account 0, a price pair, ENS-style names);
  *   - the Sigil server (target/debug/sigil) on a fresh SQLite database, with the wallet
@@ -89,7 +89,7 @@ export default async function setup(project: TestProject) {
 
   try {
     for (const [what, path] of [
-      ['anvil (npm @foundry-rs/anvil: run npm install in web/)', ANVIL_BIN],
+      ['anvil (run bash scripts/anvil.sh, or set SIGIL_ANVIL)', ANVIL_BIN],
       ['the sigil server binary (run cargo build -p sigil-server)', SIGIL_BIN],
     ] as const) {
       if (!existsSync(path)) throw new Error(`missing ${what}: ${path}`)

@@ -7,7 +7,8 @@ export const E2E_DIR = fileURLToPath(new URL('..', import.meta.url))
 export const WEB_DIR = join(E2E_DIR, '..')
 export const REPO_ROOT = join(WEB_DIR, '..')
 export const SIGIL_BIN = join(REPO_ROOT, 'target/debug/sigil')
-export const ANVIL_BIN = process.env.SIGIL_ANVIL ?? join(WEB_DIR, 'node_modules/@foundry-rs/anvil-linux-amd64/bin/anvil')
+// The binary scripts/anvil.sh installs (scripts/e2e.sh passes it as SIGIL_ANVIL).
+export const ANVIL_BIN = process.env.SIGIL_ANVIL ?? join(REPO_ROOT, 'var/tools/node_modules/@foundry-rs/anvil-linux-amd64/bin/anvil')
 export const ARTIFACTS_DIR = join(REPO_ROOT, 'test-artifacts')
 export const CHROMIUM = process.env.SIGIL_E2E_CHROMIUM ?? '/usr/bin/chromium'
 
