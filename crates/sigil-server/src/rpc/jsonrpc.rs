@@ -75,12 +75,14 @@ pub enum Parsed {
 
 /// Parses a request body; Err is the parse error to send back.
 pub fn parse(body: &[u8]) -> Result<Parsed, Reply> {
-    let raw: Box<RawValue> = serde_json::from_slice(body).map_err(|_| Reply::error(PARSE_ERROR, "Parse error"))?;
-    if raw.get().trim_start().starts_with('[') {
-        let items: Vec<Box<RawValue>> = serde_json::from_str(raw.get()).map_err(|_| Reply::error(PARSE_ERROR, "Parse error"))?;
-        Ok(Parsed::Batch(items.iter().map(|i| parse_item(i)).collect()))
+    let parse_error = || Reply::error(PARSE_ERROR, "Parse error");
+    // The first non-blank byte tells a batch from a single call, so the body is parsed once.
+    if body.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'[') {
+        let items: Vec<&RawValue> = serde_json::from_slice(body).map_err(|_| parse_error())?;
+        Ok(Parsed::Batch(items.into_iter().map(parse_item).collect()))
     } else {
-        Ok(Parsed::Single(parse_item(&raw)))
+        let raw: &RawValue = serde_json::from_slice(body).map_err(|_| parse_error())?;
+        Ok(Parsed::Single(parse_item(raw)))
     }
 }
 
@@ -88,24 +90,37 @@ fn valid_id(raw: &str) -> bool {
     raw == "null" || raw.starts_with('"') || raw.starts_with('-') || raw.as_bytes().first().is_some_and(u8::is_ascii_digit)
 }
 
+/// The members a call may have, borrowed from the body; others are ignored.
+#[derive(serde::Deserialize)]
+struct RawCall<'a> {
+    #[serde(borrow)]
+    jsonrpc: Option<&'a RawValue>,
+    #[serde(borrow)]
+    id: Option<&'a RawValue>,
+    #[serde(borrow)]
+    method: Option<&'a RawValue>,
+    #[serde(borrow)]
+    params: Option<&'a RawValue>,
+}
+
 fn parse_item(raw: &RawValue) -> Item {
     let invalid = |id: &str, why: &str| Err((id.to_owned(), Reply::error(INVALID_REQUEST, &format!("Invalid request: {why}"))));
-    let Ok(mut obj) = serde_json::from_str::<HashMap<String, Box<RawValue>>>(raw.get()) else {
+    let Ok(call) = serde_json::from_str::<RawCall>(raw.get()) else {
         return invalid("null", "expected an object");
     };
-    let id = match obj.remove("id") {
+    let id = match call.id {
         Some(id) if valid_id(id.get()) => id.get().to_owned(),
         Some(_) => return invalid("null", "id must be a string, number or null"),
         None => "null".to_owned(),
     };
-    if obj.get("jsonrpc").map(|v| v.get()) != Some("\"2.0\"") {
+    if call.jsonrpc.map(RawValue::get) != Some("\"2.0\"") {
         return invalid(&id, "jsonrpc must be \"2.0\"");
     }
-    let method = match obj.get("method").map(|m| serde_json::from_str::<String>(m.get())) {
+    let method = match call.method.map(|m| serde_json::from_str::<String>(m.get())) {
         Some(Ok(m)) if !m.is_empty() && m.len() <= 128 => m,
         _ => return invalid(&id, "method must be a non-empty string"),
     };
-    let params = match obj.remove("params") {
+    let params = match call.params {
         None => None,
         Some(p) if p.get().starts_with('[') || p.get().starts_with('{') => Some(p.get().to_owned()),
         Some(_) => return invalid(&id, "params must be an array or an object"),

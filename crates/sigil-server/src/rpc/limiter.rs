@@ -17,7 +17,10 @@ impl TokenBuckets {
     /// Takes `n` tokens for `key`, or returns the whole seconds to wait.
     pub fn take(&self, key: &str, n: usize, now: Instant) -> Result<(), u64> {
         let mut buckets = self.buckets.lock().unwrap_or_else(|e| e.into_inner());
-        let (tokens, last) = buckets.entry(key.to_owned()).or_insert((self.rate, now));
+        if !buckets.contains_key(key) {
+            buckets.insert(key.to_owned(), (self.rate, now));
+        }
+        let (tokens, last) = buckets.get_mut(key).expect("inserted above");
         *tokens = (*tokens + now.saturating_duration_since(*last).as_secs_f64() * self.rate).min(self.rate);
         *last = now;
         let n = n as f64;
