@@ -12,6 +12,9 @@ source scripts/common.sh
 
 DURATION="${BENCH_DURATION:-5s}"
 CONNECTIONS="${BENCH_CONNECTIONS:-16}"
+# Direct and proxied runs alternate this many times; each figure is the median (a 2-core
+# machine's noise moves single runs by 20% or more).
+ROUNDS="${BENCH_ROUNDS:-3}"
 ensure_wrk
 cargo build --locked --release -p sigil-server >&2
 ANVIL="$(bash scripts/anvil.sh)"
@@ -54,15 +57,23 @@ LUA
   wrk_figures -s "$lua" "$1"
 }
 
-printf 'Sigil JSON-RPC proxy vs anvil direct, wrk %s, %s connections, 2 threads, 127.0.0.1, release build\n\n' "$DURATION" "$CONNECTIONS"
+median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+
+printf 'Sigil JSON-RPC proxy vs anvil direct, wrk %s, %s connections, 2 threads, 127.0.0.1, release build, median of %s alternating rounds\n\n' "$DURATION" "$CONNECTIONS" "$ROUNDS"
 printf '%-16s %-8s %10s %9s %9s\n' method target 'req/s' 'p50 ms' 'p99 ms'
 # The proxy follows the dev chain's head once it has seen traffic (probe tick, 4 s).
 curl -fsS -o /dev/null -H 'content-type: application/json' -d "$BLOCK" "$PROXY"
 sleep 5
 for m in eth_blockNumber eth_call "eth_getBalance*"; do
   case "$m" in eth_blockNumber) body="$BLOCK" ;; eth_call) body="$CALL" ;; *) body=distinct ;; esac
-  read -r drps dp50 dp99 < <(run "$DIRECT" "$body")
-  read -r prps pp50 pp99 < <(run "$PROXY" "$body")
+  : > "$WORK/direct"; : > "$WORK/proxy"
+  for _ in $(seq "$ROUNDS"); do
+    run "$DIRECT" "$body" >> "$WORK/direct"
+    run "$PROXY" "$body" >> "$WORK/proxy"
+  done
+  col() { awk -v c="$2" '{ print $c }' "$WORK/$1" | median; }
+  drps=$(col direct 1); dp50=$(col direct 2); dp99=$(col direct 3)
+  prps=$(col proxy 1); pp50=$(col proxy 2); pp99=$(col proxy 3)
   printf '%-16s %-8s %10.0f %9.3f %9.3f\n' "$m" direct "$drps" "$dp50" "$dp99"
   printf '%-16s %-8s %10.0f %9.3f %9.3f\n' "$m" proxy "$prps" "$pp50" "$pp99"
   awk -v m="$m" -v a="$pp50" -v b="$dp50" -v c="$pp99" -v d="$dp99" -v e="$prps" -v f="$drps" \
