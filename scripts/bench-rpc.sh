@@ -59,7 +59,7 @@ LUA
 
 median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
-printf 'Sigil JSON-RPC proxy vs anvil direct, wrk %s, %s connections, 2 threads, 127.0.0.1, release build, median of %s alternating rounds\n\n' "$DURATION" "$CONNECTIONS" "$ROUNDS"
+printf 'Sigil JSON-RPC proxy vs anvil direct, wrk %s, %s connections, 2 threads, 127.0.0.1, release build, SIGIL_LOG=warn, median of %s alternating rounds\n\n' "$DURATION" "$CONNECTIONS" "$ROUNDS"
 printf '%-16s %-8s %10s %9s %9s\n' method target 'req/s' 'p50 ms' 'p99 ms'
 # The proxy follows the dev chain's head once it has seen traffic (probe tick, 4 s).
 curl -fsS -o /dev/null -H 'content-type: application/json' -d "$BLOCK" "$PROXY"
