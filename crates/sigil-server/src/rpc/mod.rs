@@ -1,7 +1,8 @@
 //! The JSON-RPC proxy: POST /v1?chainId=eip155:N forwards to the chain's upstreams, choosing by
 //! health, failing over on transport errors, timeouts, 5xx and 429, and retrying with a doubling
 //! delay. Identical in-flight reads share one upstream call; eth_chainId and net_version are
-//! cached; sending methods are always forwarded as they are.
+//! cached; eth_blockNumber comes from the followed head where a WebSocket upstream exists
+//! (head.rs); sending methods are always forwarded as they are.
 
 pub mod head;
 pub mod jsonrpc;
