@@ -14,7 +14,7 @@ DURATION="${BENCH_DURATION:-5s}"
 CONNECTIONS="${BENCH_CONNECTIONS:-16}"
 # Direct and proxied runs alternate this many times; each figure is the median (a 2-core
 # machine's noise moves single runs by 20% or more).
-ROUNDS="${BENCH_ROUNDS:-3}"
+ROUNDS="${BENCH_ROUNDS:-5}"
 ensure_wrk
 cargo build --locked --release -p sigil-server >&2
 ANVIL="$(bash scripts/anvil.sh)"
