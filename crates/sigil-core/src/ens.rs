@@ -90,10 +90,16 @@ pub fn is_plausible_name(name: &str) -> bool {
         && !name.chars().any(|c| c.is_whitespace() || c.is_control())
 }
 
-/// An avatar text record the browser can show as it is: an http(s) URL or a data: image.
-/// Other forms (NFT references, ipfs://) would need a gateway and are not returned.
+/// Longest avatar record returned (data: URLs can be large; answers are cached).
+pub const MAX_AVATAR_LEN: usize = 32 * 1024;
+
+/// An avatar text record the browser can show as it is: an http(s) URL or a data: image, at
+/// most [`MAX_AVATAR_LEN`] bytes. Other forms (NFT references, ipfs://) would need a gateway.
 pub fn displayable_avatar(value: &str) -> Option<String> {
     let v = value.trim();
+    if v.len() > MAX_AVATAR_LEN {
+        return None;
+    }
     let lower = v.to_ascii_lowercase();
     (lower.starts_with("https://") || lower.starts_with("http://") || lower.starts_with("data:image/")).then(|| v.to_owned())
 }
@@ -166,5 +172,6 @@ mod tests {
         assert_eq!(displayable_avatar("eip155:1/erc721:0xabc/1"), None);
         assert_eq!(displayable_avatar("ipfs://Qm"), None);
         assert_eq!(displayable_avatar("javascript:alert(1)"), None);
+        assert_eq!(displayable_avatar(&format!("data:image/png;base64,{}", "A".repeat(MAX_AVATAR_LEN))), None);
     }
 }

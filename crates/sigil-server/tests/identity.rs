@@ -6,26 +6,11 @@ mod common;
 
 use std::time::Duration;
 
-use common::{deploy_devchain, Anvil, Backend, TestServer};
+use common::{deploy_devchain, dev_chain, Anvil, Backend, TestServer};
 use serde_json::{json, Value};
-use sigil_server::chains::{ChainConfig, Chains, NativeCurrency};
+use sigil_server::chains::Chains;
 
 const DEV: &str = "eip155:31337";
-
-fn dev_chain(rpc: &str) -> Chains {
-    Chains::from_list(vec![ChainConfig {
-        id: DEV.into(),
-        name: "Sigil Dev".into(),
-        testnet: true,
-        rpc: vec![rpc.into()],
-        ws: vec![],
-        native: NativeCurrency { name: "Ether".into(), symbol: "ETH".into(), decimals: 18 },
-        tokens: vec![],
-        ens_registry: None,
-        price_pairs: vec![],
-    }])
-    .unwrap()
-}
 
 async fn server_for(chains: Chains) -> TestServer {
     TestServer::start_with(Backend::Sqlite, &["*"], move |c| {
@@ -50,7 +35,7 @@ async fn resolves_verified_names_and_avatars() {
     assert_eq!((alice["name"].as_str(), bob["name"].as_str()), (Some("alice.eth"), Some("bob.eth")));
     let claimer = deployed["ens"]["unverified"][0]["address"].as_str().unwrap();
 
-    let mut chains = dev_chain(&anvil.url);
+    let mut chains = dev_chain(&[&anvil.url]);
     chains.apply_deployment(&deployed.to_string()).unwrap();
     let s = server_for(chains).await;
 
@@ -96,7 +81,7 @@ async fn resolves_verified_names_and_avatars() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn without_a_registry_every_answer_is_null() {
     let anvil = Anvil::start();
-    let s = server_for(dev_chain(&anvil.url)).await;
+    let s = server_for(dev_chain(&[&anvil.url])).await;
     let (status, body) = identity(&s, "0x70997970C51812dc3A010C7d01b50e0d17dc79C8").await;
     assert_eq!((status, body), (200, json!({"name": null, "avatar": null})));
     s.stop().await;
@@ -106,7 +91,7 @@ async fn without_a_registry_every_answer_is_null() {
 async fn a_registry_address_without_a_contract_means_no_names() {
     // Ethereum's registry address on a fresh anvil holds no code: every eth_call answers 0x.
     let anvil = Anvil::start();
-    let mut chains = dev_chain(&anvil.url);
+    let mut chains = dev_chain(&[&anvil.url]);
     let dev = chains.by_id.get_mut(DEV).unwrap();
     dev.ens_registry = Some("0x00000000000C2E074eC69A0dFb2997BA6C7d2e1e".into());
     chains.ens_chain = Some(DEV.into());

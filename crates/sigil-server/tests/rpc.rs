@@ -7,31 +7,12 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use common::{deploy_devchain, Anvil, Backend, TestServer};
+use common::{chain_with, deploy_devchain, dev_chain, Anvil, Backend, TestServer};
 use serde_json::{json, Value};
-use sigil_server::chains::{ChainConfig, Chains, NativeCurrency};
+use sigil_server::chains::Chains;
 
 const DEV: &str = "eip155:31337";
 const ACCOUNT0: &str = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266";
-
-fn dev_chain(upstreams: &[&str]) -> Chains {
-    chain_with(upstreams, true)
-}
-
-fn chain_with(upstreams: &[&str], testnet: bool) -> Chains {
-    Chains::from_list(vec![ChainConfig {
-        id: DEV.into(),
-        name: "Sigil Dev".into(),
-        testnet,
-        rpc: upstreams.iter().map(|s| s.to_string()).collect(),
-        ws: vec![],
-        native: NativeCurrency { name: "Ether".into(), symbol: "ETH".into(), decimals: 18 },
-        tokens: vec![],
-        ens_registry: None,
-        price_pairs: vec![],
-    }])
-    .unwrap()
-}
 
 async fn server(upstreams: &[&str], rps: u32) -> TestServer {
     server_for(dev_chain(upstreams), rps).await
@@ -251,6 +232,10 @@ async fn native_balances_cache_and_force_update() {
     // A testnet reports no fiat value.
     assert_eq!((native["price"].as_f64(), native["value"].as_f64()), (Some(0.0), Some(0.0)));
     assert!(native["iconUrl"].as_str().unwrap().ends_with(&format!("/public/getTokenImage/ETH?projectId={}", s.project)), "{native}");
+    // Another project gets the same cached answer with its own id in the icon URL.
+    let other = sigil_server::projects::create(&s.db, "Other", &["*".to_owned()], Default::default()).await.unwrap().id;
+    let (_, body) = s.get_json(&s.url(&format!("/v1/account/{ACCOUNT0}/balance?chainId={DEV}&projectId={other}"))).await;
+    assert!(body["balances"][0]["iconUrl"].as_str().unwrap().ends_with(&format!("/public/getTokenImage/ETH?projectId={other}")), "{body}");
 
     // A real transfer; the receiver's balance is exact.
     let to = "0x00000000000000000000000000000000000b0b01";

@@ -75,14 +75,26 @@ fn currency(params: &Params) -> ApiResult<String> {
     }
 }
 
-fn upstream_error(f: Failure) -> ApiError {
+pub(crate) fn upstream_error(f: Failure) -> ApiError {
     ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "upstream_unavailable", f.to_string())
 }
 
-/// The token's configured icon, else this server's generated one for its symbol (with the
-/// asking project's id: image routes are behind the project gate too).
-fn token_icon(state: &AppState, project: &Project, symbol: &str, configured: Option<&String>) -> String {
-    configured.cloned().unwrap_or_else(|| format!("{}/public/getTokenImage/{symbol}?projectId={}", state.config.public_url, project.id))
+/// The token's configured icon, else this server's generated one for its symbol.
+fn token_icon(state: &AppState, symbol: &str, configured: Option<&String>) -> String {
+    configured.cloned().unwrap_or_else(|| format!("{}/public/getTokenImage/{symbol}", state.config.public_url))
+}
+
+/// This server's image URLs get the asking project's id (image routes are behind the project
+/// gate too). Done on the way out: cached answers are shared by every project.
+fn for_project(state: &AppState, project: &Project, icon_url: &mut String) {
+    if icon_url.starts_with(&format!("{}/public/", state.config.public_url)) {
+        icon_url.push_str(&format!("?projectId={}", project.id));
+    }
+}
+
+fn balance_response(state: &AppState, project: &Project, mut balances: Vec<TokenBalance>) -> Json<BalanceResponse> {
+    balances.iter_mut().for_each(|b| for_project(state, project, &mut b.icon_url));
+    Json(BalanceResponse { balances })
 }
 
 /// Native balance and every configured ERC-20 with a non-zero balance.
@@ -111,7 +123,7 @@ pub async fn balance(State(state): State<AppState>, Extension(project): Extensio
     let key = (chain.id.clone(), owner.clone(), currency);
     if !force {
         if let Some(hit) = state.balance_cache.get(&key) {
-            return Ok(Json(BalanceResponse { balances: hit }));
+            return Ok(balance_response(&state, &project, hit));
         }
     }
 
@@ -137,7 +149,7 @@ pub async fn balance(State(state): State<AppState>, Extension(project): Extensio
         let price = if chain.testnet { 0.0 } else { prices::usd_price(&state.rpc, chains, chain, token.as_deref(), &symbol).await.unwrap_or(0.0) };
         let value = numeric.parse::<f64>().unwrap_or(0.0) * price;
         balances.push(TokenBalance {
-            icon_url: token_icon(&state, &project, &symbol, configured_icon),
+            icon_url: token_icon(&state, &symbol, configured_icon),
             name,
             symbol,
             chain_id: chain.id.clone(),
@@ -148,7 +160,7 @@ pub async fn balance(State(state): State<AppState>, Extension(project): Extensio
         });
     }
     state.balance_cache.put(key, balances.clone());
-    Ok(Json(BalanceResponse { balances }))
+    Ok(balance_response(&state, &project, balances))
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -201,7 +213,9 @@ pub async fn price(State(state): State<AppState>, Extension(project): Extension<
             (Some(t.address.as_str()), t.name.clone(), t.symbol.clone(), t.icon.as_ref())
         };
         let Some(price) = prices::usd_price(&state.rpc, chains, chain, token, &symbol).await else { continue };
-        fungibles.push(FungiblePrice { icon_url: token_icon(&state, &project, &symbol, icon), name, symbol, price });
+        let mut icon_url = token_icon(&state, &symbol, icon);
+        for_project(&state, &project, &mut icon_url);
+        fungibles.push(FungiblePrice { icon_url, name, symbol, price });
     }
     Ok(Json(PriceResponse { fungibles }))
 }

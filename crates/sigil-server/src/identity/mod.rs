@@ -15,6 +15,7 @@ use sigil_core::ens;
 use utoipa::{IntoParams, ToSchema};
 
 use crate::account::evm;
+use crate::account::routes::upstream_error;
 use crate::error::{ApiError, ApiResult};
 use crate::query::Params;
 use crate::rpc::jsonrpc::Reply;
@@ -77,8 +78,8 @@ pub async fn identity(State(state): State<AppState>, Path(address): Path<String>
     let found = match registry {
         None => Identity { name: None, avatar: None },
         Some((chain, registry)) => lookup(&state.rpc, &chain, &registry, &address).await.map_err(|e| match e {
-            LookupError::Upstream(f) => ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "upstream_unavailable", f.to_string()),
-            LookupError::Node(m) => ApiError::unavailable(m),
+            LookupError::Upstream(f) => upstream_error(f),
+            LookupError::Node(m) => ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "upstream_unavailable", m),
         })?,
     };
     state.identity_cache.put(address, found.clone());

@@ -14,13 +14,19 @@ use tokio_tungstenite::tungstenite::Message;
 
 const RECONNECT_FIRST: Duration = Duration::from_millis(500);
 const RECONNECT_MAX: Duration = Duration::from_secs(30);
-/// Connecting and subscribing must finish within this.
-const SETUP_TIMEOUT: Duration = Duration::from_secs(10);
+/// Connecting must finish within this.
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+/// Every this often the follower asks eth_blockNumber; an upstream that has not answered
+/// anything since the previous check is treated as gone (a half-open connection, a dropped
+/// subscription), so a frozen head is never served for long.
+const CHECK_EVERY: Duration = Duration::from_secs(5);
 
 #[derive(Default)]
 pub struct Head {
     number: AtomicU64,
     live: AtomicBool,
+    /// Whether a follower task is running for this head.
+    pub(super) following: AtomicBool,
 }
 
 impl Head {
@@ -44,10 +50,12 @@ pub async fn follow(head: Arc<Head>, urls: Vec<String>, keep_going: impl Fn() ->
     let mut delay = RECONNECT_FIRST;
     while keep_going() {
         for url in &urls {
-            match subscribe(&head, url, &keep_going).await {
-                // Ran for a while before it ended: start the back-off over.
-                Ok(()) => delay = RECONNECT_FIRST,
-                Err(e) => tracing::debug!(upstream = %url, error = %e, "head subscription failed"),
+            if let Err(e) = subscribe(&head, url, &keep_going).await {
+                tracing::debug!(upstream = %url, error = %e, "head subscription ended");
+            }
+            // A subscription that went live was healthy for a while: start the back-off over.
+            if head.current().is_some() {
+                delay = RECONNECT_FIRST;
             }
             head.stale();
             if !keep_going() {
@@ -63,17 +71,15 @@ pub async fn follow(head: Arc<Head>, urls: Vec<String>, keep_going: impl Fn() ->
 async fn subscribe(head: &Head, url: &str, keep_going: &impl Fn() -> bool) -> Result<(), String> {
     // A restarted node may be behind the last head seen.
     head.number.store(0, Ordering::Release);
-    let (mut ws, _) = tokio::time::timeout(SETUP_TIMEOUT, tokio_tungstenite::connect_async(url)).await.map_err(|_| "connect timed out")?.map_err(|e| e.to_string())?;
-    let requests = [
-        r#"{"jsonrpc":"2.0","id":1,"method":"eth_subscribe","params":["newHeads"]}"#,
-        r#"{"jsonrpc":"2.0","id":2,"method":"eth_blockNumber","params":[]}"#,
-    ];
-    for r in requests {
+    let (mut ws, _) = tokio::time::timeout(CONNECT_TIMEOUT, tokio_tungstenite::connect_async(url)).await.map_err(|_| "connect timed out")?.map_err(|e| e.to_string())?;
+    const SUBSCRIBE: &str = r#"{"jsonrpc":"2.0","id":1,"method":"eth_subscribe","params":["newHeads"]}"#;
+    const BLOCK_NUMBER: &str = r#"{"jsonrpc":"2.0","id":2,"method":"eth_blockNumber","params":[]}"#;
+    for r in [SUBSCRIBE, BLOCK_NUMBER] {
         ws.send(Message::text(r)).await.map_err(|e| e.to_string())?;
     }
     let (mut subscribed, mut seed) = (false, None);
-    // Pings every few seconds notice a dead upstream even when no block comes.
-    let mut check = tokio::time::interval(Duration::from_secs(5));
+    let mut heard = true;
+    let mut check = tokio::time::interval_at(tokio::time::Instant::now() + CHECK_EVERY, CHECK_EVERY);
     loop {
         let msg = tokio::select! {
             m = ws.next() => m,
@@ -82,10 +88,15 @@ async fn subscribe(head: &Head, url: &str, keep_going: &impl Fn() -> bool) -> Re
                     let _ = ws.close(None).await;
                     return Ok(());
                 }
-                ws.send(Message::Ping(Vec::new().into())).await.map_err(|e| e.to_string())?;
+                if !heard || !subscribed {
+                    return Err("no answer since the last check".into());
+                }
+                heard = false;
+                ws.send(Message::text(BLOCK_NUMBER)).await.map_err(|e| e.to_string())?;
                 continue;
             }
         };
+        heard = true;
         let text = match msg {
             Some(Ok(Message::Text(t))) => t,
             Some(Ok(Message::Close(_))) | None => return Err("closed".into()),
@@ -106,8 +117,10 @@ async fn subscribe(head: &Head, url: &str, keep_going: &impl Fn() -> bool) -> Re
         }
         // Live once newHeads is confirmed and the current head is known, so no block is missed;
         // a block that arrived in between is newer than the seed.
-        if let (true, Some(n)) = (subscribed, seed.take()) {
-            head.set(n.max(head.number.load(Ordering::Acquire)));
+        if subscribed {
+            if let Some(n) = seed.take() {
+                head.set(n.max(head.number.load(Ordering::Acquire)));
+            }
         }
     }
 }

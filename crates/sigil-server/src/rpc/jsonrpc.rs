@@ -105,8 +105,10 @@ struct RawCall<'a> {
 
 fn parse_item(raw: &RawValue) -> Item {
     let invalid = |id: &str, why: &str| Err((id.to_owned(), Reply::error(INVALID_REQUEST, &format!("Invalid request: {why}"))));
-    let Ok(call) = serde_json::from_str::<RawCall>(raw.get()) else {
-        return invalid("null", "expected an object");
+    // serde would also read a struct from an array; a call must be an object.
+    let call = match serde_json::from_str::<RawCall>(raw.get()) {
+        Ok(call) if raw.get().starts_with('{') => call,
+        _ => return invalid("null", "expected an object"),
     };
     let id = match call.id {
         Some(id) if valid_id(id.get()) => id.get().to_owned(),
@@ -182,9 +184,10 @@ mod tests {
         let Parsed::Single(Err((id, reply))) = parse(br#"{"jsonrpc":"1.0","id":"a","method":"x"}"#).unwrap() else { panic!() };
         assert_eq!(id, "\"a\"");
         assert!(matches!(reply, Reply::Error(e) if e.contains("-32600")));
-        let Parsed::Batch(items) = parse(br#"[1, {"jsonrpc":"2.0","id":2,"method":"eth_call","params":"x"}, {"jsonrpc":"2.0","id":3,"method":"eth_call","params":[]}]"#).unwrap() else { panic!() };
+        let Parsed::Batch(items) = parse(br#"[1, {"jsonrpc":"2.0","id":2,"method":"eth_call","params":"x"}, {"jsonrpc":"2.0","id":3,"method":"eth_call","params":[]}, ["2.0",4,"eth_chainId",[]]]"#).unwrap() else { panic!() };
         assert!(items[0].is_err() && items[1].is_err());
         assert_eq!(items[2].as_ref().unwrap().params.as_deref(), Some("[]"));
+        assert!(matches!(&items[3], Err((id, Reply::Error(e))) if id == "null" && e.contains("expected an object")), "{:?}", items[3]);
     }
 
     #[test]

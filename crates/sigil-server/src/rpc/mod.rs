@@ -70,8 +70,6 @@ pub struct Rpc {
     last_used: Mutex<HashMap<String, Instant>>,
     /// Chain heads followed over WebSocket upstreams, for chains that have them.
     heads: HashMap<String, Arc<head::Head>>,
-    /// Chains whose head follower task is running.
-    following: Mutex<std::collections::HashSet<String>>,
     pub limiter: limiter::TokenBuckets,
 }
 
@@ -110,7 +108,6 @@ impl Rpc {
             in_flight: Default::default(),
             last_used: Default::default(),
             heads,
-            following: Default::default(),
             limiter,
         }
     }
@@ -180,9 +177,9 @@ impl Rpc {
                 return Ok(Reply::Result(format!("\"0x{n:x}\"")));
             }
         }
-        let cache_key = (chain.to_owned(), method.to_owned());
-        if CACHED_FOREVER.contains(&method) {
-            if let Some(hit) = self.cached.lock().unwrap_or_else(|e| e.into_inner()).get(&cache_key) {
+        let cache_key = CACHED_FOREVER.contains(&method).then(|| (chain.to_owned(), method.to_owned()));
+        if let Some(key) = &cache_key {
+            if let Some(hit) = self.cached.lock().unwrap_or_else(|e| e.into_inner()).get(key) {
                 return Ok(hit.clone());
             }
         }
@@ -194,8 +191,8 @@ impl Rpc {
             Arc::new(self.send(chain, Bytes::from(body)).await?)
         };
         let reply = Reply::from_upstream(&bytes);
-        if CACHED_FOREVER.contains(&method) && reply.is_result() {
-            self.cached.lock().unwrap_or_else(|e| e.into_inner()).insert(cache_key, reply.clone());
+        if let (Some(key), true) = (cache_key, reply.is_result()) {
+            self.cached.lock().unwrap_or_else(|e| e.into_inner()).insert(key, reply.clone());
         }
         Ok(reply)
     }
@@ -229,16 +226,14 @@ impl Rpc {
     /// the follower stops once the chain is idle or the server is gone.
     fn follow_head(self: &Arc<Self>, chain: &str) {
         let (Some(head), Some(config)) = (self.heads.get(chain), self.chains.get(chain)) else { return };
-        if !self.following.lock().unwrap_or_else(|e| e.into_inner()).insert(chain.to_owned()) {
+        if head.following.swap(true, std::sync::atomic::Ordering::AcqRel) {
             return;
         }
         let (head, urls, weak, chain) = (head.clone(), config.ws.clone(), Arc::downgrade(self), chain.to_owned());
         tokio::spawn(async move {
             let still_wanted = || weak.upgrade().is_some_and(|rpc| rpc.is_active(&chain));
-            head::follow(head, urls, still_wanted).await;
-            if let Some(rpc) = weak.upgrade() {
-                rpc.following.lock().unwrap_or_else(|e| e.into_inner()).remove(&chain);
-            }
+            head::follow(head.clone(), urls, still_wanted).await;
+            head.following.store(false, std::sync::atomic::Ordering::Release);
         });
     }
 

@@ -182,3 +182,25 @@ pub fn deploy_devchain(rpc_url: &str) -> Value {
     serde_json::from_str(&std::fs::read_to_string(out.path()).unwrap()).unwrap()
 }
 
+
+/// The local dev chain (eip155:31337, a testnet) on `upstreams`, and nothing else.
+pub fn dev_chain(upstreams: &[&str]) -> sigil_server::chains::Chains {
+    chain_with(upstreams, true)
+}
+
+/// eip155:31337 on `upstreams`, with no tokens, names or prices.
+pub fn chain_with(upstreams: &[&str], testnet: bool) -> sigil_server::chains::Chains {
+    use sigil_server::chains::{ChainConfig, Chains, NativeCurrency};
+    Chains::from_list(vec![ChainConfig {
+        id: "eip155:31337".into(),
+        name: "Sigil Dev".into(),
+        testnet,
+        rpc: upstreams.iter().map(|s| s.to_string()).collect(),
+        ws: vec![],
+        native: NativeCurrency { name: "Ether".into(), symbol: "ETH".into(), decimals: 18 },
+        tokens: vec![],
+        ens_registry: None,
+        price_pairs: vec![],
+    }])
+    .unwrap()
+}
