@@ -4,11 +4,12 @@ import type { SigilContext } from './context.js'
 import { ErrorMessages } from './errors.js'
 import { isUnsupportedNetwork } from './networks.js'
 import { showError } from './notification.js'
+import { NATIVE_BALANCE_CACHE_MS } from './storage.js'
 import { updateChain, type BalanceStatus } from './store.js'
 import type { CaipNetwork, ChainNamespace, TokenBalance } from './types.js'
 
-/** Balances are reused this long before the server is asked again (spec section 9: portfolio cache 30 s). */
-export const BALANCE_CACHE_MS = 30_000
+/** Balances are reused this long before the server is asked again (spec section 9: 30 s). */
+export { NATIVE_BALANCE_CACHE_MS as BALANCE_CACHE_MS } from './storage.js'
 /** After a failed fetch, no new one for this long (spec sections 4 and 8: 'Token Balance Unavailable'). */
 export const BALANCE_RETRY_LOCK_MS = 30_000
 
@@ -120,7 +121,7 @@ export function createBalanceController(ctx: SigilContext, api: () => Promise<Bl
       }
       const key = `${network.caipNetworkId}:${address.toLowerCase()}`
       const hit = cache.get(key)
-      if (!force && hit && Date.now() - hit.at < BALANCE_CACHE_MS) return apply(namespace, network, address, hit.balances)
+      if (!force && hit && Date.now() - hit.at < NATIVE_BALANCE_CACHE_MS) return apply(namespace, network, address, hit.balances)
       const running = inFlight.get(key)
       if (running && (running.force || !force)) return running.promise
       if (Date.now() < lockedUntil) {

@@ -93,9 +93,7 @@ export function createSigil(input: SigilOptions, deps: SigilDependencies = {}): 
   const loadBlockchainApi = (): Promise<BlockchainClient> => {
     if (deps.blockchainApi) return Promise.resolve(deps.blockchainApi)
     if (!blockchainApi) {
-      blockchainApi = import('./api/blockchain.js').then((m) =>
-        m.createBlockchainClient({ baseUrl: options.apiUrl, projectId: options.projectId, sdkType: options.sdkType, sdkVersion: options.sdkVersion }),
-      )
+      blockchainApi = import('./api/from-options.js').then((m) => m.blockchainClientFor(options))
       // A chunk that failed to load is tried again next time.
       blockchainApi.catch(() => (blockchainApi = undefined))
     }

@@ -130,15 +130,13 @@ export function createSigilStorage(backend: KeyValueStorage = defaultBackend()):
       .slice(0, MAX_RECENT_WALLETS)
   }
 
-  const readBalanceCache = (): Record<string, CachedBalance> => {
-    const value = getJson(StorageKeys.nativeBalanceCache)
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, CachedBalance>) : {}
+  /** A stored JSON object of entries by key; anything else reads as empty. */
+  const readRecord = <T>(key: string): Record<string, T> => {
+    const value = getJson(key)
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, T>) : {}
   }
-
-  const readIdentityCache = (): Record<string, CachedIdentity> => {
-    const value = getJson(StorageKeys.identityCache)
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, CachedIdentity>) : {}
-  }
+  const readBalanceCache = () => readRecord<CachedBalance>(StorageKeys.nativeBalanceCache)
+  const readIdentityCache = () => readRecord<CachedIdentity>(StorageKeys.identityCache)
   const isIdentity = (entry: CachedIdentity | undefined): entry is CachedIdentity =>
     !!entry &&
     typeof entry.timestamp === 'number' &&
