@@ -1,6 +1,7 @@
 //! A small time-to-live cache for API answers (balances 30 s, identities 5 min). Bounded: when
 //! full, expired entries are dropped first, and if none are expired, everything is.
 
+use std::borrow::Borrow;
 use std::collections::HashMap;
 use std::hash::Hash;
 use std::sync::Mutex;
@@ -17,8 +18,12 @@ impl<K: Eq + Hash, V: Clone> TtlCache<K, V> {
         TtlCache { ttl, max, entries: Mutex::new(HashMap::new()) }
     }
 
-    /// The value stored under `key` less than the TTL ago.
-    pub fn get(&self, key: &K) -> Option<V> {
+    /// The value stored under `key` less than the TTL ago (looked up by any borrowed form of
+    /// the key, e.g. `&str` for `String`, so a hit allocates nothing).
+    pub fn get<Q: Hash + Eq + ?Sized>(&self, key: &Q) -> Option<V>
+    where
+        K: Borrow<Q>,
+    {
         let map = self.entries.lock().unwrap_or_else(|e| e.into_inner());
         map.get(key).filter(|(at, _)| at.elapsed() < self.ttl).map(|(_, v)| v.clone())
     }

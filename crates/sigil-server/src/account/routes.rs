@@ -1,5 +1,6 @@
 //! GET /v1/account/{address}/balance and POST /v1/fungible/price
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use axum::extract::{Path, State};
@@ -102,7 +103,7 @@ fn balance_response(state: &AppState, project: &Project, mut balances: Vec<Token
     params(("address" = String, Path, description = "EVM address (40 hex, optional 0x)"), BalanceQuery, crate::query::ProjectQuery),
     responses((status = 200, body = BalanceResponse), (status = 400, body = crate::error::ErrorBody), (status = 403, body = crate::error::ErrorBody),
         (status = 503, body = crate::error::ErrorBody, description = "The chain's upstreams are down")))]
-pub async fn balance(State(state): State<AppState>, Extension(project): Extension<Project>, Path(address): Path<String>, uri: Uri) -> ApiResult<Json<BalanceResponse>> {
+pub async fn balance(State(state): State<AppState>, Extension(project): Extension<Arc<Project>>, Path(address): Path<String>, uri: Uri) -> ApiResult<Json<BalanceResponse>> {
     let params = Params::from_uri(&uri);
     let chain_id = params.text("chainId").ok_or_else(|| ApiError::invalid_param("chainId", "required, e.g. eip155:1"))?;
     let parsed: ChainId = chain_id.parse().map_err(|e| ApiError::invalid_param("chainId", e))?;
@@ -193,7 +194,7 @@ pub struct PriceResponse {
     params(crate::query::ProjectQuery),
     request_body = PriceRequest,
     responses((status = 200, body = PriceResponse), (status = 400, body = crate::error::ErrorBody), (status = 403, body = crate::error::ErrorBody)))]
-pub async fn price(State(state): State<AppState>, Extension(project): Extension<Project>, body: axum::body::Bytes) -> ApiResult<Json<PriceResponse>> {
+pub async fn price(State(state): State<AppState>, Extension(project): Extension<Arc<Project>>, body: axum::body::Bytes) -> ApiResult<Json<PriceResponse>> {
     let req: PriceRequest = serde_json::from_slice(&body).map_err(|e| ApiError::bad_request("invalid_body", format!("Invalid price request: {e}")))?;
     if !req.currency.eq_ignore_ascii_case("usd") {
         return Err(ApiError::invalid_param("currency", format!("'{}' is not supported; use usd", req.currency)));

@@ -3,6 +3,7 @@
 pub mod limiter;
 
 use std::net::{IpAddr, SocketAddr};
+use std::sync::Arc;
 use std::time::Instant;
 
 use axum::body::Bytes;
@@ -30,7 +31,7 @@ pub struct AnalyticsConfig {
 #[utoipa::path(get, path = "/getAnalyticsConfig", tag = "directory",
     params(crate::query::ProjectQuery),
     responses((status = 200, body = AnalyticsConfig), (status = 400, body = crate::error::ErrorBody), (status = 403, body = crate::error::ErrorBody)))]
-pub async fn config(Extension(project): Extension<Project>) -> Json<AnalyticsConfig> {
+pub async fn config(Extension(project): Extension<Arc<Project>>) -> Json<AnalyticsConfig> {
     Json(AnalyticsConfig { is_analytics_enabled: project.features.analytics })
 }
 
@@ -106,7 +107,7 @@ fn client_addr(state: &AppState, peer: SocketAddr, headers: &HeaderMap) -> IpAdd
         (status = 413, body = crate::error::ErrorBody), (status = 429, body = crate::error::ErrorBody, description = "Rate limited; see Retry-After")))]
 pub async fn ingest(
     State(state): State<AppState>,
-    Extension(project): Extension<Project>,
+    Extension(project): Extension<Arc<Project>>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
     headers: HeaderMap,
     uri: Uri,

@@ -1,5 +1,7 @@
 //! Sign-in routes under /auth/v1. Session routes take `Authorization: Bearer <token>`.
 
+use std::sync::Arc;
+
 use axum::body::Bytes;
 use axum::extract::{Path, State};
 use axum::http::{header, HeaderMap, StatusCode, Uri};
@@ -64,7 +66,7 @@ fn bearer(headers: &HeaderMap) -> ApiResult<&str> {
 /// A single-use nonce for a sign-in message (valid 10 minutes).
 #[utoipa::path(post, path = "/auth/v1/nonce", tag = "auth", params(crate::query::ProjectQuery),
     responses((status = 200, body = NonceResponse), (status = 400, body = crate::error::ErrorBody), (status = 403, body = crate::error::ErrorBody)))]
-pub async fn nonce(State(state): State<AppState>, Extension(project): Extension<Project>) -> ApiResult<Json<NonceResponse>> {
+pub async fn nonce(State(state): State<AppState>, Extension(project): Extension<Arc<Project>>) -> ApiResult<Json<NonceResponse>> {
     let (nonce, expires_at) = super::issue_nonce(&state, &project).await?;
     Ok(Json(NonceResponse { nonce, expires_at }))
 }
@@ -75,7 +77,7 @@ pub async fn nonce(State(state): State<AppState>, Extension(project): Extension<
 #[utoipa::path(post, path = "/auth/v1/authenticate", tag = "auth", params(crate::query::ProjectQuery), request_body = AuthenticateRequest,
     responses((status = 200, body = SessionResponse), (status = 400, body = crate::error::ErrorBody), (status = 401, body = crate::error::ErrorBody),
         (status = 403, body = crate::error::ErrorBody), (status = 409, body = crate::error::ErrorBody), (status = 503, body = crate::error::ErrorBody)))]
-pub async fn authenticate(State(state): State<AppState>, Extension(project): Extension<Project>, body: Bytes) -> ApiResult<Json<SessionResponse>> {
+pub async fn authenticate(State(state): State<AppState>, Extension(project): Extension<Arc<Project>>, body: Bytes) -> ApiResult<Json<SessionResponse>> {
     let req: AuthenticateRequest = serde_json::from_slice(&body).map_err(|e| ApiError::bad_request("invalid_body", format!("Invalid sign-in request: {e}")))?;
     let (session, token) = super::authenticate(&state, &project, &req.message, &req.signature).await?;
     Ok(Json(SessionResponse { session, token }))
@@ -84,7 +86,7 @@ pub async fn authenticate(State(state): State<AppState>, Extension(project): Ext
 /// The session of the bearer token.
 #[utoipa::path(get, path = "/auth/v1/session", tag = "auth", params(crate::query::ProjectQuery),
     responses((status = 200, description = "{id, data, message, signature, cacao, expiresAt}"), (status = 400, body = crate::error::ErrorBody), (status = 401, body = crate::error::ErrorBody), (status = 403, body = crate::error::ErrorBody)))]
-pub async fn session(State(state): State<AppState>, Extension(project): Extension<Project>, headers: HeaderMap) -> ApiResult<Json<Value>> {
+pub async fn session(State(state): State<AppState>, Extension(project): Extension<Arc<Project>>, headers: HeaderMap) -> ApiResult<Json<Value>> {
     let (session, _) = super::session_for_token(&state, &project, bearer(&headers)?).await?;
     Ok(Json(session))
 }
@@ -93,7 +95,7 @@ pub async fn session(State(state): State<AppState>, Extension(project): Extensio
 #[utoipa::path(get, path = "/auth/v1/sessions", tag = "auth",
     params(("account" = String, Query, description = "CAIP-10 account, e.g. eip155:1:0xab..."), crate::query::ProjectQuery),
     responses((status = 200, body = SessionsResponse), (status = 400, body = crate::error::ErrorBody), (status = 401, body = crate::error::ErrorBody), (status = 403, body = crate::error::ErrorBody)))]
-pub async fn sessions(State(state): State<AppState>, Extension(project): Extension<Project>, headers: HeaderMap, uri: Uri) -> ApiResult<Json<SessionsResponse>> {
+pub async fn sessions(State(state): State<AppState>, Extension(project): Extension<Arc<Project>>, headers: HeaderMap, uri: Uri) -> ApiResult<Json<SessionsResponse>> {
     let token = bearer(&headers)?;
     let params = Params::from_uri(&uri);
     let account: AccountId = params.text("account").ok_or_else(|| ApiError::invalid_param("account", "required (CAIP-10)"))?.parse().map_err(|e| ApiError::invalid_param("account", e))?;
@@ -108,7 +110,7 @@ pub async fn sessions(State(state): State<AppState>, Extension(project): Extensi
 /// Ends the bearer token's session.
 #[utoipa::path(post, path = "/auth/v1/signout", tag = "auth", params(crate::query::ProjectQuery),
     responses((status = 200, body = Revoked), (status = 400, body = crate::error::ErrorBody), (status = 401, body = crate::error::ErrorBody), (status = 403, body = crate::error::ErrorBody)))]
-pub async fn signout(State(state): State<AppState>, Extension(project): Extension<Project>, headers: HeaderMap) -> ApiResult<Json<Revoked>> {
+pub async fn signout(State(state): State<AppState>, Extension(project): Extension<Arc<Project>>, headers: HeaderMap) -> ApiResult<Json<Revoked>> {
     let (session, owner) = super::session_for_token(&state, &project, bearer(&headers)?).await?;
     let id = session["id"].as_str().unwrap_or_default().to_owned();
     Ok(Json(Revoked { revoked: super::revoke(&state, &project, &id, &owner).await? }))
@@ -118,7 +120,7 @@ pub async fn signout(State(state): State<AppState>, Extension(project): Extensio
 #[utoipa::path(post, path = "/auth/v1/sessions/{id}/revoke", tag = "auth",
     params(("id" = String, Path, description = "Session id"), crate::query::ProjectQuery),
     responses((status = 200, body = Revoked), (status = 400, body = crate::error::ErrorBody), (status = 401, body = crate::error::ErrorBody), (status = 403, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody)))]
-pub async fn revoke(State(state): State<AppState>, Extension(project): Extension<Project>, headers: HeaderMap, Path(id): Path<String>) -> ApiResult<Json<Revoked>> {
+pub async fn revoke(State(state): State<AppState>, Extension(project): Extension<Arc<Project>>, headers: HeaderMap, Path(id): Path<String>) -> ApiResult<Json<Revoked>> {
     let (_, owner) = super::session_for_token(&state, &project, bearer(&headers)?).await?;
     if super::revoke(&state, &project, &id, &owner).await? {
         Ok(Json(Revoked { revoked: true }))

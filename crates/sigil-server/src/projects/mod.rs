@@ -94,25 +94,22 @@ pub async fn create(db: &Db, name: &str, origins: &[String], features: Features)
 
 /// Projects recently read, so the gate does not query storage on every request. Short-lived:
 /// a project added or changed with the admin commands (another process) is seen within seconds.
-#[derive(Default)]
-pub struct ProjectCache(std::sync::Mutex<std::collections::HashMap<String, (std::time::Instant, Option<Project>)>>);
+/// Shared as `Arc`s: the gate hands one to every request.
+pub struct ProjectCache(crate::cache::TtlCache<String, Option<std::sync::Arc<Project>>>);
 
-const PROJECT_CACHE_TTL: std::time::Duration = std::time::Duration::from_secs(5);
-const PROJECT_CACHE_MAX: usize = 10_000;
+impl Default for ProjectCache {
+    fn default() -> Self {
+        ProjectCache(crate::cache::TtlCache::new(std::time::Duration::from_secs(5), 10_000))
+    }
+}
 
 impl ProjectCache {
-    pub async fn find(&self, db: &Db, id: &str) -> Result<Option<Project>, sqlx::Error> {
-        if let Some((at, hit)) = self.0.lock().unwrap_or_else(|e| e.into_inner()).get(id) {
-            if at.elapsed() < PROJECT_CACHE_TTL {
-                return Ok(hit.clone());
-            }
+    pub async fn find(&self, db: &Db, id: &str) -> Result<Option<std::sync::Arc<Project>>, sqlx::Error> {
+        if let Some(hit) = self.0.get(id) {
+            return Ok(hit);
         }
-        let found = find(db, id).await?;
-        let mut map = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        if map.len() >= PROJECT_CACHE_MAX {
-            map.retain(|_, (at, _)| at.elapsed() < PROJECT_CACHE_TTL);
-        }
-        map.insert(id.to_owned(), (std::time::Instant::now(), found.clone()));
+        let found = find(db, id).await?.map(std::sync::Arc::new);
+        self.0.put(id.to_owned(), found.clone());
         Ok(found)
     }
 }

@@ -1,5 +1,7 @@
 //! GET /projects/v1/origins
 
+use std::sync::Arc;
+
 use axum::{Extension, Json};
 use serde::Serialize;
 use utoipa::ToSchema;
@@ -17,6 +19,6 @@ pub struct OriginsResponse {
 #[utoipa::path(get, path = "/projects/v1/origins", tag = "directory",
     params(crate::query::ProjectQuery),
     responses((status = 200, body = OriginsResponse), (status = 400, body = crate::error::ErrorBody), (status = 403, body = crate::error::ErrorBody)))]
-pub async fn origins(Extension(project): Extension<Project>) -> Json<OriginsResponse> {
+pub async fn origins(Extension(project): Extension<Arc<Project>>) -> Json<OriginsResponse> {
     Json(OriginsResponse { allowed_origins: project.allowed_origins.iter().map(|o| o.to_string()).collect() })
 }

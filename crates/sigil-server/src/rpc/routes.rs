@@ -1,5 +1,6 @@
 //! POST /v1 and POST /v1/ (?chainId=eip155:N&projectId=...)
 
+use std::sync::Arc;
 use std::time::Instant;
 
 use axum::body::Bytes;
@@ -26,7 +27,7 @@ fn json(status: StatusCode, body: String) -> Response {
         (status = 400, description = "Parse error (-32700), invalid request (-32600) or unsupported chain (-32602)"),
         (status = 403, body = crate::error::ErrorBody), (status = 429, description = "Rate limit exceeded (-32005); see Retry-After"),
         (status = 503, description = "Every upstream failed")))]
-pub async fn proxy(State(state): State<AppState>, Extension(project): Extension<Project>, uri: Uri, body: Bytes) -> Response {
+pub async fn proxy(State(state): State<AppState>, Extension(project): Extension<Arc<Project>>, uri: Uri, body: Bytes) -> Response {
     let bad = |code, msg: &str| json(StatusCode::BAD_REQUEST, Reply::error(code, msg).to_json("null"));
     let params = Params::from_uri(&uri);
     let Some(chain) = params.text("chainId") else { return bad(jsonrpc::INVALID_PARAMS, "The chainId query parameter is required") };
@@ -94,6 +95,6 @@ async fn batch(state: &AppState, chain: &str, items: Vec<jsonrpc::Item>) -> Resp
     params(("chainId" = String, Query, description = "CAIP-2 chain id, e.g. eip155:1"), crate::query::ProjectQuery),
     request_body(content = Object, description = "JSON-RPC 2.0 request or batch", content_type = "application/json"),
     responses((status = 200, description = "JSON-RPC response or batch", content_type = "application/json"), (status = 400), (status = 403), (status = 429), (status = 503)))]
-pub async fn proxy_slash(state: State<AppState>, project: Extension<Project>, uri: Uri, body: Bytes) -> Response {
+pub async fn proxy_slash(state: State<AppState>, project: Extension<Arc<Project>>, uri: Uri, body: Bytes) -> Response {
     proxy(state, project, uri, body).await
 }
