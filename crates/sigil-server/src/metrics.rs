@@ -2,7 +2,9 @@
 
 use std::collections::BTreeMap;
 use std::fmt::Write;
-use std::sync::Mutex;
+use std::sync::atomic::AtomicU64;
+use std::sync::atomic::Ordering::Relaxed;
+use std::sync::{OnceLock, RwLock};
 use std::time::Instant;
 
 use axum::extract::{MatchedPath, Request, State};
@@ -14,72 +16,98 @@ use crate::AppState;
 /// Histogram bucket bounds, seconds.
 const BUCKETS: [f64; 12] = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5];
 
-#[derive(Default)]
-struct Histogram {
-    counts: [u64; BUCKETS.len()],
-    sum: f64,
-    count: u64,
+const METHODS: [&str; 8] = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "OTHER"];
+/// HTTP status codes are 100..=999.
+const STATUS_MIN: u16 = 100;
+const STATUS_SLOTS: usize = 900;
+
+/// Counts by status and the latency histogram of one route and method. Atomics: requests
+/// record without taking a lock (a shared lock here cost the proxy ~20% of its throughput).
+struct MethodStats {
+    statuses: Box<[AtomicU64]>,
+    buckets: [AtomicU64; BUCKETS.len()],
+    sum_nanos: AtomicU64,
+    count: AtomicU64,
 }
 
-/// Counts and latency of one route, by method (and status).
+impl MethodStats {
+    fn new() -> MethodStats {
+        MethodStats {
+            statuses: (0..STATUS_SLOTS).map(|_| AtomicU64::new(0)).collect(),
+            buckets: Default::default(),
+            sum_nanos: AtomicU64::new(0),
+            count: AtomicU64::new(0),
+        }
+    }
+}
+
 #[derive(Default)]
 struct RouteStats {
-    requests: BTreeMap<(&'static str, u16), u64>,
-    latency: BTreeMap<&'static str, Histogram>,
+    by_method: [OnceLock<MethodStats>; METHODS.len()],
 }
 
-/// Kept by route template; recording allocates nothing once a route has been seen.
+impl RouteStats {
+    fn record(&self, method: usize, status: u16, seconds: f64) {
+        let m = self.by_method[method].get_or_init(MethodStats::new);
+        let slot = usize::from(status.clamp(STATUS_MIN, STATUS_MIN + STATUS_SLOTS as u16 - 1) - STATUS_MIN);
+        m.statuses[slot].fetch_add(1, Relaxed);
+        for (i, bound) in BUCKETS.iter().enumerate() {
+            if seconds <= *bound {
+                m.buckets[i].fetch_add(1, Relaxed);
+            }
+        }
+        m.sum_nanos.fetch_add((seconds * 1e9) as u64, Relaxed);
+        m.count.fetch_add(1, Relaxed);
+    }
+}
+
+/// Kept by route template; a route's first request adds it, every later one only reads.
 #[derive(Default)]
 pub struct Metrics {
-    routes: Mutex<BTreeMap<String, RouteStats>>,
+    routes: RwLock<BTreeMap<String, RouteStats>>,
 }
 
-/// The method as a label; anything unusual is counted as OTHER.
-fn method_label(method: &str) -> &'static str {
-    ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"].into_iter().find(|m| *m == method).unwrap_or("OTHER")
+/// The method's label index; anything unusual is counted as OTHER.
+fn method_index(method: &str) -> usize {
+    METHODS.iter().position(|m| *m == method).unwrap_or(METHODS.len() - 1)
 }
 
 impl Metrics {
     pub fn record(&self, method: &str, route: &str, status: u16, seconds: f64) {
-        let method = method_label(method);
-        let mut routes = self.routes.lock().unwrap_or_else(|e| e.into_inner());
-        if !routes.contains_key(route) {
-            routes.insert(route.to_owned(), RouteStats::default());
+        let method = method_index(method);
+        if let Some(stats) = self.routes.read().unwrap_or_else(|e| e.into_inner()).get(route) {
+            return stats.record(method, status, seconds);
         }
-        let stats = routes.get_mut(route).expect("inserted above");
-        *stats.requests.entry((method, status)).or_default() += 1;
-        let h = stats.latency.entry(method).or_default();
-        for (i, bound) in BUCKETS.iter().enumerate() {
-            if seconds <= *bound {
-                h.counts[i] += 1;
-            }
-        }
-        h.sum += seconds;
-        h.count += 1;
+        let mut routes = self.routes.write().unwrap_or_else(|e| e.into_inner());
+        routes.entry(route.to_owned()).or_default().record(method, status, seconds);
     }
 
     pub fn render(&self) -> String {
-        let routes = self.routes.lock().unwrap_or_else(|e| e.into_inner());
+        let routes = self.routes.read().unwrap_or_else(|e| e.into_inner());
+        let each = || routes.iter().flat_map(|(route, stats)| stats.by_method.iter().zip(METHODS).filter_map(move |(m, name)| Some((route, name, m.get()?))));
         let mut out = String::new();
         out.push_str("# HELP sigil_http_requests_total HTTP requests by method, route and status.\n");
         out.push_str("# TYPE sigil_http_requests_total counter\n");
-        for (route, stats) in routes.iter() {
-            for ((method, status), n) in &stats.requests {
-                let _ = writeln!(out, "sigil_http_requests_total{{method=\"{method}\",route=\"{}\",status=\"{status}\"}} {n}", escape(route));
+        for (route, method, m) in each() {
+            for (slot, n) in m.statuses.iter().enumerate() {
+                let n = n.load(Relaxed);
+                if n > 0 {
+                    let status = STATUS_MIN as usize + slot;
+                    let _ = writeln!(out, "sigil_http_requests_total{{method=\"{method}\",route=\"{}\",status=\"{status}\"}} {n}", escape(route));
+                }
             }
         }
         out.push_str("# HELP sigil_http_request_duration_seconds HTTP request latency by method and route.\n");
         out.push_str("# TYPE sigil_http_request_duration_seconds histogram\n");
-        for (route, stats) in routes.iter() {
-            for (method, h) in &stats.latency {
-                let labels = format!("method=\"{method}\",route=\"{}\"", escape(route));
-                for (i, bound) in BUCKETS.iter().enumerate() {
-                    let _ = writeln!(out, "sigil_http_request_duration_seconds_bucket{{{labels},le=\"{bound}\"}} {}", h.counts[i]);
-                }
-                let _ = writeln!(out, "sigil_http_request_duration_seconds_bucket{{{labels},le=\"+Inf\"}} {}", h.count);
-                let _ = writeln!(out, "sigil_http_request_duration_seconds_sum{{{labels}}} {}", h.sum);
-                let _ = writeln!(out, "sigil_http_request_duration_seconds_count{{{labels}}} {}", h.count);
+        for (route, method, m) in each() {
+            let labels = format!("method=\"{method}\",route=\"{}\"", escape(route));
+            for (i, bound) in BUCKETS.iter().enumerate() {
+                let _ = writeln!(out, "sigil_http_request_duration_seconds_bucket{{{labels},le=\"{bound}\"}} {}", m.buckets[i].load(Relaxed));
             }
+            let count = m.count.load(Relaxed);
+            let _ = writeln!(out, "sigil_http_request_duration_seconds_bucket{{{labels},le=\"+Inf\"}} {count}");
+            let _ = writeln!(out, "sigil_http_request_duration_seconds_sum{{{labels}}} {}", m.sum_nanos.load(Relaxed) as f64 / 1e9);
+            let _ = writeln!(out, "sigil_http_request_duration_seconds_count{{{labels}}} {count}");
         }
         out
     }
