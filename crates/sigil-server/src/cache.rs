@@ -4,18 +4,18 @@
 use std::borrow::Borrow;
 use std::collections::HashMap;
 use std::hash::Hash;
-use std::sync::Mutex;
+use std::sync::RwLock;
 use std::time::{Duration, Instant};
 
 pub struct TtlCache<K, V> {
     ttl: Duration,
     max: usize,
-    entries: Mutex<HashMap<K, (Instant, V)>>,
+    entries: RwLock<HashMap<K, (Instant, V)>>,
 }
 
 impl<K: Eq + Hash, V: Clone> TtlCache<K, V> {
     pub fn new(ttl: Duration, max: usize) -> Self {
-        TtlCache { ttl, max, entries: Mutex::new(HashMap::new()) }
+        TtlCache { ttl, max, entries: RwLock::new(HashMap::new()) }
     }
 
     /// The value stored under `key` less than the TTL ago (looked up by any borrowed form of
@@ -24,12 +24,12 @@ impl<K: Eq + Hash, V: Clone> TtlCache<K, V> {
     where
         K: Borrow<Q>,
     {
-        let map = self.entries.lock().unwrap_or_else(|e| e.into_inner());
+        let map = self.entries.read().unwrap_or_else(|e| e.into_inner());
         map.get(key).filter(|(at, _)| at.elapsed() < self.ttl).map(|(_, v)| v.clone())
     }
 
     pub fn put(&self, key: K, value: V) {
-        let mut map = self.entries.lock().unwrap_or_else(|e| e.into_inner());
+        let mut map = self.entries.write().unwrap_or_else(|e| e.into_inner());
         if map.len() >= self.max && !map.contains_key(&key) {
             map.retain(|_, (at, _)| at.elapsed() < self.ttl);
             if map.len() >= self.max {

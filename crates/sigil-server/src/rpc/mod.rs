@@ -67,7 +67,10 @@ pub struct Rpc {
     cached: Mutex<HashMap<(String, String), Reply>>,
     in_flight: Mutex<HashMap<String, InFlight>>,
     /// When each chain last had traffic: only those in use are probed and followed.
-    last_used: Mutex<HashMap<String, Instant>>,
+    /// Milliseconds after `started` of each configured chain's last use (0: never); atomics,
+    /// since every request touches them.
+    last_used: HashMap<String, std::sync::atomic::AtomicU64>,
+    started: Instant,
     /// Chain heads followed over WebSocket upstreams, for chains that have them.
     heads: HashMap<String, Arc<head::Head>>,
     pub limiter: limiter::TokenBuckets,
@@ -99,6 +102,7 @@ impl Rpc {
             .expect("HTTP client builds");
         let limiter = limiter::TokenBuckets::new(settings.requests_per_second);
         let heads = chains.by_id.iter().filter(|(_, c)| !c.ws.is_empty()).map(|(id, _)| (id.clone(), Arc::default())).collect();
+        let last_used = chains.by_id.keys().map(|id| (id.clone(), Default::default())).collect();
         Rpc {
             chains,
             pools,
@@ -106,7 +110,8 @@ impl Rpc {
             settings,
             cached: Default::default(),
             in_flight: Default::default(),
-            last_used: Default::default(),
+            last_used,
+            started: Instant::now(),
             heads,
             limiter,
         }
@@ -151,17 +156,17 @@ impl Rpc {
 
     /// Marks the chain as in use (it is probed and its head followed while it is).
     fn touch(&self, chain: &str) {
-        let mut used = self.last_used.lock().unwrap_or_else(|e| e.into_inner());
-        match used.get_mut(chain) {
-            Some(at) => *at = Instant::now(),
-            None => {
-                used.insert(chain.to_owned(), Instant::now());
-            }
+        if let Some(at) = self.last_used.get(chain) {
+            // +1: a use in the very first millisecond still counts as a use.
+            at.store(self.started.elapsed().as_millis() as u64 + 1, std::sync::atomic::Ordering::Relaxed);
         }
     }
 
     fn is_active(&self, chain: &str) -> bool {
-        self.last_used.lock().unwrap_or_else(|e| e.into_inner()).get(chain).is_some_and(|t| t.elapsed() < PROBE_IDLE_AFTER)
+        self.last_used.get(chain).is_some_and(|at| {
+            let at = at.load(std::sync::atomic::Ordering::Relaxed);
+            at > 0 && (self.started.elapsed().as_millis() as u64 + 1).saturating_sub(at) < PROBE_IDLE_AFTER.as_millis() as u64
+        })
     }
 
     /// The followed head of `chain`, while its subscription is live.
@@ -246,10 +251,7 @@ impl Rpc {
             loop {
                 tick.tick().await;
                 let Some(rpc) = this.upgrade() else { return };
-                let active: Vec<String> = {
-                    let used = rpc.last_used.lock().unwrap_or_else(|e| e.into_inner());
-                    used.iter().filter(|(_, t)| t.elapsed() < PROBE_IDLE_AFTER).map(|(c, _)| c.clone()).collect()
-                };
+                let active: Vec<String> = rpc.last_used.keys().filter(|c| rpc.is_active(c)).cloned().collect();
                 for chain in &active {
                     rpc.follow_head(chain);
                 }
