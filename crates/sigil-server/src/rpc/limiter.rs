@@ -1,34 +1,51 @@
-//! Per-project token buckets for the RPC proxy: `rate` requests a second, bursting to `rate`.
+//! Per-project rate limit for the RPC proxy: `rate` requests a second, bursting to `rate`, as a
+//! generic cell rate algorithm (GCRA). Each project's state is one atomic (its theoretical
+//! arrival time), so requests of the same project never wait on a lock.
 
 use std::collections::HashMap;
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::RwLock;
 use std::time::Instant;
 
 pub struct TokenBuckets {
-    rate: f64,
-    buckets: Mutex<HashMap<String, (f64, Instant)>>,
+    /// Nanoseconds one request "costs".
+    interval: u64,
+    /// How far ahead of now the theoretical arrival time may run: the burst.
+    burst: u64,
+    started: Instant,
+    tat: RwLock<HashMap<String, AtomicU64>>,
 }
 
 impl TokenBuckets {
     pub fn new(rate: u32) -> TokenBuckets {
-        TokenBuckets { rate: f64::from(rate.max(1)), buckets: Mutex::new(HashMap::new()) }
+        let interval = 1_000_000_000 / u64::from(rate.max(1));
+        TokenBuckets { interval, burst: interval * u64::from(rate.max(1)), started: Instant::now(), tat: Default::default() }
     }
 
-    /// Takes `n` tokens for `key`, or returns the whole seconds to wait.
+    /// Takes `n` requests' worth for `key`, or returns the whole seconds to wait.
     pub fn take(&self, key: &str, n: usize, now: Instant) -> Result<(), u64> {
-        let mut buckets = self.buckets.lock().unwrap_or_else(|e| e.into_inner());
-        if !buckets.contains_key(key) {
-            buckets.insert(key.to_owned(), (self.rate, now));
+        let now = now.saturating_duration_since(self.started).as_nanos() as u64;
+        let cost = self.interval.saturating_mul(n as u64);
+        if let Some(tat) = self.tat.read().unwrap_or_else(|e| e.into_inner()).get(key) {
+            return self.take_from(tat, now, cost);
         }
-        let (tokens, last) = buckets.get_mut(key).expect("inserted above");
-        *tokens = (*tokens + now.saturating_duration_since(*last).as_secs_f64() * self.rate).min(self.rate);
-        *last = now;
-        let n = n as f64;
-        if *tokens >= n {
-            *tokens -= n;
-            Ok(())
-        } else {
-            Err((((n - *tokens) / self.rate).ceil() as u64).max(1))
+        let mut map = self.tat.write().unwrap_or_else(|e| e.into_inner());
+        let tat = map.entry(key.to_owned()).or_insert_with(|| AtomicU64::new(0));
+        self.take_from(tat, now, cost)
+    }
+
+    fn take_from(&self, tat: &AtomicU64, now: u64, cost: u64) -> Result<(), u64> {
+        let mut current = tat.load(Ordering::Acquire);
+        loop {
+            let next = current.max(now) + cost;
+            if next > now + self.burst {
+                let wait = next - (now + self.burst);
+                return Err(wait.div_ceil(1_000_000_000).max(1));
+            }
+            match tat.compare_exchange_weak(current, next, Ordering::AcqRel, Ordering::Acquire) {
+                Ok(_) => return Ok(()),
+                Err(seen) => current = seen,
+            }
         }
     }
 }
@@ -47,5 +64,7 @@ mod tests {
         assert_eq!(b.take("q", 1, t), Ok(()));
         assert_eq!(b.take("p", 5, t + Duration::from_millis(500)), Ok(()));
         assert_eq!(b.take("p", 1, t + Duration::from_millis(500)), Err(1));
+        // A batch larger than the burst waits for the whole of it.
+        assert_eq!(b.take("r", 25, t), Err(2));
     }
 }
