@@ -138,7 +138,7 @@ impl Rpc {
             for i in upstream::by_weight(upstreams) {
                 let up = &upstreams[i];
                 let start = Instant::now();
-                let res = self.http.post(&up.url).header("content-type", "application/json").body(body.clone()).send().await;
+                let res = up.post(&self.http, body.clone()).send().await;
                 let outcome = match res {
                     Ok(r) if r.status().is_server_error() || r.status().as_u16() == 429 => None,
                     Ok(r) => r.bytes().await.ok(),
@@ -259,7 +259,7 @@ impl Rpc {
                     let (http, up) = (rpc.http.clone(), up.clone());
                     async move {
                         let start = Instant::now();
-                        let ok = match http.post(&up.url).header("content-type", "application/json").body(jsonrpc::request_body("eth_chainId", None)).send().await {
+                        let ok = match up.post(&http, jsonrpc::request_body("eth_chainId", None)).send().await {
                             Ok(r) => r.status().is_success() && r.bytes().await.map(|b| Reply::from_upstream(&b).is_result()).unwrap_or(false),
                             Err(_) => false,
                         };

@@ -21,12 +21,23 @@ struct Sample {
 #[derive(Debug)]
 pub struct Upstream {
     pub url: String,
+    /// `url` parsed once (the chains config has checked it), so no request parses it again.
+    parsed: Option<reqwest::Url>,
     samples: Mutex<VecDeque<Sample>>,
 }
 
 impl Upstream {
     pub fn new(url: &str) -> Upstream {
-        Upstream { url: url.to_owned(), samples: Mutex::new(VecDeque::with_capacity(SAMPLES)) }
+        Upstream { url: url.to_owned(), parsed: reqwest::Url::parse(url).ok(), samples: Mutex::new(VecDeque::with_capacity(SAMPLES)) }
+    }
+
+    /// A JSON POST to this upstream.
+    pub fn post(&self, http: &reqwest::Client, body: impl Into<reqwest::Body>) -> reqwest::RequestBuilder {
+        let builder = match &self.parsed {
+            Some(url) => http.post(url.clone()),
+            None => http.post(&self.url),
+        };
+        builder.header(reqwest::header::CONTENT_TYPE, "application/json").body(body)
     }
 
     pub fn record(&self, ok: bool, latency: Duration) {
@@ -64,6 +75,9 @@ impl Upstream {
 
 /// Indexes of `upstreams` from the highest weight down; ties keep configuration order.
 pub fn by_weight(upstreams: &[std::sync::Arc<Upstream>]) -> Vec<usize> {
+    if upstreams.len() == 1 {
+        return vec![0];
+    }
     let weights: Vec<f64> = upstreams.iter().map(|u| u.weight()).collect();
     let mut order: Vec<usize> = (0..upstreams.len()).collect();
     order.sort_by(|a, b| weights[*b].partial_cmp(&weights[*a]).unwrap_or(std::cmp::Ordering::Equal));
