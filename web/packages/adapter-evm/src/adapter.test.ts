@@ -19,11 +19,11 @@ function setup(opts: { storage?: Map<string, string>; legacy?: boolean; announce
     unannounce = announce(wallet, { name: 'Test Wallet', rdns: 'com.test', icon: 'data:image/svg+xml,x' })
     cleanups.push(unannounce)
   }
-  // Balances come from the Sigil server, faked here: the adapter has no part in them.
+  // Balances come from the Sigil server, faked here, unless the wallet lists its assets (assets.test.ts).
   const getBalances = vi.fn(async () => [
     { name: 'Ether', symbol: 'ETH', chainId: 'eip155:1', price: 0, quantity: { decimals: '18', numeric: '10000.0' }, iconUrl: '' },
   ])
-  const blockchainApi = { getBalances, getIdentity: vi.fn(async () => ({ name: null, avatar: null })) }
+  const blockchainApi = { getBalances, getIdentity: vi.fn(async () => ({ name: null, avatar: null })), getPrices: vi.fn(async () => []) }
   const adapter = evmAdapter({ window: opts.legacy ? { ethereum: wallet } : {}, reconnectTimeoutMs: 50 })
   const data = opts.storage ?? new Map<string, string>()
   const storage = { getItem: (k: string) => data.get(k) ?? null, setItem: (k: string, v: string) => void data.set(k, v), removeItem: (k: string) => void data.delete(k) }
@@ -33,6 +33,9 @@ function setup(opts: { storage?: Map<string, string>; legacy?: boolean; announce
 }
 
 const eip155 = (client: SigilClient) => client.store.getState().chains.eip155
+/** The wallet's calls less the capability query each balance refresh may make on a new chain. */
+const nonBalanceCalls = (wallet: FakeProvider) => wallet.calls.filter((c) => c.method !== 'wallet_getCapabilities')
+const nonBalanceMethods = (wallet: FakeProvider) => nonBalanceCalls(wallet).map((c) => c.method)
 
 describe('evm adapter through the core client', () => {
   it('announced wallets become connectors', () => {
@@ -45,7 +48,7 @@ describe('evm adapter through the core client', () => {
   it('connects: eth_requestAccounts then eth_chainId; account, network and balance land in the store', async () => {
     const { client, wallet, getBalances } = setup()
     await client.connect('com.test')
-    expect(wallet.methods()).toEqual(['eth_requestAccounts', 'eth_chainId'])
+    expect(wallet.methods().slice(0, 2)).toEqual(['eth_requestAccounts', 'eth_chainId'])
     expect(eip155(client)?.connectionStatus).toBe('connected')
     expect(eip155(client)?.account).toMatchObject({
       address: ACCOUNT,
@@ -54,8 +57,20 @@ describe('evm adapter through the core client', () => {
     })
     await vi.waitFor(() => expect(eip155(client)?.account.balance).toBe('10000.0'))
     expect(getBalances).toHaveBeenCalledWith(ACCOUNT, { chainId: 'eip155:1', currency: 'usd', forceUpdate: false })
-    // the wallet itself is asked nothing more
-    expect(wallet.methods()).toEqual(['eth_requestAccounts', 'eth_chainId'])
+    // the wallet is asked only whether it lists assets itself (this one does not know the method)
+    expect(wallet.methods()).toEqual(['eth_requestAccounts', 'eth_chainId', 'wallet_getCapabilities'])
+  })
+
+  it("a wallet with asset discovery: balances are the wallet's own list, and the balance service is not asked", async () => {
+    const wallet = new FakeProvider()
+    wallet.handlers.set('wallet_getCapabilities', () => ({ '0x1': { assetDiscovery: { supported: true } } }))
+    wallet.handlers.set('wallet_getAssets', () => ({
+      '0x1': [{ address: 'native', balance: '0x1bc16d674ec80000', type: 'native', metadata: { decimals: 18, name: 'Ether', symbol: 'ETH' } }],
+    }))
+    const { client, getBalances } = setup({ wallet })
+    await client.connect('com.test')
+    await vi.waitFor(() => expect(eip155(client)?.account.balance).toBe('2'))
+    expect(getBalances).not.toHaveBeenCalled()
   })
 
   it('connects through the legacy window.ethereum', async () => {
@@ -102,7 +117,7 @@ describe('evm adapter through the core client', () => {
     const { client, wallet } = setup()
     await client.connect('com.test')
     await client.switchNetwork(arbitrum)
-    expect(wallet.calls.at(-1)).toEqual({ method: 'wallet_switchEthereumChain', params: [{ chainId: '0xa4b1' }] })
+    expect(nonBalanceCalls(wallet).at(-1)).toEqual({ method: 'wallet_switchEthereumChain', params: [{ chainId: '0xa4b1' }] })
     expect(wallet.chainId).toBe(42161)
     expect(client.store.getState().activeCaipNetwork).toBe(arbitrum)
   })
@@ -112,8 +127,8 @@ describe('evm adapter through the core client', () => {
     await client.connect('com.test')
     wallet.calls.length = 0
     await client.switchNetwork(dev)
-    expect(wallet.methods()).toEqual(['wallet_switchEthereumChain', 'wallet_addEthereumChain', 'eth_chainId', 'wallet_switchEthereumChain'])
-    expect(wallet.calls[1]?.params).toEqual([
+    expect(nonBalanceMethods(wallet)).toEqual(['wallet_switchEthereumChain', 'wallet_addEthereumChain', 'eth_chainId', 'wallet_switchEthereumChain'])
+    expect(nonBalanceCalls(wallet)[1]?.params).toEqual([
       {
         chainId: '0x7a69',
         chainName: 'Sigil Dev',
@@ -134,7 +149,7 @@ describe('evm adapter through the core client', () => {
     })
     wallet.calls.length = 0
     await client.switchNetwork(dev)
-    expect(wallet.methods()).toEqual(['wallet_switchEthereumChain', 'wallet_addEthereumChain', 'eth_chainId'])
+    expect(nonBalanceMethods(wallet)).toEqual(['wallet_switchEthereumChain', 'wallet_addEthereumChain', 'eth_chainId'])
   })
 
   it('a rejected switch keeps the network and throws 4001', async () => {
@@ -209,7 +224,7 @@ describe('evm adapter through the core client', () => {
     const again = setup({ storage: first.data, wallet: first.wallet, announce: false })
     expect(eip155(again.client)?.connectionStatus).toBe('connecting')
     await again.client.ready
-    expect(again.wallet.methods()).toEqual(['eth_accounts', 'eth_chainId'])
+    expect(nonBalanceMethods(again.wallet)).toEqual(['eth_accounts', 'eth_chainId'])
     expect(eip155(again.client)?.connectionStatus).toBe('connected')
     expect(eip155(again.client)?.account.address).toBe(ACCOUNT)
   })

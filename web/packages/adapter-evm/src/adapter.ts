@@ -6,6 +6,7 @@ import {
   type ChainAdapter,
   type ConnectResult,
 } from '@sigil/core'
+import { createAssetDiscovery } from './assets.js'
 import { createDiscovery, type DiscoveredWallet, type Discovery, type DiscoveryWindow } from './discovery.js'
 import { parseChainId, utf8ToHex, type Eip1193Provider } from './provider.js'
 import { switchEvmChain } from './switch-chain.js'
@@ -32,12 +33,14 @@ function firstAccount(value: unknown): string | undefined {
 /**
  * Browser-extension EVM wallets: EIP-6963 discovery plus legacy `window.ethereum`, connect,
  * reconnect without prompting (eth_accounts), chain switching with add-on-4902 and
- * personal_sign. Balances come from the Sigil server (see @sigil/core), not from here.
+ * personal_sign. Balances come from the wallet when it offers ERC-7811 asset discovery
+ * (getAssets), otherwise from the Sigil server (see @sigil/core).
  */
 export function evmAdapter(options: EvmAdapterOptions = {}): EvmAdapter {
   let discovery: Discovery | undefined
   let events: AdapterEvents | undefined
   let active: { wallet: DiscoveredWallet; detach: () => void } | undefined
+  const assets = createAssetDiscovery()
 
   const discover = () => (discovery ??= createDiscovery(options.window))
 
@@ -58,6 +61,7 @@ export function evmAdapter(options: EvmAdapterOptions = {}): EvmAdapter {
       events?.disconnected()
     }
     const detach = () => {
+      assets.clear()
       provider.removeListener?.('accountsChanged', onAccounts)
       provider.removeListener?.('chainChanged', onChain)
       provider.removeListener?.('disconnect', onDisconnect)
@@ -174,6 +178,10 @@ export function evmAdapter(options: EvmAdapterOptions = {}): EvmAdapter {
       } catch (error) {
         throw toSigilError(error)
       }
+    },
+
+    async getAssets(address, network) {
+      return active ? assets.getAssets(active.wallet.provider, address, network.id) : undefined
     },
 
     getProvider: () => active?.wallet.provider,

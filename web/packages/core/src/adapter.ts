@@ -1,4 +1,4 @@
-import type { CaipNetwork, ChainNamespace, ConnectedWalletInfo, Connector } from './types.js'
+import type { CaipNetwork, ChainNamespace, ConnectedWalletInfo, Connector, WalletAsset } from './types.js'
 
 /** What an adapter reports after connecting or reconnecting. */
 export interface ConnectResult {
@@ -19,8 +19,8 @@ export interface AdapterEvents {
 }
 
 /**
- * One namespace's wallet integration (EVM extensions, Solana, …). Balances and names come from
- * the Sigil server, not from the wallet's chain.
+ * One namespace's wallet integration (EVM extensions, Solana, …). Balances come from the wallet
+ * where it can list its assets (getAssets), else from the Sigil server; names from the server.
  */
 export interface ChainAdapter {
   readonly namespace: ChainNamespace
@@ -33,4 +33,9 @@ export interface ChainAdapter {
   disconnect(): Promise<void>
   switchNetwork(network: CaipNetwork): Promise<void>
   signMessage(message: string, address: string): Promise<string>
+  /**
+   * The account's assets on `network` as the connected wallet reports them (ERC-7811
+   * wallet_getAssets); undefined when the wallet offers no asset discovery there.
+   */
+  getAssets?(address: string, network: CaipNetwork): Promise<WalletAsset[] | undefined>
 }

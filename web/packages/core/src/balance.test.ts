@@ -1,8 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { BALANCE_CACHE_MS, BALANCE_RETRY_LOCK_MS, listedTokens, nativeBalanceOf, tokenFiatValue, totalFiatValue } from './balance.js'
 import { BlockchainApiError } from './api/blockchain.js'
-import { fakeBlockchainApi, testClient, tokenBalance } from './test-utils/index.js'
-import { polygon } from './networks.js'
+import { fakeAdapter, fakeBlockchainApi, testClient, tokenBalance } from './test-utils/index.js'
+import { polygon, sigilDev } from './networks.js'
+import type { WalletAsset } from './types.js'
 
 const ADDRESS = '0x1111111111111111111111111111111111111111'
 const SGL = '0x5FbDB2315678afecb367f032d93F642f64180aa3'
@@ -190,5 +191,70 @@ describe('balance cache and retry lock (fake timers)', () => {
     await client.connect('com.test')
     await client.refreshBalance()
     expect(client.store.getState().notification.message).toBe('Token Balance Unavailable')
+  })
+})
+
+describe('balances from a wallet with asset discovery (ERC-7811)', () => {
+  const USDC = '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48'
+  const assets: WalletAsset[] = [
+    { balance: 1_250_000_000_000_000_000n, decimals: 18, name: 'Ether', symbol: 'ETH' },
+    { address: USDC, balance: 12_500_000n, decimals: 6, name: 'USD Coin', symbol: 'USDC' },
+    { address: SGL, balance: 0n, decimals: 18, name: 'Sigil', symbol: 'SGL' },
+  ]
+
+  function walletClient(getAssets: (address: string, network: { caipNetworkId: string }) => Promise<WalletAsset[] | undefined>, networks?: { chainId?: number }) {
+    const fake = fakeAdapter(networks)
+    const adapter = { ...fake.adapter, getAssets: vi.fn(getAssets) }
+    const blockchainApi = fakeBlockchainApi([native])
+    blockchainApi.getPrices.mockResolvedValue([
+      { name: 'Ether', symbol: 'ETH', iconUrl: 'https://api.test/eth.png', price: 3000 },
+      { name: 'USD Coin', symbol: 'USDC', iconUrl: 'https://api.test/usdc.png', price: 1 },
+    ])
+    const { client } = testClient({}, { restore: false, blockchainApi, adapters: [adapter] })
+    return { client, adapter, blockchainApi }
+  }
+
+  it("the wallet's assets are the balances, priced by the server; the balance service is not asked", async () => {
+    const { client, adapter, blockchainApi } = walletClient(async () => assets)
+    await client.connect('com.test')
+    await client.refreshBalance()
+    expect(adapter.getAssets).toHaveBeenCalledWith(ADDRESS, expect.objectContaining({ caipNetworkId: 'eip155:1' }))
+    expect(blockchainApi.getBalances).not.toHaveBeenCalled()
+    expect(blockchainApi.getPrices).toHaveBeenCalledWith(['eip155:1:native', `eip155:1:${USDC}`, `eip155:1:${SGL}`], { currency: 'usd' })
+    const account = client.store.getState().chains.eip155?.account
+    expect(account).toMatchObject({ balance: '1.25', balanceSymbol: 'ETH' })
+    // The zero SGL balance is left out, as the server leaves it out.
+    expect(account?.tokenBalance).toEqual([
+      { name: 'Ether', symbol: 'ETH', chainId: 'eip155:1', price: 3000, value: 3750, quantity: { decimals: '18', numeric: '1.25' }, iconUrl: 'https://api.test/eth.png' },
+      { name: 'USD Coin', symbol: 'USDC', chainId: 'eip155:1', address: USDC, price: 1, value: 12.5, quantity: { decimals: '6', numeric: '12.5' }, iconUrl: 'https://api.test/usdc.png' },
+    ])
+  })
+
+  it('a wallet without asset discovery there (undefined) or failing: the balance service answers', async () => {
+    for (const getAssets of [async () => undefined, async () => Promise.reject(new Error('wallet is locked'))]) {
+      const { client, blockchainApi } = walletClient(getAssets)
+      await client.connect('com.test')
+      await client.refreshBalance()
+      expect(blockchainApi.getBalances).toHaveBeenCalledTimes(1)
+      expect(client.store.getState().chains.eip155?.account.tokenBalance).toEqual([native])
+    }
+  })
+
+  it('no prices on a testnet, and unpriced (not failed) when the price call fails', async () => {
+    const onDev = walletClient(async () => assets, { chainId: sigilDev().id as number })
+    await onDev.client.connect('com.test')
+    await onDev.client.refreshBalance()
+    expect(onDev.blockchainApi.getPrices).not.toHaveBeenCalled()
+    expect(onDev.client.store.getState().chains.eip155?.account.tokenBalance.map((t) => [t.chainId, t.price])).toEqual([
+      ['eip155:31337', 0],
+      ['eip155:31337', 0],
+    ])
+
+    const failing = walletClient(async () => assets)
+    failing.blockchainApi.getPrices.mockRejectedValue(new BlockchainApiError('down', 503, 'upstream_unavailable'))
+    await failing.client.connect('com.test')
+    await failing.client.refreshBalance()
+    expect(failing.client.store.getState().chains.eip155).toMatchObject({ balanceStatus: 'ready', account: { balance: '1.25' } })
+    expect(failing.client.store.getState().notification.open).toBe(false)
   })
 })

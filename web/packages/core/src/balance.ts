@@ -1,12 +1,13 @@
 import { setAccountProps } from './account.js'
-import type { BlockchainClient } from './api/blockchain.js'
+import type { BlockchainClient, FungiblePrice } from './api/blockchain.js'
 import type { SigilContext } from './context.js'
 import { ErrorMessages } from './errors.js'
 import { isUnsupportedNetwork } from './networks.js'
+import { formatUnits } from './format.js'
 import { showError } from './notification.js'
 import { NATIVE_BALANCE_CACHE_MS } from './storage.js'
 import { updateChain, type BalanceStatus } from './store.js'
-import type { CaipNetwork, ChainNamespace, TokenBalance } from './types.js'
+import type { CaipNetwork, ChainNamespace, TokenBalance, WalletAsset } from './types.js'
 
 /** Balances are reused this long before the server is asked again (spec section 9: 30 s). */
 export { NATIVE_BALANCE_CACHE_MS as BALANCE_CACHE_MS } from './storage.js'
@@ -40,6 +41,31 @@ export function totalFiatValue(tokens: readonly TokenBalance[]): number | undefi
   return total
 }
 
+/**
+ * Assets a wallet listed (ERC-7811) as balance entries: the native one always, tokens only when
+ * non-zero (as the server lists them), priced from `prices` by symbol where one is known.
+ */
+export function walletAssetBalances(assets: readonly WalletAsset[], network: CaipNetwork, prices: readonly FungiblePrice[]): TokenBalance[] {
+  const bySymbol = new Map(prices.map((p) => [p.symbol.toUpperCase(), p]))
+  return assets
+    .filter((a) => !a.address || a.balance > 0n)
+    .map((a) => {
+      const numeric = formatUnits(a.balance, a.decimals)
+      const known = bySymbol.get(a.symbol.toUpperCase())
+      const price = known?.price ?? 0
+      return {
+        name: a.name,
+        symbol: a.symbol,
+        chainId: network.caipNetworkId,
+        ...(a.address ? { address: a.address } : {}),
+        price,
+        value: price * Number(numeric),
+        quantity: { decimals: String(a.decimals), numeric },
+        iconUrl: known?.iconUrl ?? '',
+      }
+    })
+}
+
 export interface RefreshBalanceOptions {
   /** Ask the server to skip its cache too (forceUpdate=true): after a send, or an explicit refresh. */
   force?: boolean
@@ -47,7 +73,8 @@ export interface RefreshBalanceOptions {
 
 export interface BalanceController {
   /**
-   * Fetches the namespace's balances from the Sigil server into its account state: `balance`
+   * Fetches the namespace's balances (from the wallet where it lists its assets, else from the
+   * Sigil server) into its account state: `balance`
    * and `balanceSymbol` from the native entry, `tokenBalance` from the listed tokens. Reuses an
    * answer younger than 30 s unless forced; after a failure, does nothing for 30 s.
    */
@@ -88,11 +115,33 @@ export function createBalanceController(ctx: SigilContext, api: () => Promise<Bl
     if (native) ctx.storage.setNativeBalance(`${network.caipNetworkId}:${address}`, { balance: native.quantity.numeric, symbol: native.symbol })
   }
 
+  /**
+   * Spec section 7: on EVM chains a wallet that offers asset discovery is asked first, and the
+   * server prices what it lists (best effort; never on a testnet). Resolves to undefined when
+   * the wallet cannot say; is undefined at once for adapters without asset discovery.
+   */
+  const fromWallet = (namespace: ChainNamespace, network: CaipNetwork, address: string, client: BlockchainClient) => {
+    const adapter = ctx.adapters[namespace]
+    if (namespace !== 'eip155' || !adapter?.getAssets) return undefined
+    return adapter
+      .getAssets(address, network)
+      .catch(() => undefined)
+      .then(async (assets) => {
+        if (!assets) return undefined
+        const ids = assets.map((a) => `${network.caipNetworkId}:${a.address ?? 'native'}`)
+        const prices = network.testnet ? [] : await client.getPrices(ids, { currency: 'usd' }).catch((): FungiblePrice[] => [])
+        return walletAssetBalances(assets, network, prices)
+      })
+  }
+
   const fetchInto = async (namespace: ChainNamespace, network: CaipNetwork, address: string, key: string, force: boolean) => {
     setBalanceStatus(ctx, namespace, 'loading')
     try {
       const client = await api()
-      const balances = await client.getBalances(address, { chainId: network.caipNetworkId, currency: 'usd', forceUpdate: force })
+      const walletAnswer = fromWallet(namespace, network, address, client)
+      const balances =
+        (walletAnswer && (await walletAnswer)) ??
+        (await client.getBalances(address, { chainId: network.caipNetworkId, currency: 'usd', forceUpdate: force }))
       lockedUntil = 0
       cache.set(key, { at: Date.now(), balances })
       // An answer for an account or network that changed meanwhile is kept for later, not shown.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { floorDecimals, formatBalance, formatFiat, shortenAddress } from './format.js'
+import { floorDecimals, formatBalance, formatFiat, formatUnits, shortenAddress } from './format.js'
 
 describe('display helpers', () => {
   it('shortens addresses to 4 leading and 6 trailing characters', () => {
@@ -24,5 +24,17 @@ describe('display helpers', () => {
     expect(formatFiat(1.005, 'USD')).toBe('$1.01')
     expect(formatFiat(2, 'EUR')).toBe('2.00 EUR')
     expect(formatFiat(Number.NaN)).toBe('0.00')
+  })
+})
+
+describe('formatUnits', () => {
+  it('smallest units to an exact decimal string, trailing zeros dropped', () => {
+    expect(formatUnits(1500000n, 6)).toBe('1.5')
+    expect(formatUnits(10n ** 22n, 18)).toBe('10000')
+    expect(formatUnits(1n, 18)).toBe('0.000000000000000001')
+    expect(formatUnits(123456789012345678901234567890n, 18)).toBe('123456789012.34567890123456789')
+    expect(formatUnits(0n, 18)).toBe('0')
+    expect(formatUnits(42n, 0)).toBe('42')
+    expect(formatUnits(-2500n, 3)).toBe('-2.5')
   })
 })

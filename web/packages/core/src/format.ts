@@ -14,6 +14,15 @@ function splitDecimal(value: string): { negative: boolean; integer: string; frac
   return { negative: match[1] === '-', integer: (match[2] || '0').replace(/^0+(?=\d)/, ''), fraction: match[3] ?? '' }
 }
 
+/** An integer amount in the smallest unit as a decimal string: (1500000n, 6) -> '1.5'. */
+export function formatUnits(value: bigint, decimals: number): string {
+  const negative = value < 0n
+  const digits = (negative ? -value : value).toString().padStart(decimals + 1, '0')
+  const integer = digits.slice(0, digits.length - decimals)
+  const fraction = digits.slice(digits.length - decimals).replace(/0+$/, '')
+  return `${negative ? '-' : ''}${integer}${fraction ? `.${fraction}` : ''}`
+}
+
 /** Decimal string floored (towards zero) to `decimals` places, trailing zeros kept: '1.23456' -> '1.234'. */
 export function floorDecimals(value: string | number, decimals: number): string {
   const text = typeof value === 'number' ? toPlainString(value) : value

@@ -86,6 +86,7 @@ export {
   nativeBalanceOf,
   tokenFiatValue,
   totalFiatValue,
+  walletAssetBalances,
   type RefreshBalanceOptions,
 } from './balance.js'
 export { applyConnection, restoreSession } from './restore.js'
@@ -116,7 +117,7 @@ export {
   type ParsedCaipAddress,
   type ParsedCaipNetworkId,
 } from './caip.js'
-export { floorDecimals, formatBalance, formatFiat, shortenAddress } from './format.js'
+export { floorDecimals, formatBalance, formatFiat, formatUnits, shortenAddress } from './format.js'
 export {
   errorCode,
   ErrorMessages,

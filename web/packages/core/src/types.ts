@@ -52,6 +52,16 @@ export interface TokenBalance {
   iconUrl: string
 }
 
+/** An asset as a wallet lists it (ERC-7811): the chain's own currency has no address. */
+export interface WalletAsset {
+  address?: string
+  /** In the smallest unit. */
+  balance: bigint
+  decimals: number
+  name: string
+  symbol: string
+}
+
 export interface ConnectedWalletInfo {
   name: string
   icon?: string

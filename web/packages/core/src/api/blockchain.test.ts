@@ -119,3 +119,30 @@ it('is built from resolved options', async () => {
   await api.getBalances(ADDRESS, { chainId: 'eip155:1' })
   expect(calledUrl(fetch).toString()).toBe(`http://127.0.0.1:9000/v1/account/${ADDRESS}/balance?projectId=abc&st=sigil&sv=0.1.0&currency=usd&chainId=eip155%3A1`)
 })
+
+describe('blockchain client: prices', () => {
+  const answer = { fungibles: [{ name: 'USD Coin', symbol: 'USDC', iconUrl: 'https://api.test/public/getTokenImage/USDC?projectId=p1', price: 1 }, { name: 'Ether', symbol: 'ETH', iconUrl: null, price: 3000 }] }
+
+  it('POSTs /v1/fungible/price with currency, CAIP-10 addresses and projectId, and parses the prices', async () => {
+    const fetch = fakeFetch(200, answer)
+    const prices = await client(fetch).getPrices(['eip155:1:native', 'eip155:1:0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48'])
+    const url = calledUrl(fetch)
+    expect(url.origin + url.pathname).toBe('https://api.test/v1/fungible/price')
+    expect(url.searchParams.get('projectId')).toBe('p1')
+    const init = fetch.mock.calls[0]?.[1]
+    expect(init?.method).toBe('POST')
+    expect(JSON.parse(String(init?.body))).toEqual({ currency: 'usd', addresses: ['eip155:1:native', 'eip155:1:0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48'], projectId: 'p1' })
+    expect(prices).toEqual([
+      { name: 'USD Coin', symbol: 'USDC', iconUrl: 'https://api.test/public/getTokenImage/USDC?projectId=p1', price: 1 },
+      { name: 'Ether', symbol: 'ETH', iconUrl: '', price: 3000 },
+    ])
+  })
+
+  it('asks nothing for no addresses; errors reject with the server message', async () => {
+    const fetch = fakeFetch(200, answer)
+    expect(await client(fetch).getPrices([])).toEqual([])
+    expect(fetch).not.toHaveBeenCalled()
+    const failing = fakeFetch(400, { error: { code: 'invalid_param', message: "Invalid parameter 'addresses': at most 100" } })
+    await expect(client(failing).getPrices(['eip155:1:native'])).rejects.toMatchObject({ message: "Invalid parameter 'addresses': at most 100", status: 400 })
+  })
+})

@@ -53,11 +53,27 @@ const balanceSchema = z.object({
   iconUrl: z.optional(z.nullable(z.string())),
 })
 const balancesSchema = z.object({ balances: z.array(balanceSchema) })
+const pricesSchema = z.object({
+  fungibles: z.array(z.object({ name: z.string(), symbol: z.string(), iconUrl: z.optional(z.nullable(z.string())), price: z.number() })),
+})
+
+/** A token's fiat price as the server knows it. */
+export interface FungiblePrice {
+  name: string
+  symbol: string
+  iconUrl: string
+  price: number
+}
 const identitySchema = z.object({ name: z.nullable(z.string()), avatar: z.nullable(z.string()) })
 
 export interface BlockchainClient {
   /** Native balance plus every configured token with a non-zero balance. */
   getBalances(address: string, params: GetBalancesParams): Promise<TokenBalance[]>
+  /**
+   * Prices of tokens given as CAIP-10 ids (`eip155:1:0x…`, or `eip155:1:native` for the
+   * chain's own currency); tokens the server cannot price are left out.
+   */
+  getPrices(addresses: string[], params?: { currency?: FiatCurrency }): Promise<FungiblePrice[]>
   /** ENS reverse name and avatar; `sender` is the connected account asking. */
   getIdentity(address: string, params?: { sender?: string }): Promise<Identity>
 }
@@ -67,8 +83,8 @@ export function createBlockchainClient(options: BlockchainClientOptions): Blockc
   const doFetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init))
   const url = (path: string, params: Record<string, string | undefined> = {}) => serverUrl(baseUrl, path, options, params)
 
-  const request = async (target: string): Promise<unknown> => {
-    const result = await readServerResponse(await doFetch(target))
+  const request = async (target: string, init?: RequestInit): Promise<unknown> => {
+    const result = await readServerResponse(await doFetch(target, init))
     if (!result.ok) throw new BlockchainApiError(result.failure.message, result.failure.status, result.failure.code)
     return result.body
   }
@@ -92,6 +108,16 @@ export function createBlockchainClient(options: BlockchainClientOptions): Blockc
         quantity: b.quantity,
         iconUrl: b.iconUrl ?? '',
       }))
+    },
+    async getPrices(addresses, params = {}) {
+      if (addresses.length === 0) return []
+      const currency = params.currency ?? 'usd'
+      const body = await request(url('/v1/fungible/price'), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ currency, addresses, projectId: options.projectId }),
+      })
+      return pricesSchema.parse(body).fungibles.map((f) => ({ ...f, iconUrl: f.iconUrl ?? '' }))
     },
     async getIdentity(address, params = {}) {
       const body = await request(url(`/v1/identity/${encodeURIComponent(address)}`, { sender: params.sender }))

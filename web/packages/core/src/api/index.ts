@@ -18,6 +18,7 @@ export {
   createBlockchainClient,
   type BlockchainClient,
   type BlockchainClientOptions,
+  type FungiblePrice,
   type FiatCurrency,
   type GetBalancesParams,
   type Identity,

@@ -95,6 +95,7 @@ export function fakeBlockchainApi(balances: TokenBalance[] = [tokenBalance()], i
   const api = {
     getBalances: vi.fn<BlockchainClient['getBalances']>(async () => balances),
     getIdentity: vi.fn<BlockchainClient['getIdentity']>(async () => identity),
+    getPrices: vi.fn<BlockchainClient['getPrices']>(async () => []),
   } satisfies BlockchainClient
   return api
 }
