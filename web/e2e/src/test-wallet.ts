@@ -20,6 +20,12 @@ export interface TestWalletConfig {
   name?: string
   rdns?: string
   uuid?: string
+  /**
+   * ERC-20s the wallet tracks. When given, the wallet offers asset discovery (EIP-5792
+   * capability `assetDiscovery`, ERC-7811 wallet_getAssets) on its chains, reading the native
+   * and these balances from anvil; without it, both methods are unknown to it, as in most wallets.
+   */
+  assets?: { address: string; symbol: string; name: string; decimals: number }[]
 }
 
 export interface TestWalletRequestLog {
@@ -201,6 +207,25 @@ export function installTestWallet(config: TestWalletConfig): void {
         if (!persisted.knownChains.includes(id)) persisted = { ...persisted, knownChains: [...persisted.knownChains, id] }
         save()
         return null
+      }
+      case 'wallet_getCapabilities':
+      case 'wallet_getAssets': {
+        if (!config.assets) throw rpcError(4200, `The wallet does not support ${method}`)
+        if (!persisted.connected) throw rpcError(4100, 'The requested account and/or method has not been authorized by the user.')
+        const chain = hex(persisted.chainId)
+        if (method === 'wallet_getCapabilities') return { [chain]: { assetDiscovery: { supported: true } } }
+        const account = (list[0] as { account?: string } | undefined)?.account ?? (await getAccount())
+        const owner = account.toLowerCase().replace(/^0x/, '').padStart(64, '0')
+        const native = { address: 'native', balance: await rpc('eth_getBalance', [account, 'latest']), type: 'native', metadata: { decimals: 18, name: 'Ether', symbol: 'ETH' } }
+        const tokens = await Promise.all(
+          config.assets.map(async (t) => ({
+            address: t.address,
+            balance: `0x${BigInt(String(await rpc('eth_call', [{ to: t.address, data: `0x70a08231${owner}` }, 'latest']))).toString(16)}`,
+            type: 'erc20',
+            metadata: { decimals: t.decimals, name: t.name, symbol: t.symbol },
+          })),
+        )
+        return { [chain]: [native, ...tokens] }
       }
       case 'personal_sign':
       case 'eth_sign':

@@ -146,6 +146,29 @@ describe('balances from the Sigil server', () => {
   })
 })
 
+describe('balances from a wallet that lists its assets (EIP-5792 + ERC-7811)', () => {
+  it("shows the wallet's own list, read from anvil, and never asks the balance service", async () => {
+    const [account0] = await accounts(t.env.rpcUrl)
+    // The wallet tracks SGL only; the server would also list USDC, so the source shows.
+    const sgl = token('SGL')
+    const page = await t.newPage({ wallet: { assets: [sgl] } })
+    const requests: string[] = []
+    page.on('request', (r) => void (isBalanceRequest(r) && requests.push(r.url())))
+    await connectTestWallet(page)
+    await openAccountView(page)
+    await ui.tokenRow(page, 'SGL').waitFor({ timeout: 10_000 })
+    expect(await ui.tokenRows(page).evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset.symbol))).toEqual(['ETH', 'SGL'])
+    expect(await shownRow(page, 'SGL')).toEqual(await expectedRow('SGL', account0!))
+    expect(await ui.accountBalance(page).innerText()).toBe(await nativeBalanceText(t.env.rpcUrl, account0!))
+    const asked = await wallet(page, 'log')
+    expect(asked.filter((r) => r.method.startsWith('wallet_get')).map((r) => [r.method, r.outcome])).toEqual([
+      ['wallet_getCapabilities', 'ok'],
+      ['wallet_getAssets', 'ok'],
+    ])
+    expect(requests).toEqual([])
+  })
+})
+
 describe('identity from the Sigil server', () => {
   it('shows the ENS name and avatar of an account that has one (alice.eth, anvil account 1)', async () => {
     const alice = t.env.devchain.ens?.names.find((n) => n.name === 'alice.eth')
