@@ -92,17 +92,32 @@ async fn single_batch_and_bad_input() {
 async fn failover_when_an_upstream_dies_mid_run() {
     let first = Anvil::start();
     let second = Anvil::start();
-    let s = server(&[&first.url, &second.url], 10_000).await;
-    let mut first = Some(first);
-    for i in 0..200u64 {
-        if i == 50 {
-            drop(first.take()); // killed mid-run
-        }
-        let (status, body) = rpc(&s, call(i, "eth_getBalance", json!([ACCOUNT0, "latest"]))).await;
-        assert_eq!(status, 200, "request {i}: {body}");
-        assert_eq!(body["result"], "0x21e19e0c9bab2400000", "request {i}");
+    let s = Arc::new(server(&[&first.url, &second.url], 10_000).await);
+    // Four clients at once, so requests are in flight at the moment the first upstream dies.
+    // eth_accounts is never shared between requests: each one is its own upstream call.
+    let done = Arc::new(AtomicUsize::new(0));
+    let clients: Vec<_> = (0..4u64)
+        .map(|c| {
+            let (s, done) = (s.clone(), done.clone());
+            tokio::spawn(async move {
+                for i in 0..60u64 {
+                    let (status, body) = rpc(&s, call(c * 1000 + i, "eth_accounts", json!([]))).await;
+                    assert_eq!(status, 200, "client {c} request {i}: {body}");
+                    assert_eq!(body["result"][0].as_str().map(str::to_lowercase), Some(ACCOUNT0.to_lowercase()), "client {c} request {i}: {body}");
+                    done.fetch_add(1, Ordering::SeqCst);
+                }
+            })
+        })
+        .collect();
+    while done.load(Ordering::SeqCst) < 80 {
+        tokio::time::sleep(Duration::from_millis(2)).await;
     }
-    s.stop().await;
+    drop(first); // killed mid-run
+    for client in clients {
+        client.await.expect("no client saw an error");
+    }
+    assert_eq!(done.load(Ordering::SeqCst), 240);
+    Arc::into_inner(s).expect("clients are done").stop().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
