@@ -7,11 +7,13 @@ use std::sync::atomic::Ordering::Relaxed;
 use std::sync::{OnceLock, RwLock};
 use std::time::Instant;
 
-use axum::extract::{MatchedPath, Request, State};
-use axum::middleware::Next;
-use axum::response::Response;
+use std::convert::Infallible;
+use std::sync::Arc;
+use std::task::{Context, Poll};
 
-use crate::AppState;
+use axum::extract::{MatchedPath, Request};
+use axum::response::Response;
+use futures::future::BoxFuture;
 
 /// Histogram bucket bounds, seconds.
 const BUCKETS: [f64; 12] = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5];
@@ -117,16 +119,51 @@ fn escape(s: &str) -> String {
     s.replace('\\', "\\\\").replace('"', "\\\"")
 }
 
-/// Route-level middleware: the matched path template is the route label.
-pub async fn track(State(state): State<AppState>, req: Request, next: Next) -> Response {
-    let start = Instant::now();
-    let method = req.method().clone();
-    // MatchedPath is an Arc<str>: cloning it does not copy the path.
-    let route = req.extensions().get::<MatchedPath>().cloned();
-    let res = next.run(req).await;
-    let route = route.as_ref().map_or("unmatched", MatchedPath::as_str);
-    state.metrics.record(method.as_str(), route, res.status().as_u16(), start.elapsed().as_secs_f64());
-    res
+/// Route-level layer: counts each request under its matched path template. A hand-written
+/// service rather than `from_fn`, which would box and clone a service on every request.
+#[derive(Clone)]
+pub struct TrackLayer(pub Arc<Metrics>);
+
+impl<S> tower::Layer<S> for TrackLayer {
+    type Service = Track<S>;
+    fn layer(&self, inner: S) -> Track<S> {
+        Track { inner, metrics: self.0.clone() }
+    }
+}
+
+#[derive(Clone)]
+pub struct Track<S> {
+    inner: S,
+    metrics: Arc<Metrics>,
+}
+
+impl<S> tower::Service<Request> for Track<S>
+where
+    S: tower::Service<Request, Response = Response, Error = Infallible>,
+    S::Future: Send + 'static,
+{
+    type Response = Response;
+    type Error = Infallible;
+    type Future = BoxFuture<'static, Result<Response, Infallible>>;
+
+    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), Infallible>> {
+        self.inner.poll_ready(cx)
+    }
+
+    fn call(&mut self, req: Request) -> Self::Future {
+        let start = Instant::now();
+        let method = req.method().clone();
+        // MatchedPath is an Arc<str>: cloning it does not copy the path.
+        let route = req.extensions().get::<MatchedPath>().cloned();
+        let response = self.inner.call(req);
+        let metrics = self.metrics.clone();
+        Box::pin(async move {
+            let Ok(res) = response.await;
+            let route = route.as_ref().map_or("unmatched", MatchedPath::as_str);
+            metrics.record(method.as_str(), route, res.status().as_u16(), start.elapsed().as_secs_f64());
+            Ok(res)
+        })
+    }
 }
 
 #[cfg(test)]

@@ -1,0 +1,135 @@
+//! The outermost layer every request passes: it gives the request an `x-request-id` (keeping
+//! the client's), echoes it on the response, and turns error responses that framework layers
+//! produced as plain text (body too large, timeout, extractor rejections) into the JSON error
+//! shape every route uses. One hand-written service instead of three `from_fn` layers: each of
+//! those boxes and clones a service per request, which the JSON-RPC proxy felt.
+
+use std::convert::Infallible;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::task::{Context, Poll};
+
+use axum::body::Body;
+use axum::http::{header, HeaderName, HeaderValue, Request, StatusCode};
+use axum::response::{IntoResponse, Response};
+use futures::future::BoxFuture;
+
+use crate::config::Config;
+use crate::error::ApiError;
+
+pub const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
+
+/// Request ids: a random 64-bit prefix per process and a counter, shaped as a UUID.
+#[derive(Clone)]
+struct RequestIds {
+    prefix: u64,
+    next: Arc<AtomicU64>,
+}
+
+impl RequestIds {
+    fn new() -> RequestIds {
+        RequestIds { prefix: uuid::Uuid::new_v4().as_u64_pair().0, next: Default::default() }
+    }
+
+    fn next(&self) -> HeaderValue {
+        let n = self.next.fetch_add(1, Ordering::Relaxed);
+        let mut buf = [0u8; uuid::fmt::Hyphenated::LENGTH];
+        let id = uuid::Uuid::from_u64_pair(self.prefix, n).hyphenated().encode_lower(&mut buf);
+        HeaderValue::from_str(id).expect("a UUID is a valid header value")
+    }
+}
+
+#[derive(Clone)]
+pub struct EdgeLayer {
+    config: Arc<Config>,
+    ids: RequestIds,
+}
+
+impl EdgeLayer {
+    pub fn new(config: Arc<Config>) -> EdgeLayer {
+        EdgeLayer { config, ids: RequestIds::new() }
+    }
+}
+
+impl<S> tower::Layer<S> for EdgeLayer {
+    type Service = Edge<S>;
+    fn layer(&self, inner: S) -> Edge<S> {
+        Edge { inner, config: self.config.clone(), ids: self.ids.clone() }
+    }
+}
+
+#[derive(Clone)]
+pub struct Edge<S> {
+    inner: S,
+    config: Arc<Config>,
+    ids: RequestIds,
+}
+
+impl<S, R> tower::Service<Request<Body>> for Edge<S>
+where
+    S: tower::Service<Request<Body>, Response = R, Error = Infallible>,
+    S::Future: Send + 'static,
+    R: IntoResponse,
+{
+    type Response = Response;
+    type Error = Infallible;
+    type Future = BoxFuture<'static, Result<Response, Infallible>>;
+
+    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), Infallible>> {
+        self.inner.poll_ready(cx)
+    }
+
+    fn call(&mut self, mut req: Request<Body>) -> Self::Future {
+        let id = match req.headers().get(&REQUEST_ID) {
+            Some(id) => id.clone(),
+            None => {
+                let id = self.ids.next();
+                req.headers_mut().insert(REQUEST_ID, id.clone());
+                id
+            }
+        };
+        let response = self.inner.call(req);
+        let config = self.config.clone();
+        Box::pin(async move {
+            let Ok(res) = response.await;
+            let mut res = res.into_response();
+            if needs_json(&res) {
+                res = json_error(res, &config).await;
+            }
+            res.headers_mut().entry(REQUEST_ID).or_insert(id);
+            Ok(res)
+        })
+    }
+}
+
+fn needs_json(res: &Response) -> bool {
+    let status = res.status();
+    let is_json = res.headers().get(header::CONTENT_TYPE).is_some_and(|v| v.as_bytes().starts_with(b"application/json"));
+    (status.is_client_error() || status.is_server_error()) && !is_json
+}
+
+/// The JSON error for a plain-text error response, keeping its headers.
+async fn json_error(res: Response, config: &Config) -> Response {
+    let status = res.status();
+    let (code, message) = match status {
+        StatusCode::PAYLOAD_TOO_LARGE => ("body_too_large", format!("Request body is larger than {} bytes", config.body_limit)),
+        StatusCode::REQUEST_TIMEOUT => ("timeout", "The request took too long to respond.".to_owned()),
+        StatusCode::NOT_FOUND => ("not_found", sigil_core::errors::NOT_FOUND.to_owned()),
+        StatusCode::METHOD_NOT_ALLOWED => ("method_not_allowed", sigil_core::errors::METHOD_NOT_ALLOWED.to_owned()),
+        s if s.is_server_error() => ("internal", sigil_core::errors::INTERNAL.to_owned()),
+        _ => ("bad_request", status.canonical_reason().unwrap_or("Bad request").to_owned()),
+    };
+    let (parts, body) = res.into_parts();
+    // Keep the framework's explanation of a rejected request when it gave one.
+    let detail = match axum::body::to_bytes(body, 4096).await {
+        Ok(b) if status.is_client_error() && !b.is_empty() && status != StatusCode::PAYLOAD_TOO_LARGE => String::from_utf8_lossy(&b).into_owned(),
+        _ => message,
+    };
+    let mut out = ApiError::new(status, code, detail).into_response();
+    for (name, value) in parts.headers.iter() {
+        if name != header::CONTENT_TYPE && name != header::CONTENT_LENGTH {
+            out.headers_mut().append(name, value.clone());
+        }
+    }
+    out
+}
