@@ -26,7 +26,6 @@ use std::time::Duration;
 use axum::body::Body;
 use axum::extract::DefaultBodyLimit;
 use axum::http::{header, Request, StatusCode};
-use axum::middleware::from_fn_with_state;
 use axum::response::IntoResponse;
 use axum::Router;
 use tokio::net::TcpListener;
@@ -123,7 +122,7 @@ pub fn routes(state: &AppState) -> (Router<AppState>, utoipa::openapi::OpenApi) 
                 .layer(DefaultBodyLimit::max(rpc::BODY_LIMIT)),
         )
         .split_for_parts();
-    let project_routes = project_routes.route_layer(from_fn_with_state(state.clone(), projects::gate::project_gate));
+    let project_routes = project_routes.route_layer(projects::gate::GateLayer(state.clone()));
 
     let (open_routes, open_api) = OpenApiRouter::new()
         .routes(routes!(health::health))

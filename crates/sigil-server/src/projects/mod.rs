@@ -104,6 +104,11 @@ impl Default for ProjectCache {
 }
 
 impl ProjectCache {
+    /// The remembered answer for `id`, if there is a fresh one (no database call).
+    pub fn cached(&self, id: &str) -> Option<Option<std::sync::Arc<Project>>> {
+        self.0.get(id)
+    }
+
     pub async fn find(&self, db: &Db, id: &str) -> Result<Option<std::sync::Arc<Project>>, sqlx::Error> {
         if let Some(hit) = self.0.get(id) {
             return Ok(hit);
