@@ -220,7 +220,8 @@ describe('balances from a wallet with asset discovery (ERC-7811)', () => {
     await client.refreshBalance()
     expect(adapter.getAssets).toHaveBeenCalledWith(ADDRESS, expect.objectContaining({ caipNetworkId: 'eip155:1' }))
     expect(blockchainApi.getBalances).not.toHaveBeenCalled()
-    expect(blockchainApi.getPrices).toHaveBeenCalledWith(['eip155:1:native', `eip155:1:${USDC}`, `eip155:1:${SGL}`], { currency: 'usd' })
+    // Only what is listed is priced: not the zero SGL balance.
+    expect(blockchainApi.getPrices).toHaveBeenCalledWith(['eip155:1:native', `eip155:1:${USDC}`], { currency: 'usd' })
     const account = client.store.getState().chains.eip155?.account
     expect(account).toMatchObject({ balance: '1.25', balanceSymbol: 'ETH' })
     // The zero SGL balance is left out, as the server leaves it out.

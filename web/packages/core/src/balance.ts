@@ -47,24 +47,28 @@ export function totalFiatValue(tokens: readonly TokenBalance[]): number | undefi
  */
 export function walletAssetBalances(assets: readonly WalletAsset[], network: CaipNetwork, prices: readonly FungiblePrice[]): TokenBalance[] {
   const bySymbol = new Map(prices.map((p) => [p.symbol.toUpperCase(), p]))
-  return assets
-    .filter((a) => !a.address || a.balance > 0n)
-    .map((a) => {
-      const numeric = formatUnits(a.balance, a.decimals)
-      const known = bySymbol.get(a.symbol.toUpperCase())
-      const price = known?.price ?? 0
-      return {
-        name: a.name,
-        symbol: a.symbol,
-        chainId: network.caipNetworkId,
-        ...(a.address ? { address: a.address } : {}),
-        price,
-        value: price * Number(numeric),
-        quantity: { decimals: String(a.decimals), numeric },
-        iconUrl: known?.iconUrl ?? '',
-      }
-    })
+  return listedAssets(assets).map((a) => {
+    const numeric = formatUnits(a.balance, a.decimals)
+    const known = bySymbol.get(a.symbol.toUpperCase())
+    const price = known?.price ?? 0
+    return {
+      name: a.name,
+      symbol: a.symbol,
+      chainId: network.caipNetworkId,
+      ...(a.address ? { address: a.address } : {}),
+      price,
+      value: price * Number(numeric),
+      quantity: { decimals: String(a.decimals), numeric },
+      iconUrl: known?.iconUrl ?? '',
+    }
+  })
 }
+
+/** The wallet's assets worth listing: the native one always, tokens when non-zero. */
+const listedAssets = (assets: readonly WalletAsset[]) => assets.filter((a) => !a.address || a.balance > 0n)
+
+/** The server prices at most this many tokens per call. */
+const MAX_PRICED = 100
 
 export interface RefreshBalanceOptions {
   /** Ask the server to skip its cache too (forceUpdate=true): after a send, or an explicit refresh. */
@@ -74,9 +78,9 @@ export interface RefreshBalanceOptions {
 export interface BalanceController {
   /**
    * Fetches the namespace's balances (from the wallet where it lists its assets, else from the
-   * Sigil server) into its account state: `balance`
-   * and `balanceSymbol` from the native entry, `tokenBalance` from the listed tokens. Reuses an
-   * answer younger than 30 s unless forced; after a failure, does nothing for 30 s.
+   * Sigil server) into its account state: `balance` and `balanceSymbol` from the native entry,
+   * `tokenBalance` from the listed tokens. Reuses an answer younger than 30 s unless forced;
+   * after a failure, does nothing for 30 s.
    */
   refresh(namespace: ChainNamespace, options?: RefreshBalanceOptions): Promise<void>
   /** Empties the namespace's balances (its account or network changed): status 'idle'. */
@@ -128,7 +132,9 @@ export function createBalanceController(ctx: SigilContext, api: () => Promise<Bl
       .catch(() => undefined)
       .then(async (assets) => {
         if (!assets) return undefined
-        const ids = assets.map((a) => `${network.caipNetworkId}:${a.address ?? 'native'}`)
+        const ids = listedAssets(assets)
+          .slice(0, MAX_PRICED)
+          .map((a) => `${network.caipNetworkId}:${a.address ?? 'native'}`)
         const prices = network.testnet ? [] : await client.getPrices(ids, { currency: 'usd' }).catch((): FungiblePrice[] => [])
         return walletAssetBalances(assets, network, prices)
       })
