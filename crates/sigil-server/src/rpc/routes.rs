@@ -3,7 +3,7 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use axum::body::Bytes;
+use axum::body::{Body, Bytes};
 use axum::extract::State;
 use axum::http::{header, HeaderValue, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
@@ -25,10 +25,17 @@ fn json(status: StatusCode, body: String) -> Response {
     request_body(content = Object, description = "JSON-RPC 2.0 request or batch", content_type = "application/json"),
     responses((status = 200, description = "JSON-RPC response or batch of responses", content_type = "application/json"),
         (status = 400, description = "Parse error (-32700), invalid request (-32600) or unsupported chain (-32602)"),
+        (status = 413, description = "Body larger than 8 MiB (-32600)"),
         (status = 403, body = crate::error::ErrorBody), (status = 429, description = "Rate limit exceeded (-32005); see Retry-After"),
         (status = 503, description = "Every upstream failed")))]
-pub async fn proxy(State(state): State<AppState>, Extension(project): Extension<Arc<Project>>, uri: Uri, body: Bytes) -> Response {
+pub async fn proxy(State(state): State<AppState>, Extension(project): Extension<Arc<Project>>, uri: Uri, body: Body) -> Response {
     let bad = |code, msg: &str| json(StatusCode::BAD_REQUEST, Reply::error(code, msg).to_json("null"));
+    // Read here, with the proxy's own limit (a full batch is larger than other bodies), rather
+    // than through one more route layer on every call.
+    let Ok(body) = axum::body::to_bytes(body, super::BODY_LIMIT).await else {
+        let message = format!("Request body is larger than {} bytes", super::BODY_LIMIT);
+        return json(StatusCode::PAYLOAD_TOO_LARGE, Reply::error(jsonrpc::INVALID_REQUEST, &message).to_json("null"));
+    };
     let params = Params::from_uri(&uri);
     let Some(chain) = params.text("chainId") else { return bad(jsonrpc::INVALID_PARAMS, "The chainId query parameter is required") };
     if chain.parse::<ChainId>().is_err() {
@@ -94,7 +101,7 @@ async fn batch(state: &AppState, chain: &str, items: Vec<jsonrpc::Item>) -> Resp
 #[utoipa::path(post, path = "/v1/", tag = "blockchain",
     params(("chainId" = String, Query, description = "CAIP-2 chain id, e.g. eip155:1"), crate::query::ProjectQuery),
     request_body(content = Object, description = "JSON-RPC 2.0 request or batch", content_type = "application/json"),
-    responses((status = 200, description = "JSON-RPC response or batch", content_type = "application/json"), (status = 400), (status = 403), (status = 429), (status = 503)))]
-pub async fn proxy_slash(state: State<AppState>, project: Extension<Arc<Project>>, uri: Uri, body: Bytes) -> Response {
+    responses((status = 200, description = "JSON-RPC response or batch", content_type = "application/json"), (status = 400), (status = 403), (status = 413), (status = 429), (status = 503)))]
+pub async fn proxy_slash(state: State<AppState>, project: Extension<Arc<Project>>, uri: Uri, body: Body) -> Response {
     proxy(state, project, uri, body).await
 }
