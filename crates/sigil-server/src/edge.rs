@@ -1,8 +1,9 @@
 //! The outermost layer every request passes: it gives the request an `x-request-id` (keeping
 //! the client's), echoes it on the response, and turns error responses that framework layers
 //! produced as plain text (body too large, timeout, extractor rejections) into the JSON error
-//! shape every route uses. One hand-written service instead of three `from_fn` layers: each of
-//! those boxes and clones a service per request, which the JSON-RPC proxy felt.
+//! shape every route uses. One hand-written service in place of tower-http's two request-id
+//! layers and a `from_fn`, which boxed and cloned a service per request: the JSON-RPC proxy
+//! felt each of them.
 
 use std::convert::Infallible;
 use std::sync::atomic::{AtomicU64, Ordering};

@@ -1,6 +1,7 @@
-//! The gate in front of every directory route: the request must name a known project
-//! (`projectId` query parameter), and a browser request must come from one of its allowed
-//! origins. CORS is answered here, per project, so a project's data is only readable by its pages.
+//! The gate in front of every project route (directory, blockchain, sign-in): the request must
+//! name a known project (`projectId` query parameter), and a browser request must come from one
+//! of its allowed origins. CORS is answered here, per project, so a project's data is only
+//! readable by its pages.
 
 use std::convert::Infallible;
 use std::future::{ready, Future};
