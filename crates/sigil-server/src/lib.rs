@@ -180,6 +180,7 @@ pub struct RunningServer {
     shutdown: tokio::sync::oneshot::Sender<()>,
     task: tokio::task::JoinHandle<std::io::Result<()>>,
     probes: tokio::task::JoinHandle<()>,
+    pruning: tokio::task::JoinHandle<()>,
 }
 
 impl RunningServer {
@@ -187,6 +188,7 @@ impl RunningServer {
     pub async fn stop(self) -> std::io::Result<()> {
         let _ = self.shutdown.send(());
         self.probes.abort();
+        self.pruning.abort();
         self.task.await.unwrap_or(Ok(()))
     }
 }
@@ -197,6 +199,7 @@ pub async fn start(state: AppState, addr: SocketAddr) -> anyhow::Result<RunningS
     let addr = listener.local_addr()?;
     let (tx, rx) = tokio::sync::oneshot::channel::<()>();
     let probes = state.rpc.spawn_probes();
+    let pruning = auth::spawn_pruning(state.db.clone());
     let app = app(state).into_make_service_with_connect_info::<SocketAddr>();
     let task = tokio::spawn(async move {
         axum::serve(listener, app)
@@ -205,7 +208,7 @@ pub async fn start(state: AppState, addr: SocketAddr) -> anyhow::Result<RunningS
             })
             .await
     });
-    Ok(RunningServer { addr, shutdown: tx, task, probes })
+    Ok(RunningServer { addr, shutdown: tx, task, probes, pruning })
 }
 
 /// Resolves on SIGTERM or Ctrl-C.

@@ -8,7 +8,7 @@ use common::{deploy_devchain, Anvil, Backend, TestServer};
 use serde_json::{json, Value};
 use sigil_server::chains::Chains;
 
-both_backends!(eoa_sign_in_sessions_and_refusals, contract_wallet_and_solana);
+both_backends!(eoa_sign_in_sessions_and_refusals, contract_wallet_and_solana, ended_nonces_and_sessions_are_pruned);
 
 const ACCOUNT0: &str = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266";
 const ACCOUNT1: &str = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
@@ -175,5 +175,56 @@ async fn contract_wallet_and_solana(b: Backend) {
     let text = Msg { domain: "localhost:5173", account_line: pubkey, kind: "Solana", chain: "5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp", nonce: nonce(&s).await, extra: String::new() }.text();
     let wrong = bs58::encode(ed25519_dalek::SigningKey::from_bytes(&[8u8; 32]).sign(text.as_bytes()).to_bytes()).into_string();
     assert_eq!(authenticate(&s, &text, &wrong).await.0, 401);
+    s.stop().await;
+}
+
+/// Nonces and sessions that ended over a day ago are deleted; live ones and recent ones stay.
+async fn ended_nonces_and_sessions_are_pruned(b: Backend) {
+    let Some(s) = TestServer::start_with(b, &[ORIGIN], |_| {}).await else { return };
+    let now = 1_900_000_000_000i64;
+    let (hour, day) = (3_600_000i64, sigil_server::auth::RETENTION_MS);
+    for (nonce, expires) in [("old", now - day - hour), ("recent", now - hour), ("live", now + hour)] {
+        sqlx::query("INSERT INTO auth_nonces (nonce, project_id, created_at, expires_at) VALUES ($1, $2, $3, $4)")
+            .bind(nonce)
+            .bind(&s.project)
+            .bind(expires - 600_000)
+            .bind(expires)
+            .execute(&s.db)
+            .await
+            .unwrap();
+    }
+    let sessions: [(&str, i64, Option<i64>); 4] = [
+        ("expired-long-ago", now - day - hour, None),
+        ("revoked-long-ago", now + day, Some(now - day - hour)),
+        ("revoked-recently", now + day, Some(now - hour)),
+        ("live", now + day, None),
+    ];
+    for (id, expires, revoked) in sessions {
+        sqlx::query(
+            "INSERT INTO auth_sessions (id, project_id, token_hash, account, chain_id, message, signature, created_at, expires_at, revoked_at) \
+             VALUES ($1, $2, $3, 'a', 'eip155:1', 'm', 's', $4, $5, $6)",
+        )
+        .bind(id)
+        .bind(&s.project)
+        .bind(format!("hash-{id}"))
+        .bind(now - 2 * day)
+        .bind(expires)
+        .bind(revoked)
+        .execute(&s.db)
+        .await
+        .unwrap();
+    }
+    assert_eq!(sigil_server::auth::prune(&s.db, now).await.unwrap(), 3);
+    let left = |table: &'static str, column: &'static str| {
+        let db = s.db.clone();
+        async move {
+            let rows = sqlx::query(&format!("SELECT {column} FROM {table} ORDER BY {column}")).fetch_all(&db).await.unwrap();
+            rows.iter().map(|r| sqlx::Row::get::<String, _>(r, 0)).collect::<Vec<_>>()
+        }
+    };
+    assert_eq!(left("auth_nonces", "nonce").await, ["live", "recent"]);
+    assert_eq!(left("auth_sessions", "id").await, ["live", "revoked-recently"]);
+    // Nothing more to do the second time.
+    assert_eq!(sigil_server::auth::prune(&s.db, now).await.unwrap(), 0);
     s.stop().await;
 }

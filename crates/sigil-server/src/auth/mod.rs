@@ -21,6 +21,12 @@ pub const NONCE_TTL_MS: i64 = 10 * 60 * 1000;
 /// Sessions without an expiration time in their message last this long.
 pub const SESSION_TTL_MS: i64 = 7 * 24 * 60 * 60 * 1000;
 
+/// Nonces and sessions are kept this long after they expire (or a session is revoked), then
+/// deleted: nothing can be done with them any more, and the tables would only grow.
+pub const RETENTION_MS: i64 = 24 * 60 * 60 * 1000;
+/// How often the server deletes them.
+pub const PRUNE_EVERY: std::time::Duration = std::time::Duration::from_secs(3600);
+
 /// Solana clusters sign-in accepts (CAIP-2 references).
 const SOLANA_CHAINS: &[&str] = &["5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp", "EtWTRABZaYq6iMfeYKouRu166VU2xqa1", "4uhcVJyU9pJkvQyS88uRDiswHXSCkY3z"];
 
@@ -44,6 +50,30 @@ pub async fn issue_nonce(state: &AppState, project: &Project) -> Result<(String,
         .execute(&state.db)
         .await?;
     Ok((nonce, expires))
+}
+
+/// Deletes the nonces and sessions that ended more than RETENTION_MS before `now` (unix ms);
+/// returns how many rows went.
+pub async fn prune(db: &crate::db::Db, now: i64) -> Result<u64, sqlx::Error> {
+    let cutoff = now - RETENTION_MS;
+    let nonces = sqlx::query("DELETE FROM auth_nonces WHERE expires_at < $1").bind(cutoff).execute(db).await?;
+    let sessions = sqlx::query("DELETE FROM auth_sessions WHERE expires_at < $1 OR revoked_at < $2").bind(cutoff).bind(cutoff).execute(db).await?;
+    Ok(nonces.rows_affected() + sessions.rows_affected())
+}
+
+/// Prunes every PRUNE_EVERY (first right away) until aborted; a failure is logged and tried again.
+pub fn spawn_pruning(db: crate::db::Db) -> tokio::task::JoinHandle<()> {
+    tokio::spawn(async move {
+        let mut tick = tokio::time::interval(PRUNE_EVERY);
+        loop {
+            tick.tick().await;
+            match prune(&db, now_ms()).await {
+                Ok(0) => {}
+                Ok(n) => tracing::info!(rows = n, "pruned ended sign-in nonces and sessions"),
+                Err(e) => tracing::warn!(error = %e, "pruning sign-in nonces and sessions failed"),
+            }
+        }
+    })
 }
 
 /// The checks of a sign-in request, in order; Ok is the new session's JSON and its token.
