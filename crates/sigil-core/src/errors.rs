@@ -9,3 +9,8 @@ pub const METHOD_NOT_ALLOWED: &str = "Method not allowed";
 pub const TOO_MANY_REQUESTS: &str = "Too many requests, please try again later";
 pub const INTERNAL: &str = "An internal error occurred";
 pub const UNKNOWN_ERROR: &str = "Unknown error";
+
+/// A request body over `limit` bytes.
+pub fn body_too_large(limit: usize) -> String {
+    format!("Request body is larger than {limit} bytes")
+}

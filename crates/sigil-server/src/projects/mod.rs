@@ -110,7 +110,7 @@ impl ProjectCache {
     }
 
     pub async fn find(&self, db: &Db, id: &str) -> Result<Option<std::sync::Arc<Project>>, sqlx::Error> {
-        if let Some(hit) = self.0.get(id) {
+        if let Some(hit) = self.cached(id) {
             return Ok(hit);
         }
         let found = find(db, id).await?.map(std::sync::Arc::new);

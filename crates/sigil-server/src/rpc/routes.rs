@@ -33,7 +33,7 @@ pub async fn proxy(State(state): State<AppState>, Extension(project): Extension<
     // Read here, with the proxy's own limit (a full batch is larger than other bodies), rather
     // than through one more route layer on every call.
     let Ok(body) = axum::body::to_bytes(body, super::BODY_LIMIT).await else {
-        let message = format!("Request body is larger than {} bytes", super::BODY_LIMIT);
+        let message = sigil_core::errors::body_too_large(super::BODY_LIMIT);
         return json(StatusCode::PAYLOAD_TOO_LARGE, Reply::error(jsonrpc::INVALID_REQUEST, &message).to_json("null"));
     };
     let params = Params::from_uri(&uri);

@@ -1,4 +1,4 @@
-import type { WalletAsset } from '@sigil/core'
+import { isEvmAddress, type WalletAsset } from '@sigil/core'
 import { toHexChainId, type Eip1193Provider } from './provider.js'
 
 /** EIP-5792 capabilities of one chain, as far as asset discovery goes. */
@@ -11,7 +11,6 @@ function supportsAssetDiscovery(capabilities: unknown, chainHex: string): boolea
 }
 
 const HEX_QUANTITY = /^0x[0-9a-fA-F]+$/
-const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/
 
 /** One ERC-7811 asset entry as a WalletAsset; undefined for NFTs and anything malformed. */
 function toWalletAsset(entry: unknown): WalletAsset | undefined {
@@ -26,7 +25,7 @@ function toWalletAsset(entry: unknown): WalletAsset | undefined {
   if (!symbol) return undefined
   const name = typeof meta.name === 'string' && meta.name ? meta.name : symbol
   if (type === 'native') return { balance: BigInt(balance), decimals, name, symbol }
-  if (typeof address !== 'string' || !EVM_ADDRESS.test(address)) return undefined
+  if (typeof address !== 'string' || !isEvmAddress(address)) return undefined
   return { address, balance: BigInt(balance), decimals, name, symbol }
 }
 
