@@ -4,8 +4,42 @@
 use std::fmt;
 use std::str::FromStr;
 
-/// Chain namespaces the product supports (spec section 3).
-pub const KNOWN_NAMESPACES: &[&str] = &["eip155", "solana", "polkadot", "bip122", "cosmos"];
+/// A chain namespace the product knows (spec section 3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Namespace {
+    Eip155,
+    Solana,
+    Polkadot,
+    Bip122,
+    Cosmos,
+}
+
+impl Namespace {
+    pub const ALL: [Namespace; 5] = [Namespace::Eip155, Namespace::Solana, Namespace::Polkadot, Namespace::Bip122, Namespace::Cosmos];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Namespace::Eip155 => "eip155",
+            Namespace::Solana => "solana",
+            Namespace::Polkadot => "polkadot",
+            Namespace::Bip122 => "bip122",
+            Namespace::Cosmos => "cosmos",
+        }
+    }
+}
+
+impl FromStr for Namespace {
+    type Err = CaipError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Namespace::ALL.into_iter().find(|n| n.as_str() == s).ok_or_else(|| CaipError::UnknownNamespace(s.to_owned()))
+    }
+}
+
+impl fmt::Display for Namespace {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum CaipError {
@@ -33,6 +67,10 @@ pub struct ChainId {
 impl ChainId {
     pub fn namespace(&self) -> &str {
         &self.namespace
+    }
+    /// The namespace, when it is one the product knows.
+    pub fn known_namespace(&self) -> Option<Namespace> {
+        self.namespace.parse().ok()
     }
     pub fn reference(&self) -> &str {
         &self.reference
@@ -82,9 +120,7 @@ impl FromStr for AccountId {
             return Err(CaipError::Address(s.to_owned()));
         };
         let chain: ChainId = format!("{ns}:{reference}").parse().map_err(|_| CaipError::Address(s.to_owned()))?;
-        if !KNOWN_NAMESPACES.contains(ns) {
-            return Err(CaipError::UnknownNamespace((*ns).to_owned()));
-        }
+        ns.parse::<Namespace>()?;
         if address.is_empty() || address.len() > 128 || !address.bytes().all(|b| b.is_ascii_alphanumeric() || b"-.%".contains(&b)) {
             return Err(CaipError::Address(s.to_owned()));
         }

@@ -14,3 +14,8 @@ pub const UNKNOWN_ERROR: &str = "Unknown error";
 pub fn body_too_large(limit: usize) -> String {
     format!("Request body is larger than {limit} bytes")
 }
+
+/// A JSON-RPC method the proxy does not forward.
+pub fn rpc_method_not_allowed(method: &str) -> String {
+    format!("The method {method} is not available through this RPC proxy")
+}

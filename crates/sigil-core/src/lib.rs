@@ -8,5 +8,6 @@ pub mod errors;
 pub mod logo;
 pub mod origin;
 pub mod project;
+pub mod rpc_methods;
 pub mod siwx;
 pub mod wallet_id;

@@ -35,6 +35,13 @@ impl ChainConfig {
     pub fn token(&self, address: &str) -> Option<&Token> {
         self.tokens.iter().find(|t| t.address.eq_ignore_ascii_case(address))
     }
+
+    /// Every method the proxy forwards for this chain.
+    pub fn allowed_methods(&self) -> impl Iterator<Item = &str> {
+        let namespace = self.id.parse::<ChainId>().ok().and_then(|id| id.known_namespace());
+        let defaults = namespace.map(sigil_core::rpc_methods::default_allowed).unwrap_or_default();
+        defaults.iter().copied().chain(self.allow_methods.iter().map(String::as_str))
+    }
 }
 
 #[derive(Debug, Clone, Deserialize, PartialEq)]
@@ -54,7 +61,12 @@ pub struct ChainConfig {
     /// Tokens priced from a Uniswap-v2-style pair's reserves against a stablecoin.
     #[serde(default)]
     pub price_pairs: Vec<PricePair>,
+    /// JSON-RPC methods the proxy forwards for this chain beyond its namespace's defaults
+    /// (sigil_core::rpc_methods); signing and node-admin methods are refused.
+    #[serde(default)]
+    pub allow_methods: Vec<String>,
 }
+
 
 /// `token` is priced from `pair`'s reserves against `quote`, a USD stablecoin; both tokens must
 /// be in the chain's token list (for their decimals).
@@ -143,6 +155,9 @@ impl Chains {
                 if !is_evm_address(&p.pair) {
                     return Err(invalid(format!("price pair address '{}' is not an EVM address", p.pair)));
                 }
+            }
+            if let Some(m) = chain.allow_methods.iter().find(|m| sigil_core::rpc_methods::is_never_allowed(m)) {
+                return Err(invalid(format!("allow_methods: {m} signs with a node-held key or administers the node, and is never forwarded")));
             }
             if let Some(registry) = &chain.ens_registry {
                 if id.namespace() != "eip155" || !is_evm_address(registry) {
@@ -247,6 +262,16 @@ mod tests {
         assert_eq!(err.to_string(), "chain eip155:5: needs at least one rpc URL");
         let err = Chains::parse("[[chains]]\nid = \"eip155:5\"\nname = \"x\"\nrpc = [\"http://a\"]\nnative = { name = \"E\", symbol = \"E\", decimals = 18 }\ntokens = [{ address = \"0x12\", symbol = \"T\", name = \"T\", decimals = 1 }]\n", "t").unwrap_err();
         assert!(err.to_string().contains("not an EVM address"));
+        let err = Chains::parse("[[chains]]\nid = \"eip155:5\"\nname = \"x\"\nrpc = [\"http://a\"]\nnative = { name = \"E\", symbol = \"E\", decimals = 18 }\nallow_methods = [\"trace_block\", \"anvil_setBalance\"]\n", "t").unwrap_err();
+        assert_eq!(err.to_string(), "chain eip155:5: allow_methods: anvil_setBalance signs with a node-held key or administers the node, and is never forwarded");
+    }
+
+    #[test]
+    fn allowed_methods_are_the_namespace_defaults_plus_the_chain_s_own() {
+        let c = Chains::parse("[[chains]]\nid = \"eip155:5\"\nname = \"x\"\nrpc = [\"http://a\"]\nnative = { name = \"E\", symbol = \"E\", decimals = 18 }\nallow_methods = [\"trace_block\"]\n", "t").unwrap();
+        let methods: Vec<&str> = c.get("eip155:5").unwrap().allowed_methods().collect();
+        assert!(methods.contains(&"eth_call") && methods.contains(&"eth_sendRawTransaction") && methods.contains(&"trace_block"));
+        assert!(!methods.contains(&"eth_sendTransaction") && !methods.contains(&"anvil_setBalance"));
     }
 }
 

@@ -10,7 +10,7 @@ pub mod limiter;
 pub mod routes;
 pub mod upstream;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -62,6 +62,8 @@ type InFlight = Shared<BoxFuture<'static, Result<Arc<Bytes>, Failure>>>;
 pub struct Rpc {
     chains: Chains,
     pools: HashMap<String, Vec<Arc<Upstream>>>,
+    /// The methods forwarded for each chain (its namespace's defaults and its own list).
+    allowed: HashMap<String, HashSet<String>>,
     http: reqwest::Client,
     pub settings: RpcSettings,
     cached: Mutex<HashMap<(String, String), Reply>>,
@@ -94,6 +96,7 @@ pub fn is_coalescable(method: &str) -> bool {
 impl Rpc {
     pub fn new(chains: Chains, settings: RpcSettings) -> Rpc {
         let pools = chains.by_id.iter().map(|(id, c)| (id.clone(), c.rpc.iter().map(|u| Arc::new(Upstream::new(u))).collect())).collect();
+        let allowed = chains.by_id.iter().map(|(id, c)| (id.clone(), c.allowed_methods().map(str::to_owned).collect())).collect();
         let http = reqwest::Client::builder()
             .timeout(settings.timeout)
             .connect_timeout(settings.timeout.min(Duration::from_secs(5)))
@@ -106,6 +109,7 @@ impl Rpc {
         Rpc {
             chains,
             pools,
+            allowed,
             http,
             settings,
             cached: Default::default(),
@@ -119,6 +123,11 @@ impl Rpc {
 
     pub fn chains(&self) -> &Chains {
         &self.chains
+    }
+
+    /// Whether the proxy forwards `method` for `chain` (sigil_core::rpc_methods).
+    pub fn allows(&self, chain: &str, method: &str) -> bool {
+        self.allowed.get(chain).is_some_and(|m| m.contains(method))
     }
 
     pub fn upstreams(&self, chain: &str) -> Option<&[Arc<Upstream>]> {

@@ -63,13 +63,28 @@ pub async fn proxy(State(state): State<AppState>, Extension(project): Extension<
     }
 
     match parsed {
+        // Only the chain's allowed methods go upstream; anything else is answered here.
+        Parsed::Single(Ok(call)) if !state.rpc.allows(chain, &call.method) => json(StatusCode::OK, not_allowed(&call.method).to_json(&call.id)),
         Parsed::Single(Err((id, reply))) => json(StatusCode::BAD_REQUEST, reply.to_json(&id)),
         Parsed::Single(Ok(call)) => match state.rpc.call(chain, &call.method, call.params.as_deref()).await {
             Ok(reply) => json(StatusCode::OK, reply.to_json(&call.id)),
             Err(f) => json(StatusCode::SERVICE_UNAVAILABLE, Reply::error(jsonrpc::INTERNAL_ERROR, &f.to_string()).to_json(&call.id)),
         },
-        Parsed::Batch(items) => batch(&state, chain, items).await,
+        Parsed::Batch(items) => {
+            let items = items
+                .into_iter()
+                .map(|item| match item {
+                    Ok(call) if !state.rpc.allows(chain, &call.method) => Err((call.id, not_allowed(&call.method))),
+                    item => item,
+                })
+                .collect();
+            batch(&state, chain, items).await
+        }
     }
+}
+
+fn not_allowed(method: &str) -> Reply {
+    Reply::error(jsonrpc::METHOD_NOT_FOUND, &sigil_core::errors::rpc_method_not_allowed(method))
 }
 
 async fn batch(state: &AppState, chain: &str, items: Vec<jsonrpc::Item>) -> Response {

@@ -201,6 +201,15 @@ pub fn chain_with(upstreams: &[&str], testnet: bool) -> sigil_server::chains::Ch
         tokens: vec![],
         ens_registry: None,
         price_pairs: vec![],
+        allow_methods: vec![],
     }])
     .unwrap()
+}
+
+/// A transfer signed by one of anvil's unlocked accounts (straight on the node, not through the
+/// proxy, which forwards no signing method): the raw transaction to broadcast.
+pub async fn signed_transfer(anvil_url: &str, from: &str, to: &str, value: &str) -> String {
+    let body = serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "eth_signTransaction", "params": [{"from": from, "to": to, "value": value}]});
+    let res: Value = reqwest::Client::new().post(anvil_url).json(&body).send().await.unwrap().json().await.unwrap();
+    res["result"].as_str().unwrap_or_else(|| panic!("anvil signs: {res}")).to_owned()
 }
