@@ -1,147 +1,31 @@
-//! Typed configuration. Each setting comes from, in order of precedence: a command-line flag,
-//! a `SIGIL_*` environment variable, the optional TOML file (`--config`), then the default.
-//! Everything is validated once at start, with one clear message per bad value.
+//! Typed configuration. Each setting is declared once below (`settings!`): its flag, its
+//! `SIGIL_*` environment variable, its TOML key (the flag name with `_`), its default and its
+//! check. A value comes from, in order of precedence: the flag, the environment variable, the
+//! optional TOML file (`--config`), then the default. Everything is checked once at start, with
+//! one message naming the bad setting.
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
+use std::str::FromStr;
+use std::time::Duration;
 
 use clap::{Args, ValueEnum};
-use serde::Deserialize;
 
 use crate::chains::Chains;
 use crate::rpc::RpcSettings;
 
-pub const DEFAULT_DATABASE_URL: &str = "sqlite://var/sigil.db";
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum LogFormat {
     Text,
     Json,
 }
 
-/// Options every subcommand that touches storage needs.
-#[derive(Debug, Clone, Args, Default)]
-pub struct StorageArgs {
-    /// TOML configuration file; its keys are the long flag names with '_' for '-'.
-    #[arg(long, env = "SIGIL_CONFIG", value_name = "FILE")]
-    pub config: Option<PathBuf>,
-
-    /// Database URL: sqlite://PATH (created if missing, WAL mode) or postgres://USER@HOST/DB.
-    /// [default: sqlite://var/sigil.db]
-    #[arg(long, env = "SIGIL_DATABASE_URL", value_name = "URL")]
-    pub database_url: Option<String>,
-}
-
-/// `sigil serve` options.
-#[derive(Debug, Clone, Args, Default)]
-pub struct ServeArgs {
-    #[command(flatten)]
-    pub storage: StorageArgs,
-
-    /// Address and port to listen on. [default: 127.0.0.1:8080]
-    #[arg(long, env = "SIGIL_LISTEN", value_name = "ADDR")]
-    pub listen: Option<SocketAddr>,
-
-    /// Public base URL of this server, used in absolute links such as wallet image_url.
-    /// [default: http://<listen>]
-    #[arg(long, env = "SIGIL_PUBLIC_URL", value_name = "URL")]
-    pub public_url: Option<String>,
-
-    /// Log filter, e.g. info, debug, sigil_server=debug,tower_http=info. [default: info]
-    #[arg(long, env = "SIGIL_LOG", value_name = "FILTER")]
-    pub log: Option<String>,
-
-    /// Log line format. [default: text]
-    #[arg(long, env = "SIGIL_LOG_FORMAT", value_enum)]
-    pub log_format: Option<LogFormat>,
-
-    /// Largest accepted request body in bytes (1..=16777216). [default: 65536]
-    #[arg(long, env = "SIGIL_BODY_LIMIT", value_name = "BYTES")]
-    pub body_limit: Option<usize>,
-
-    /// Seconds before a request is abandoned with 408 (1..=600). [default: 30]
-    #[arg(long, env = "SIGIL_REQUEST_TIMEOUT", value_name = "SECS")]
-    pub request_timeout: Option<u64>,
-
-    /// Analytics events accepted per minute per project and client address. [default: 120]
-    #[arg(long, env = "SIGIL_ANALYTICS_EVENTS_PER_MINUTE", value_name = "N")]
-    pub analytics_events_per_minute: Option<u32>,
-
-    /// Analytics error events (props.type "error") accepted per minute per project and client
-    /// address. [default: 5]
-    #[arg(long, env = "SIGIL_ANALYTICS_ERRORS_PER_MINUTE", value_name = "N")]
-    pub analytics_errors_per_minute: Option<u32>,
-
-    /// Take the client address from X-Forwarded-For (only behind a trusted reverse proxy).
-    /// [default: false]
-    #[arg(long, env = "SIGIL_TRUST_PROXY_HEADERS", value_name = "BOOL", num_args = 0..=1, default_missing_value = "true")]
-    pub trust_proxy_headers: Option<bool>,
-
-    /// Chains file (TOML, the format of config/chains.toml) replacing the built-in chain list.
-    #[arg(long, env = "SIGIL_CHAINS", value_name = "FILE")]
-    pub chains: Option<PathBuf>,
-
-    /// JSON-RPC URL of the local dev chain eip155:31337. [default: http://127.0.0.1:8545]
-    #[arg(long, env = "SIGIL_DEV_RPC_URL", value_name = "URL")]
-    pub dev_rpc_url: Option<String>,
-
-    /// A dev-chain deployment (JSON written by devchain/deploy.mjs): its tokens and price pairs
-    /// are added to the chain it names.
-    #[arg(long, env = "SIGIL_DEV_DEPLOYMENT", value_name = "FILE")]
-    pub dev_deployment: Option<PathBuf>,
-
-    /// JSON-RPC proxy requests per second per project (batch items count). [default: 500]
-    #[arg(long, env = "SIGIL_RPC_REQUESTS_PER_SECOND", value_name = "N")]
-    pub rpc_requests_per_second: Option<u32>,
-
-    /// Seconds before an upstream JSON-RPC call counts as failed (1..=60). [default: 10]
-    #[arg(long, env = "SIGIL_RPC_TIMEOUT", value_name = "SECS")]
-    pub rpc_timeout: Option<u64>,
-}
-
-/// The keys a TOML configuration file may hold.
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct FileConfig {
-    database_url: Option<String>,
-    listen: Option<SocketAddr>,
-    public_url: Option<String>,
-    log: Option<String>,
-    log_format: Option<LogFormat>,
-    body_limit: Option<usize>,
-    request_timeout: Option<u64>,
-    analytics_events_per_minute: Option<u32>,
-    analytics_errors_per_minute: Option<u32>,
-    trust_proxy_headers: Option<bool>,
-    chains: Option<PathBuf>,
-    dev_rpc_url: Option<String>,
-    dev_deployment: Option<PathBuf>,
-    rpc_requests_per_second: Option<u32>,
-    rpc_timeout: Option<u64>,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum DatabaseKind {
-    Sqlite,
-    Postgres,
-}
-
-/// The validated configuration the server runs with.
-#[derive(Debug, Clone)]
-pub struct Config {
-    pub database_url: String,
-    pub listen: SocketAddr,
-    pub public_url: String,
-    pub log: String,
-    pub log_format: LogFormat,
-    pub body_limit: usize,
-    pub request_timeout_secs: u64,
-    pub analytics_events_per_minute: u32,
-    pub analytics_errors_per_minute: u32,
-    pub trust_proxy_headers: bool,
-    pub chains: Chains,
-    pub rpc: RpcSettings,
+impl FromStr for LogFormat {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        <LogFormat as ValueEnum>::from_str(s, true)
+    }
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -151,124 +35,280 @@ pub enum ConfigError {
     #[error("configuration file {path}: {message}")]
     Parse { path: PathBuf, message: String },
     #[error("invalid {name}: {message}")]
-    Invalid { name: &'static str, message: String },
+    Invalid { name: String, message: String },
 }
 
-fn invalid(name: &'static str, message: impl Into<String>) -> ConfigError {
-    ConfigError::Invalid { name, message: message.into() }
+/// How a setting is named to the operator: `body-limit (SIGIL_BODY_LIMIT)`.
+#[derive(Clone, Copy)]
+struct Setting {
+    key: &'static str,
+    env: &'static str,
 }
 
-fn read_file(path: Option<&Path>) -> Result<FileConfig, ConfigError> {
-    let Some(path) = path else { return Ok(FileConfig::default()) };
-    let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read { path: path.to_owned(), source })?;
-    toml::from_str(&text).map_err(|e| ConfigError::Parse { path: path.to_owned(), message: e.message().to_owned() })
+impl Setting {
+    fn invalid(self, message: impl Into<String>) -> ConfigError {
+        ConfigError::Invalid { name: format!("{} ({})", self.key.replace('_', "-"), self.env), message: message.into() }
+    }
+
+    fn from_file<T: serde::de::DeserializeOwned>(self, file: &ConfigFile) -> Result<Option<T>, ConfigError> {
+        let Some(value) = file.table.get(self.key) else { return Ok(None) };
+        value.clone().try_into().map(Some).map_err(|e| ConfigError::Parse { path: file.path.clone(), message: format!("{}: {}", self.key, e.message()) })
+    }
+}
+
+/// A check that a number lies in `range`.
+fn within<T: PartialOrd + std::fmt::Display + Copy>(range: std::ops::RangeInclusive<T>) -> impl Fn(&T) -> Result<(), String> {
+    move |v| if range.contains(v) { Ok(()) } else { Err(format!("{v} is outside {}..={}", range.start(), range.end())) }
+}
+
+fn at_least_one(v: &u32) -> Result<(), String> {
+    if *v >= 1 { Ok(()) } else { Err("must be at least 1".into()) }
+}
+
+/// Declares settings: for each, the clap flag and environment variable, the TOML key, the
+/// default (a string parsed like a flag value; none means optional) and an optional check.
+macro_rules! settings {
+    (
+        $(#[$meta:meta])* $args:ident => $resolved:ident {
+            $(
+                $(#[doc = $doc:literal])+
+                $(#[arg($($arg:tt)+)])?
+                $name:ident : $ty:ty $(= $default:literal)?, env $env:literal $(, check $check:expr)?;
+            )+
+        }
+    ) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, Default, Args)]
+        pub struct $args {
+            $(
+                #[arg(long, env = $env, help = concat!($($doc),+ $(, " [default: ", $default, "]")?) $(, $($arg)+)?)]
+                pub $name: Option<$ty>,
+            )+
+        }
+
+        /// The settings after flags, environment, file and defaults, each checked.
+        #[derive(Debug, Clone)]
+        pub struct $resolved {
+            $( $(#[doc = $doc])+ pub $name: settings!(@ty $ty $(, $default)?), )+
+        }
+
+        impl $args {
+            /// The TOML keys of these settings.
+            pub const KEYS: &'static [&'static str] = &[$(stringify!($name)),+];
+
+            fn resolve(&self, file: &ConfigFile) -> Result<$resolved, ConfigError> {
+                Ok($resolved {
+                    $(
+                        $name: {
+                            let setting = Setting { key: stringify!($name), env: $env };
+                            let value: Option<$ty> = match &self.$name {
+                                Some(v) => Some(v.clone()),
+                                None => setting.from_file(file)?,
+                            };
+                            $( if let Some(v) = &value { ($check)(v).map_err(|m| setting.invalid(m))?; } )?
+                            settings!(@value $name, value $(, $default)?)
+                        },
+                    )+
+                })
+            }
+        }
+    };
+    (@ty $ty:ty, $default:literal) => { $ty };
+    (@ty $ty:ty) => { Option<$ty> };
+    (@value $name:ident, $v:ident, $default:literal) => {
+        match $v { Some(v) => v, None => $default.parse().expect(concat!("the default of ", stringify!($name), " is valid")) }
+    };
+    (@value $name:ident, $v:ident) => { $v };
+}
+
+settings! {
+    /// Where data is kept (every subcommand).
+    DatabaseArgs => Database {
+        /// Database URL: sqlite://PATH (created if missing, WAL mode) or postgres://USER@HOST/DB.
+        #[arg(value_name = "URL")]
+        database_url: String = "sqlite://var/sigil.db", env "SIGIL_DATABASE_URL", check |u: &String| database_kind(u).map(|_| ());
+    }
+}
+
+settings! {
+    /// `sigil serve` settings.
+    ServeSettingsArgs => ServeSettings {
+        /// Address and port to listen on.
+        #[arg(value_name = "ADDR")]
+        listen: SocketAddr = "127.0.0.1:8080", env "SIGIL_LISTEN";
+        /// Public base URL of this server, used in absolute links such as wallet image_url. [default: http://<listen>]
+        #[arg(value_name = "URL")]
+        public_url: String, env "SIGIL_PUBLIC_URL", check check_public_url;
+        /// Log filter, e.g. info, debug, sigil_server=debug,tower_http=info.
+        #[arg(value_name = "FILTER")]
+        log: String = "info", env "SIGIL_LOG", check |f: &String| tracing_subscriber::EnvFilter::try_new(f).map(|_| ()).map_err(|e| format!("'{f}' is not a log filter: {e}"));
+        /// Log line format.
+        #[arg(value_enum)]
+        log_format: LogFormat = "text", env "SIGIL_LOG_FORMAT";
+        /// Largest accepted request body in bytes (1..=16777216).
+        #[arg(value_name = "BYTES")]
+        body_limit: usize = "65536", env "SIGIL_BODY_LIMIT", check within(1..=16 * 1024 * 1024);
+        /// Seconds before a request is abandoned with 408 (1..=600).
+        #[arg(value_name = "SECS")]
+        request_timeout: u64 = "30", env "SIGIL_REQUEST_TIMEOUT", check within(1..=600);
+        /// Seconds a client has to send a request's headers; also how long an idle keep-alive connection stays open (1..=300).
+        #[arg(value_name = "SECS")]
+        header_timeout: u64 = "10", env "SIGIL_HEADER_TIMEOUT", check within(1..=300);
+        /// Open connections at most (fewer if the file-descriptor limit is lower); past it, the connection idle longest is closed.
+        #[arg(value_name = "N")]
+        max_connections: usize = "10000", env "SIGIL_MAX_CONNECTIONS", check within(1..=1_000_000);
+        /// Analytics events accepted per minute per project and client address.
+        #[arg(value_name = "N")]
+        analytics_events_per_minute: u32 = "120", env "SIGIL_ANALYTICS_EVENTS_PER_MINUTE", check at_least_one;
+        /// Analytics error events (props.type "error") accepted per minute per project and client address.
+        #[arg(value_name = "N")]
+        analytics_errors_per_minute: u32 = "5", env "SIGIL_ANALYTICS_ERRORS_PER_MINUTE", check at_least_one;
+        /// Take the client address from X-Forwarded-For (only behind a trusted reverse proxy).
+        #[arg(value_name = "BOOL", num_args = 0..=1, default_missing_value = "true")]
+        trust_proxy_headers: bool = "false", env "SIGIL_TRUST_PROXY_HEADERS";
+        /// Chains file (TOML, the format of config/chains.toml) replacing the built-in chain list.
+        #[arg(value_name = "FILE")]
+        chains: PathBuf, env "SIGIL_CHAINS";
+        /// JSON-RPC URL of the local dev chain eip155:31337. [default: http://127.0.0.1:8545]
+        #[arg(value_name = "URL")]
+        dev_rpc_url: String, env "SIGIL_DEV_RPC_URL", check check_http_url;
+        /// A dev-chain deployment (JSON written by devchain/deploy.mjs): its tokens and price pairs are added to the chain it names.
+        #[arg(value_name = "FILE")]
+        dev_deployment: PathBuf, env "SIGIL_DEV_DEPLOYMENT";
+        /// JSON-RPC proxy requests per second per project (batch items count).
+        #[arg(value_name = "N")]
+        rpc_requests_per_second: u32 = "500", env "SIGIL_RPC_REQUESTS_PER_SECOND", check at_least_one;
+        /// Seconds before an upstream JSON-RPC call counts as failed (1..=60).
+        #[arg(value_name = "SECS")]
+        rpc_timeout: u64 = "10", env "SIGIL_RPC_TIMEOUT", check within(1..=60);
+    }
+}
+
+fn check_public_url(url: &String) -> Result<(), String> {
+    let parsed = url::Url::parse(url).map_err(|e| format!("'{url}' is not a valid URL: {e}"))?;
+    if !matches!(parsed.scheme(), "http" | "https") || parsed.host_str().is_none() {
+        return Err(format!("'{url}' must be an http(s) URL with a host"));
+    }
+    Ok(())
+}
+
+fn check_http_url(url: &String) -> Result<(), String> {
+    match url::Url::parse(url) {
+        Ok(u) if matches!(u.scheme(), "http" | "https") => Ok(()),
+        _ => Err(format!("'{url}' is not an http(s) URL")),
+    }
+}
+
+/// Options every subcommand that touches storage needs.
+#[derive(Debug, Clone, Args, Default)]
+pub struct StorageArgs {
+    /// TOML configuration file; its keys are the long flag names with '_' for '-'.
+    #[arg(long, env = "SIGIL_CONFIG", value_name = "FILE")]
+    pub config: Option<PathBuf>,
+
+    #[command(flatten)]
+    pub database: DatabaseArgs,
+}
+
+/// `sigil serve` options.
+#[derive(Debug, Clone, Args, Default)]
+pub struct ServeArgs {
+    #[command(flatten)]
+    pub storage: StorageArgs,
+
+    #[command(flatten)]
+    pub settings: ServeSettingsArgs,
+}
+
+/// The optional TOML file, as a table of keys.
+struct ConfigFile {
+    path: PathBuf,
+    table: toml::Table,
+}
+
+impl ConfigFile {
+    fn read(path: Option<&Path>) -> Result<ConfigFile, ConfigError> {
+        let Some(path) = path else { return Ok(ConfigFile { path: PathBuf::new(), table: toml::Table::new() }) };
+        let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read { path: path.to_owned(), source })?;
+        let table: toml::Table = text.parse().map_err(|e: toml::de::Error| ConfigError::Parse { path: path.to_owned(), message: e.message().to_owned() })?;
+        let known = |k: &String| DatabaseArgs::KEYS.contains(&k.as_str()) || ServeSettingsArgs::KEYS.contains(&k.as_str());
+        if let Some(unknown) = table.keys().find(|k| !known(k)) {
+            return Err(ConfigError::Parse { path: path.to_owned(), message: format!("unknown field `{unknown}`") });
+        }
+        Ok(ConfigFile { path: path.to_owned(), table })
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DatabaseKind {
+    Sqlite,
+    Postgres,
 }
 
 /// Checks a database URL and tells which engine it names.
-pub fn database_kind(url: &str) -> Result<DatabaseKind, ConfigError> {
-    let name = "database-url (SIGIL_DATABASE_URL)";
+pub fn database_kind(url: &str) -> Result<DatabaseKind, String> {
     if let Some(path) = url.strip_prefix("sqlite:") {
-        let path = path.trim_start_matches("//");
-        if path.is_empty() {
-            return Err(invalid(name, "sqlite URL needs a file path, e.g. sqlite://var/sigil.db"));
+        if path.trim_start_matches("//").is_empty() {
+            return Err("sqlite URL needs a file path, e.g. sqlite://var/sigil.db".into());
         }
         Ok(DatabaseKind::Sqlite)
     } else if url.starts_with("postgres://") || url.starts_with("postgresql://") {
-        url::Url::parse(url).map_err(|e| invalid(name, format!("'{url}' is not a valid URL: {e}")))?;
+        url::Url::parse(url).map_err(|e| format!("'{url}' is not a valid URL: {e}"))?;
         Ok(DatabaseKind::Postgres)
     } else {
-        Err(invalid(name, format!("'{url}' must start with sqlite:// or postgres://")))
+        Err(format!("'{url}' must start with sqlite:// or postgres://"))
     }
 }
 
 /// The database URL for admin commands (flag, env, file, default).
 pub fn storage_url(args: &StorageArgs) -> Result<String, ConfigError> {
-    let file = read_file(args.config.as_deref())?;
-    let url = args.database_url.clone().or(file.database_url).unwrap_or_else(|| DEFAULT_DATABASE_URL.to_owned());
-    database_kind(&url)?;
-    Ok(url)
+    let file = ConfigFile::read(args.config.as_deref())?;
+    Ok(args.database.resolve(&file)?.database_url)
+}
+
+/// The configuration the server runs with: the checked settings and what is derived from them.
+#[derive(Debug, Clone)]
+pub struct Config {
+    pub settings: ServeSettings,
+    pub database_url: String,
+    /// The public base URL, without a trailing slash.
+    pub public_url: String,
+    pub chains: Chains,
+    pub rpc: RpcSettings,
 }
 
 impl Config {
     pub fn from_args(args: &ServeArgs) -> Result<Config, ConfigError> {
-        let file = read_file(args.storage.config.as_deref())?;
-        let database_url = storage_url(&args.storage)?;
-        let listen = args.listen.or(file.listen).unwrap_or_else(|| "127.0.0.1:8080".parse().expect("valid default"));
+        let file = ConfigFile::read(args.storage.config.as_deref())?;
+        let database_url = args.storage.database.resolve(&file)?.database_url;
+        let settings = args.settings.resolve(&file)?;
+        let public_url = settings.public_url.clone().unwrap_or_else(|| format!("http://{}", settings.listen)).trim_end_matches('/').to_owned();
 
-        let public_url = args.public_url.clone().or(file.public_url).unwrap_or_else(|| format!("http://{listen}"));
-        let parsed = url::Url::parse(&public_url)
-            .map_err(|e| invalid("public-url (SIGIL_PUBLIC_URL)", format!("'{public_url}' is not a valid URL: {e}")))?;
-        if !matches!(parsed.scheme(), "http" | "https") || parsed.host_str().is_none() {
-            return Err(invalid("public-url (SIGIL_PUBLIC_URL)", format!("'{public_url}' must be an http(s) URL with a host")));
-        }
-        let public_url = public_url.trim_end_matches('/').to_owned();
-
-        let log = args.log.clone().or(file.log).unwrap_or_else(|| "info".to_owned());
-        tracing_subscriber::EnvFilter::try_new(&log)
-            .map_err(|e| invalid("log (SIGIL_LOG)", format!("'{log}' is not a log filter: {e}")))?;
-
-        let body_limit = args.body_limit.or(file.body_limit).unwrap_or(64 * 1024);
-        if !(1..=16 * 1024 * 1024).contains(&body_limit) {
-            return Err(invalid("body-limit (SIGIL_BODY_LIMIT)", format!("{body_limit} is outside 1..=16777216")));
-        }
-        let request_timeout_secs = args.request_timeout.or(file.request_timeout).unwrap_or(30);
-        if !(1..=600).contains(&request_timeout_secs) {
-            return Err(invalid("request-timeout (SIGIL_REQUEST_TIMEOUT)", format!("{request_timeout_secs} is outside 1..=600")));
-        }
-        let analytics_events_per_minute = args.analytics_events_per_minute.or(file.analytics_events_per_minute).unwrap_or(120);
-        if analytics_events_per_minute == 0 {
-            return Err(invalid("analytics-events-per-minute (SIGIL_ANALYTICS_EVENTS_PER_MINUTE)", "must be at least 1"));
-        }
-        let analytics_errors_per_minute = args.analytics_errors_per_minute.or(file.analytics_errors_per_minute).unwrap_or(5);
-        if analytics_errors_per_minute == 0 {
-            return Err(invalid("analytics-errors-per-minute (SIGIL_ANALYTICS_ERRORS_PER_MINUTE)", "must be at least 1"));
-        }
-
-        let mut chains = match args.chains.clone().or(file.chains) {
-            Some(path) => Chains::from_file(&path).map_err(|e| invalid("chains (SIGIL_CHAINS)", e.to_string()))?,
+        let chains_setting = Setting { key: "chains", env: "SIGIL_CHAINS" };
+        let mut chains = match &settings.chains {
+            Some(path) => Chains::from_file(path).map_err(|e| chains_setting.invalid(e.to_string()))?,
             None => Chains::built_in(),
         };
-        if let Some(url) = args.dev_rpc_url.clone().or(file.dev_rpc_url) {
-            match url::Url::parse(&url) {
-                Ok(u) if matches!(u.scheme(), "http" | "https") => chains.set_dev_rpc(&url),
-                _ => return Err(invalid("dev-rpc-url (SIGIL_DEV_RPC_URL)", format!("'{url}' is not an http(s) URL"))),
-            }
+        if let Some(url) = &settings.dev_rpc_url {
+            chains.set_dev_rpc(url);
         }
-        if let Some(path) = args.dev_deployment.clone().or(file.dev_deployment) {
-            let name = "dev-deployment (SIGIL_DEV_DEPLOYMENT)";
-            let text = std::fs::read_to_string(&path).map_err(|e| invalid(name, format!("cannot read {}: {e}", path.display())))?;
-            chains.apply_deployment(&text).map_err(|e| invalid(name, e.to_string()))?;
+        if let Some(path) = &settings.dev_deployment {
+            let setting = Setting { key: "dev_deployment", env: "SIGIL_DEV_DEPLOYMENT" };
+            let text = std::fs::read_to_string(path).map_err(|e| setting.invalid(format!("cannot read {}: {e}", path.display())))?;
+            chains.apply_deployment(&text).map_err(|e| setting.invalid(e.to_string()))?;
         }
-        let mut rpc = RpcSettings::default();
-        rpc.requests_per_second = args.rpc_requests_per_second.or(file.rpc_requests_per_second).unwrap_or(rpc.requests_per_second);
-        if rpc.requests_per_second == 0 {
-            return Err(invalid("rpc-requests-per-second (SIGIL_RPC_REQUESTS_PER_SECOND)", "must be at least 1"));
-        }
-        let timeout = args.rpc_timeout.or(file.rpc_timeout).unwrap_or(10);
-        if !(1..=60).contains(&timeout) {
-            return Err(invalid("rpc-timeout (SIGIL_RPC_TIMEOUT)", format!("{timeout} is outside 1..=60")));
-        }
-        rpc.timeout = std::time::Duration::from_secs(timeout);
-
-        Ok(Config {
-            chains,
-            rpc,
-            database_url,
-            listen,
-            public_url,
-            log,
-            log_format: args.log_format.or(file.log_format).unwrap_or(LogFormat::Text),
-            body_limit,
-            request_timeout_secs,
-            analytics_events_per_minute,
-            analytics_errors_per_minute,
-            trust_proxy_headers: args.trust_proxy_headers.or(file.trust_proxy_headers).unwrap_or(false),
-        })
+        let rpc = RpcSettings {
+            requests_per_second: settings.rpc_requests_per_second,
+            timeout: Duration::from_secs(settings.rpc_timeout),
+            ..RpcSettings::default()
+        };
+        Ok(Config { settings, database_url, public_url, chains, rpc })
     }
 
     /// Defaults for tests and embedding: an in-process server on `database_url`.
     pub fn for_database(database_url: &str) -> Config {
-        let args = ServeArgs { storage: StorageArgs { config: None, database_url: Some(database_url.to_owned()) }, ..Default::default() };
+        let mut args = ServeArgs::default();
+        args.storage.database.database_url = Some(database_url.to_owned());
         Config::from_args(&args).expect("default configuration is valid")
     }
 }
@@ -280,43 +320,64 @@ mod tests {
     #[test]
     fn defaults() {
         let c = Config::from_args(&ServeArgs::default()).unwrap();
-        assert_eq!(c.database_url, DEFAULT_DATABASE_URL);
-        assert_eq!(c.listen.to_string(), "127.0.0.1:8080");
+        assert_eq!(c.database_url, "sqlite://var/sigil.db");
+        assert_eq!(c.settings.listen.to_string(), "127.0.0.1:8080");
         assert_eq!(c.public_url, "http://127.0.0.1:8080");
-        assert_eq!(c.body_limit, 65536);
-        assert_eq!(c.analytics_errors_per_minute, 5);
+        assert_eq!(c.settings.body_limit, 65536);
+        assert_eq!(c.settings.analytics_errors_per_minute, 5);
+        assert_eq!(c.settings.log_format, LogFormat::Text);
+        assert!(!c.settings.trust_proxy_headers);
+        assert_eq!(c.rpc.requests_per_second, 500);
     }
 
     #[test]
     fn flags_override_file_and_file_overrides_defaults() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("sigil.toml");
-        std::fs::write(&path, "listen = \"127.0.0.1:9000\"\nbody_limit = 1000\nlog = \"debug\"\n").unwrap();
-        let mut args = ServeArgs { storage: StorageArgs { config: Some(path), database_url: None }, ..Default::default() };
-        args.body_limit = Some(2000);
+        std::fs::write(&path, "listen = \"127.0.0.1:9000\"\nbody_limit = 1000\nlog = \"debug\"\ndatabase_url = \"sqlite://x.db\"\nlog_format = \"json\"\n").unwrap();
+        let mut args = ServeArgs::default();
+        args.storage.config = Some(path);
+        args.settings.body_limit = Some(2000);
         let c = Config::from_args(&args).unwrap();
-        assert_eq!(c.listen.port(), 9000);
-        assert_eq!(c.body_limit, 2000);
-        assert_eq!(c.log, "debug");
+        assert_eq!(c.settings.listen.port(), 9000);
+        assert_eq!(c.settings.body_limit, 2000);
+        assert_eq!(c.settings.log, "debug");
+        assert_eq!(c.settings.log_format, LogFormat::Json);
+        assert_eq!(c.database_url, "sqlite://x.db");
+        assert_eq!(storage_url(&args.storage).unwrap(), "sqlite://x.db");
     }
 
     #[test]
     fn bad_values_have_clear_messages() {
         let err = |args: ServeArgs| Config::from_args(&args).unwrap_err().to_string();
-        let with_db = |u: &str| ServeArgs { storage: StorageArgs { config: None, database_url: Some(u.into()) }, ..Default::default() };
-        assert_eq!(err(with_db("mysql://x")), "invalid database-url (SIGIL_DATABASE_URL): 'mysql://x' must start with sqlite:// or postgres://");
-        assert!(err(ServeArgs { body_limit: Some(0), ..Default::default() }).starts_with("invalid body-limit"));
-        assert!(err(ServeArgs { public_url: Some("ftp://x".into()), ..Default::default() }).starts_with("invalid public-url"));
-        assert!(err(ServeArgs { log: Some("info,[".into()), ..Default::default() }).starts_with("invalid log"));
+        let mut with_db = ServeArgs::default();
+        with_db.storage.database.database_url = Some("mysql://x".into());
+        assert_eq!(err(with_db), "invalid database-url (SIGIL_DATABASE_URL): 'mysql://x' must start with sqlite:// or postgres://");
+        let with = |f: fn(&mut ServeSettingsArgs)| {
+            let mut a = ServeArgs::default();
+            f(&mut a.settings);
+            a
+        };
+        assert_eq!(err(with(|s| s.body_limit = Some(0))), "invalid body-limit (SIGIL_BODY_LIMIT): 0 is outside 1..=16777216");
+        assert!(err(with(|s| s.public_url = Some("ftp://x".into()))).starts_with("invalid public-url (SIGIL_PUBLIC_URL)"));
+        assert!(err(with(|s| s.log = Some("info,[".into()))).starts_with("invalid log (SIGIL_LOG)"));
+        assert_eq!(err(with(|s| s.header_timeout = Some(0))), "invalid header-timeout (SIGIL_HEADER_TIMEOUT): 0 is outside 1..=300");
+        assert_eq!(err(with(|s| s.dev_rpc_url = Some("ws://x".into()))), "invalid dev-rpc-url (SIGIL_DEV_RPC_URL): 'ws://x' is not an http(s) URL");
     }
 
     #[test]
-    fn unknown_file_keys_are_rejected() {
+    fn file_keys_are_checked() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("sigil.toml");
+        let mut args = ServeArgs::default();
+        args.storage.config = Some(path.clone());
         std::fs::write(&path, "lisen = \"127.0.0.1:9000\"\n").unwrap();
-        let args = ServeArgs { storage: StorageArgs { config: Some(path), database_url: None }, ..Default::default() };
         let msg = Config::from_args(&args).unwrap_err().to_string();
         assert!(msg.contains("unknown field `lisen`"), "{msg}");
+        std::fs::write(&path, "body_limit = \"big\"\n").unwrap();
+        let msg = Config::from_args(&args).unwrap_err().to_string();
+        assert!(msg.contains("body_limit:"), "{msg}");
+        std::fs::write(&path, "body_limit = 0\n").unwrap();
+        assert_eq!(Config::from_args(&args).unwrap_err().to_string(), "invalid body-limit (SIGIL_BODY_LIMIT): 0 is outside 1..=16777216");
     }
 }

@@ -17,7 +17,7 @@ static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
 /// Opens the database (creating a SQLite file and its folder when missing) and migrates it.
 pub async fn connect(url: &str) -> anyhow::Result<Db> {
     sqlx::any::install_default_drivers();
-    let kind = database_kind(url)?;
+    let kind = database_kind(url).map_err(anyhow::Error::msg)?;
     let url = match kind {
         DatabaseKind::Sqlite => prepare_sqlite_url(url)?,
         DatabaseKind::Postgres => url.to_owned(),

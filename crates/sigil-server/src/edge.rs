@@ -113,7 +113,7 @@ fn needs_json(res: &Response) -> bool {
 async fn json_error(res: Response, config: &Config) -> Response {
     let status = res.status();
     let (code, message) = match status {
-        StatusCode::PAYLOAD_TOO_LARGE => ("body_too_large", sigil_core::errors::body_too_large(config.body_limit)),
+        StatusCode::PAYLOAD_TOO_LARGE => ("body_too_large", sigil_core::errors::body_too_large(config.settings.body_limit)),
         StatusCode::REQUEST_TIMEOUT => ("timeout", "The request took too long to respond.".to_owned()),
         StatusCode::NOT_FOUND => ("not_found", sigil_core::errors::NOT_FOUND.to_owned()),
         StatusCode::METHOD_NOT_ALLOWED => ("method_not_allowed", sigil_core::errors::METHOD_NOT_ALLOWED.to_owned()),

@@ -14,6 +14,7 @@ pub mod edge;
 pub mod error;
 pub mod health;
 pub mod identity;
+pub mod listener;
 pub mod metrics;
 pub mod projects;
 pub mod query;
@@ -157,8 +158,8 @@ pub fn app(state: AppState) -> Router {
                 .layer(edge::EdgeLayer::new(config.clone()))
                 $(.layer($trace))?
                 .layer(CatchPanicLayer::custom(|_| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", sigil_core::errors::INTERNAL).into_response()))
-                .layer(TimeoutLayer::with_status_code(StatusCode::REQUEST_TIMEOUT, Duration::from_secs(config.request_timeout_secs)))
-                .layer(DefaultBodyLimit::max(config.body_limit))
+                .layer(TimeoutLayer::with_status_code(StatusCode::REQUEST_TIMEOUT, Duration::from_secs(config.settings.request_timeout)))
+                .layer(DefaultBodyLimit::max(config.settings.body_limit))
                 .service(router)
         };
     }
@@ -177,7 +178,7 @@ pub fn app(state: AppState) -> Router {
 /// A server running in the background (tests, benchmarks) or the foreground (`sigil serve`).
 pub struct RunningServer {
     pub addr: SocketAddr,
-    shutdown: tokio::sync::oneshot::Sender<()>,
+    shutdown: tokio::sync::watch::Sender<bool>,
     task: tokio::task::JoinHandle<std::io::Result<()>>,
     probes: tokio::task::JoinHandle<()>,
     pruning: tokio::task::JoinHandle<()>,
@@ -186,7 +187,7 @@ pub struct RunningServer {
 impl RunningServer {
     /// Stops accepting, lets in-flight requests finish, and waits.
     pub async fn stop(self) -> std::io::Result<()> {
-        let _ = self.shutdown.send(());
+        let _ = self.shutdown.send(true);
         self.probes.abort();
         self.pruning.abort();
         self.task.await.unwrap_or(Ok(()))
@@ -197,17 +198,18 @@ impl RunningServer {
 pub async fn start(state: AppState, addr: SocketAddr) -> anyhow::Result<RunningServer> {
     let listener = TcpListener::bind(addr).await.map_err(|e| anyhow::anyhow!("cannot listen on {addr}: {e}"))?;
     let addr = listener.local_addr()?;
-    let (tx, rx) = tokio::sync::oneshot::channel::<()>();
+    let (tx, rx) = tokio::sync::watch::channel(false);
     let probes = state.rpc.spawn_probes();
     let pruning = auth::spawn_pruning(state.db.clone());
-    let app = app(state).into_make_service_with_connect_info::<SocketAddr>();
-    let task = tokio::spawn(async move {
-        axum::serve(listener, app)
-            .with_graceful_shutdown(async move {
-                let _ = rx.await;
-            })
-            .await
-    });
+    let settings = &state.config.settings;
+    let limits = listener::Limits {
+        header_timeout: Duration::from_secs(settings.header_timeout),
+        max_connections: listener::connections_that_fit(settings.max_connections),
+    };
+    if limits.max_connections < settings.max_connections {
+        tracing::warn!(max_connections = limits.max_connections, "fewer connections than configured fit under the file-descriptor limit");
+    }
+    let task = tokio::spawn(listener::serve(listener, app(state), limits, rx));
     Ok(RunningServer { addr, shutdown: tx, task, probes, pruning })
 }
 

@@ -90,7 +90,7 @@ fn parse_event(body: &[u8]) -> ApiResult<Event> {
 }
 
 fn client_addr(state: &AppState, peer: SocketAddr, headers: &HeaderMap) -> IpAddr {
-    if state.config.trust_proxy_headers {
+    if state.config.settings.trust_proxy_headers {
         let forwarded = headers.get("x-forwarded-for").and_then(|v| v.to_str().ok()).and_then(|v| v.split(',').next()).and_then(|v| v.trim().parse().ok());
         if let Some(ip) = forwarded {
             return ip;
@@ -121,7 +121,7 @@ pub async fn ingest(
 
     let addr = client_addr(&state, peer, &headers);
     let now = Instant::now();
-    let limits = &state.config;
+    let limits = &state.config.settings;
     state.limiter.check(&project.id, addr, EventKind::Any, limits.analytics_events_per_minute, now).map_err(ApiError::too_many_requests)?;
     if event.props.get("type").and_then(|t| t.as_str()) == Some("error") {
         if let Err(wait) = state.limiter.check(&project.id, addr, EventKind::Error, limits.analytics_errors_per_minute, now) {
