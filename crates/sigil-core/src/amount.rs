@@ -74,7 +74,10 @@ mod tests {
     fn hex_to_decimal_any_size() {
         assert_eq!(hex_to_decimal("0x0").unwrap(), "0");
         assert_eq!(hex_to_decimal("0x21e19e0c9bab2400000").unwrap(), "10000000000000000000000");
-        assert_eq!(hex_to_decimal("0xffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff").unwrap(), "115792089237316195423570985008687907853269984665640564039457584007913129639935");
+        assert_eq!(
+            hex_to_decimal("0xffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff").unwrap(),
+            "115792089237316195423570985008687907853269984665640564039457584007913129639935"
+        );
         assert!(hex_to_decimal("0xzz").is_err());
         assert!(hex_to_decimal("0x").is_err());
     }

@@ -84,10 +84,7 @@ pub fn decode_string(data: &str) -> Option<String> {
 /// Whether a name from a reverse record is worth a forward check: dot-separated non-empty
 /// labels, no whitespace or control characters, at most [`MAX_NAME_LEN`] bytes.
 pub fn is_plausible_name(name: &str) -> bool {
-    name.len() <= MAX_NAME_LEN
-        && name.contains('.')
-        && name.split('.').all(|l| !l.is_empty())
-        && !name.chars().any(|c| c.is_whitespace() || c.is_control())
+    name.len() <= MAX_NAME_LEN && name.contains('.') && name.split('.').all(|l| !l.is_empty()) && !name.chars().any(|c| c.is_whitespace() || c.is_control())
 }
 
 /// Longest avatar record returned (data: URLs can be large; answers are cached).
@@ -118,10 +115,7 @@ mod tests {
 
     #[test]
     fn reverse_name_is_lower_hex() {
-        assert_eq!(
-            reverse_name("0x70997970C51812dc3A010C7d01b50e0d17dc79C8"),
-            "70997970c51812dc3a010c7d01b50e0d17dc79c8.addr.reverse"
-        );
+        assert_eq!(reverse_name("0x70997970C51812dc3A010C7d01b50e0d17dc79C8"), "70997970c51812dc3a010c7d01b50e0d17dc79c8.addr.reverse");
     }
 
     #[test]

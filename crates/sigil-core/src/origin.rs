@@ -9,7 +9,11 @@ pub enum OriginPattern {
     Any,
     Exact(String),
     /// scheme, host suffix (starting with '.'), optional port
-    Wildcard { scheme: String, suffix: String, port: Option<u16> },
+    Wildcard {
+        scheme: String,
+        suffix: String,
+        port: Option<u16>,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -93,8 +93,21 @@ pub fn default_allowed(namespace: Namespace) -> &'static [&'static str] {
 pub fn is_never_allowed(method: &str) -> bool {
     const EXACT: &[&str] = &["eth_sendTransaction", "eth_accounts", "eth_requestAccounts", "eth_coinbase"];
     const PREFIXES: &[&str] = &[
-        "eth_sign", "personal_", "wallet_", "anvil_", "evm_", "hardhat_", "ganache_", "debug_", "admin_", "miner_", "engine_", "clique_",
-        "txpool_", "parity_", "signer_",
+        "eth_sign",
+        "personal_",
+        "wallet_",
+        "anvil_",
+        "evm_",
+        "hardhat_",
+        "ganache_",
+        "debug_",
+        "admin_",
+        "miner_",
+        "engine_",
+        "clique_",
+        "txpool_",
+        "parity_",
+        "signer_",
     ];
     EXACT.contains(&method) || PREFIXES.iter().any(|p| method.starts_with(p))
 }
@@ -114,10 +127,25 @@ mod tests {
 
     #[test]
     fn signing_and_node_admin_methods_are_forbidden() {
-        for m in ["eth_sendTransaction", "eth_sign", "eth_signTypedData_v4", "eth_signTransaction", "personal_sign", "personal_unlockAccount",
-            "anvil_setBalance", "anvil_impersonateAccount", "evm_mine", "evm_snapshot", "hardhat_setCode", "debug_traceTransaction",
-            "debug_setHead", "admin_addPeer", "miner_start", "eth_accounts", "wallet_addEthereumChain"]
-        {
+        for m in [
+            "eth_sendTransaction",
+            "eth_sign",
+            "eth_signTypedData_v4",
+            "eth_signTransaction",
+            "personal_sign",
+            "personal_unlockAccount",
+            "anvil_setBalance",
+            "anvil_impersonateAccount",
+            "evm_mine",
+            "evm_snapshot",
+            "hardhat_setCode",
+            "debug_traceTransaction",
+            "debug_setHead",
+            "admin_addPeer",
+            "miner_start",
+            "eth_accounts",
+            "wallet_addEthereumChain",
+        ] {
             assert!(is_never_allowed(m), "{m}");
         }
         for m in ["eth_call", "eth_sendRawTransaction", "eth_getLogs", "getBalance", "sendTransaction", "trace_block", "requestAirdrop"] {

@@ -62,7 +62,11 @@ fn within<T: PartialOrd + std::fmt::Display + Copy>(range: std::ops::RangeInclus
 }
 
 fn at_least_one(v: &u32) -> Result<(), String> {
-    if *v >= 1 { Ok(()) } else { Err("must be at least 1".into()) }
+    if *v >= 1 {
+        Ok(())
+    } else {
+        Err("must be at least 1".into())
+    }
 }
 
 /// Declares settings: for each, the clap flag and environment variable, the TOML key, the
@@ -297,11 +301,8 @@ impl Config {
             let text = std::fs::read_to_string(path).map_err(|e| setting.invalid(format!("cannot read {}: {e}", path.display())))?;
             chains.apply_deployment(&text).map_err(|e| setting.invalid(e.to_string()))?;
         }
-        let rpc = RpcSettings {
-            requests_per_second: settings.rpc_requests_per_second,
-            timeout: Duration::from_secs(settings.rpc_timeout),
-            ..RpcSettings::default()
-        };
+        let rpc =
+            RpcSettings { requests_per_second: settings.rpc_requests_per_second, timeout: Duration::from_secs(settings.rpc_timeout), ..RpcSettings::default() };
         Ok(Config { settings, database_url, public_url, chains, rpc })
     }
 
@@ -334,7 +335,8 @@ mod tests {
     fn flags_override_file_and_file_overrides_defaults() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("sigil.toml");
-        std::fs::write(&path, "listen = \"127.0.0.1:9000\"\nbody_limit = 1000\nlog = \"debug\"\ndatabase_url = \"sqlite://x.db\"\nlog_format = \"json\"\n").unwrap();
+        std::fs::write(&path, "listen = \"127.0.0.1:9000\"\nbody_limit = 1000\nlog = \"debug\"\ndatabase_url = \"sqlite://x.db\"\nlog_format = \"json\"\n")
+            .unwrap();
         let mut args = ServeArgs::default();
         args.storage.config = Some(path);
         args.settings.body_limit = Some(2000);

@@ -52,7 +52,13 @@ fn prepare_sqlite_url(url: &str) -> anyhow::Result<String> {
     if let Some(parent) = Path::new(path).parent().filter(|p| !p.as_os_str().is_empty()) {
         std::fs::create_dir_all(parent).map_err(|e| anyhow::anyhow!("cannot create {}: {e}", parent.display()))?;
     }
-    let query = if query.contains("mode=") { query.to_owned() } else if query.is_empty() { "mode=rwc".into() } else { format!("{query}&mode=rwc") };
+    let query = if query.contains("mode=") {
+        query.to_owned()
+    } else if query.is_empty() {
+        "mode=rwc".into()
+    } else {
+        format!("{query}&mode=rwc")
+    };
     Ok(format!("sqlite://{path}?{query}"))
 }
 

@@ -122,10 +122,7 @@ pub fn routes(state: &AppState) -> (Router<AppState>, utoipa::openapi::OpenApi) 
         .split_for_parts();
     let project_routes = project_routes.route_layer(projects::gate::GateLayer(state.clone()));
 
-    let (open_routes, open_api) = OpenApiRouter::new()
-        .routes(routes!(health::health))
-        .routes(routes!(health::metrics))
-        .split_for_parts();
+    let (open_routes, open_api) = OpenApiRouter::new().routes(routes!(health::health)).routes(routes!(health::metrics)).split_for_parts();
     api.merge(open_api);
     // /openapi.json is served by `app` (it needs the finished document); only its description is taken here.
     let (_, doc_api) = OpenApiRouter::<AppState>::new().routes(routes!(openapi_json)).split_for_parts();

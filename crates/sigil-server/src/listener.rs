@@ -84,11 +84,8 @@ impl Registry {
     /// Closes the connection idle the longest; false when every connection is busy.
     fn evict_idlest(&self) -> bool {
         let mut conns = self.conns.lock().unwrap_or_else(|e| e.into_inner());
-        let idlest = conns
-            .iter()
-            .filter(|(_, c)| c.in_flight.load(Ordering::Acquire) == 0)
-            .min_by_key(|(_, c)| c.idle_since.load(Ordering::Relaxed))
-            .map(|(id, _)| *id);
+        let idlest =
+            conns.iter().filter(|(_, c)| c.in_flight.load(Ordering::Acquire) == 0).min_by_key(|(_, c)| c.idle_since.load(Ordering::Relaxed)).map(|(id, _)| *id);
         match idlest.and_then(|id| conns.remove(&id)) {
             Some(conn) => {
                 conn.close.notify_one();

@@ -40,7 +40,14 @@ impl Msg<'_> {
     fn text(&self) -> String {
         format!(
             "{} wants you to sign in with your {} account:\n{}\n\nSign in to Sigil.\n\nURI: http://{}\nVersion: 1\nChain ID: {}\nNonce: {}\nIssued At: {}{}",
-            self.domain, self.kind, self.account_line, self.domain, self.chain, self.nonce, now_rfc3339(-5), self.extra
+            self.domain,
+            self.kind,
+            self.account_line,
+            self.domain,
+            self.chain,
+            self.nonce,
+            now_rfc3339(-5),
+            self.extra
         )
     }
 }
@@ -76,7 +83,14 @@ async fn authenticate(s: &TestServer, message: &str, signature: &str) -> (u16, V
 async fn eoa_sign_in_sessions_and_refusals(b: Backend) {
     let anvil = Anvil::start();
     let Some(s) = server(b, &anvil).await else { return };
-    let msg = |nonce: String, extra: &str| Msg { domain: "localhost:5173", account_line: ACCOUNT0.into(), kind: "Ethereum", chain: "31337", nonce, extra: extra.into() };
+    let msg = |nonce: String, extra: &str| Msg {
+        domain: "localhost:5173",
+        account_line: ACCOUNT0.into(),
+        kind: "Ethereum",
+        chain: "31337",
+        nonce,
+        extra: extra.into(),
+    };
 
     let text = msg(nonce(&s).await, "").text();
     let signature = personal_sign(&anvil, &text, ACCOUNT0).await;
@@ -94,7 +108,8 @@ async fn eoa_sign_in_sessions_and_refusals(b: Backend) {
     // The session reads back with its token, and lists for its account.
     let current: Value = s.http.get(s.api("/auth/v1/session")).bearer_auth(&token).send().await.unwrap().json().await.unwrap();
     assert_eq!(current["id"], session["id"]);
-    let listed: Value = s.http.get(s.api(&format!("/auth/v1/sessions?account=eip155:31337:{ACCOUNT0}"))).bearer_auth(&token).send().await.unwrap().json().await.unwrap();
+    let listed: Value =
+        s.http.get(s.api(&format!("/auth/v1/sessions?account=eip155:31337:{ACCOUNT0}"))).bearer_auth(&token).send().await.unwrap().json().await.unwrap();
     assert_eq!(listed["sessions"].as_array().unwrap().len(), 1);
     let other = s.http.get(s.api(&format!("/auth/v1/sessions?account=eip155:31337:{ACCOUNT1}"))).bearer_auth(&token).send().await.unwrap();
     assert_eq!(other.status(), 403);
@@ -153,12 +168,14 @@ async fn contract_wallet_and_solana(b: Backend) {
     let Some(s) = server(b, &anvil).await else { return };
 
     // EIP-1271: the contract account's owner (account 0) signs; the server asks the contract.
-    let text = Msg { domain: "localhost:5173", account_line: wallet.clone(), kind: "Ethereum", chain: "31337", nonce: nonce(&s).await, extra: String::new() }.text();
+    let text =
+        Msg { domain: "localhost:5173", account_line: wallet.clone(), kind: "Ethereum", chain: "31337", nonce: nonce(&s).await, extra: String::new() }.text();
     let signature = personal_sign(&anvil, &text, ACCOUNT0).await;
     let (status, body) = authenticate(&s, &text, &signature).await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(body["session"]["data"]["accountAddress"], wallet);
-    let text = Msg { domain: "localhost:5173", account_line: wallet.clone(), kind: "Ethereum", chain: "31337", nonce: nonce(&s).await, extra: String::new() }.text();
+    let text =
+        Msg { domain: "localhost:5173", account_line: wallet.clone(), kind: "Ethereum", chain: "31337", nonce: nonce(&s).await, extra: String::new() }.text();
     let by_stranger = personal_sign(&anvil, &text, ACCOUNT1).await;
     assert_eq!(authenticate(&s, &text, &by_stranger).await.0, 401);
 
@@ -166,13 +183,29 @@ async fn contract_wallet_and_solana(b: Backend) {
     use ed25519_dalek::Signer;
     let key = ed25519_dalek::SigningKey::from_bytes(&[7u8; 32]);
     let pubkey = bs58::encode(key.verifying_key().as_bytes()).into_string();
-    let text = Msg { domain: "localhost:5173", account_line: pubkey.clone(), kind: "Solana", chain: "5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp", nonce: nonce(&s).await, extra: String::new() }.text();
+    let text = Msg {
+        domain: "localhost:5173",
+        account_line: pubkey.clone(),
+        kind: "Solana",
+        chain: "5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp",
+        nonce: nonce(&s).await,
+        extra: String::new(),
+    }
+    .text();
     let sig = bs58::encode(key.sign(text.as_bytes()).to_bytes()).into_string();
     let (status, body) = authenticate(&s, &text, &sig).await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(body["session"]["data"]["chainId"], "solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp");
     assert_eq!(body["session"]["cacao"]["s"]["t"], "ed25519");
-    let text = Msg { domain: "localhost:5173", account_line: pubkey, kind: "Solana", chain: "5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp", nonce: nonce(&s).await, extra: String::new() }.text();
+    let text = Msg {
+        domain: "localhost:5173",
+        account_line: pubkey,
+        kind: "Solana",
+        chain: "5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp",
+        nonce: nonce(&s).await,
+        extra: String::new(),
+    }
+    .text();
     let wrong = bs58::encode(ed25519_dalek::SigningKey::from_bytes(&[8u8; 32]).sign(text.as_bytes()).to_bytes()).into_string();
     assert_eq!(authenticate(&s, &text, &wrong).await.0, 401);
     s.stop().await;

@@ -109,7 +109,19 @@ fn bad_configuration_is_reported_clearly() {
         assert!(err.contains(expected), "{args:?} {env:?}: {err}");
     }
     let help = stdout(sigil(&db).args(["serve", "--help"]));
-    for flag in ["--config", "--database-url", "--listen", "--public-url", "--log", "--log-format", "--body-limit", "--request-timeout", "--analytics-events-per-minute", "--analytics-errors-per-minute", "--trust-proxy-headers"] {
+    for flag in [
+        "--config",
+        "--database-url",
+        "--listen",
+        "--public-url",
+        "--log",
+        "--log-format",
+        "--body-limit",
+        "--request-timeout",
+        "--analytics-events-per-minute",
+        "--analytics-errors-per-minute",
+        "--trust-proxy-headers",
+    ] {
         assert!(help.contains(flag), "--help lacks {flag}");
     }
     assert!(help.contains("SIGIL_DATABASE_URL"));

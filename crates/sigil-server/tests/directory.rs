@@ -63,7 +63,23 @@ async fn paging_covers_the_filtered_set(b: Backend) {
 
     // Every field of the record is present.
     let mm = &all[0];
-    for field in ["id", "name", "image_id", "image_url", "rdns", "homepage", "mobile_link", "desktop_link", "webapp_link", "app_store", "play_store", "chrome_store", "injected", "chains", "order"] {
+    for field in [
+        "id",
+        "name",
+        "image_id",
+        "image_url",
+        "rdns",
+        "homepage",
+        "mobile_link",
+        "desktop_link",
+        "webapp_link",
+        "app_store",
+        "play_store",
+        "chrome_store",
+        "injected",
+        "chains",
+        "order",
+    ] {
         assert!(mm.get(field).is_some(), "field {field} missing");
     }
     assert_eq!(mm["rdns"], "io.metamask");
@@ -231,7 +247,9 @@ async fn images(b: Backend) {
     let (status, body) = s.get_json(&s.api("/getWalletImage/does-not-exist")).await;
     assert_eq!((status, body["error"]["code"].as_str()), (404, Some("not_found")));
 
-    for (path, known, unknown) in [("/public/getAssetImage", "eip155:1", "eip155:999999"), ("/public/getCurrencyImage", "USD", "XXX"), ("/public/getTokenImage", "ETH", "NOPE")] {
+    for (path, known, unknown) in
+        [("/public/getAssetImage", "eip155:1", "eip155:999999"), ("/public/getCurrencyImage", "USD", "XXX"), ("/public/getTokenImage", "ETH", "NOPE")]
+    {
         let res = s.http.get(s.api(&format!("{path}/{known}"))).send().await.unwrap();
         assert_eq!((res.status().as_u16(), res.headers()["content-type"].to_str().unwrap()), (200, "image/svg+xml"), "{path}");
         let etag = res.headers()["etag"].to_str().unwrap().to_owned();

@@ -44,7 +44,8 @@ async fn single_batch_and_bad_input() {
     let s = server(&[&anvil.url], 10_000).await;
 
     // A 19-digit id comes back exactly.
-    let res = s.http.post(s.api(&format!("/v1/?chainId={DEV}"))).body(r#"{"jsonrpc":"2.0","id":1234567890123456789,"method":"eth_chainId"}"#).send().await.unwrap();
+    let res =
+        s.http.post(s.api(&format!("/v1/?chainId={DEV}"))).body(r#"{"jsonrpc":"2.0","id":1234567890123456789,"method":"eth_chainId"}"#).send().await.unwrap();
     assert_eq!(res.text().await.unwrap(), r#"{"jsonrpc":"2.0","id":1234567890123456789,"result":"0x7a69"}"#);
 
     // A transaction signed elsewhere is broadcast: a real transfer, then the balance shows it.
@@ -57,7 +58,8 @@ async fn single_batch_and_bad_input() {
     assert_eq!(bal["result"], "0xde0b6b3a7640000");
 
     // Batch: answers in order, a bad item answered in place.
-    let (status, batch) = rpc(&s, json!([call(7, "eth_getBalance", json!([to, "latest"])), {"id": 8, "method": "eth_blockNumber"}, call(9, "eth_blockNumber", json!([]))])).await;
+    let (status, batch) =
+        rpc(&s, json!([call(7, "eth_getBalance", json!([to, "latest"])), {"id": 8, "method": "eth_blockNumber"}, call(9, "eth_blockNumber", json!([]))])).await;
     assert_eq!(status, 200);
     assert_eq!(batch[0]["id"], 7);
     assert_eq!(batch[0]["result"], "0xde0b6b3a7640000");
@@ -87,7 +89,13 @@ async fn single_batch_and_bad_input() {
     assert_eq!(res.json::<Value>().await.unwrap()["error"]["message"], "Unsupported chainId eip155:999");
     let res = s.http.post(s.api("/v1")).json(&call(1, "eth_chainId", json!([]))).send().await.unwrap();
     assert_eq!(res.status(), 400);
-    let res = s.http.post(s.url(&format!("/v1?chainId={DEV}&projectId=00000000000000000000000000000000"))).json(&call(1, "eth_chainId", json!([]))).send().await.unwrap();
+    let res = s
+        .http
+        .post(s.url(&format!("/v1?chainId={DEV}&projectId=00000000000000000000000000000000")))
+        .json(&call(1, "eth_chainId", json!([])))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(res.status(), 403);
 
     let (_, supported) = s.get_json(&s.api("/v1/supported-chains")).await;
@@ -300,10 +308,19 @@ async fn mainnet_like_chain_reports_fiat_and_prices() {
     let (_, body) = s.get_json(&s.api(&format!("/v1/account/{ACCOUNT0}/balance?chainId={DEV}"))).await;
     assert_eq!((body["balances"][0]["price"].as_f64(), body["balances"][0]["value"].as_f64()), (Some(3000.0), Some(30_000_000.0)));
 
-    let res = s.http.post(s.api("/v1/fungible/price")).json(&json!({"currency": "usd", "addresses": [format!("{DEV}:native"), "eip155:999:native"], "projectId": s.project})).send().await.unwrap();
+    let res = s
+        .http
+        .post(s.api("/v1/fungible/price"))
+        .json(&json!({"currency": "usd", "addresses": [format!("{DEV}:native"), "eip155:999:native"], "projectId": s.project}))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(res.status(), 200);
     let body: Value = res.json().await.unwrap();
-    assert_eq!(body["fungibles"], json!([{"name": "Ether", "symbol": "ETH", "iconUrl": format!("http://127.0.0.1:8080/public/getTokenImage/ETH?projectId={}", s.project), "price": 3000.0}]));
+    assert_eq!(
+        body["fungibles"],
+        json!([{"name": "Ether", "symbol": "ETH", "iconUrl": format!("http://127.0.0.1:8080/public/getTokenImage/ETH?projectId={}", s.project), "price": 3000.0}])
+    );
     let res = s.http.post(s.api("/v1/fungible/price")).json(&json!({"currency": "usd", "addresses": ["nope"]})).send().await.unwrap();
     assert_eq!(res.status(), 400);
     s.stop().await;
@@ -347,9 +364,16 @@ async fn token_balances_and_on_chain_pair_price() {
     assert_eq!(usdc_balance["quantity"]["numeric"], "975000");
     assert_eq!(usdc_balance["value"].as_f64(), Some(975000.0));
 
-    let res = s.http.post(s.api("/v1/fungible/price")).json(&json!({"currency": "usd", "addresses": [format!("{DEV}:{sgl}"), format!("{DEV}:{usdc}")]})).send().await.unwrap();
+    let res = s
+        .http
+        .post(s.api("/v1/fungible/price"))
+        .json(&json!({"currency": "usd", "addresses": [format!("{DEV}:{sgl}"), format!("{DEV}:{usdc}")]}))
+        .send()
+        .await
+        .unwrap();
     let body: Value = res.json().await.unwrap();
-    let priced: Vec<(String, f64)> = body["fungibles"].as_array().unwrap().iter().map(|f| (f["symbol"].as_str().unwrap().to_owned(), f["price"].as_f64().unwrap())).collect();
+    let priced: Vec<(String, f64)> =
+        body["fungibles"].as_array().unwrap().iter().map(|f| (f["symbol"].as_str().unwrap().to_owned(), f["price"].as_f64().unwrap())).collect();
     assert_eq!(priced, vec![("SGL".to_owned(), 2.5), ("USDC".to_owned(), 1.0)]);
     s.stop().await;
 }
@@ -456,9 +480,13 @@ async fn never_forwards_signing_or_node_admin_methods() {
         assert_eq!(body["error"]["message"], format!("The method {method} is not available through this RPC proxy"));
     }
     // In a batch, refused calls are answered in place and the rest go through.
-    let (status, batch) = rpc(&s, json!([call(20, "evm_mine", json!([])), call(21, "eth_blockNumber", json!([])), call(22, "anvil_setBalance", json!([stranger, "0x1"]))])).await;
+    let (status, batch) =
+        rpc(&s, json!([call(20, "evm_mine", json!([])), call(21, "eth_blockNumber", json!([])), call(22, "anvil_setBalance", json!([stranger, "0x1"]))])).await;
     assert_eq!(status, 200);
-    assert_eq!((batch[0]["error"]["code"].as_i64(), batch[1]["result"].as_str(), batch[2]["error"]["code"].as_i64()), (Some(-32601), Some("0x0"), Some(-32601)));
+    assert_eq!(
+        (batch[0]["error"]["code"].as_i64(), batch[1]["result"].as_str(), batch[2]["error"]["code"].as_i64()),
+        (Some(-32601), Some("0x0"), Some(-32601))
+    );
     // Nothing reached the node: no block was mined, no balance set, no transfer sent.
     let (_, block) = rpc(&s, call(30, "eth_blockNumber", json!([]))).await;
     assert_eq!(block["result"], "0x0");

@@ -6,7 +6,15 @@ use common::{Backend, TestServer};
 use serde_json::{json, Value};
 use sqlx::Row;
 
-both_backends!(analytics_ingest, analytics_rate_limits, operations, openapi_is_true, error_shapes, junk_never_breaks_the_server, import_reports_and_is_idempotent);
+both_backends!(
+    analytics_ingest,
+    analytics_rate_limits,
+    operations,
+    openapi_is_true,
+    error_shapes,
+    junk_never_breaks_the_server,
+    import_reports_and_is_idempotent
+);
 
 const ORIGINS: &[&str] = &["http://localhost:5173"];
 
@@ -116,10 +124,29 @@ async fn openapi_is_true(b: Backend) {
     assert_eq!(status, 200);
     let paths: Vec<String> = doc["paths"].as_object().unwrap().keys().cloned().collect();
     let expected = [
-        "/auth/v1/authenticate", "/auth/v1/nonce", "/auth/v1/session", "/auth/v1/sessions", "/auth/v1/sessions/{id}/revoke", "/auth/v1/signout",
-        "/e", "/getAnalyticsConfig", "/getWalletImage/{id}", "/getWallets", "/health", "/metrics", "/openapi.json",
-        "/projects/v1/origins", "/public/getAssetImage/{id}", "/public/getCurrencyImage/{id}", "/public/getTokenImage/{id}",
-        "/v1", "/v1/", "/v1/account/{address}/balance", "/v1/fungible/price", "/v1/identity/{address}", "/v1/supported-chains",
+        "/auth/v1/authenticate",
+        "/auth/v1/nonce",
+        "/auth/v1/session",
+        "/auth/v1/sessions",
+        "/auth/v1/sessions/{id}/revoke",
+        "/auth/v1/signout",
+        "/e",
+        "/getAnalyticsConfig",
+        "/getWalletImage/{id}",
+        "/getWallets",
+        "/health",
+        "/metrics",
+        "/openapi.json",
+        "/projects/v1/origins",
+        "/public/getAssetImage/{id}",
+        "/public/getCurrencyImage/{id}",
+        "/public/getTokenImage/{id}",
+        "/v1",
+        "/v1/",
+        "/v1/account/{address}/balance",
+        "/v1/fungible/price",
+        "/v1/identity/{address}",
+        "/v1/supported-chains",
     ];
     let mut sorted = paths.clone();
     sorted.sort();
@@ -127,7 +154,11 @@ async fn openapi_is_true(b: Backend) {
     for path in &paths {
         for (method, op) in doc["paths"][path].as_object().unwrap() {
             let concrete = path.replace("{id}", "ETH").replace("{address}", "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266");
-            let url = if concrete.starts_with("/health") || concrete.starts_with("/metrics") || concrete.starts_with("/openapi") { s.url(&concrete) } else { s.api(&concrete) };
+            let url = if concrete.starts_with("/health") || concrete.starts_with("/metrics") || concrete.starts_with("/openapi") {
+                s.url(&concrete)
+            } else {
+                s.api(&concrete)
+            };
             let req = match method.as_str() {
                 "get" => s.http.get(&url),
                 "post" => s.http.post(&url).json(&event("track")),

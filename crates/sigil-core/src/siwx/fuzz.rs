@@ -12,10 +12,7 @@ fn config(cases: u32) -> Config {
 }
 
 fn evm_address() -> impl Strategy<Value = String> {
-    prop_oneof![
-        any::<[u8; 20]>().prop_map(|a| to_checksum_address(&a)),
-        any::<[u8; 20]>().prop_map(|a| format!("0x{}", hex::encode(a))),
-    ]
+    prop_oneof![any::<[u8; 20]>().prop_map(|a| to_checksum_address(&a)), any::<[u8; 20]>().prop_map(|a| format!("0x{}", hex::encode(a))),]
 }
 
 fn solana_address() -> impl Strategy<Value = String> {
@@ -117,19 +114,7 @@ enum Mutation {
 }
 
 fn mutation() -> impl Strategy<Value = Mutation> {
-    let ch = prop_oneof![
-        Just('\n'),
-        Just(' '),
-        Just(':'),
-        Just('-'),
-        Just('0'),
-        Just('x'),
-        Just('A'),
-        Just('%'),
-        Just('\r'),
-        Just('é'),
-        any::<char>(),
-    ];
+    let ch = prop_oneof![Just('\n'), Just(' '), Just(':'), Just('-'), Just('0'), Just('x'), Just('A'), Just('%'), Just('\r'), Just('é'), any::<char>(),];
     prop_oneof![
         any::<usize>().prop_map(Mutation::Delete),
         (any::<usize>(), ch.clone()).prop_map(|(i, c)| Mutation::Insert(i, c)),

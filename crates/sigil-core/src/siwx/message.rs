@@ -262,25 +262,13 @@ impl SignInMessage {
         // Line 1: header.
         let (ln, header) = cur.next(Field::Header)?;
         let Some(head) = header.strip_suffix(HEADER_END) else {
-            return Err(ParseError::new(
-                ln,
-                Field::Header,
-                "expected '<domain> wants you to sign in with your <Ethereum|Solana> account:'",
-            ));
+            return Err(ParseError::new(ln, Field::Header, "expected '<domain> wants you to sign in with your <Ethereum|Solana> account:'"));
         };
         let Some((origin, chain_name)) = head.split_once(HEADER_MIDDLE) else {
-            return Err(ParseError::new(
-                ln,
-                Field::Header,
-                "expected '<domain> wants you to sign in with your <Ethereum|Solana> account:'",
-            ));
+            return Err(ParseError::new(ln, Field::Header, "expected '<domain> wants you to sign in with your <Ethereum|Solana> account:'"));
         };
         let Some(namespace) = ChainNamespace::from_display_name(chain_name) else {
-            return Err(ParseError::new(
-                ln,
-                Field::Header,
-                format!("unsupported chain '{}' (expected Ethereum or Solana)", shorten(chain_name)),
-            ));
+            return Err(ParseError::new(ln, Field::Header, format!("unsupported chain '{}' (expected Ethereum or Solana)", shorten(chain_name))));
         };
         let (scheme, domain) = match origin.split_once("://") {
             Some((s, d)) => (Some(s.to_owned()), d.to_owned()),
@@ -299,11 +287,7 @@ impl SignInMessage {
             let (next_ln, next) = cur.next(Field::BlankLine)?;
             if !next.is_empty() {
                 return Err(if line.starts_with(URI_TAG) {
-                    ParseError::new(
-                        ln,
-                        Field::BlankLine,
-                        "expected an empty line before 'URI: ' (two empty lines when there is no statement)",
-                    )
+                    ParseError::new(ln, Field::BlankLine, "expected an empty line before 'URI: ' (two empty lines when there is no statement)")
                 } else {
                     ParseError::new(next_ln, Field::BlankLine, "expected an empty line after the statement")
                 });
@@ -327,11 +311,7 @@ impl SignInMessage {
             while let Some(line) = cur.peek() {
                 let ln = cur.pos + 1;
                 let Some(resource) = line.strip_prefix(RESOURCE_ITEM) else {
-                    return Err(ParseError::new(
-                        ln,
-                        Field::Resources,
-                        format!("expected '- <uri>', found '{}'", shorten(line)),
-                    ));
+                    return Err(ParseError::new(ln, Field::Resources, format!("expected '- <uri>', found '{}'", shorten(line))));
                 };
                 resources.push(resource.to_owned());
                 cur.pos += 1;
@@ -380,19 +360,11 @@ impl SignInMessage {
     pub fn validate(&self) -> Result<(), ParseError> {
         if let Some(scheme) = &self.scheme {
             if !is_valid_scheme(scheme) {
-                return Err(ParseError::new(
-                    1,
-                    Field::Scheme,
-                    format!("'{}' is not an RFC 3986 URI scheme", shorten(scheme)),
-                ));
+                return Err(ParseError::new(1, Field::Scheme, format!("'{}' is not an RFC 3986 URI scheme", shorten(scheme))));
             }
         }
         if !is_valid_authority(&self.domain) {
-            return Err(ParseError::new(
-                1,
-                Field::Domain,
-                format!("'{}' is not an RFC 3986 authority (host[:port])", shorten(&self.domain)),
-            ));
+            return Err(ParseError::new(1, Field::Domain, format!("'{}' is not an RFC 3986 authority (host[:port])", shorten(&self.domain))));
         }
         let address_check = match self.namespace {
             ChainNamespace::Eip155 => check_evm_address(&self.address),
@@ -419,11 +391,7 @@ impl SignInMessage {
         }
         line += 1;
         if self.version != "1" {
-            return Err(ParseError::new(
-                line,
-                Field::Version,
-                format!("unsupported version '{}' (must be 1)", shorten(&self.version)),
-            ));
+            return Err(ParseError::new(line, Field::Version, format!("unsupported version '{}' (must be 1)", shorten(&self.version))));
         }
         line += 1;
         if !is_valid_chain_id(self.namespace, &self.chain_id) {
@@ -431,26 +399,15 @@ impl SignInMessage {
                 ChainNamespace::Eip155 => "decimal digits",
                 ChainNamespace::Solana => "a CAIP-2 reference of 1-32 letters, digits, '-' or '_'",
             };
-            return Err(ParseError::new(
-                line,
-                Field::ChainId,
-                format!("'{}' is not a valid chain id ({expected})", shorten(&self.chain_id)),
-            ));
+            return Err(ParseError::new(line, Field::ChainId, format!("'{}' is not a valid chain id ({expected})", shorten(&self.chain_id))));
         }
         line += 1;
         if !is_valid_nonce(&self.nonce) {
-            return Err(ParseError::new(
-                line,
-                Field::Nonce,
-                format!("'{}' is not a nonce (at least 8 ASCII letters or digits)", shorten(&self.nonce)),
-            ));
+            return Err(ParseError::new(line, Field::Nonce, format!("'{}' is not a nonce (at least 8 ASCII letters or digits)", shorten(&self.nonce))));
         }
         line += 1;
         check_timestamp(line, Field::IssuedAt, &self.issued_at)?;
-        for (field, value) in [
-            (Field::ExpirationTime, &self.expiration_time),
-            (Field::NotBefore, &self.not_before),
-        ] {
+        for (field, value) in [(Field::ExpirationTime, &self.expiration_time), (Field::NotBefore, &self.not_before)] {
             if let Some(value) = value {
                 line += 1;
                 check_timestamp(line, field, value)?;
@@ -459,11 +416,7 @@ impl SignInMessage {
         if let Some(request_id) = &self.request_id {
             line += 1;
             if !pct_ok(request_id, |b| is_unreserved(b) || is_sub_delim(b) || b == b':' || b == b'@') {
-                return Err(ParseError::new(
-                    line,
-                    Field::RequestId,
-                    format!("'{}' is not an RFC 3986 pchar sequence", shorten(request_id)),
-                ));
+                return Err(ParseError::new(line, Field::RequestId, format!("'{}' is not an RFC 3986 pchar sequence", shorten(request_id))));
             }
         }
         if !self.resources.is_empty() {
@@ -471,11 +424,7 @@ impl SignInMessage {
             for resource in &self.resources {
                 line += 1;
                 if !is_valid_uri(resource) {
-                    return Err(ParseError::new(
-                        line,
-                        Field::Resources,
-                        format!("'{}' is not an RFC 3986 URI", shorten(resource)),
-                    ));
+                    return Err(ParseError::new(line, Field::Resources, format!("'{}' is not an RFC 3986 URI", shorten(resource))));
                 }
             }
         }
@@ -612,14 +561,11 @@ fn shorten(s: &str) -> String {
 }
 
 fn parse_time(field: Field, value: &str) -> Result<OffsetDateTime, TimeError> {
-    OffsetDateTime::parse(value, &Rfc3339)
-        .map_err(|_| TimeError::InvalidTimestamp { field, value: value.to_owned() })
+    OffsetDateTime::parse(value, &Rfc3339).map_err(|_| TimeError::InvalidTimestamp { field, value: value.to_owned() })
 }
 
 fn check_timestamp(line: usize, field: Field, value: &str) -> Result<(), ParseError> {
-    parse_time(field, value).map(|_| ()).map_err(|_| {
-        ParseError::new(line, field, format!("'{}' is not an RFC 3339 date-time", shorten(value)))
-    })
+    parse_time(field, value).map(|_| ()).map_err(|_| ParseError::new(line, field, format!("'{}' is not an RFC 3339 date-time", shorten(value))))
 }
 
 /// Format a date-time as RFC 3339 (e.g. `2021-09-30T16:25:24Z` in UTC), for building messages.
@@ -673,8 +619,7 @@ fn pct_ok(s: &str, allowed: impl Fn(u8) -> bool) -> bool {
 
 fn is_valid_scheme(s: &str) -> bool {
     let mut bytes = s.bytes();
-    matches!(bytes.next(), Some(b) if b.is_ascii_alphabetic())
-        && bytes.all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.'))
+    matches!(bytes.next(), Some(b) if b.is_ascii_alphabetic()) && bytes.all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.'))
 }
 
 /// RFC 3986 `authority = [ userinfo "@" ] host [ ":" port ]`, with a non-empty host.
@@ -733,9 +678,7 @@ fn is_valid_ip_literal(s: &str) -> bool {
 /// An RFC 3986 URI: only URI characters (well-formed `%XX` escapes) and a scheme the `url`
 /// crate can parse.
 pub(crate) fn is_valid_uri(s: &str) -> bool {
-    !s.is_empty()
-        && pct_ok(s, |b| is_unreserved(b) || is_sub_delim(b) || is_gen_delim(b))
-        && url::Url::parse(s).is_ok()
+    !s.is_empty() && pct_ok(s, |b| is_unreserved(b) || is_sub_delim(b) || is_gen_delim(b)) && url::Url::parse(s).is_ok()
 }
 
 /// At least 8 ASCII letters or digits (EIP-4361 `nonce`).
@@ -746,9 +689,7 @@ pub fn is_valid_nonce(s: &str) -> bool {
 fn is_valid_chain_id(namespace: ChainNamespace, s: &str) -> bool {
     match namespace {
         ChainNamespace::Eip155 => !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()),
-        ChainNamespace::Solana => {
-            (1..=32).contains(&s.len()) && s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
-        }
+        ChainNamespace::Solana => (1..=32).contains(&s.len()) && s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_'),
     }
 }
 

@@ -114,10 +114,7 @@ fn eip4361_example_fields() {
     assert_eq!(m.request_id, None);
     assert_eq!(
         m.resources,
-        vec![
-            "ipfs://bafybeiemxf5abjwjbikoz4mc3a3dla6ual3jsgpdr4cjr3oz3evfyavhwq/".to_owned(),
-            "https://example.com/my-web2-claim.json".to_owned()
-        ]
+        vec!["ipfs://bafybeiemxf5abjwjbikoz4mc3a3dla6ual3jsgpdr4cjr3oz3evfyavhwq/".to_owned(), "https://example.com/my-web2-claim.json".to_owned()]
     );
     assert_eq!(m.caip2_chain_id(), "eip155:1");
     assert_eq!(m.caip10_account(), "eip155:1:0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2");
@@ -148,10 +145,7 @@ fn builder_produces_exact_text() {
     assert_eq!(m.to_string(), MINIMAL);
     assert!(m.validate().is_ok());
     m.statement = Some("I accept the ExampleOrg Terms of Service: https://example.com/tos".into());
-    m.resources = vec![
-        "ipfs://bafybeiemxf5abjwjbikoz4mc3a3dla6ual3jsgpdr4cjr3oz3evfyavhwq/".into(),
-        "https://example.com/my-web2-claim.json".into(),
-    ];
+    m.resources = vec!["ipfs://bafybeiemxf5abjwjbikoz4mc3a3dla6ual3jsgpdr4cjr3oz3evfyavhwq/".into(), "https://example.com/my-web2-claim.json".into()];
     assert_eq!(m.to_string(), EIP4361_IMPLICIT_SCHEME);
     m.scheme = Some("https".into());
     assert_eq!(m.to_string(), EIP4361_EXPLICIT_SCHEME);
@@ -392,10 +386,7 @@ fn personal_sign(key: &k256::ecdsa::SigningKey, message: &str, v_base: u8) -> St
 #[test]
 fn keccak_and_eip191_hash_vectors() {
     assert_eq!(hex::encode(keccak256(b"")), "c5d2460186f7233c927e7db2dcc703c0e500b653ca82273b7bfad8045d85a470");
-    assert_eq!(
-        hex::encode(eip191_hash("hello world")),
-        "d9eba16ed0ecae432b71fe008c98cc872bb4cc214d3220a36f365326cf807d68"
-    );
+    assert_eq!(hex::encode(eip191_hash("hello world")), "d9eba16ed0ecae432b71fe008c98cc872bb4cc214d3220a36f365326cf807d68");
 }
 
 #[test]
@@ -428,10 +419,7 @@ fn eip191_rejections() {
         other => panic!("{other:?}"),
     }
     // Wrong address.
-    assert!(matches!(
-        verify_eip191(text, &sig, "0x70997970C51812dc3A010C7d01b50e0d17dc79C8"),
-        Err(VerifyError::AddressMismatch { .. })
-    ));
+    assert!(matches!(verify_eip191(text, &sig, "0x70997970C51812dc3A010C7d01b50e0d17dc79C8"), Err(VerifyError::AddressMismatch { .. })));
     assert_eq!(verify_eip191(text, &sig, "0x1234"), Err(VerifyError::InvalidAddress("0x1234".into())));
     // Wrong length.
     assert_eq!(verify_eip191(text, &sig[..sig.len() - 2], ANVIL_ADDRESS), Err(VerifyError::InvalidLength { expected: 65, actual: 64 }));

@@ -71,17 +71,14 @@ pub fn recover_eip191(message: &str, signature_hex: &str) -> Result<String, Veri
     };
     let recovery = RecoveryId::from_byte(recovery).ok_or(VerifyError::InvalidRecoveryId(v))?;
     let signature = Signature::from_slice(&bytes[..64]).map_err(|_| VerifyError::MalformedSignature)?;
-    let key = VerifyingKey::recover_from_prehash(&eip191_hash(message), &signature, recovery)
-        .map_err(|_| VerifyError::MalformedSignature)?;
+    let key = VerifyingKey::recover_from_prehash(&eip191_hash(message), &signature, recovery).map_err(|_| VerifyError::MalformedSignature)?;
     Ok(to_checksum_address(&address_of(&key)))
 }
 
 /// Verify an EOA `personal_sign` signature: the recovered address must equal `expected_address`
 /// (compared case-insensitively).
 pub fn verify_eip191(message: &str, signature_hex: &str, expected_address: &str) -> Result<(), VerifyError> {
-    let well_formed = expected_address
-        .strip_prefix("0x")
-        .is_some_and(|h| h.len() == 40 && h.bytes().all(|b| b.is_ascii_hexdigit()));
+    let well_formed = expected_address.strip_prefix("0x").is_some_and(|h| h.len() == 40 && h.bytes().all(|b| b.is_ascii_hexdigit()));
     if !well_formed {
         return Err(VerifyError::InvalidAddress(expected_address.to_owned()));
     }
@@ -132,18 +129,11 @@ fn decode_solana_signature(s: &str) -> Result<Vec<u8>, VerifyError> {
 /// Verify a Solana `signMessage` signature: ed25519 (strict) over the UTF-8 message bytes,
 /// with the signer's base58 public key.
 pub fn verify_solana(message: &str, signature_base58_or_hex: &str, pubkey_base58: &str) -> Result<(), VerifyError> {
-    let key_bytes: [u8; 32] = bs58::decode(pubkey_base58)
-        .into_vec()
-        .ok()
-        .and_then(|b| b.try_into().ok())
-        .ok_or_else(|| VerifyError::InvalidPublicKey(pubkey_base58.to_owned()))?;
-    let key = ed25519_dalek::VerifyingKey::from_bytes(&key_bytes)
-        .map_err(|_| VerifyError::InvalidPublicKey(pubkey_base58.to_owned()))?;
+    let key_bytes: [u8; 32] =
+        bs58::decode(pubkey_base58).into_vec().ok().and_then(|b| b.try_into().ok()).ok_or_else(|| VerifyError::InvalidPublicKey(pubkey_base58.to_owned()))?;
+    let key = ed25519_dalek::VerifyingKey::from_bytes(&key_bytes).map_err(|_| VerifyError::InvalidPublicKey(pubkey_base58.to_owned()))?;
     let sig_bytes = decode_solana_signature(signature_base58_or_hex)?;
-    let sig_bytes: [u8; 64] = sig_bytes
-        .as_slice()
-        .try_into()
-        .map_err(|_| VerifyError::InvalidLength { expected: 64, actual: sig_bytes.len() })?;
+    let sig_bytes: [u8; 64] = sig_bytes.as_slice().try_into().map_err(|_| VerifyError::InvalidLength { expected: 64, actual: sig_bytes.len() })?;
     let signature = ed25519_dalek::Signature::from_bytes(&sig_bytes);
     key.verify_strict(message.as_bytes(), &signature).map_err(|_| VerifyError::BadSignature)
 }

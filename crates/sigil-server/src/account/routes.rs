@@ -103,7 +103,12 @@ fn balance_response(state: &AppState, project: &Project, mut balances: Vec<Token
     params(("address" = String, Path, description = "EVM address (40 hex, optional 0x)"), BalanceQuery, crate::query::ProjectQuery),
     responses((status = 200, body = BalanceResponse), (status = 400, body = crate::error::ErrorBody), (status = 403, body = crate::error::ErrorBody),
         (status = 503, body = crate::error::ErrorBody, description = "The chain's upstreams are down")))]
-pub async fn balance(State(state): State<AppState>, Extension(project): Extension<Arc<Project>>, Path(address): Path<String>, uri: Uri) -> ApiResult<Json<BalanceResponse>> {
+pub async fn balance(
+    State(state): State<AppState>,
+    Extension(project): Extension<Arc<Project>>,
+    Path(address): Path<String>,
+    uri: Uri,
+) -> ApiResult<Json<BalanceResponse>> {
     let params = Params::from_uri(&uri);
     let chain_id = params.text("chainId").ok_or_else(|| ApiError::invalid_param("chainId", "required, e.g. eip155:1"))?;
     let parsed: ChainId = chain_id.parse().map_err(|e| ApiError::invalid_param("chainId", e))?;
@@ -128,18 +133,19 @@ pub async fn balance(State(state): State<AppState>, Extension(project): Extensio
         }
     }
 
-    let mut calls = vec![crate::rpc::jsonrpc::Call {
-        id: "null".into(),
-        method: "eth_getBalance".into(),
-        params: Some(format!(r#"["{owner}","latest"]"#)),
-    }];
+    let mut calls = vec![crate::rpc::jsonrpc::Call { id: "null".into(), method: "eth_getBalance".into(), params: Some(format!(r#"["{owner}","latest"]"#)) }];
     calls.extend(chain.tokens.iter().map(|t| evm::balance_of(&t.address, &owner)));
     let results = evm::batch(&state.rpc, &chain.id, &calls).await.map_err(upstream_error)?;
     let native_hex = results[0].clone().ok_or_else(|| ApiError::unavailable("eth_getBalance failed"))?;
 
     let mut balances = Vec::new();
-    let entries = std::iter::once((None, chain.native.name.clone(), chain.native.symbol.clone(), chain.native.decimals, None, Some(native_hex)))
-        .chain(chain.tokens.iter().zip(results.into_iter().skip(1)).map(|(t, r)| (Some(t.address.clone()), t.name.clone(), t.symbol.clone(), t.decimals, t.icon.as_ref(), r)));
+    let entries = std::iter::once((None, chain.native.name.clone(), chain.native.symbol.clone(), chain.native.decimals, None, Some(native_hex))).chain(
+        chain
+            .tokens
+            .iter()
+            .zip(results.into_iter().skip(1))
+            .map(|(t, r)| (Some(t.address.clone()), t.name.clone(), t.symbol.clone(), t.decimals, t.icon.as_ref(), r)),
+    );
     for (token, name, symbol, decimals, configured_icon, hex) in entries {
         let Some(hex) = hex else { continue };
         if token.is_some() && amount::is_zero_hex(&hex) {

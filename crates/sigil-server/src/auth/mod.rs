@@ -122,7 +122,8 @@ pub async fn authenticate(state: &AppState, project: &Project, message_text: &st
     if expires_at <= now {
         return Err(ApiError::bad_request("nonce_expired", "Nonce has expired"));
     }
-    let claimed = sqlx::query("UPDATE auth_nonces SET used_at = $1 WHERE nonce = $2 AND used_at IS NULL").bind(now).bind(&message.nonce).execute(&state.db).await?;
+    let claimed =
+        sqlx::query("UPDATE auth_nonces SET used_at = $1 WHERE nonce = $2 AND used_at IS NULL").bind(now).bind(&message.nonce).execute(&state.db).await?;
     if claimed.rows_affected() != 1 {
         return Err(err(StatusCode::CONFLICT, "nonce_used", "Nonce has already been used"));
     }
@@ -160,7 +161,11 @@ async fn verify_signature(state: &AppState, message: &SignInMessage, text: &str,
             let sig = siwx::decode_hex(signature).map_err(|_| invalid())?;
             let data = siwx::eip1271_call_data(siwx::eip191_hash(text), &sig);
             let params = json!([{"to": message.address, "data": data}, "latest"]).to_string();
-            let reply = state.rpc.call(&message.caip2_chain_id(), "eth_call", Some(&params)).await.map_err(|_| ApiError::unavailable("EIP-1271 check: chain unavailable"))?;
+            let reply = state
+                .rpc
+                .call(&message.caip2_chain_id(), "eth_call", Some(&params))
+                .await
+                .map_err(|_| ApiError::unavailable("EIP-1271 check: chain unavailable"))?;
             match reply {
                 Reply::Result(raw) if serde_json::from_str::<String>(&raw).is_ok_and(|r| siwx::is_eip1271_magic(&r)) => Ok(()),
                 _ => Err(invalid()),
@@ -226,7 +231,14 @@ pub async fn sessions_of(state: &AppState, project: &Project, account: &str, cha
     .fetch_all(&state.db)
     .await?;
     rows.iter()
-        .map(|r| Ok(session_json(&r.try_get::<String, _>("id")?, &r.try_get::<String, _>("message")?, &r.try_get::<String, _>("signature")?, r.try_get("expires_at")?)))
+        .map(|r| {
+            Ok(session_json(
+                &r.try_get::<String, _>("id")?,
+                &r.try_get::<String, _>("message")?,
+                &r.try_get::<String, _>("signature")?,
+                r.try_get("expires_at")?,
+            ))
+        })
         .collect::<Result<_, sqlx::Error>>()
         .map_err(Into::into)
 }

@@ -95,10 +95,19 @@ pub async fn session(State(state): State<AppState>, Extension(project): Extensio
 #[utoipa::path(get, path = "/auth/v1/sessions", tag = "auth",
     params(("account" = String, Query, description = "CAIP-10 account, e.g. eip155:1:0xab..."), crate::query::ProjectQuery),
     responses((status = 200, body = SessionsResponse), (status = 400, body = crate::error::ErrorBody), (status = 401, body = crate::error::ErrorBody), (status = 403, body = crate::error::ErrorBody)))]
-pub async fn sessions(State(state): State<AppState>, Extension(project): Extension<Arc<Project>>, headers: HeaderMap, uri: Uri) -> ApiResult<Json<SessionsResponse>> {
+pub async fn sessions(
+    State(state): State<AppState>,
+    Extension(project): Extension<Arc<Project>>,
+    headers: HeaderMap,
+    uri: Uri,
+) -> ApiResult<Json<SessionsResponse>> {
     let token = bearer(&headers)?;
     let params = Params::from_uri(&uri);
-    let account: AccountId = params.text("account").ok_or_else(|| ApiError::invalid_param("account", "required (CAIP-10)"))?.parse().map_err(|e| ApiError::invalid_param("account", e))?;
+    let account: AccountId = params
+        .text("account")
+        .ok_or_else(|| ApiError::invalid_param("account", "required (CAIP-10)"))?
+        .parse()
+        .map_err(|e| ApiError::invalid_param("account", e))?;
     let (_, owner) = super::session_for_token(&state, &project, token).await?;
     if !owner.eq_ignore_ascii_case(&account.to_string()) {
         return Err(ApiError::new(StatusCode::FORBIDDEN, "forbidden", "The session token belongs to another account"));
@@ -120,7 +129,12 @@ pub async fn signout(State(state): State<AppState>, Extension(project): Extensio
 #[utoipa::path(post, path = "/auth/v1/sessions/{id}/revoke", tag = "auth",
     params(("id" = String, Path, description = "Session id"), crate::query::ProjectQuery),
     responses((status = 200, body = Revoked), (status = 400, body = crate::error::ErrorBody), (status = 401, body = crate::error::ErrorBody), (status = 403, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody)))]
-pub async fn revoke(State(state): State<AppState>, Extension(project): Extension<Arc<Project>>, headers: HeaderMap, Path(id): Path<String>) -> ApiResult<Json<Revoked>> {
+pub async fn revoke(
+    State(state): State<AppState>,
+    Extension(project): Extension<Arc<Project>>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+) -> ApiResult<Json<Revoked>> {
     let (_, owner) = super::session_for_token(&state, &project, bearer(&headers)?).await?;
     if super::revoke(&state, &project, &id, &owner).await? {
         Ok(Json(Revoked { revoked: true }))

@@ -67,7 +67,6 @@ pub struct ChainConfig {
     pub allow_methods: Vec<String>,
 }
 
-
 /// `token` is priced from `pair`'s reserves against `quote`, a USD stablecoin; both tokens must
 /// be in the chain's token list (for their decimals).
 #[derive(Debug, Clone, Deserialize, PartialEq)]
@@ -206,7 +205,10 @@ impl Chains {
             quote: String,
         }
         let d: Deployment = serde_json::from_str(json).map_err(|e| ChainsError::Parse("deployment".into(), e.to_string()))?;
-        let chain = self.by_id.get_mut(&d.chain_id).ok_or_else(|| ChainsError::Invalid(d.chain_id.clone(), "deployment names a chain that is not configured".into()))?;
+        let chain = self
+            .by_id
+            .get_mut(&d.chain_id)
+            .ok_or_else(|| ChainsError::Invalid(d.chain_id.clone(), "deployment names a chain that is not configured".into()))?;
         chain.ws = crate::rpc::head::ws_url_for(&d.rpc_url).into_iter().collect();
         chain.rpc = vec![d.rpc_url];
         let by_symbol = |sym: &str| d.tokens.iter().find(|t| t.symbol == sym).map(|t| t.address.clone());
@@ -256,14 +258,20 @@ mod tests {
 
     #[test]
     fn rejects_bad_chains() {
-        let err = Chains::parse("[[chains]]\nid = \"eip155\"\nname = \"x\"\nrpc = [\"http://a\"]\nnative = { name = \"E\", symbol = \"E\", decimals = 18 }\n", "t").unwrap_err();
+        let err =
+            Chains::parse("[[chains]]\nid = \"eip155\"\nname = \"x\"\nrpc = [\"http://a\"]\nnative = { name = \"E\", symbol = \"E\", decimals = 18 }\n", "t")
+                .unwrap_err();
         assert!(err.to_string().starts_with("chain eip155:"), "{err}");
-        let err = Chains::parse("[[chains]]\nid = \"eip155:5\"\nname = \"x\"\nrpc = []\nnative = { name = \"E\", symbol = \"E\", decimals = 18 }\n", "t").unwrap_err();
+        let err = Chains::parse("[[chains]]\nid = \"eip155:5\"\nname = \"x\"\nrpc = []\nnative = { name = \"E\", symbol = \"E\", decimals = 18 }\n", "t")
+            .unwrap_err();
         assert_eq!(err.to_string(), "chain eip155:5: needs at least one rpc URL");
         let err = Chains::parse("[[chains]]\nid = \"eip155:5\"\nname = \"x\"\nrpc = [\"http://a\"]\nnative = { name = \"E\", symbol = \"E\", decimals = 18 }\ntokens = [{ address = \"0x12\", symbol = \"T\", name = \"T\", decimals = 1 }]\n", "t").unwrap_err();
         assert!(err.to_string().contains("not an EVM address"));
         let err = Chains::parse("[[chains]]\nid = \"eip155:5\"\nname = \"x\"\nrpc = [\"http://a\"]\nnative = { name = \"E\", symbol = \"E\", decimals = 18 }\nallow_methods = [\"trace_block\", \"anvil_setBalance\"]\n", "t").unwrap_err();
-        assert_eq!(err.to_string(), "chain eip155:5: allow_methods: anvil_setBalance signs with a node-held key or administers the node, and is never forwarded");
+        assert_eq!(
+            err.to_string(),
+            "chain eip155:5: allow_methods: anvil_setBalance signs with a node-held key or administers the node, and is never forwarded"
+        );
     }
 
     #[test]
@@ -306,7 +314,9 @@ mod deployment_tests {
         assert_eq!(c.get("eip155:31337").unwrap().ens_registry.as_deref(), Some("0x610178dA211FEF7D417bC0e6FeD39F05609AD788"));
         let bad = r#"{"chainId":"eip155:31337","rpcUrl":"http://x","tokens":[],"ens":{"registry":"0x12"}}"#;
         assert!(c.apply_deployment(bad).unwrap_err().to_string().contains("ens registry '0x12'"));
-        let none = Chains::parse("[[chains]]\nid = \"eip155:5\"\nname = \"x\"\nrpc = [\"http://a\"]\nnative = { name = \"E\", symbol = \"E\", decimals = 18 }\n", "t").unwrap();
+        let none =
+            Chains::parse("[[chains]]\nid = \"eip155:5\"\nname = \"x\"\nrpc = [\"http://a\"]\nnative = { name = \"E\", symbol = \"E\", decimals = 18 }\n", "t")
+                .unwrap();
         assert_eq!(none.ens_chain, None);
     }
 }

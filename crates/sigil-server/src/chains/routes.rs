@@ -21,8 +21,5 @@ pub struct SupportedChains {
     responses((status = 200, body = SupportedChains), (status = 400, body = crate::error::ErrorBody), (status = 403, body = crate::error::ErrorBody)))]
 pub async fn supported_chains(State(state): State<AppState>) -> Json<SupportedChains> {
     let chains = &state.rpc.chains().by_id;
-    Json(SupportedChains {
-        http: chains.keys().cloned().collect(),
-        ws: chains.values().filter(|c| !c.ws.is_empty()).map(|c| c.id.clone()).collect(),
-    })
+    Json(SupportedChains { http: chains.keys().cloned().collect(), ws: chains.values().filter(|c| !c.ws.is_empty()).map(|c| c.id.clone()).collect() })
 }

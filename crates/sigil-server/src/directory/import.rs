@@ -101,10 +101,7 @@ fn prepare(value: serde_json::Value, base_dir: &Path) -> Result<(Prepared, Optio
             }
             id
         }
-        None => homepage
-            .as_deref()
-            .and_then(wallet_id::derive_from_homepage)
-            .ok_or_else(|| fail("no id, and no homepage host to derive one from".into()))?,
+        None => homepage.as_deref().and_then(wallet_id::derive_from_homepage).ok_or_else(|| fail("no id, and no homepage host to derive one from".into()))?,
     };
     let mut chains = Vec::new();
     for chain in src.chains.unwrap_or_default() {
@@ -221,9 +218,19 @@ pub async fn import_records(db: &Db, records: Vec<serde_json::Value>, base_dir: 
         match existing.get(&w.id) {
             Some(old) if *old == format!("{doc}|{}", p.badge_type) => report.unchanged += 1,
             Some(_) => {
-                sqlx::query("UPDATE wallets SET name = $2, search_text = $3, rdns = $4, image_id = $5, badge_type = $6, doc = $7, updated_at = $8 WHERE id = $1")
-                    .bind(&w.id).bind(&w.name).bind(&search_text).bind(&w.rdns).bind(&w.image_id).bind(&p.badge_type).bind(&doc).bind(now)
-                    .execute(&mut *tx).await?;
+                sqlx::query(
+                    "UPDATE wallets SET name = $2, search_text = $3, rdns = $4, image_id = $5, badge_type = $6, doc = $7, updated_at = $8 WHERE id = $1",
+                )
+                .bind(&w.id)
+                .bind(&w.name)
+                .bind(&search_text)
+                .bind(&w.rdns)
+                .bind(&w.image_id)
+                .bind(&p.badge_type)
+                .bind(&doc)
+                .bind(now)
+                .execute(&mut *tx)
+                .await?;
                 sqlx::query("DELETE FROM wallet_chains WHERE wallet_id = $1").bind(&w.id).execute(&mut *tx).await?;
                 insert_chains(&mut tx, w).await?;
                 report.updated += 1;
@@ -242,8 +249,12 @@ pub async fn import_records(db: &Db, records: Vec<serde_json::Value>, base_dir: 
                 let data = base64::engine::general_purpose::STANDARD.encode(bytes);
                 sqlx::query("DELETE FROM wallet_logos WHERE image_id = $1").bind(&w.image_id).execute(&mut *tx).await?;
                 sqlx::query("INSERT INTO wallet_logos (image_id, content_type, data_base64, etag) VALUES ($1, $2, $3, $4)")
-                    .bind(&w.image_id).bind(content_type).bind(data).bind(&etag)
-                    .execute(&mut *tx).await?;
+                    .bind(&w.image_id)
+                    .bind(content_type)
+                    .bind(data)
+                    .bind(&etag)
+                    .execute(&mut *tx)
+                    .await?;
                 report.logos_written += 1;
             }
         }

@@ -107,7 +107,8 @@ async fn lookup(rpc: &Arc<Rpc>, chain: &str, registry: &str, address: &str) -> R
     if points_to.as_deref() != Some(address) {
         return Ok(none);
     }
-    let avatar = read(rpc, chain, &forward, &ens::text_call(&node, "avatar")).await?.as_deref().and_then(ens::decode_string).and_then(|v| ens::displayable_avatar(&v));
+    let avatar =
+        read(rpc, chain, &forward, &ens::text_call(&node, "avatar")).await?.as_deref().and_then(ens::decode_string).and_then(|v| ens::displayable_avatar(&v));
     Ok(Identity { name: Some(name), avatar })
 }
 

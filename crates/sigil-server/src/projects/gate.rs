@@ -16,8 +16,8 @@ use sigil_core::origin::is_allowed;
 use sigil_core::project::is_project_id;
 
 use crate::error::ApiError;
-use crate::query::Params;
 use crate::projects::Project;
+use crate::query::Params;
 use crate::AppState;
 
 const ALLOWED_METHODS: &str = "GET, POST, OPTIONS";
@@ -103,8 +103,7 @@ fn admit(project: Option<Arc<Project>>, mut req: Request) -> Result<(Request, Op
     let preflight = req.method() == Method::OPTIONS && req.headers().contains_key(header::ACCESS_CONTROL_REQUEST_METHOD);
     if let Some(origin) = &origin {
         if !is_allowed(&project.allowed_origins, origin) {
-            return Err(ApiError::new(StatusCode::FORBIDDEN, "origin_not_allowed", format!("Origin {origin} is not allowed for this project"))
-                .into_response());
+            return Err(ApiError::new(StatusCode::FORBIDDEN, "origin_not_allowed", format!("Origin {origin} is not allowed for this project")).into_response());
         }
     }
     if preflight {

@@ -73,13 +73,7 @@ pub async fn create(db: &Db, name: &str, origins: &[String], features: Features)
         return Err(ProjectError::NoOrigin);
     }
     let allowed_origins = origins.iter().map(|o| o.parse::<OriginPattern>()).collect::<Result<Vec<_>, _>>()?;
-    let project = Project {
-        id: uuid::Uuid::new_v4().simple().to_string(),
-        name: name.to_owned(),
-        allowed_origins,
-        features,
-        created_at: now_ms(),
-    };
+    let project = Project { id: uuid::Uuid::new_v4().simple().to_string(), name: name.to_owned(), allowed_origins, features, created_at: now_ms() };
     let origins_json = serde_json::to_string(&project.allowed_origins.iter().map(|o| o.to_string()).collect::<Vec<_>>()).expect("strings serialize");
     sqlx::query("INSERT INTO projects (id, name, allowed_origins, features, created_at) VALUES ($1, $2, $3, $4, $5)")
         .bind(&project.id)
@@ -120,16 +114,11 @@ impl ProjectCache {
 }
 
 pub async fn find(db: &Db, id: &str) -> Result<Option<Project>, sqlx::Error> {
-    let row = sqlx::query("SELECT id, name, allowed_origins, features, created_at FROM projects WHERE id = $1")
-        .bind(id)
-        .fetch_optional(db)
-        .await?;
+    let row = sqlx::query("SELECT id, name, allowed_origins, features, created_at FROM projects WHERE id = $1").bind(id).fetch_optional(db).await?;
     row.as_ref().map(from_row).transpose()
 }
 
 pub async fn list(db: &Db) -> Result<Vec<Project>, sqlx::Error> {
-    let rows = sqlx::query("SELECT id, name, allowed_origins, features, created_at FROM projects ORDER BY created_at, id")
-        .fetch_all(db)
-        .await?;
+    let rows = sqlx::query("SELECT id, name, allowed_origins, features, created_at FROM projects ORDER BY created_at, id").fetch_all(db).await?;
     rows.iter().map(from_row).collect()
 }

@@ -71,7 +71,8 @@ pub async fn follow(head: Arc<Head>, urls: Vec<String>, keep_going: impl Fn() ->
 async fn subscribe(head: &Head, url: &str, keep_going: &impl Fn() -> bool) -> Result<(), String> {
     // A restarted node may be behind the last head seen.
     head.number.store(0, Ordering::Release);
-    let (mut ws, _) = tokio::time::timeout(CONNECT_TIMEOUT, tokio_tungstenite::connect_async(url)).await.map_err(|_| "connect timed out")?.map_err(|e| e.to_string())?;
+    let (mut ws, _) =
+        tokio::time::timeout(CONNECT_TIMEOUT, tokio_tungstenite::connect_async(url)).await.map_err(|_| "connect timed out")?.map_err(|e| e.to_string())?;
     const SUBSCRIBE: &str = r#"{"jsonrpc":"2.0","id":1,"method":"eth_subscribe","params":["newHeads"]}"#;
     const BLOCK_NUMBER: &str = r#"{"jsonrpc":"2.0","id":2,"method":"eth_blockNumber","params":[]}"#;
     for r in [SUBSCRIBE, BLOCK_NUMBER] {

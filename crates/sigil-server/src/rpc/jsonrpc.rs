@@ -142,7 +142,13 @@ pub fn batch_body(calls: &[&Call]) -> String {
     let items: Vec<String> = calls
         .iter()
         .enumerate()
-        .map(|(i, c)| format!(r#"{{"jsonrpc":"2.0","id":{i},"method":{},"params":{}}}"#, serde_json::to_string(&c.method).expect("strings serialize"), c.params.as_deref().unwrap_or("[]")))
+        .map(|(i, c)| {
+            format!(
+                r#"{{"jsonrpc":"2.0","id":{i},"method":{},"params":{}}}"#,
+                serde_json::to_string(&c.method).expect("strings serialize"),
+                c.params.as_deref().unwrap_or("[]")
+            )
+        })
         .collect();
     format!("[{}]", items.join(","))
 }

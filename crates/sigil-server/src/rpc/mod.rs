@@ -88,8 +88,18 @@ const CACHED_FOREVER: &[&str] = &["eth_chainId", "net_version"];
 pub fn is_coalescable(method: &str) -> bool {
     matches!(
         method,
-        "eth_blockNumber" | "eth_call" | "eth_chainId" | "net_version" | "eth_gasPrice" | "eth_maxPriorityFeePerGas" | "eth_feeHistory"
-            | "eth_estimateGas" | "eth_getLogs" | "eth_getCode" | "eth_getStorageAt" | "web3_clientVersion"
+        "eth_blockNumber"
+            | "eth_call"
+            | "eth_chainId"
+            | "net_version"
+            | "eth_gasPrice"
+            | "eth_maxPriorityFeePerGas"
+            | "eth_feeHistory"
+            | "eth_estimateGas"
+            | "eth_getLogs"
+            | "eth_getCode"
+            | "eth_getStorageAt"
+            | "web3_clientVersion"
     ) || (method.starts_with("eth_get") && !method.starts_with("eth_getFilter"))
 }
 

@@ -8,10 +8,10 @@ use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use serde_json::Value;
 use sigil_server::config::Config;
 use sigil_server::projects::{self, Features};
 use sigil_server::{db, AppState, RunningServer};
-use serde_json::Value;
 use sqlx::Executor;
 
 #[derive(Clone, Copy, Debug)]
@@ -165,7 +165,6 @@ impl Drop for Anvil {
     }
 }
 
-
 /// Deploys the dev-chain contracts (devchain/, our own Solidity) and returns deploy.mjs's JSON.
 pub fn deploy_devchain(rpc_url: &str) -> Value {
     let root = repo_root();
@@ -181,7 +180,6 @@ pub fn deploy_devchain(rpc_url: &str) -> Value {
     assert!(status.success(), "deploy.mjs failed");
     serde_json::from_str(&std::fs::read_to_string(out.path()).unwrap()).unwrap()
 }
-
 
 /// The local dev chain (eip155:31337, a testnet) on `upstreams`, and nothing else.
 pub fn dev_chain(upstreams: &[&str]) -> sigil_server::chains::Chains {
