@@ -5,6 +5,10 @@ cd "$(dirname "$0")/.."
 
 step() { printf '\n== %s\n' "$*"; }
 
+step "Rust: format and lints (rustfmt, clippy -D warnings)"
+cargo fmt --all --check
+cargo clippy --locked --all-targets -- -D warnings
+
 step "PostgreSQL (Debian package, 127.0.0.1)"
 PG_URL="$(bash scripts/postgres.sh start)"
 trap 'bash scripts/postgres.sh stop' EXIT

@@ -17,7 +17,7 @@ pub fn initials(label: &str) -> String {
 /// HSL hue (0..360) derived from the id.
 pub fn hue(id: &str) -> u16 {
     let d = Sha256::digest(id.as_bytes());
-    (u16::from_be_bytes([d[0], d[1]]) % 360) as u16
+    u16::from_be_bytes([d[0], d[1]]) % 360
 }
 
 fn escape_xml(s: &str) -> String {

@@ -50,7 +50,7 @@ impl Setting {
         ConfigError::Invalid { name: format!("{} ({})", self.key.replace('_', "-"), self.env), message: message.into() }
     }
 
-    fn from_file<T: serde::de::DeserializeOwned>(self, file: &ConfigFile) -> Result<Option<T>, ConfigError> {
+    fn read_from<T: serde::de::DeserializeOwned>(self, file: &ConfigFile) -> Result<Option<T>, ConfigError> {
         let Some(value) = file.table.get(self.key) else { return Ok(None) };
         value.clone().try_into().map(Some).map_err(|e| ConfigError::Parse { path: file.path.clone(), message: format!("{}: {}", self.key, e.message()) })
     }
@@ -107,7 +107,7 @@ macro_rules! settings {
                             let setting = Setting { key: stringify!($name), env: $env };
                             let value: Option<$ty> = match &self.$name {
                                 Some(v) => Some(v.clone()),
-                                None => setting.from_file(file)?,
+                                None => setting.read_from(file)?,
                             };
                             $( if let Some(v) = &value { ($check)(v).map_err(|m| setting.invalid(m))?; } )?
                             settings!(@value $name, value $(, $default)?)

@@ -89,7 +89,9 @@ fn get_ok(url: &str) -> Option<()> {
 fn bad_configuration_is_reported_clearly() {
     let dir = tempfile::tempdir().unwrap();
     let db = format!("sqlite://{}", dir.path().join("s.db").display());
-    let cases: &[(&[&str], &[(&str, &str)], &str)] = &[
+    /// Arguments, environment, and what the error must say.
+    type Case<'a> = (&'a [&'a str], &'a [(&'a str, &'a str)], &'a str);
+    let cases: &[Case] = &[
         (&["serve", "--body-limit", "0"], &[], "invalid body-limit (SIGIL_BODY_LIMIT): 0 is outside 1..=16777216"),
         (&["serve"], &[("SIGIL_DATABASE_URL", "mysql://x")], "'mysql://x' must start with sqlite:// or postgres://"),
         (&["serve", "--listen", "nowhere"], &[], "invalid value 'nowhere' for '--listen <ADDR>'"),

@@ -125,7 +125,8 @@ pub fn anvil_bin() -> std::path::PathBuf {
         return p.into();
     }
     // The binary itself, not npm's node wrapper (killing the wrapper would leave the chain running).
-    for rel in ["var/tools/node_modules/@foundry-rs/anvil-linux-amd64/bin/anvil"] {
+    {
+        let rel = "var/tools/node_modules/@foundry-rs/anvil-linux-amd64/bin/anvil";
         let p = repo_root().join(rel);
         if p.exists() {
             return p;
