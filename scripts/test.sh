@@ -25,7 +25,7 @@ cargo test --locked --workspace
 
 if [ -f web/package.json ]; then
   step "Web: install, build, typecheck, unit tests"
-  (cd web && npm ci --no-audit --no-fund && npm run build && npm run typecheck && npm test)
+  (cd web && npm ci --no-audit --no-fund && npm run lint && npm run build && npm run typecheck && npm test)
 
   step "Web: size budget (library JS before the modal opens, gzip -9)"
   node scripts/size.mjs --no-build

@@ -22,11 +22,14 @@ let baselineUrl: string
 
 beforeAll(async () => {
   baselineDir = mkdtempSync(join(tmpdir(), 'sigil-bench-baseline-'))
-  const build = spawnSync('npm', ['run', 'build', '-w', '@sigil/bench-baseline', '--', '--outDir', baselineDir, '--emptyOutDir'], { cwd: WEB_DIR, encoding: 'utf8' })
+  const build = spawnSync('npm', ['run', 'build', '-w', '@sigil/bench-baseline', '--', '--outDir', baselineDir, '--emptyOutDir'], {
+    cwd: WEB_DIR,
+    encoding: 'utf8',
+  })
   if (build.status !== 0) throw new Error(`baseline build failed:\n${build.stdout}\n${build.stderr}`)
   const types: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css' }
   baseline = createServer((req, res) => {
-    const path = join(baselineDir, req.url === '/' ? 'index.html' : (req.url ?? '').split('?')[0]!)
+    const path = join(baselineDir, req.url === '/' ? 'index.html' : ((req.url ?? '').split('?')[0] ?? ''))
     if (!path.startsWith(baselineDir) || !existsSync(path)) return void res.writeHead(404).end()
     res.writeHead(200, { 'content-type': types[extname(path)] ?? 'application/octet-stream' })
     createReadStream(path).pipe(res)
@@ -82,7 +85,8 @@ async function measure(url: string, button: string, ready: string): Promise<numb
 
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b)
-  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2
+  const at = (i: number) => s[i] ?? Number.NaN
+  return s.length % 2 ? at((s.length - 1) / 2) : (at(s.length / 2 - 1) + at(s.length / 2)) / 2
 }
 
 it('click Connect -> wallet list visible', async () => {

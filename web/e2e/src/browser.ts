@@ -61,6 +61,13 @@ export function wallet<K extends keyof TestWalletControl>(page: Page, method: K,
   ) as Promise<TestWalletControl[K] extends (...a: never[]) => infer R ? Awaited<R> : TestWalletControl[K]>
 }
 
+/** The test wallet's connected account; throws when it has none. */
+export async function walletAccount(page: Page): Promise<string> {
+  const { account } = await wallet(page, 'state')
+  if (!account) throw new Error('the test wallet has no connected account')
+  return account
+}
+
 /** The modal: an element with role dialog (playwright's selectors pierce open shadow roots). */
 export const modal = (page: Page): Locator => page.getByRole('dialog')
 

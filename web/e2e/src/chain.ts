@@ -12,7 +12,11 @@ export interface DevchainDeployment {
 }
 
 export async function rpc<T = unknown>(rpcUrl: string, method: string, params: unknown[] = []): Promise<T> {
-  const res = await fetch(rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) })
+  const res = await fetch(rpcUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  })
   const body = (await res.json()) as { result?: T; error?: { message: string } }
   if (body.error) throw new Error(`${method}: ${body.error.message}`)
   return body.result as T
@@ -21,7 +25,12 @@ export async function rpc<T = unknown>(rpcUrl: string, method: string, params: u
 const word = (hex: string) => hex.replace(/^0x/, '').toLowerCase().padStart(64, '0')
 
 /** anvil's unlocked accounts, in order (0 is the dev-chain deployer and the test wallet's). */
-export const accounts = (rpcUrl: string) => rpc<string[]>(rpcUrl, 'eth_accounts')
+/** anvil's unlocked accounts (ten by default): the tests use the first two. */
+export async function accounts(rpcUrl: string): Promise<[string, string, ...string[]]> {
+  const [first, second, ...rest] = await rpc<string[]>(rpcUrl, 'eth_accounts')
+  if (first === undefined || second === undefined) throw new Error('anvil lists fewer than 2 accounts')
+  return [first, second, ...rest]
+}
 
 export async function nativeBalance(rpcUrl: string, owner: string): Promise<bigint> {
   return BigInt(await rpc<string>(rpcUrl, 'eth_getBalance', [owner, 'latest']))

@@ -11,6 +11,8 @@ import type { E2eEnv } from './paths.js'
 
 export interface DemoFixture {
   env: E2eEnv
+  /** The demo page (a test fails before it starts when the demo could not be built or served). */
+  demoUrl: string
   browser: Browser
   context: BrowserContext
   page: Page
@@ -32,11 +34,12 @@ export function useDemo(options: PageOptions = {}): DemoFixture {
   })
   beforeEach(async () => {
     if (!env.demoUrl) throw new Error(`no demo page to test: ${env.demoError}`)
+    fixture.demoUrl = env.demoUrl
     const { context, page } = await newWalletPage(fixture.browser, env.rpcUrl, options)
     fixture.context = context
     fixture.page = page
     lastPage = page
-    await page.goto(env.demoUrl)
+    await page.goto(fixture.demoUrl)
   })
   afterEach(async (ctx) => {
     if (ctx.task.result?.state === 'fail' || ctx.task.result?.errors?.length) await reportFailure(ctx.task.name)
@@ -52,7 +55,10 @@ export function useDemo(options: PageOptions = {}): DemoFixture {
     if (!page || page.isClosed()) return
     const name = testName.replace(/[^a-z0-9]+/gi, '-').slice(0, 80)
     await screenshot(page, join(env.artifactsDir, 'e2e', 'failures'), name).catch(() => undefined)
-    const dialog = await page.getByRole('dialog').innerText({ timeout: 1000 }).catch(() => '(no dialog)')
+    const dialog = await page
+      .getByRole('dialog')
+      .innerText({ timeout: 1000 })
+      .catch(() => '(no dialog)')
     const log = await page.evaluate(() => JSON.stringify((window as unknown as { __testWallet?: { log: unknown } }).__testWallet?.log ?? null)).catch(() => '?')
     console.error(`[e2e] "${testName}" failed. Dialog text:\n${dialog}\nWallet requests: ${log}`)
   }
@@ -60,7 +66,7 @@ export function useDemo(options: PageOptions = {}): DemoFixture {
     const { context, page } = await newWalletPage(fixture.browser, env.rpcUrl, { ...options, ...pageOptions })
     extra.push(context)
     lastPage = page
-    await page.goto(env.demoUrl!)
+    await page.goto(fixture.demoUrl)
     return page
   }
   return fixture

@@ -40,7 +40,13 @@ function freePort(): Promise<number> {
   })
 }
 
-async function waitFor(what: string, check: () => Promise<boolean>, child: ChildProcess | undefined, log: string | undefined, timeoutMs = 30_000): Promise<void> {
+async function waitFor(
+  what: string,
+  check: () => Promise<boolean>,
+  child: ChildProcess | undefined,
+  log: string | undefined,
+  timeoutMs = 30_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs
   while (Date.now() < deadline) {
     if (child && child.exitCode !== null) throw new Error(`${what} exited with code ${child.exitCode}${tail(log)}`)
@@ -103,7 +109,11 @@ export default async function setup(project: TestProject) {
     // 1. anvil
     const anvil = start('anvil', ANVIL_BIN, ['--host', '127.0.0.1', '--port', String(ports.chain), '--chain-id', '31337', '--silent'])
     const rpcReady = async () => {
-      const res = await fetch(rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }) })
+      const res = await fetch(rpcUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }),
+      })
       return res.ok && ((await res.json()) as { result?: string }).result === '0x7a69'
     }
 
@@ -115,7 +125,7 @@ export default async function setup(project: TestProject) {
       return r.stdout
     }
     run(['wallets', 'import', 'data/wallets.json'])
-    const projectId = run(['project', 'add', '--name', 'e2e', '--origin', demoUrl]).trim().split('\n').pop()!.trim()
+    const projectId = run(['project', 'add', '--name', 'e2e', '--origin', demoUrl]).trim().split('\n').pop()?.trim() ?? ''
     if (!/^[0-9a-f]{32}$/.test(projectId)) throw new Error(`unexpected projectId from sigil project add: ${projectId}`)
     await waitFor('anvil', rpcReady, anvil.child, anvil.log)
 
@@ -149,7 +159,11 @@ export default async function setup(project: TestProject) {
       const libraries = ['@sigil/core', '@sigil/adapter-evm', '@sigil/react'].flatMap((w) => ['-w', w])
       let build = spawnSync('npm', ['run', 'build', '--if-present', ...libraries], { cwd: WEB_DIR, encoding: 'utf8' })
       if (build.status === 0) {
-        build = spawnSync('npm', ['run', 'build', '-w', '@sigil/demo', '--', '--outDir', demoDist, '--emptyOutDir'], { cwd: WEB_DIR, env: { ...process.env, ...viteEnv }, encoding: 'utf8' })
+        build = spawnSync('npm', ['run', 'build', '-w', '@sigil/demo', '--', '--outDir', demoDist, '--emptyOutDir'], {
+          cwd: WEB_DIR,
+          env: { ...process.env, ...viteEnv },
+          encoding: 'utf8',
+        })
       }
       if (build.status !== 0) {
         // The tests that need the demo fail with this; the test wallet's own tests still run.
@@ -157,7 +171,13 @@ export default async function setup(project: TestProject) {
         console.error(`[e2e] ${demoError}`)
       } else {
         console.log(`[e2e] demo and its packages built in ${Date.now() - started} ms`)
-        const vite = start('vite-preview', join(WEB_DIR, 'node_modules/.bin/vite'), ['preview', '--outDir', demoDist, '--port', String(ports.demo), '--strictPort', '--host', '127.0.0.1'], viteEnv, join(WEB_DIR, 'apps/demo'))
+        const vite = start(
+          'vite-preview',
+          join(WEB_DIR, 'node_modules/.bin/vite'),
+          ['preview', '--outDir', demoDist, '--port', String(ports.demo), '--strictPort', '--host', '127.0.0.1'],
+          viteEnv,
+          join(WEB_DIR, 'apps/demo'),
+        )
         await waitFor('vite preview', httpOk(`${demoUrl}/`), vite.child, vite.log)
         demo = demoUrl
       }

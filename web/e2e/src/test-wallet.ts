@@ -102,8 +102,7 @@ export function installTestWallet(config: TestWalletConfig): void {
   // A plain function rather than a class: this code is serialised into the page, so it must
   // not depend on any helper a TypeScript transform might emit.
   type RpcErr = Error & { code: number; data?: unknown }
-  const rpcError = (code: number, message: string, data?: unknown): RpcErr =>
-    Object.assign(new Error(message), { code }, data === undefined ? {} : { data })
+  const rpcError = (code: number, message: string, data?: unknown): RpcErr => Object.assign(new Error(message), { code }, data === undefined ? {} : { data })
   const isRpcError = (e: unknown): e is RpcErr => e instanceof Error && typeof (e as RpcErr).code === 'number'
 
   const listeners = new Map<string, Set<(...args: unknown[]) => void>>()
@@ -192,7 +191,8 @@ export function installTestWallet(config: TestWalletConfig): void {
         return String(persisted.chainId)
       case 'wallet_switchEthereumChain': {
         const id = parseChain((list[0] as { chainId?: unknown } | undefined)?.chainId)
-        if (!persisted.knownChains.includes(id)) throw rpcError(4902, `Unrecognized chain ID "${hex(id)}". Try adding the chain using wallet_addEthereumChain first.`)
+        if (!persisted.knownChains.includes(id))
+          throw rpcError(4902, `Unrecognized chain ID "${hex(id)}". Try adding the chain using wallet_addEthereumChain first.`)
         if (id !== persisted.chainId) {
           persisted = { ...persisted, chainId: id }
           save()
@@ -216,7 +216,12 @@ export function installTestWallet(config: TestWalletConfig): void {
         if (method === 'wallet_getCapabilities') return { [chain]: { assetDiscovery: { supported: true } } }
         const account = (list[0] as { account?: string } | undefined)?.account ?? (await getAccount())
         const owner = account.toLowerCase().replace(/^0x/, '').padStart(64, '0')
-        const native = { address: 'native', balance: await rpc('eth_getBalance', [account, 'latest']), type: 'native', metadata: { decimals: 18, name: 'Ether', symbol: 'ETH' } }
+        const native = {
+          address: 'native',
+          balance: await rpc('eth_getBalance', [account, 'latest']),
+          type: 'native',
+          metadata: { decimals: 18, name: 'Ether', symbol: 'ETH' },
+        }
         const tokens = await Promise.all(
           config.assets.map(async (t) => ({
             address: t.address,
@@ -253,8 +258,12 @@ export function installTestWallet(config: TestWalletConfig): void {
       }
     },
     on(event: string, listener: (...args: unknown[]) => void) {
-      if (!listeners.has(event)) listeners.set(event, new Set())
-      listeners.get(event)!.add(listener)
+      let set = listeners.get(event)
+      if (!set) {
+        set = new Set()
+        listeners.set(event, set)
+      }
+      set.add(listener)
       return provider
     },
     removeListener(event: string, listener: (...args: unknown[]) => void) {
@@ -274,8 +283,7 @@ export function installTestWallet(config: TestWalletConfig): void {
     icon,
     rdns: config.rdns ?? 'dev.sigil.testwallet',
   })
-  const announce = () =>
-    window.dispatchEvent(new CustomEvent('eip6963:announceProvider', { detail: Object.freeze({ info, provider }) }))
+  const announce = () => window.dispatchEvent(new CustomEvent('eip6963:announceProvider', { detail: Object.freeze({ info, provider }) }))
 
   const control: TestWalletControl = {
     rejectNext() {
@@ -285,10 +293,10 @@ export function installTestWallet(config: TestWalletConfig): void {
       hold = on
     },
     approvePending() {
-      pending.splice(0).forEach((p) => p.resolve())
+      for (const p of pending.splice(0)) p.resolve()
     },
     rejectPending() {
-      pending.splice(0).forEach((p) => p.reject(rpcError(REJECTED.code, REJECTED.message)))
+      for (const p of pending.splice(0)) p.reject(rpcError(REJECTED.code, REJECTED.message))
     },
     pendingCount: () => pending.length,
     log,

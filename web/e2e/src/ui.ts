@@ -18,14 +18,26 @@ export const ui = {
   backButton: (page: Page) => ui.dialog(page).getByRole('button', { name: /^back/i }),
   /** A wallet entry (Connect list or AllWallets grid) by its name. */
   walletButton: (page: Page, name: string | RegExp = TEST_WALLET_NAME) =>
-    ui.dialog(page).getByRole('button', { name: typeof name === 'string' ? new RegExp(`^${escape(name)}`, 'i') : name }).first(),
+    ui
+      .dialog(page)
+      .getByRole('button', { name: typeof name === 'string' ? new RegExp(`^${escapeRegExp(name)}`, 'i') : name })
+      .first(),
   allWalletsButton: (page: Page) => ui.dialog(page).getByRole('button', { name: /all wallets/i }),
-  search: (page: Page) => ui.dialog(page).getByRole('searchbox').or(ui.dialog(page).getByRole('textbox', { name: /search/i })).first(),
+  search: (page: Page) =>
+    ui
+      .dialog(page)
+      .getByRole('searchbox')
+      .or(ui.dialog(page).getByRole('textbox', { name: /search/i }))
+      .first(),
   /** The wallet entries of the AllWallets grid. */
   gridWallets: (page: Page) => ui.dialog(page).locator('[data-testid="all-wallets-grid"] button'),
   disconnectButton: (page: Page) => ui.dialog(page).getByRole('button', { name: /disconnect/i }),
   /** Account view: the control that opens the network list. */
-  networkButton: (page: Page) => ui.dialog(page).getByRole('button', { name: /network/i }).first(),
+  networkButton: (page: Page) =>
+    ui
+      .dialog(page)
+      .getByRole('button', { name: /network/i })
+      .first(),
   /** Account view: the native balance line ('9999.998 ETH'). */
   accountBalance: (page: Page) => ui.dialog(page).getByTestId('account-balance'),
   /** Account view: the name or shortened address. */
@@ -33,17 +45,26 @@ export const ui = {
   /** Account view: the profile image (ENS avatar), when there is one. */
   accountAvatar: (page: Page) => ui.dialog(page).locator('.account > .img img'),
   /** Tokens tab: one row per balance, by symbol. */
-  tokenRows: (page: Page) => ui.dialog(page).getByRole('list', { name: /token balances/i }).getByRole('listitem'),
+  tokenRows: (page: Page) =>
+    ui
+      .dialog(page)
+      .getByRole('list', { name: /token balances/i })
+      .getByRole('listitem'),
   tokenRow: (page: Page, symbol: string) => ui.dialog(page).locator(`[data-testid="token-row"][data-symbol="${symbol}"]`),
   /** Tokens tab: the refresh control (asks the server with forceUpdate). */
   refreshBalancesButton: (page: Page) => ui.dialog(page).getByRole('button', { name: /refresh balances/i }),
   /** Tokens tab: the line under the tabs ('Token Balance Unavailable', 'No tokens yet.'). */
   tokensNote: (page: Page) => ui.dialog(page).getByTestId('tokens-note'),
   /** An entry of the Networks view. */
-  networkOption: (page: Page, name: string) => ui.dialog(page).getByRole('list', { name: /networks/i }).getByRole('button', { name: new RegExp(escape(name), 'i') }).first(),
+  networkOption: (page: Page, name: string) =>
+    ui
+      .dialog(page)
+      .getByRole('list', { name: /networks/i })
+      .getByRole('button', { name: new RegExp(escapeRegExp(name), 'i') })
+      .first(),
 }
 
-function escape(text: string): string {
+function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 }
 

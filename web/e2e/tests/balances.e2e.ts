@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import type { Page, Request } from 'playwright-core'
-import { seriousA11yViolations, wallet } from '../src/browser.js'
+import { seriousA11yViolations, wallet, walletAccount } from '../src/browser.js'
 import { accounts, floor3, nativeBalanceText, tokenBalance, transferToken } from '../src/chain.js'
 import { useDemo } from '../src/fixtures.js'
 import { connectTestWallet, shortAddress, ui } from '../src/ui.js'
@@ -23,6 +23,13 @@ const token = (symbol: string) => {
 const expectedRow = async (symbol: string, owner: string) => {
   const { address, decimals } = token(symbol)
   return { symbol, quantity: floor3(await tokenBalance(t.env.rpcUrl, address, owner), decimals) }
+}
+
+/** The forceUpdate parameter of the balance request number `index` (from 0). */
+const forceUpdate = (requests: string[], index: number) => {
+  const url = requests[index]
+  if (url === undefined) throw new Error(`no balance request #${index}`)
+  return new URL(url).searchParams.get('forceUpdate')
 }
 
 const shownRow = async (page: Page, symbol: string) => {
@@ -47,10 +54,10 @@ const isBalanceRequest = (request: Request) => new URL(request.url()).pathname.e
 describe('balances from the Sigil server', () => {
   it('shows the native balance and the SGL and USDC rows as on anvil; a transfer shows after Refresh', async () => {
     const [account0, account1] = await accounts(t.env.rpcUrl)
-    await serverForgetsBalances(account0!)
-    const native = await nativeBalanceText(t.env.rpcUrl, account0!)
-    const sgl = await expectedRow('SGL', account0!)
-    const usdc = await expectedRow('USDC', account0!)
+    await serverForgetsBalances(account0)
+    const native = await nativeBalanceText(t.env.rpcUrl, account0)
+    const sgl = await expectedRow('SGL', account0)
+    const usdc = await expectedRow('USDC', account0)
     expect(Number(sgl.quantity)).toBeGreaterThan(0)
     expect(Number(usdc.quantity)).toBeGreaterThan(0)
 
@@ -74,15 +81,15 @@ describe('balances from the Sigil server', () => {
     expect(await ui.tokenRow(t.page, 'SGL').locator('.value').count()).toBe(0)
     // one request so far (on connect); opening the view used the 30 s answer
     expect(requests).toHaveLength(1)
-    expect(new URL(requests[0]!).searchParams.get('forceUpdate')).toBeNull()
+    expect(forceUpdate(requests, 0)).toBeNull()
 
     // A real ERC-20 transfer on anvil, from account 1 to the test wallet's account 0:
     // 12.3456 SGL, so the shown quantity is floored, not rounded.
     const sglToken = token('SGL')
     const amount = 123_456n * 10n ** BigInt(sglToken.decimals - 4)
-    const before = await tokenBalance(t.env.rpcUrl, sglToken.address, account0!)
-    await transferToken(t.env.rpcUrl, sglToken.address, account1!, account0!, amount)
-    const after = await tokenBalance(t.env.rpcUrl, sglToken.address, account0!)
+    const before = await tokenBalance(t.env.rpcUrl, sglToken.address, account0)
+    await transferToken(t.env.rpcUrl, sglToken.address, account1, account0, amount)
+    const after = await tokenBalance(t.env.rpcUrl, sglToken.address, account0)
     expect(after).toBe(before + amount)
 
     await ui.refreshBalancesButton(t.page).click()
@@ -90,7 +97,7 @@ describe('balances from the Sigil server', () => {
     await expect.poll(async () => (await shownRow(t.page, 'SGL')).quantity, { timeout: 10_000 }).toBe(updated)
     expect(updated).toBe(floor3(before + amount, sglToken.decimals))
     expect(requests).toHaveLength(2)
-    expect(new URL(requests[1]!).searchParams.get('forceUpdate')).toBe('true')
+    expect(forceUpdate(requests, 1)).toBe('true')
     expect(await shownRow(t.page, 'USDC')).toEqual(usdc)
 
     const findings = await seriousA11yViolations(t.page)
@@ -105,7 +112,7 @@ describe('balances from the Sigil server', () => {
       failing
         ? route.fulfill({
             status: 503,
-            headers: { 'access-control-allow-origin': new URL(t.env.demoUrl!).origin, 'content-type': 'application/json' },
+            headers: { 'access-control-allow-origin': new URL(t.demoUrl).origin, 'content-type': 'application/json' },
             body: JSON.stringify({ error: { code: 'upstream_unavailable', message: 'All upstreams of eip155:31337 are unavailable' } }),
           })
         : route.continue(),
@@ -141,7 +148,7 @@ describe('balances from the Sigil server', () => {
     await ui.refreshBalancesButton(page).click()
     await ui.tokenRow(page, 'SGL').waitFor({ timeout: 10_000 })
     expect(requests).toHaveLength(2)
-    expect(new URL(requests[1]!).searchParams.get('forceUpdate')).toBe('true')
+    expect(forceUpdate(requests, 1)).toBe('true')
     expect(await ui.tokensNote(page).count()).toBe(0)
   })
 })
@@ -158,8 +165,8 @@ describe('balances from a wallet that lists its assets (EIP-5792 + ERC-7811)', (
     await openAccountView(page)
     await ui.tokenRow(page, 'SGL').waitFor({ timeout: 10_000 })
     expect(await ui.tokenRows(page).evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset.symbol))).toEqual(['ETH', 'SGL'])
-    expect(await shownRow(page, 'SGL')).toEqual(await expectedRow('SGL', account0!))
-    expect(await ui.accountBalance(page).innerText()).toBe(await nativeBalanceText(t.env.rpcUrl, account0!))
+    expect(await shownRow(page, 'SGL')).toEqual(await expectedRow('SGL', account0))
+    expect(await ui.accountBalance(page).innerText()).toBe(await nativeBalanceText(t.env.rpcUrl, account0))
     const asked = await wallet(page, 'log')
     expect(asked.filter((r) => r.method.startsWith('wallet_get')).map((r) => [r.method, r.outcome])).toEqual([
       ['wallet_getCapabilities', 'ok'],
@@ -172,24 +179,24 @@ describe('balances from a wallet that lists its assets (EIP-5792 + ERC-7811)', (
 describe('identity from the Sigil server', () => {
   it('shows the ENS name and avatar of an account that has one (alice.eth, anvil account 1)', async () => {
     const alice = t.env.devchain.ens?.names.find((n) => n.name === 'alice.eth')
-    expect(alice, 'the dev-chain deployment names alice.eth').toBeTruthy()
+    if (!alice) throw new Error('the dev-chain deployment names no alice.eth')
     const [, account1] = await accounts(t.env.rpcUrl)
-    expect(alice!.address.toLowerCase()).toBe(account1!.toLowerCase())
-    await serverForgetsBalances(account1!)
+    expect(alice.address.toLowerCase()).toBe(account1.toLowerCase())
+    await serverForgetsBalances(account1)
     const page = await t.newPage({ wallet: { accountIndex: 1 } })
     await connectTestWallet(page)
     await openAccountView(page)
     await expect.poll(() => ui.accountName(page).innerText(), { timeout: 10_000 }).toBe('alice.eth')
-    expect(await ui.accountAvatar(page).getAttribute('src')).toBe(alice!.avatar)
+    expect(await ui.accountAvatar(page).getAttribute('src')).toBe(alice.avatar)
     // its own balances: 1000 SGL from the deployment, less whatever earlier tests sent
-    await expect.poll(async () => (await shownRow(page, 'SGL')).quantity, { timeout: 10_000 }).toBe((await expectedRow('SGL', account1!)).quantity)
+    await expect.poll(async () => (await shownRow(page, 'SGL')).quantity, { timeout: 10_000 }).toBe((await expectedRow('SGL', account1)).quantity)
   })
 
   it('an account without a name shows its shortened address', async () => {
     await connectTestWallet(t.page)
     await openAccountView(t.page)
     await ui.tokenRow(t.page, 'SGL').waitFor({ timeout: 10_000 })
-    const account = (await wallet(t.page, 'state')).account!
+    const account = await walletAccount(t.page)
     expect(account.toLowerCase()).toBe(t.env.devchain.deployer.toLowerCase())
     expect(await ui.accountName(t.page).innerText()).toBe(shortAddress(account))
   })

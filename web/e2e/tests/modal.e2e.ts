@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
-import { wallet } from '../src/browser.js'
+import { wallet, walletAccount } from '../src/browser.js'
 import { nativeBalanceText } from '../src/chain.js'
 import { useDemo } from '../src/fixtures.js'
 import { TEST_WALLET_NAME, USER_REJECTED } from '../src/test-wallet.js'
@@ -17,22 +17,33 @@ const ACCOUNT = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266'
 
 /** Loaded <img> elements inside the dialog: their src and natural width. */
 const dialogImages = (page: Page) =>
-  ui.dialog(page).locator('img').evaluateAll((imgs) =>
-    (imgs as HTMLImageElement[]).map((img) => ({ src: img.currentSrc || img.src, width: img.naturalWidth, complete: img.complete })),
-  )
+  ui
+    .dialog(page)
+    .locator('img')
+    .evaluateAll((imgs) => (imgs as HTMLImageElement[]).map((img) => ({ src: img.currentSrc || img.src, width: img.naturalWidth, complete: img.complete })))
 
 const visibleText = (page: Page) => ui.dialog(page).innerText()
 
 describe('modal', () => {
   it('opens as a labelled dialog from the Connect Wallet button and lists the announced test wallet with its icon', async () => {
     const dialog = await openModal(t.page)
-    const label = await dialog.evaluate((el) => el.getAttribute('aria-label') ?? (el.getAttribute('aria-labelledby') ? el.getRootNode() instanceof ShadowRoot || el.getRootNode() instanceof Document ? (el.getRootNode() as Document | ShadowRoot).getElementById(el.getAttribute('aria-labelledby')!)?.textContent : null : null))
+    const label = await dialog.evaluate((el) => {
+      const labelledBy = el.getAttribute('aria-labelledby')
+      const root = el.getRootNode()
+      return (
+        el.getAttribute('aria-label') ??
+        (labelledBy && (root instanceof ShadowRoot || root instanceof Document) ? root.getElementById(labelledBy)?.textContent : null)
+      )
+    })
     expect(label?.trim()).toBeTruthy()
     // it lives in a shadow root attached to the page
     expect(await dialog.evaluate((el) => el.getRootNode() instanceof ShadowRoot)).toBe(true)
     const testWallet = ui.walletButton(t.page)
     await testWallet.waitFor()
-    const icon = await testWallet.locator('img').first().evaluate((img: HTMLImageElement) => ({ src: img.src, width: img.naturalWidth }))
+    const icon = await testWallet
+      .locator('img')
+      .first()
+      .evaluate((img: HTMLImageElement) => ({ src: img.src, width: img.naturalWidth }))
     expect(icon.src).toMatch(/^data:image\/svg\+xml,/)
     expect(icon.width).toBeGreaterThan(0)
   })
@@ -64,7 +75,16 @@ describe('modal', () => {
     const placeholders = ui.dialog(page).locator('[data-testid="all-wallets-grid"] button [data-state="loading"]')
     await expect.poll(() => placeholders.count()).toBeGreaterThanOrEqual(8)
     release()
-    await expect.poll(() => ui.walletButton(page, 'MetaMask').locator('img').evaluate((img: HTMLImageElement) => img.naturalWidth), { timeout: 10_000 }).toBeGreaterThan(0)
+    await expect
+      .poll(
+        () =>
+          ui
+            .walletButton(page, 'MetaMask')
+            .locator('img')
+            .evaluate((img: HTMLImageElement) => img.naturalWidth),
+        { timeout: 10_000 },
+      )
+      .toBeGreaterThan(0)
   })
 
   it('labels All Wallets with the directory count', async () => {
@@ -100,7 +120,10 @@ describe('modal', () => {
     await ui.allWalletsButton(page).click()
     await ui.dialog(page).getByRole('alert').waitFor({ timeout: 15_000 })
     await page.context().unroute(blocked)
-    await ui.dialog(page).getByRole('button', { name: /try again/i }).click()
+    await ui
+      .dialog(page)
+      .getByRole('button', { name: /try again/i })
+      .click()
     await ui.walletButton(page, 'MetaMask').waitFor({ timeout: 15_000 })
   })
 
@@ -121,7 +144,7 @@ describe('modal', () => {
     // Account 0 deployed the dev-chain contracts: its ETH is what anvil says, not a round 10000.
     const balance = await nativeBalanceText(t.env.rpcUrl, ACCOUNT)
     await connectTestWallet(t.page)
-    const account = (await wallet(t.page, 'state')).account!
+    const account = await walletAccount(t.page)
     expect(account.toLowerCase()).toBe(ACCOUNT)
     const button = ui.accountButton(t.page)
     expect((await t.page.getByTestId('address').innerText()).toLowerCase()).toBe(ACCOUNT)
@@ -141,7 +164,10 @@ describe('modal', () => {
     await wallet(t.page, 'rejectNext')
     await ui.walletButton(t.page).click()
     await ui.dialog(t.page).getByText(USER_REJECTED.message).waitFor()
-    await ui.dialog(t.page).getByRole('button', { name: /try again|retry/i }).click()
+    await ui
+      .dialog(t.page)
+      .getByRole('button', { name: /try again|retry/i })
+      .click()
     await waitConnected(t.page)
   })
 
@@ -217,15 +243,24 @@ describe('modal', () => {
     await ui.connectButton(t.page).waitFor()
     await tabTo(/^button\|\|connect wallet$/i)
     await t.page.keyboard.press('Enter')
-    await ui.dialog(t.page).waitFor({ timeout: 5_000 }).catch(async (error: Error) => {
-      throw new Error(`Enter on Connect Wallet did not open the modal (focus: ${await focused()}, modal: ${await t.page.getByTestId('modal-state').innerText()}): ${error.message}`)
-    })
+    await ui
+      .dialog(t.page)
+      .waitFor({ timeout: 5_000 })
+      .catch(async (error: Error) => {
+        throw new Error(
+          `Enter on Connect Wallet did not open the modal (focus: ${await focused()}, modal: ${await t.page.getByTestId('modal-state').innerText()}): ${error.message}`,
+        )
+      })
     // focus moved into the dialog
-    await expect.poll(() => ui.dialog(t.page).evaluate((d) => {
-      let el: Element | null = document.activeElement
-      while (el?.shadowRoot?.activeElement) el = el.shadowRoot.activeElement
-      return !!el && d.contains(el)
-    })).toBe(true)
+    await expect
+      .poll(() =>
+        ui.dialog(t.page).evaluate((d) => {
+          let el: Element | null = document.activeElement
+          while (el?.shadowRoot?.activeElement) el = el.shadowRoot.activeElement
+          return !!el && d.contains(el)
+        }),
+      )
+      .toBe(true)
     // Escape closes, focus returns to the button
     await t.page.keyboard.press('Escape')
     await ui.dialog(t.page).waitFor({ state: 'hidden' })
@@ -241,7 +276,9 @@ describe('modal', () => {
     const before = await focused()
     await t.page.keyboard.press('Enter')
     await waitConnected(t.page).catch(async (error: Error) => {
-      throw new Error(`Enter on the test wallet did not connect (focus before Enter: ${before}; now: ${await focused()}; modal: ${await t.page.getByTestId('modal-state').innerText()}): ${error.message}`)
+      throw new Error(
+        `Enter on the test wallet did not connect (focus before Enter: ${before}; now: ${await focused()}; modal: ${await t.page.getByTestId('modal-state').innerText()}): ${error.message}`,
+      )
     })
   })
 })

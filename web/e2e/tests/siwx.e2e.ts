@@ -17,7 +17,11 @@ const post = (path: string, body: unknown) => fetch(api(path), { method: 'POST',
 /** personal_sign by anvil's account 0 (the test wallet's account). */
 async function personalSign(message: string): Promise<string> {
   const hex = `0x${Buffer.from(message, 'utf8').toString('hex')}`
-  const res = await fetch(t.env.rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'personal_sign', params: [hex, ACCOUNT] }) })
+  const res = await fetch(t.env.rpcUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'personal_sign', params: [hex, ACCOUNT] }),
+  })
   return ((await res.json()) as { result: string }).result
 }
 
@@ -31,10 +35,11 @@ async function connectWithRequiredSignIn() {
 async function storedToken(): Promise<string> {
   const raw = await t.page.evaluate(() => localStorage.getItem('@appkit/siwx-auth-token'))
   expect(raw).toBeTruthy()
+  if (!raw) return ''
   try {
-    return JSON.parse(raw!) as string
+    return JSON.parse(raw) as string
   } catch {
-    return raw!
+    return raw
   }
 }
 
@@ -80,7 +85,7 @@ describe('sign in with the wallet', () => {
 
   it('rejects a tampered and an expired message, each with its message', async () => {
     const nonce = async () => ((await (await post('/auth/v1/nonce', {})).json()) as { nonce: string }).nonce
-    const origin = new URL(t.env.demoUrl!)
+    const origin = new URL(t.demoUrl)
     const now = new Date()
     now.setMilliseconds(0)
     const iso = (d: Date) => d.toISOString().replace('.000Z', 'Z')
@@ -88,7 +93,10 @@ describe('sign in with the wallet', () => {
       `${origin.host} wants you to sign in with your Ethereum account:\n${ACCOUNT}\n\nSign in to the Sigil demo.\n\nURI: ${origin.origin}\nVersion: 1\nChain ID: 31337\nNonce: ${n}\nIssued At: ${iso(new Date(now.getTime() - 5000))}${extra}`
 
     const signed = message(await nonce())
-    const tampered = await post('/auth/v1/authenticate', { message: signed.replace('Sign in to the Sigil demo.', 'Transfer everything.'), signature: await personalSign(signed) })
+    const tampered = await post('/auth/v1/authenticate', {
+      message: signed.replace('Sign in to the Sigil demo.', 'Transfer everything.'),
+      signature: await personalSign(signed),
+    })
     expect(tampered.status).toBe(401)
     expect(((await tampered.json()) as { error: { message: string } }).error.message).toBe('Invalid signature')
 

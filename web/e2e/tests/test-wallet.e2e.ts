@@ -38,7 +38,9 @@ const request = (req: Req) =>
     window.dispatchEvent(new Event('eip6963:requestProvider'))
     window.removeEventListener('eip6963:announceProvider', onAnnounce)
     try {
-      return { ok: true as const, result: await found[0]!.provider.request(req) }
+      const [first] = found
+      if (!first) throw new Error('no wallet announced itself')
+      return { ok: true as const, result: await first.provider.request(req) }
     } catch (e) {
       const err = e as { code?: number; message?: string }
       return { ok: false as const, code: err.code, message: err.message }
@@ -54,24 +56,25 @@ describe('test wallet (EIP-6963 + EIP-1193 over anvil)', () => {
       return seen
     })
     expect(infos).toHaveLength(1)
-    expect(infos[0]!.name).toBe(TEST_WALLET_NAME)
-    expect(infos[0]!.rdns).toBe(TEST_WALLET_RDNS)
-    expect(infos[0]!.uuid).toMatch(/^[0-9a-f-]{36}$/)
-    expect(infos[0]!.icon).toMatch(/^data:image\/svg\+xml,/)
+    const [info] = infos
+    expect(info?.name).toBe(TEST_WALLET_NAME)
+    expect(info?.rdns).toBe(TEST_WALLET_RDNS)
+    expect(info?.uuid).toMatch(/^[0-9a-f-]{36}$/)
+    expect(info?.icon).toMatch(/^data:image\/svg\+xml,/)
   })
 
-  it('lists no account until connected, then anvil\'s first account with its balance on anvil', async () => {
+  it("lists no account until connected, then anvil's first account with its balance on anvil", async () => {
     expect(await request({ method: 'eth_accounts' })).toEqual({ ok: true, result: [] })
     const connected = await request({ method: 'eth_requestAccounts' })
     expect(connected.ok).toBe(true)
-    const [account] = (connected as { result: string[] }).result
+    const [account = ''] = (connected as { result: string[] }).result
     expect(account).toMatch(/^0x[0-9a-fA-F]{40}$/)
-    expect(account!.toLowerCase()).toBe('0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266')
+    expect(account.toLowerCase()).toBe('0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266')
     expect(await request({ method: 'eth_accounts' })).toEqual({ ok: true, result: [account] })
     expect(await request({ method: 'eth_chainId' })).toEqual({ ok: true, result: '0x7a69' })
     const balance = await request({ method: 'eth_getBalance', params: [account, 'latest'] })
     // Account 0 started with 10000 ETH and paid the dev-chain deployment's gas.
-    const onChain = await nativeBalance(env.rpcUrl, account!)
+    const onChain = await nativeBalance(env.rpcUrl, account)
     expect(BigInt((balance as { result: string }).result)).toBe(onChain)
     expect(onChain).toBeGreaterThan(9_000n * 10n ** 18n)
     expect(onChain).toBeLessThanOrEqual(10_000n * 10n ** 18n)
@@ -97,15 +100,26 @@ describe('test wallet (EIP-6963 + EIP-1193 over anvil)', () => {
     await page.evaluate(() => {
       const w = window as unknown as { __chains: unknown[] }
       w.__chains = []
-      window.addEventListener('eip6963:announceProvider', (e) =>
-        (e as CustomEvent).detail.provider.on('chainChanged', (c: unknown) => w.__chains.push(c)),
-        { once: true },
-      )
+      window.addEventListener('eip6963:announceProvider', (e) => (e as CustomEvent).detail.provider.on('chainChanged', (c: unknown) => w.__chains.push(c)), {
+        once: true,
+      })
       window.dispatchEvent(new Event('eip6963:requestProvider'))
     })
     const unknown = await request({ method: 'wallet_switchEthereumChain', params: [{ chainId: '0xa4b1' }] })
     expect(unknown).toMatchObject({ ok: false, code: 4902 })
-    expect(await request({ method: 'wallet_addEthereumChain', params: [{ chainId: '0xa4b1', chainName: 'Arbitrum One', rpcUrls: ['https://arb1.arbitrum.io/rpc'], nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 } }] })).toEqual({ ok: true, result: null })
+    expect(
+      await request({
+        method: 'wallet_addEthereumChain',
+        params: [
+          {
+            chainId: '0xa4b1',
+            chainName: 'Arbitrum One',
+            rpcUrls: ['https://arb1.arbitrum.io/rpc'],
+            nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+          },
+        ],
+      }),
+    ).toEqual({ ok: true, result: null })
     expect(await request({ method: 'wallet_switchEthereumChain', params: [{ chainId: '0xa4b1' }] })).toEqual({ ok: true, result: null })
     expect(await request({ method: 'eth_chainId' })).toEqual({ ok: true, result: '0xa4b1' })
     await page.waitForFunction(() => (window as unknown as { __chains: unknown[] }).__chains.length > 0)

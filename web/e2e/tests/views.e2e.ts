@@ -6,7 +6,7 @@
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
-import { screenshot, seriousA11yViolations, wallet, type Theme } from '../src/browser.js'
+import { screenshot, seriousA11yViolations, wallet, walletAccount, type Theme } from '../src/browser.js'
 import { nativeBalanceText } from '../src/chain.js'
 import { useDemo } from '../src/fixtures.js'
 import { connectTestWallet, openModal, ui } from '../src/ui.js'
@@ -22,7 +22,7 @@ const shot = (page: Page, theme: Theme, view: string) => screenshot(page, join(t
 /** The dialog's own background colour (the first ancestor-or-self with a non-transparent one). */
 const dialogBackground = (page: Page) =>
   ui.dialog(page).evaluate((el) => {
-    for (let node: Element | null = el; node; node = node.parentElement ?? ((node.getRootNode() as ShadowRoot).host ?? null)) {
+    for (let node: Element | null = el; node; node = node.parentElement ?? (node.getRootNode() as ShadowRoot).host ?? null) {
       const bg = getComputedStyle(node).backgroundColor
       if (bg && bg !== 'rgba(0, 0, 0, 0)' && bg !== 'transparent') return bg
     }
@@ -83,7 +83,7 @@ describe.each(THEMES)('views in the %s theme', (theme) => {
     await connectTestWallet(page)
     await ui.accountButton(page).click()
     await ui.dialog(page).waitFor()
-    const account = (await wallet(page, 'state')).account!
+    const account = await walletAccount(page)
     await expect.poll(() => ui.accountBalance(page).innerText(), { timeout: 10_000 }).toBe(await nativeBalanceText(t.env.rpcUrl, account))
     // the token rows from the Sigil server (SGL and USDC from the dev-chain deployment)
     await ui.tokenRow(page, 'SGL').waitFor({ timeout: 10_000 })

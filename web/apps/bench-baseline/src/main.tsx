@@ -12,7 +12,11 @@ function App() {
         Connect
       </button>
       {open ? (
-        <div role="dialog" aria-label="Connect Wallet" style={{ position: 'fixed', inset: 0, margin: 'auto', width: 360, height: 480, overflow: 'auto', background: '#fff' }}>
+        <div
+          role="dialog"
+          aria-label="Connect Wallet"
+          style={{ position: 'fixed', inset: 0, margin: 'auto', width: 360, height: 480, overflow: 'auto', background: '#fff' }}
+        >
           {items.map((name) => (
             <button type="button" key={name} style={{ display: 'block', width: '100%' }}>
               {name}
@@ -24,4 +28,6 @@ function App() {
   )
 }
 
-createRoot(document.getElementById('root')!).render(<App />)
+const root = document.getElementById('root')
+if (!root) throw new Error('index.html has no #root')
+createRoot(root).render(<App />)

@@ -1,14 +1,5 @@
 import { formatBalance } from '@sigil/core'
-import {
-  ConnectButton,
-  useAppKit,
-  useAppKitAccount,
-  useAppKitNetwork,
-  useAppKitSiwx,
-  useAppKitState,
-  useAppKitTheme,
-  useDisconnect,
-} from '@sigil/react'
+import { ConnectButton, useAppKit, useAppKitAccount, useAppKitNetwork, useAppKitSiwx, useAppKitState, useAppKitTheme, useDisconnect } from '@sigil/react'
 import { config } from './config.js'
 
 function Field({ label, value, testId }: { label: string; value: string; testId: string }) {
@@ -42,7 +33,13 @@ export function App({ themeKey }: { themeKey: string }) {
       <header className="bar">
         <strong className="brand">Sigil demo</strong>
         <div className="actions">
-          <button type="button" className="ghost" onClick={toggleTheme} aria-label={`Switch to ${themeMode === 'dark' ? 'light' : 'dark'} theme`} data-testid="theme-toggle">
+          <button
+            type="button"
+            className="ghost"
+            onClick={toggleTheme}
+            aria-label={`Switch to ${themeMode === 'dark' ? 'light' : 'dark'} theme`}
+            data-testid="theme-toggle"
+          >
             {themeMode === 'dark' ? '☀ Light' : '☾ Dark'}
           </button>
           <ConnectButton />

@@ -8,9 +8,12 @@ import './page.css'
 const THEME_KEY = 'sigil-demo-theme'
 const SITE_ICON =
   'data:image/svg+xml,' +
-  encodeURIComponent('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><rect width="64" height="64" rx="14" fill="#3b6cf6"/><path d="M20 40c0 4 5 6 12 6s12-3 12-8-5-7-12-8-11-3-11-7 4-7 11-7 11 2 11 6" fill="none" stroke="#fff" stroke-width="5" stroke-linecap="round"/></svg>')
+  encodeURIComponent(
+    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><rect width="64" height="64" rx="14" fill="#3b6cf6"/><path d="M20 40c0 4 5 6 12 6s12-3 12-8-5-7-12-8-11-3-11-7 4-7 11-7 11 2 11 6" fill="none" stroke="#fff" stroke-width="5" stroke-linecap="round"/></svg>',
+  )
 const storedTheme = localStorage.getItem(THEME_KEY)
-const themeMode: ThemeMode = storedTheme === 'dark' || storedTheme === 'light' ? storedTheme : matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light'
+const themeMode: ThemeMode =
+  storedTheme === 'dark' || storedTheme === 'light' ? storedTheme : matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light'
 document.documentElement.dataset.theme = themeMode
 
 const root = createRoot(document.getElementById('root') as HTMLElement)

@@ -6,7 +6,7 @@ import { ACCOUNT, announce, FakeProvider } from './test-utils/fake-provider.js'
 
 const cleanups: (() => void)[] = []
 afterEach(() => {
-  cleanups.splice(0).forEach((c) => c())
+  for (const c of cleanups.splice(0)) c()
   localStorage.clear()
 })
 
@@ -26,8 +26,15 @@ function setup(opts: { storage?: Map<string, string>; legacy?: boolean; announce
   const blockchainApi = { getBalances, getIdentity: vi.fn(async () => ({ name: null, avatar: null })), getPrices: vi.fn(async () => []) }
   const adapter = evmAdapter({ window: opts.legacy ? { ethereum: wallet } : {}, reconnectTimeoutMs: 50 })
   const data = opts.storage ?? new Map<string, string>()
-  const storage = { getItem: (k: string) => data.get(k) ?? null, setItem: (k: string, v: string) => void data.set(k, v), removeItem: (k: string) => void data.delete(k) }
-  const client: SigilClient = createSigil({ projectId: 'p1', networks: [ethereum, arbitrum, dev], apiUrl: 'https://api.test' }, { adapters: [adapter], storage, isMobile: () => false, blockchainApi })
+  const storage = {
+    getItem: (k: string) => data.get(k) ?? null,
+    setItem: (k: string, v: string) => void data.set(k, v),
+    removeItem: (k: string) => void data.delete(k),
+  }
+  const client: SigilClient = createSigil(
+    { projectId: 'p1', networks: [ethereum, arbitrum, dev], apiUrl: 'https://api.test' },
+    { adapters: [adapter], storage, isMobile: () => false, blockchainApi },
+  )
   cleanups.push(() => client.destroy())
   return { wallet, adapter, client, data, getBalances, unannounce }
 }
@@ -194,7 +201,7 @@ describe('evm adapter through the core client', () => {
     const { client, wallet } = setup()
     await client.connect('com.test')
     const signature = await client.signMessage('héllo')
-    expect(signature).toBe('0x' + 'ab'.repeat(65))
+    expect(signature).toBe(`0x${'ab'.repeat(65)}`)
     expect(wallet.calls.at(-1)).toEqual({ method: 'personal_sign', params: ['0x68c3a96c6c6f', ACCOUNT] })
     wallet.handlers.set('personal_sign', () => {
       throw { code: 4001 }

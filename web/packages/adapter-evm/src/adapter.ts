@@ -1,11 +1,4 @@
-import {
-  ErrorMessages,
-  SigilError,
-  toSigilError,
-  type AdapterEvents,
-  type ChainAdapter,
-  type ConnectResult,
-} from '@sigil/core'
+import { ErrorMessages, SigilError, toSigilError, type AdapterEvents, type ChainAdapter, type ConnectResult } from '@sigil/core'
 import { createAssetDiscovery } from './assets.js'
 import { createDiscovery, type DiscoveredWallet, type Discovery, type DiscoveryWindow } from './discovery.js'
 import { parseChainId, utf8ToHex, type Eip1193Provider } from './provider.js'

@@ -21,7 +21,7 @@ function discoveringWallet() {
 }
 
 describe('asset discovery (EIP-5792 capabilities, ERC-7811 wallet_getAssets)', () => {
-  it("lists the native and ERC-20 assets of the chain, leaving out NFTs and malformed entries", async () => {
+  it('lists the native and ERC-20 assets of the chain, leaving out NFTs and malformed entries', async () => {
     const wallet = discoveringWallet()
     const assets = await createAssetDiscovery().getAssets(wallet, ACCOUNT, 1)
     expect(assets).toEqual([

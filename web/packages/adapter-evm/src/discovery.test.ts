@@ -3,7 +3,9 @@ import { createDiscovery } from './discovery.js'
 import { announce, FakeProvider } from './test-utils/fake-provider.js'
 
 const cleanups: (() => void)[] = []
-afterEach(() => cleanups.splice(0).forEach((c) => c()))
+afterEach(() => {
+  for (const c of cleanups.splice(0)) c()
+})
 
 describe('wallet discovery', () => {
   it('lists EIP-6963 wallets with their own name, icon and rdns', () => {
@@ -40,6 +42,10 @@ describe('wallet discovery', () => {
     const both = createDiscovery({ ethereum: legacy })
     cleanups.push(() => both.destroy())
     expect(both.list().map((w) => w.connector.id)).toEqual(['io.metamask'])
-    expect(createDiscovery({ ethereum: 'not a provider' }).list().map((w) => w.connector.id)).toEqual(['io.metamask'])
+    expect(
+      createDiscovery({ ethereum: 'not a provider' })
+        .list()
+        .map((w) => w.connector.id),
+    ).toEqual(['io.metamask'])
   })
 })

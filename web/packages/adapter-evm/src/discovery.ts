@@ -55,7 +55,7 @@ export function createDiscovery(win: DiscoveryWindow | undefined = globalThis as
 
   const unsubscribe = mipd.subscribe(() => {
     const wallets = list()
-    listeners.forEach((l) => l(wallets))
+    for (const l of listeners) l(wallets)
   })
 
   return {

@@ -1,8 +1,12 @@
+/** An EIP-1193 event listener: its arguments depend on the event (accounts, chain id, error). */
+// biome-ignore lint/suspicious/noExplicitAny: listeners typed per event (`(accounts: string[]) => void`) must stay assignable
+export type Eip1193Listener = (...args: any[]) => void
+
 /** The EIP-1193 surface the adapter uses. */
 export interface Eip1193Provider {
   request(args: { method: string; params?: unknown[] | Record<string, unknown> }): Promise<unknown>
-  on?(event: string, listener: (...args: any[]) => void): unknown
-  removeListener?(event: string, listener: (...args: any[]) => void): unknown
+  on?(event: string, listener: Eip1193Listener): unknown
+  removeListener?(event: string, listener: Eip1193Listener): unknown
 }
 
 /** EIP-6963 provider info. */

@@ -14,9 +14,25 @@ describe('account state per namespace', () => {
     expect(account).toEqual(initialAccountState())
     expect(Object.keys(initialAccountState()).sort()).toEqual(
       [
-        'caipAddress', 'address', 'status', 'balance', 'balanceSymbol', 'profileName', 'profileImage',
-        'addressExplorerUrl', 'user', 'tokenBalance', 'smartAccountDeployed', 'allAccounts', 'addressLabels',
-        'connectedWalletInfo', 'preferredAccountTypes', 'socialProvider', 'farcasterUrl', 'publicKey', 'path',
+        'caipAddress',
+        'address',
+        'status',
+        'balance',
+        'balanceSymbol',
+        'profileName',
+        'profileImage',
+        'addressExplorerUrl',
+        'user',
+        'tokenBalance',
+        'smartAccountDeployed',
+        'allAccounts',
+        'addressLabels',
+        'connectedWalletInfo',
+        'preferredAccountTypes',
+        'socialProvider',
+        'farcasterUrl',
+        'publicKey',
+        'path',
       ].sort(),
     )
     expect(account?.status).toBe('disconnected')
@@ -46,7 +62,13 @@ describe('account state per namespace', () => {
     const { ctx } = testContext()
     setAccountAddress(ctx.store, ethereum, ADDRESS)
     setConnectionStatus(ctx, 'eip155', 'connected')
-    setAccountProps(ctx.store, 'eip155', { balance: '1', balanceSymbol: 'ETH', profileName: 'x.eth', tokenBalance: [], allAccounts: [{ address: ADDRESS, type: 'eoa' }] })
+    setAccountProps(ctx.store, 'eip155', {
+      balance: '1',
+      balanceSymbol: 'ETH',
+      profileName: 'x.eth',
+      tokenBalance: [],
+      allAccounts: [{ address: ADDRESS, type: 'eoa' }],
+    })
     resetAccount(ctx.store, 'eip155')
     expect(ctx.store.getState().chains.eip155?.account).toEqual(initialAccountState())
   })

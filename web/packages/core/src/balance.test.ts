@@ -202,7 +202,10 @@ describe('balances from a wallet with asset discovery (ERC-7811)', () => {
     { address: SGL, balance: 0n, decimals: 18, name: 'Sigil', symbol: 'SGL' },
   ]
 
-  function walletClient(getAssets: (address: string, network: { caipNetworkId: string }) => Promise<WalletAsset[] | undefined>, networks?: { chainId?: number }) {
+  function walletClient(
+    getAssets: (address: string, network: { caipNetworkId: string }) => Promise<WalletAsset[] | undefined>,
+    networks?: { chainId?: number },
+  ) {
     const fake = fakeAdapter(networks)
     const adapter = { ...fake.adapter, getAssets: vi.fn(getAssets) }
     const blockchainApi = fakeBlockchainApi([native])
@@ -226,8 +229,25 @@ describe('balances from a wallet with asset discovery (ERC-7811)', () => {
     expect(account).toMatchObject({ balance: '1.25', balanceSymbol: 'ETH' })
     // The zero SGL balance is left out, as the server leaves it out.
     expect(account?.tokenBalance).toEqual([
-      { name: 'Ether', symbol: 'ETH', chainId: 'eip155:1', price: 3000, value: 3750, quantity: { decimals: '18', numeric: '1.25' }, iconUrl: 'https://api.test/eth.png' },
-      { name: 'USD Coin', symbol: 'USDC', chainId: 'eip155:1', address: USDC, price: 1, value: 12.5, quantity: { decimals: '6', numeric: '12.5' }, iconUrl: 'https://api.test/usdc.png' },
+      {
+        name: 'Ether',
+        symbol: 'ETH',
+        chainId: 'eip155:1',
+        price: 3000,
+        value: 3750,
+        quantity: { decimals: '18', numeric: '1.25' },
+        iconUrl: 'https://api.test/eth.png',
+      },
+      {
+        name: 'USD Coin',
+        symbol: 'USDC',
+        chainId: 'eip155:1',
+        address: USDC,
+        price: 1,
+        value: 12.5,
+        quantity: { decimals: '6', numeric: '12.5' },
+        iconUrl: 'https://api.test/usdc.png',
+      },
     ])
   })
 

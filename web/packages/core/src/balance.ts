@@ -146,8 +146,7 @@ export function createBalanceController(ctx: SigilContext, api: () => Promise<Bl
       const client = await api()
       const walletAnswer = fromWallet(namespace, network, address, client)
       const balances =
-        (walletAnswer && (await walletAnswer)) ??
-        (await client.getBalances(address, { chainId: network.caipNetworkId, currency: 'usd', forceUpdate: force }))
+        (walletAnswer && (await walletAnswer)) ?? (await client.getBalances(address, { chainId: network.caipNetworkId, currency: 'usd', forceUpdate: force }))
       lockedUntil = 0
       cache.set(key, { at: Date.now(), balances })
       // An answer for an account or network that changed meanwhile is kept for later, not shown.

@@ -19,7 +19,7 @@ describe('address validation', () => {
     expect(isEvmAddress(EVM.slice(2))).toBe(true)
     expect(isEvmAddress(EVM.slice(0, -1))).toBe(false)
     expect(isEvmAddress(`${EVM}0`)).toBe(false)
-    expect(isEvmAddress('0x' + 'g'.repeat(40))).toBe(false)
+    expect(isEvmAddress(`0x${'g'.repeat(40)}`)).toBe(false)
   })
 
   it('accepts base58 Solana addresses of 32 to 44 characters', () => {

@@ -26,9 +26,7 @@ describe('createSigil', () => {
 
   it('registers the adapter connectors', () => {
     const { client } = testClient({}, { restore: false })
-    expect(client.store.getState().connectors).toEqual([
-      { id: 'com.test', name: 'Test Wallet', chain: 'eip155', type: 'ANNOUNCED', rdns: 'com.test' },
-    ])
+    expect(client.store.getState().connectors).toEqual([{ id: 'com.test', name: 'Test Wallet', chain: 'eip155', type: 'ANNOUNCED', rdns: 'com.test' }])
   })
 })
 

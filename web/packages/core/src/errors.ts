@@ -134,12 +134,7 @@ export function toSigilError(error: unknown): SigilError {
   if (code !== undefined && RpcErrorMessages[code]) {
     return new SigilError(RpcErrorMessages[code], code, error)
   }
-  const message =
-    error instanceof Error && error.message
-      ? error.message
-      : typeof error === 'string' && error
-        ? error
-        : ErrorMessages.unknown
+  const message = error instanceof Error && error.message ? error.message : typeof error === 'string' && error ? error : ErrorMessages.unknown
   return new SigilError(message, code ?? RpcErrorCode.defaultError, error)
 }
 

@@ -77,7 +77,7 @@ export function setSupportsAllNetworks(store: SigilStore, namespace: ChainNamesp
 /** Whether the connected wallet can be switched to `network`. */
 export function isNetworkAllowed(state: SigilState, network: CaipNetwork): boolean {
   const chain = state.chains[network.chainNamespace]
-  if (!chain || !chain.network.requestedCaipNetworkIds.includes(network.caipNetworkId)) return false
+  if (!chain?.network.requestedCaipNetworkIds.includes(network.caipNetworkId)) return false
   return chain.network.supportsAllNetworks || chain.network.approvedCaipNetworkIds.includes(network.caipNetworkId)
 }
 
@@ -97,7 +97,11 @@ export function removeNetwork(ctx: SigilContext, caipNetworkId: CaipNetworkId): 
   ctx.store.setState({ networks: before.networks.filter((n) => n.caipNetworkId !== caipNetworkId) })
   const namespace = removed.chainNamespace
   const remaining = networksOf(ctx.store.getState(), namespace)
-  setRequestedNetworks(ctx.store, namespace, remaining.map((n) => n.caipNetworkId))
+  setRequestedNetworks(
+    ctx.store,
+    namespace,
+    remaining.map((n) => n.caipNetworkId),
+  )
   const first = remaining[0]
   if (before.activeCaipNetwork.caipNetworkId === caipNetworkId && first) setActiveNetwork(ctx, first)
   else if (before.chains[namespace]?.network.caipNetwork?.caipNetworkId === caipNetworkId) {

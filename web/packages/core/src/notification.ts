@@ -18,7 +18,10 @@ function clearPending(store: SigilStore) {
 export function showNotification(store: SigilStore, message: string, variant: NotificationVariant): void {
   clearPending(store)
   const show = () => store.setState({ notification: { open: true, message, variant } })
-  if (!store.getState().notification.open) return show()
+  if (!store.getState().notification.open) {
+    show()
+    return
+  }
   store.setState((state) => ({ notification: { ...state.notification, open: false } }))
   pending.set(
     store,

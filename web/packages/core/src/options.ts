@@ -94,15 +94,7 @@ export interface ResolvedOptions {
   sdkVersion: string
 }
 
-export const DEFAULT_CONNECTOR_ORDER: readonly ConnectorSection[] = [
-  'walletConnect',
-  'recent',
-  'injected',
-  'featured',
-  'custom',
-  'external',
-  'recommended',
-]
+export const DEFAULT_CONNECTOR_ORDER: readonly ConnectorSection[] = ['walletConnect', 'recent', 'injected', 'featured', 'custom', 'external', 'recommended']
 export const DEFAULT_CONNECT_METHODS_ORDER: readonly ConnectMethod[] = ['email', 'social', 'wallet']
 export const DEFAULT_WALLET_FEATURES_ORDER: readonly WalletFeature[] = ['onramp', 'swaps', 'receive', 'send']
 export const DEFAULT_SOCIALS: readonly SocialProvider[] = ['google', 'x', 'discord', 'farcaster', 'github', 'apple', 'facebook']
@@ -151,9 +143,7 @@ export function resolveOptions(options: SigilOptions): ResolvedOptions {
   const [firstNetwork] = networks
   if (!firstNetwork) throw new SigilError(ErrorMessages.invalidAppConfiguration, 'NO_NETWORKS')
   const defaultNetwork =
-    options.defaultNetwork && networks.some((n) => n.caipNetworkId === options.defaultNetwork?.caipNetworkId)
-      ? options.defaultNetwork
-      : firstNetwork
+    options.defaultNetwork && networks.some((n) => n.caipNetworkId === options.defaultNetwork?.caipNetworkId) ? options.defaultNetwork : firstNetwork
   return {
     projectId: options.projectId.trim(),
     networks,

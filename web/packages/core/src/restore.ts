@@ -29,10 +29,7 @@ export async function restoreSession(ctx: SigilContext): Promise<void> {
   if (storedNetwork) setActiveNetwork(ctx, storedNetwork)
   ctx.store.setState({ recentWallets: storage.getRecentWallets(), isSwitchingNamespace: false })
 
-  const namespaces = new Set<ChainNamespace>([
-    ...storage.getConnectedNamespaces(),
-    ...(Object.keys(ctx.store.getState().chains) as ChainNamespace[]),
-  ])
+  const namespaces = new Set<ChainNamespace>([...storage.getConnectedNamespaces(), ...(Object.keys(ctx.store.getState().chains) as ChainNamespace[])])
   const resyncs: Promise<void>[] = []
   for (const namespace of namespaces) {
     const status = storage.getConnectionStatus(namespace)

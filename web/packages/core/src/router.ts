@@ -42,9 +42,7 @@ export function goingBackCloses(state: SigilState): boolean {
 
 /** Removes the shown view. Callers check `goingBackCloses` first (see `goBack` in modal.ts). */
 export function popView(store: SigilStore): void {
-  store.setState((state) =>
-    state.router.history.length > 1 ? { router: { history: state.router.history.slice(0, -1) } } : {},
-  )
+  store.setState((state) => (state.router.history.length > 1 ? { router: { history: state.router.history.slice(0, -1) } } : {}))
 }
 
 export interface OpenViewInput {
@@ -87,7 +85,5 @@ export function selectWalletView(
   wallet: Wallet,
 ): { view: 'ConnectingExternal'; data: RouteData } | { view: 'ConnectingWalletConnect'; data: RouteData } {
   const connector = findConnectorForWallet(connectors, wallet)
-  return connector
-    ? { view: 'ConnectingExternal', data: { wallet, connector } }
-    : { view: 'ConnectingWalletConnect', data: { wallet } }
+  return connector ? { view: 'ConnectingExternal', data: { wallet, connector } } : { view: 'ConnectingWalletConnect', data: { wallet } }
 }

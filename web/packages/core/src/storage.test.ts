@@ -69,7 +69,17 @@ describe('storage', () => {
   })
 
   it('survives a storage that throws', () => {
-    const throwing = { getItem: () => { throw new Error('denied') }, setItem: () => { throw new Error('quota') }, removeItem: () => { throw new Error('x') } }
+    const throwing = {
+      getItem: () => {
+        throw new Error('denied')
+      },
+      setItem: () => {
+        throw new Error('quota')
+      },
+      removeItem: () => {
+        throw new Error('x')
+      },
+    }
     const s = createSigilStorage(throwing)
     expect(() => s.setActiveNamespace('eip155')).not.toThrow()
     expect(s.getActiveNamespace()).toBeUndefined()

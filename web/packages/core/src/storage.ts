@@ -17,12 +17,7 @@ export const StorageKeys = {
 } as const
 
 /** Caches tied to an address; dropped when the stored connection is gone. */
-export const ADDRESS_CACHE_KEYS = [
-  StorageKeys.nativeBalanceCache,
-  StorageKeys.identityCache,
-  StorageKeys.ensCache,
-  StorageKeys.portfolioCache,
-] as const
+export const ADDRESS_CACHE_KEYS = [StorageKeys.nativeBalanceCache, StorageKeys.identityCache, StorageKeys.ensCache, StorageKeys.portfolioCache] as const
 
 export const MAX_RECENT_WALLETS = 2
 /** Native balance cache lifetime (spec section 9). */

@@ -1,15 +1,7 @@
 import { createStore, type StoreApi } from 'zustand/vanilla'
 import type { ResolvedOptions, ThemeMode, ThemeVariables } from './options.js'
 import type { SiwxState } from './siwx/types.js'
-import type {
-  AccountState,
-  CaipNetwork,
-  ChainNamespace,
-  ConnectionStatus,
-  Connector,
-  NetworkState,
-  Wallet,
-} from './types.js'
+import type { AccountState, CaipNetwork, ChainNamespace, ConnectionStatus, Connector, NetworkState, Wallet } from './types.js'
 
 /** Every view of the modal (spec section 2, plus the Networks list). */
 export type View =
@@ -155,11 +147,7 @@ export function createSigilStore(options: ResolvedOptions): SigilStore {
 }
 
 /** Immutable update of one namespace's state (created on first use). */
-export function updateChain(
-  store: SigilStore,
-  namespace: ChainNamespace,
-  update: (chain: ChainState) => Partial<ChainState>,
-): void {
+export function updateChain(store: SigilStore, namespace: ChainNamespace, update: (chain: ChainState) => Partial<ChainState>): void {
   store.setState((state) => {
     const current = state.chains[namespace] ?? initialChainState(namespace, state.networks)
     return { chains: { ...state.chains, [namespace]: { ...current, ...update(current) } } }

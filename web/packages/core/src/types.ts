@@ -101,13 +101,7 @@ export interface NetworkState {
   smartAccountEnabledNetworks: number[]
 }
 
-export type ConnectorType =
-  | 'ANNOUNCED'
-  | 'INJECTED'
-  | 'WALLET_CONNECT'
-  | 'AUTH'
-  | 'EXTERNAL'
-  | 'MULTI_CHAIN'
+export type ConnectorType = 'ANNOUNCED' | 'INJECTED' | 'WALLET_CONNECT' | 'AUTH' | 'EXTERNAL' | 'MULTI_CHAIN'
 
 /** A way to connect that is present in this page (spec section 3). */
 export interface Connector {

@@ -54,27 +54,27 @@ export function buildConnectList(input: ConnectListInput): ConnectListItem[] {
   for (const section of input.order) {
     switch (section) {
       case 'walletConnect':
-        input.connectors.filter((c) => c.type === 'WALLET_CONNECT').forEach((c) => addConnector(section, c))
+        for (const c of input.connectors) if (c.type === 'WALLET_CONNECT') addConnector(section, c)
         break
       case 'recent':
-        ;(input.recent ?? []).slice(0, 2).forEach((w) => addWallet(section, w))
+        for (const w of (input.recent ?? []).slice(0, 2)) addWallet(section, w)
         break
       case 'injected':
         // Announced (EIP-6963) wallets first: they name themselves; the legacy provider after.
-        input.connectors.filter((c) => c.type === 'ANNOUNCED').forEach((c) => addConnector(section, c))
-        input.connectors.filter((c) => c.type === 'INJECTED').forEach((c) => addConnector(section, c))
+        for (const c of input.connectors) if (c.type === 'ANNOUNCED') addConnector(section, c)
+        for (const c of input.connectors) if (c.type === 'INJECTED') addConnector(section, c)
         break
       case 'featured': {
         const ids = input.featuredWalletIds ?? []
         const featured = [...(input.featured ?? [])].sort((a, b) => rank(ids, a.id) - rank(ids, b.id))
-        featured.slice(0, ids.length || DEFAULT_FEATURED_COUNT).forEach((w) => addWallet(section, w))
+        for (const w of featured.slice(0, ids.length || DEFAULT_FEATURED_COUNT)) addWallet(section, w)
         break
       }
       case 'custom':
-        ;(input.custom ?? []).forEach((w) => addWallet(section, w))
+        for (const w of input.custom ?? []) addWallet(section, w)
         break
       case 'external':
-        input.connectors.filter((c) => c.type === 'EXTERNAL').forEach((c) => addConnector(section, c))
+        for (const c of input.connectors) if (c.type === 'EXTERNAL') addConnector(section, c)
         break
       case 'recommended': {
         let added = 0

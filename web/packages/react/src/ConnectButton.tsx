@@ -1,5 +1,5 @@
 import { formatBalance, shortenAddress } from '@sigil/core'
-import { useCallback, useEffect, type CSSProperties } from 'react'
+import { useCallback, useEffect, type CSSProperties, type ReactNode } from 'react'
 import { getAppKit } from './appkit.js'
 import { useAppKit, useAppKitAccount, useAppKitSelector } from './hooks.js'
 import type { SigilState } from '@sigil/core'
@@ -35,31 +35,28 @@ function injectStyle(): void {
 const selectLoading = (s: SigilState) => s.modal.loading
 
 /** Opens the modal: 'Connect Wallet' when disconnected, the account (balance and address) when connected. */
-export function ConnectButton({
-  label = 'Connect Wallet',
-  loadingLabel = 'Connecting…',
-  balance = true,
-  size = 'md',
-  className,
-  style,
-}: ConnectButtonProps) {
+export function ConnectButton({ label = 'Connect Wallet', loadingLabel = 'Connecting…', balance = true, size = 'md', className, style }: ConnectButtonProps) {
   useEffect(injectStyle, [])
   const { open } = useAppKit()
   const account = useAppKitAccount()
   const loading = useAppKitSelector(selectLoading)
   const connecting = account.status === 'connecting'
   // Hovering or focusing the button is a strong hint: get the modal and wallet list ready.
-  const warm = useCallback(() => void getAppKit().prefetch().catch(() => undefined), [])
+  const warm = useCallback(
+    () =>
+      void getAppKit()
+        .prefetch()
+        .catch(() => undefined),
+    [],
+  )
   const onClick = useCallback(() => void open().catch(() => undefined), [open])
 
   const busy = connecting || loading
-  let content
+  let content: ReactNode
   if (account.isConnected && account.address) {
     content = (
       <>
-        {balance && account.balance !== undefined ? (
-          <span className="sigil-cb-bal">{formatBalance(account.balance, account.balanceSymbol)}</span>
-        ) : null}
+        {balance && account.balance !== undefined ? <span className="sigil-cb-bal">{formatBalance(account.balance, account.balanceSymbol)}</span> : null}
         <span>{shortenAddress(account.address)}</span>
       </>
     )

@@ -147,16 +147,19 @@ export function createAppKit(options: AppKitOptions): AppKit {
       destroyed = true
       unsubscribe()
       sigil.destroy()
-      void modal?.then((m) => m.unmount(), () => undefined)
+      void modal?.then(
+        (m) => m.unmount(),
+        () => undefined,
+      )
       modal = undefined
       if (current === appKit) current = undefined
-      listeners.forEach((l) => l())
+      for (const l of listeners) l()
     },
   }
 
   current?.destroy()
   current = appKit
-  listeners.forEach((l) => l())
+  for (const l of listeners) l()
   if (prefetchOnIdle && typeof window !== 'undefined') whenIdle(() => void appKit.prefetch().catch(() => undefined))
   return appKit
 }

@@ -33,6 +33,21 @@ function Probe() {
 
 const text = (container: HTMLElement, id: string) => container.querySelector(`#${id}`)?.textContent
 
+/** Render nothing; hand the hooks' functions to the test through these variables. */
+let api: ReturnType<typeof useAppKit> | undefined
+function Opener() {
+  api = useAppKit()
+  return null
+}
+
+let disconnect: ReturnType<typeof useDisconnect>['disconnect'] | undefined
+let setTheme: ((m: 'light' | 'dark') => void) | undefined
+function Controls() {
+  disconnect = useDisconnect().disconnect
+  setTheme = useAppKitTheme().setThemeMode
+  return null
+}
+
 describe('hooks', () => {
   it('throw a clear error before createAppKit', () => {
     expect(() => render(<Probe />)).toThrow(/createAppKit/)
@@ -66,11 +81,6 @@ describe('hooks', () => {
     stubDirectory()
     const { appKit } = testAppKit()
     current = appKit
-    let api: ReturnType<typeof useAppKit> | undefined
-    function Opener() {
-      api = useAppKit()
-      return null
-    }
     const { container } = render(
       <>
         <Opener />
@@ -91,13 +101,6 @@ describe('hooks', () => {
     stubDirectory()
     const { appKit, fake } = testAppKit()
     current = appKit
-    let disconnect: ReturnType<typeof useDisconnect>['disconnect'] | undefined
-    let setTheme: ((m: 'light' | 'dark') => void) | undefined
-    function Controls() {
-      disconnect = useDisconnect().disconnect
-      setTheme = useAppKitTheme().setThemeMode
-      return null
-    }
     const { container } = render(
       <>
         <Controls />

@@ -117,10 +117,7 @@ export function useAppKitState(): AppKitState {
   const modal = useAppKitSelector(selectModal)
   const network = useAppKitSelector(selectActiveNetwork)
   const activeChain = useAppKitSelector(selectActiveNamespace)
-  return useMemo(
-    () => ({ open: modal.open, loading: modal.loading, selectedNetworkId: network.caipNetworkId, activeChain }),
-    [modal, network, activeChain],
-  )
+  return useMemo(() => ({ open: modal.open, loading: modal.loading, selectedNetworkId: network.caipNetworkId, activeChain }), [modal, network, activeChain])
 }
 
 /** Disconnects every connected namespace, or the one given. */
@@ -169,8 +166,5 @@ const selectSiwx = (s: SigilState) => s.siwx
 export function useAppKitSiwx(): AppKitSiwx {
   const appKit = useInstance()
   const siwx = useAppKitSelector(selectSiwx)
-  return useMemo(
-    () => ({ session: siwx.session, status: siwx.status, error: siwx.error, signOut: () => appKit.client.siwx.signOut() }),
-    [appKit, siwx],
-  )
+  return useMemo(() => ({ session: siwx.session, status: siwx.status, error: siwx.error, signOut: () => appKit.client.siwx.signOut() }), [appKit, siwx])
 }

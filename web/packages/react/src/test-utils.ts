@@ -27,7 +27,9 @@ export function fakeAdapter() {
     namespace: 'eip155',
     setup(e) {
       events = e
-      e.connectorsChanged([{ id: 'com.test', name: 'Test Wallet', chain: 'eip155', type: 'ANNOUNCED', rdns: 'com.test', imageUrl: 'data:image/svg+xml,<svg/>' }])
+      e.connectorsChanged([
+        { id: 'com.test', name: 'Test Wallet', chain: 'eip155', type: 'ANNOUNCED', rdns: 'com.test', imageUrl: 'data:image/svg+xml,<svg/>' },
+      ])
       return () => {
         events = undefined
       }
@@ -177,7 +179,10 @@ export async function waitFor<T>(check: () => T, timeoutMs = 3000): Promise<T> {
 }
 
 export async function flush(times = 3): Promise<void> {
-  for (let i = 0; i < times; i++) await act(async () => { await new Promise((r) => setTimeout(r, 0)) })
+  for (let i = 0; i < times; i++)
+    await act(async () => {
+      await new Promise((r) => setTimeout(r, 0))
+    })
 }
 
 export function cleanup(appKit: AppKit | undefined): void {

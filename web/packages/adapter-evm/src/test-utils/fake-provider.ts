@@ -40,7 +40,7 @@ export class FakeProvider implements Eip1193Provider {
         return null
       }
       case 'personal_sign':
-        return '0x' + 'ab'.repeat(65)
+        return `0x${'ab'.repeat(65)}`
       case 'wallet_revokePermissions':
         this.authorised = false
         return null
@@ -51,7 +51,10 @@ export class FakeProvider implements Eip1193Provider {
 
   on(event: string, listener: (...args: unknown[]) => void) {
     let set = this.listeners.get(event)
-    if (!set) this.listeners.set(event, (set = new Set()))
+    if (!set) {
+      set = new Set()
+      this.listeners.set(event, set)
+    }
     set.add(listener)
     return this
   }

@@ -23,7 +23,10 @@ function randomUuid(): string {
  * Posts events to the server's /e, only once GET /getAnalyticsConfig said analytics is
  * enabled for the project (asked once). Failures are swallowed: analytics never breaks the modal.
  */
-export function createDirectoryAnalyticsSink(api: DirectoryClient, options: DirectoryAnalyticsOptions = {}): AnalyticsSink & { readonly enabled: Promise<boolean> } {
+export function createDirectoryAnalyticsSink(
+  api: DirectoryClient,
+  options: DirectoryAnalyticsOptions = {},
+): AnalyticsSink & { readonly enabled: Promise<boolean> } {
   const now = options.now ?? Date.now
   const uuid = options.uuid ?? randomUuid
   const pageUrl = options.pageUrl ?? (() => (globalThis as { location?: { href?: string } }).location?.href ?? '')

@@ -10,17 +10,44 @@ const SGL = '0x5FbDB2315678afecb367f032d93F642f64180aa3'
 /** The server's answer for account 0 on the dev chain (testnet: no fiat values). */
 const devBalances = {
   balances: [
-    { name: 'Ether', symbol: 'ETH', chainId: 'eip155:31337', address: null, value: 0, price: 0, quantity: { decimals: '18', numeric: '9999.998765' }, iconUrl: 'https://api.test/public/getTokenImage/ETH?projectId=p1' },
-    { name: 'Sigil', symbol: 'SGL', chainId: 'eip155:31337', address: SGL, value: 0, price: 0, quantity: { decimals: '18', numeric: '987000' }, iconUrl: 'https://cdn.example/sgl.png' },
+    {
+      name: 'Ether',
+      symbol: 'ETH',
+      chainId: 'eip155:31337',
+      address: null,
+      value: 0,
+      price: 0,
+      quantity: { decimals: '18', numeric: '9999.998765' },
+      iconUrl: 'https://api.test/public/getTokenImage/ETH?projectId=p1',
+    },
+    {
+      name: 'Sigil',
+      symbol: 'SGL',
+      chainId: 'eip155:31337',
+      address: SGL,
+      value: 0,
+      price: 0,
+      quantity: { decimals: '18', numeric: '987000' },
+      iconUrl: 'https://cdn.example/sgl.png',
+    },
   ],
 }
 
 function fakeFetch(status: number, body: unknown) {
-  return vi.fn(async (_url: string | URL | Request, _init?: RequestInit) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } }))
+  return vi.fn(
+    async (_url: string | URL | Request, _init?: RequestInit) =>
+      new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } }),
+  )
 }
 
 function client(fetch: ReturnType<typeof fakeFetch>) {
-  return createBlockchainClient({ baseUrl: 'https://api.test/', projectId: 'p1', sdkType: 'sigil', sdkVersion: '0.1.0', fetch: fetch as unknown as typeof globalThis.fetch })
+  return createBlockchainClient({
+    baseUrl: 'https://api.test/',
+    projectId: 'p1',
+    sdkType: 'sigil',
+    sdkVersion: '0.1.0',
+    fetch: fetch as unknown as typeof globalThis.fetch,
+  })
 }
 
 const calledUrl = (fetch: ReturnType<typeof fakeFetch>, i = 0) => new URL(String(fetch.mock.calls[i]?.[0]))
@@ -75,7 +102,9 @@ describe('blockchain client: balances', () => {
 
   it('non-OK answers throw with the server message, status and code', async () => {
     const fetch = fakeFetch(503, { error: { code: 'upstream_unavailable', message: 'All upstreams of eip155:1 are unavailable' } })
-    const error = await client(fetch).getBalances(ADDRESS, { chainId: 'eip155:1' }).catch((e: unknown) => e)
+    const error = await client(fetch)
+      .getBalances(ADDRESS, { chainId: 'eip155:1' })
+      .catch((e: unknown) => e)
     expect(error).toBeInstanceOf(BlockchainApiError)
     expect(error).toMatchObject({ status: 503, code: 'upstream_unavailable', message: 'All upstreams of eip155:1 are unavailable' })
   })
@@ -117,11 +146,18 @@ it('is built from resolved options', async () => {
   const fetch = fakeFetch(200, { balances: [] })
   const api = blockchainClientFor(resolveOptions({ projectId: 'abc', networks: [ethereum], apiUrl: 'http://127.0.0.1:9000/' }), fetch as never)
   await api.getBalances(ADDRESS, { chainId: 'eip155:1' })
-  expect(calledUrl(fetch).toString()).toBe(`http://127.0.0.1:9000/v1/account/${ADDRESS}/balance?projectId=abc&st=sigil&sv=0.1.0&currency=usd&chainId=eip155%3A1`)
+  expect(calledUrl(fetch).toString()).toBe(
+    `http://127.0.0.1:9000/v1/account/${ADDRESS}/balance?projectId=abc&st=sigil&sv=0.1.0&currency=usd&chainId=eip155%3A1`,
+  )
 })
 
 describe('blockchain client: prices', () => {
-  const answer = { fungibles: [{ name: 'USD Coin', symbol: 'USDC', iconUrl: 'https://api.test/public/getTokenImage/USDC?projectId=p1', price: 1 }, { name: 'Ether', symbol: 'ETH', iconUrl: null, price: 3000 }] }
+  const answer = {
+    fungibles: [
+      { name: 'USD Coin', symbol: 'USDC', iconUrl: 'https://api.test/public/getTokenImage/USDC?projectId=p1', price: 1 },
+      { name: 'Ether', symbol: 'ETH', iconUrl: null, price: 3000 },
+    ],
+  }
 
   it('POSTs /v1/fungible/price with currency, CAIP-10 addresses and projectId, and parses the prices', async () => {
     const fetch = fakeFetch(200, answer)
@@ -131,7 +167,11 @@ describe('blockchain client: prices', () => {
     expect(url.searchParams.get('projectId')).toBe('p1')
     const init = fetch.mock.calls[0]?.[1]
     expect(init?.method).toBe('POST')
-    expect(JSON.parse(String(init?.body))).toEqual({ currency: 'usd', addresses: ['eip155:1:native', 'eip155:1:0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48'], projectId: 'p1' })
+    expect(JSON.parse(String(init?.body))).toEqual({
+      currency: 'usd',
+      addresses: ['eip155:1:native', 'eip155:1:0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48'],
+      projectId: 'p1',
+    })
     expect(prices).toEqual([
       { name: 'USD Coin', symbol: 'USDC', iconUrl: 'https://api.test/public/getTokenImage/USDC?projectId=p1', price: 1 },
       { name: 'Ether', symbol: 'ETH', iconUrl: '', price: 3000 },

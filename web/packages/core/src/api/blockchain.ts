@@ -98,16 +98,18 @@ export function createBlockchainClient(options: BlockchainClientOptions): Blockc
           forceUpdate: params.forceUpdate ? 'true' : undefined,
         }),
       )
-      return balancesSchema.parse(body).balances.map((b): TokenBalance => ({
-        name: b.name,
-        symbol: b.symbol,
-        chainId: b.chainId,
-        ...(b.address ? { address: b.address } : {}),
-        ...(typeof b.value === 'number' ? { value: b.value } : {}),
-        price: b.price ?? 0,
-        quantity: b.quantity,
-        iconUrl: b.iconUrl ?? '',
-      }))
+      return balancesSchema.parse(body).balances.map(
+        (b): TokenBalance => ({
+          name: b.name,
+          symbol: b.symbol,
+          chainId: b.chainId,
+          ...(b.address ? { address: b.address } : {}),
+          ...(typeof b.value === 'number' ? { value: b.value } : {}),
+          price: b.price ?? 0,
+          quantity: b.quantity,
+          iconUrl: b.iconUrl ?? '',
+        }),
+      )
     },
     async getPrices(addresses, params = {}) {
       if (addresses.length === 0) return []

@@ -23,11 +23,20 @@ const wallet = {
 }
 
 function fakeFetch(status: number, body: unknown) {
-  return vi.fn(async (_url: string | URL | Request, _init?: RequestInit) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } }))
+  return vi.fn(
+    async (_url: string | URL | Request, _init?: RequestInit) =>
+      new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } }),
+  )
 }
 
 function client(fetch: ReturnType<typeof fakeFetch>) {
-  return createDirectoryClient({ baseUrl: 'https://api.test/', projectId: 'p1', sdkType: 'sigil', sdkVersion: '0.1.0', fetch: fetch as unknown as typeof globalThis.fetch })
+  return createDirectoryClient({
+    baseUrl: 'https://api.test/',
+    projectId: 'p1',
+    sdkType: 'sigil',
+    sdkVersion: '0.1.0',
+    fetch: fetch as unknown as typeof globalThis.fetch,
+  })
 }
 
 const calledUrl = (fetch: ReturnType<typeof fakeFetch>, i = 0) => new URL(String(fetch.mock.calls[i]?.[0]))
@@ -69,7 +78,9 @@ describe('directory client', () => {
 
   it('non-OK answers throw with the server message and code', async () => {
     const fetch = fakeFetch(400, { error: { code: 'invalid_parameter', message: "Invalid parameter 'entries': expected an integer from 1 to 100, got '0'" } })
-    const error = await client(fetch).getWallets({ entries: 0 }).catch((e: unknown) => e)
+    const error = await client(fetch)
+      .getWallets({ entries: 0 })
+      .catch((e: unknown) => e)
     expect(error).toBeInstanceOf(DirectoryApiError)
     expect(error).toMatchObject({ status: 400, code: 'invalid_parameter', message: "Invalid parameter 'entries': expected an integer from 1 to 100, got '0'" })
   })

@@ -114,7 +114,7 @@ export function createDirectoryClient(options: DirectoryClientOptions): Director
     return result.body
   }
 
-  const list = (values: readonly string[] | undefined) => (values && values.length ? values.join(',') : undefined)
+  const list = (values: readonly string[] | undefined) => (values?.length ? values.join(',') : undefined)
   const imageUrl = (path: string) => (id: string) => url(`${path}/${encodeURIComponent(id)}`)
 
   return {

@@ -7,7 +7,10 @@ const page = (name: string): WalletsPage => ({ count: 1, data: [{ id: name, name
 function deferred<T>() {
   let resolve!: (v: T) => void
   let reject!: (e: unknown) => void
-  const promise = new Promise<T>((res, rej) => ((resolve = res), (reject = rej)))
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res
+    reject = rej
+  })
   return { promise, resolve, reject }
 }
 

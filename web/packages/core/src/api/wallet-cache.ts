@@ -24,7 +24,7 @@ const EMPTY: WalletListEntry = { page: undefined, error: undefined, loading: fal
 
 /** Same params, same key, whatever the order of list items or object keys. */
 export function walletParamsKey(params: GetWalletsParams = {}): string {
-  const norm = (v?: readonly string[]) => (v && v.length ? [...v].sort().join(',') : '')
+  const norm = (v?: readonly string[]) => (v?.length ? [...v].sort().join(',') : '')
   return JSON.stringify([
     params.page ?? 1,
     params.entries ?? '',
@@ -45,7 +45,9 @@ export function createWalletListCache(api: Pick<DirectoryClient, 'getWallets'>, 
   const entries = new Map<string, WalletListEntry>()
   const inFlight = new Map<string, Promise<WalletsPage>>()
   const listeners = new Set<() => void>()
-  const emit = () => listeners.forEach((l) => l())
+  const emit = () => {
+    for (const l of listeners) l()
+  }
   const set = (key: string, patch: Partial<WalletListEntry>) => {
     entries.set(key, { ...(entries.get(key) ?? EMPTY), ...patch })
     emit()
@@ -76,10 +78,11 @@ export function createWalletListCache(api: Pick<DirectoryClient, 'getWallets'>, 
   return {
     peek: (params) => entries.get(walletParamsKey(params)) ?? EMPTY,
     load,
-    prefetch: (params) => load(params).then(
-      () => undefined,
-      () => undefined,
-    ),
+    prefetch: (params) =>
+      load(params).then(
+        () => undefined,
+        () => undefined,
+      ),
     subscribe(listener) {
       listeners.add(listener)
       return () => listeners.delete(listener)

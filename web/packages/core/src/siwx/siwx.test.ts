@@ -45,7 +45,15 @@ function fakeServer() {
         const lines = message.split('\n')
         const body = {
           id,
-          data: { accountAddress: lines[1], chainId: `eip155:${field('Chain ID')}`, domain: lines[0]?.split(' ')[0], uri: field('URI'), nonce, issuedAt: field('Issued At'), version: '1' },
+          data: {
+            accountAddress: lines[1],
+            chainId: `eip155:${field('Chain ID')}`,
+            domain: lines[0]?.split(' ')[0],
+            uri: field('URI'),
+            nonce,
+            issuedAt: field('Issued At'),
+            version: '1',
+          },
           message,
           signature,
           cacao: { h: { t: 'caip122' } },
@@ -111,7 +119,14 @@ describe('sign-in message', () => {
   it('formats the exact CAIP-122 text', () => {
     const message = buildMessage(
       { accountAddress: '0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed', chainId: 'eip155:31337' },
-      { nonce: 'abcdefgh1234', statement: 'Sign in to the Sigil demo.', expirationMinutes: 10, now: new Date('2026-11-22T00:30:00.123Z'), domain: '127.0.0.1:5174', uri: 'http://127.0.0.1:5174' },
+      {
+        nonce: 'abcdefgh1234',
+        statement: 'Sign in to the Sigil demo.',
+        expirationMinutes: 10,
+        now: new Date('2026-11-22T00:30:00.123Z'),
+        domain: '127.0.0.1:5174',
+        uri: 'http://127.0.0.1:5174',
+      },
     )
     expect(message.toString()).toBe(
       '127.0.0.1:5174 wants you to sign in with your Ethereum account:\n0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed\n\nSign in to the Sigil demo.\n\nURI: http://127.0.0.1:5174\nVersion: 1\nChain ID: 31337\nNonce: abcdefgh1234\nIssued At: 2026-11-22T00:30:00Z\nExpiration Time: 2026-11-22T00:40:00Z',
@@ -120,8 +135,20 @@ describe('sign-in message', () => {
   })
 
   it('without a statement keeps two empty lines, and lists resources', () => {
-    const text = formatSiwxMessage({ domain: 'a.example', accountAddress: '0xabc', uri: 'https://a.example', version: '1', chainId: 'eip155:1', nonce: 'n1234567', issuedAt: '2026-01-01T00:00:00Z', requestId: 'r1', resources: ['https://x.example/1'] })
-    expect(text).toBe('a.example wants you to sign in with your Ethereum account:\n0xabc\n\n\nURI: https://a.example\nVersion: 1\nChain ID: 1\nNonce: n1234567\nIssued At: 2026-01-01T00:00:00Z\nRequest ID: r1\nResources:\n- https://x.example/1')
+    const text = formatSiwxMessage({
+      domain: 'a.example',
+      accountAddress: '0xabc',
+      uri: 'https://a.example',
+      version: '1',
+      chainId: 'eip155:1',
+      nonce: 'n1234567',
+      issuedAt: '2026-01-01T00:00:00Z',
+      requestId: 'r1',
+      resources: ['https://x.example/1'],
+    })
+    expect(text).toBe(
+      'a.example wants you to sign in with your Ethereum account:\n0xabc\n\n\nURI: https://a.example\nVersion: 1\nChain ID: 1\nNonce: n1234567\nIssued At: 2026-01-01T00:00:00Z\nRequest ID: r1\nResources:\n- https://x.example/1',
+    )
   })
 })
 
@@ -157,7 +184,9 @@ describe('sign-in flow (server-backed)', () => {
     await connect(client)
     await client.siwx.sign()
     const signed = String((fake.adapter.signMessage.mock.calls[0] as unknown[] | undefined)?.[0])
-    expect(signed).toMatch(/^localhost(:\d+)? wants you to sign in with your Ethereum account:\n0x1111111111111111111111111111111111111111\n\nSign in to the test\.\n\nURI: http:\/\/localhost/)
+    expect(signed).toMatch(
+      /^localhost(:\d+)? wants you to sign in with your Ethereum account:\n0x1111111111111111111111111111111111111111\n\nSign in to the test\.\n\nURI: http:\/\/localhost/,
+    )
     expect(signed).toMatch(/\nChain ID: 1\nNonce: nonce1abcdef\nIssued At: \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/)
     const body = JSON.parse(String(server.calls('/auth/v1/authenticate')[0]?.[1]?.body))
     expect(body).toEqual({ message: signed, signature: '0xsigned' })

@@ -83,10 +83,7 @@ function deepActiveElement(): Element | null {
 /** Root of the modal tree: theme, open state and focus restoration. */
 export function ModalRoot({ appKit, directory, shadow }: { appKit: AppKit; directory: Directory; shadow: ShadowRoot }) {
   const [shakeCount, setShakeCount] = useState(0)
-  const value = useMemo<ModalContextValue>(
-    () => ({ appKit, client: appKit.client, directory, shake: () => setShakeCount((n) => n + 1) }),
-    [appKit, directory],
-  )
+  const value = useMemo<ModalContextValue>(() => ({ appKit, client: appKit.client, directory, shake: () => setShakeCount((n) => n + 1) }), [appKit, directory])
   return (
     <ModalContext.Provider value={value}>
       <ModalFrame shadow={shadow} shakeCount={shakeCount} />
@@ -161,6 +158,7 @@ function Dialog({ shadow, shakeCount }: { shadow: ShadowRoot; shakeCount: number
   }, [])
 
   // Focus moves into the dialog on open, and back onto it when the focused control disappears.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new route (view) is what may have removed the focused control
   useEffect(() => {
     const card = cardRef.current
     if (!card) return
@@ -210,6 +208,7 @@ function Dialog({ shadow, shakeCount }: { shadow: ShadowRoot; shakeCount: number
   }, [client, notification])
 
   return (
+    // biome-ignore lint/a11y/noStaticElementInteractions: a click on the backdrop is a mouse shortcut; Escape and the Close button are the accessible ways
     <div
       className="overlay"
       onMouseDown={(e) => {

@@ -35,8 +35,10 @@ export function useWalletPage(params: GetWalletsParams | undefined, options: { e
   const { directory } = useModal()
   const enabled = options.enabled !== false && params !== undefined
   const key = params ? JSON.stringify(params) : ''
-  const snapshot = useCallback(() => (params && enabled ? directory.cache.peek(params) : undefined), [directory, key, enabled]) // eslint-disable-line react-hooks/exhaustive-deps
+  // biome-ignore lint/correctness/useExhaustiveDependencies: key (params serialised) stands for params, a new object on every render
+  const snapshot = useCallback(() => (params && enabled ? directory.cache.peek(params) : undefined), [directory, key, enabled])
   const entry = useSyncExternalStore(directory.cache.subscribe, snapshot, snapshot)
+  // biome-ignore lint/correctness/useExhaustiveDependencies: key (params serialised) stands for params, a new object on every render
   useEffect(() => {
     if (!params || !enabled) return
     const now = directory.cache.peek(params)
@@ -44,6 +46,6 @@ export function useWalletPage(params: GetWalletsParams | undefined, options: { e
     if (!now.page || now.error || now.updatedAt === undefined || Date.now() - now.updatedAt > STALE_MS) {
       directory.cache.load(params).catch(() => undefined)
     }
-  }, [directory, key, enabled]) // eslint-disable-line react-hooks/exhaustive-deps
+  }, [directory, key, enabled])
   return entry
 }

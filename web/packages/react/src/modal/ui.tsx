@@ -1,7 +1,18 @@
 import { useMemo, useState, type ReactNode } from 'react'
 
 const svg = (path: ReactNode, size = 18) => (
-  <svg width={size} height={size} viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true" focusable="false">
+  <svg
+    width={size}
+    height={size}
+    viewBox="0 0 24 24"
+    fill="none"
+    stroke="currentColor"
+    strokeWidth="2"
+    strokeLinecap="round"
+    strokeLinejoin="round"
+    aria-hidden="true"
+    focusable="false"
+  >
     {path}
   </svg>
 )
@@ -10,14 +21,67 @@ export const Icons = {
   close: () => svg(<path d="M6 6l12 12M18 6L6 18" />),
   back: () => svg(<path d="M15 18l-6-6 6-6" />),
   chevron: () => svg(<path d="M9 18l6-6-6-6" />, 16),
-  copy: () => svg(<><rect x="9" y="9" width="11" height="11" rx="2" /><path d="M5 15V5a2 2 0 0 1 2-2h10" /></>, 16),
+  copy: () =>
+    svg(
+      <>
+        <rect x="9" y="9" width="11" height="11" rx="2" />
+        <path d="M5 15V5a2 2 0 0 1 2-2h10" />
+      </>,
+      16,
+    ),
   check: () => svg(<path d="M5 12l5 5L20 7" />, 16),
-  search: () => svg(<><circle cx="11" cy="11" r="7" /><path d="M20 20l-3.5-3.5" /></>, 16),
-  external: () => svg(<><path d="M14 4h6v6M20 4l-9 9" /><path d="M19 14v5a1 1 0 0 1-1 1H5a1 1 0 0 1-1-1V6a1 1 0 0 1 1-1h5" /></>, 16),
-  grid: () => svg(<><rect x="4" y="4" width="6" height="6" rx="1" /><rect x="14" y="4" width="6" height="6" rx="1" /><rect x="4" y="14" width="6" height="6" rx="1" /><rect x="14" y="14" width="6" height="6" rx="1" /></>, 22),
-  power: () => svg(<><path d="M12 3v9" /><path d="M6.3 7.3a8 8 0 1 0 11.4 0" /></>, 16),
-  refresh: () => svg(<><path d="M20 11a8 8 0 0 0-14.9-3.5L4 9" /><path d="M4 4v5h5" /><path d="M4 13a8 8 0 0 0 14.9 3.5L20 15" /><path d="M20 20v-5h-5" /></>, 16),
-  alert: () => svg(<><circle cx="12" cy="12" r="9" /><path d="M12 8v5M12 16h.01" /></>, 28),
+  search: () =>
+    svg(
+      <>
+        <circle cx="11" cy="11" r="7" />
+        <path d="M20 20l-3.5-3.5" />
+      </>,
+      16,
+    ),
+  external: () =>
+    svg(
+      <>
+        <path d="M14 4h6v6M20 4l-9 9" />
+        <path d="M19 14v5a1 1 0 0 1-1 1H5a1 1 0 0 1-1-1V6a1 1 0 0 1 1-1h5" />
+      </>,
+      16,
+    ),
+  grid: () =>
+    svg(
+      <>
+        <rect x="4" y="4" width="6" height="6" rx="1" />
+        <rect x="14" y="4" width="6" height="6" rx="1" />
+        <rect x="4" y="14" width="6" height="6" rx="1" />
+        <rect x="14" y="14" width="6" height="6" rx="1" />
+      </>,
+      22,
+    ),
+  power: () =>
+    svg(
+      <>
+        <path d="M12 3v9" />
+        <path d="M6.3 7.3a8 8 0 1 0 11.4 0" />
+      </>,
+      16,
+    ),
+  refresh: () =>
+    svg(
+      <>
+        <path d="M20 11a8 8 0 0 0-14.9-3.5L4 9" />
+        <path d="M4 4v5h5" />
+        <path d="M4 13a8 8 0 0 0 14.9 3.5L20 15" />
+        <path d="M20 20v-5h-5" />
+      </>,
+      16,
+    ),
+  alert: () =>
+    svg(
+      <>
+        <circle cx="12" cy="12" r="9" />
+        <path d="M12 8v5M12 16h.01" />
+      </>,
+      28,
+    ),
 }
 
 /** An image with a shimmering placeholder until it loads, and the name's initial if it fails. */
@@ -32,16 +96,13 @@ export function RemoteImage({ src, name, className }: { src: string | undefined;
   return (
     <span className={className ? `img ${className}` : 'img'} data-state={state}>
       {src && state !== 'error' ? (
-        <img
-          src={src}
-          alt=""
-          decoding="async"
-          draggable={false}
-          onLoad={() => setState('loaded')}
-          onError={() => setState('error')}
-        />
+        <img src={src} alt="" decoding="async" draggable={false} onLoad={() => setState('loaded')} onError={() => setState('error')} />
       ) : null}
-      {state === 'error' ? <span className="fallback" aria-hidden="true">{name.slice(0, 1).toUpperCase()}</span> : null}
+      {state === 'error' ? (
+        <span className="fallback" aria-hidden="true">
+          {name.slice(0, 1).toUpperCase()}
+        </span>
+      ) : null}
     </span>
   )
 }

@@ -134,7 +134,8 @@ describe('Account view: balances from the Sigil server', () => {
   it('Refresh asks with forceUpdate=true and shows the new quantities', async () => {
     let sgl = '1000'
     const { fetchMock } = await accountView({
-      balances: () => new Response(JSON.stringify({ balances: [serverBalance('ETH', '1', { name: 'Ether' }), serverBalance('SGL', sgl, { name: 'Sigil', address: SGL })] })),
+      balances: () =>
+        new Response(JSON.stringify({ balances: [serverBalance('ETH', '1', { name: 'Ether' }), serverBalance('SGL', sgl, { name: 'Sigil', address: SGL })] })),
     })
     await waitFor(() => expect(rows().map((r) => r.quantity)).toEqual(['1.000', '1000.000']))
     // Opening the view asked nothing more: the answer fetched on connect is 30 s fresh.

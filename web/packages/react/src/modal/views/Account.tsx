@@ -41,6 +41,7 @@ export function AccountView() {
 
   // Showing the account asks for its balances: answered from the 30 s cache when fresh, and
   // not at all during the 30 s after a failure (the controller decides).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: another network means other balances: refresh on a switch too
   useEffect(() => {
     if (address) void client.refreshBalance()
   }, [client, address, network.caipNetworkId])
@@ -128,7 +129,11 @@ export function AccountView() {
             </a>
           ) : null}
         </div>
-        {wallet ? <p className="sub" style={{ fontSize: 12 }}>Connected with {wallet.name}</p> : null}
+        {wallet ? (
+          <p className="sub" style={{ fontSize: 12 }}>
+            Connected with {wallet.name}
+          </p>
+        ) : null}
       </div>
       <div className="tabs" role="tablist" aria-label="Account">
         {TABS.map((t, i) => (

@@ -33,7 +33,11 @@ function stubIntersectionObserver() {
   return {
     intersect() {
       for (const o of observers) {
-        if (o.targets.length) o.callback(o.targets.map((target) => ({ isIntersecting: true, target }) as IntersectionObserverEntry), o as unknown as IntersectionObserver)
+        if (o.targets.length)
+          o.callback(
+            o.targets.map((target) => ({ isIntersecting: true, target }) as IntersectionObserverEntry),
+            o as unknown as IntersectionObserver,
+          )
       }
     },
   }

@@ -15,6 +15,7 @@ function useCacheVersion(cache: WalletListCache): number {
 /** A value that follows `value` after `delay` ms of quiet. */
 export function useDebounced<T>(value: T, delay: number, immediate?: (value: T) => boolean): T {
   const [debounced, setDebounced] = useState(value)
+  // biome-ignore lint/correctness/useExhaustiveDependencies: immediate is often an inline function: only a new value or delay restarts the timer
   useEffect(() => {
     if (immediate?.(value)) {
       setDebounced(value)
@@ -22,7 +23,7 @@ export function useDebounced<T>(value: T, delay: number, immediate?: (value: T) 
     }
     const timer = setTimeout(() => setDebounced(value), delay)
     return () => clearTimeout(timer)
-  }, [value, delay]) // eslint-disable-line react-hooks/exhaustive-deps
+  }, [value, delay])
   return debounced
 }
 
@@ -42,6 +43,7 @@ function Skeletons({ count }: { count: number }) {
   return (
     <>
       {Array.from({ length: count }, (_, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: placeholders have no identity and never reorder
         <li key={`s${i}`} aria-hidden="true">
           <div className="tile skeleton">
             <span className="img" data-state="loading" />
@@ -76,10 +78,8 @@ function PagedGrid({ scrollRoot }: { scrollRoot: RefObject<HTMLDivElement | null
     return n
   })
   const version = useCacheVersion(cache)
-  const entries = useMemo(
-    () => Array.from({ length: pages }, (_, i) => cache.peek(directory.pageParams(i + 1))),
-    [cache, directory, pages, version], // eslint-disable-line react-hooks/exhaustive-deps
-  )
+  // biome-ignore lint/correctness/useExhaustiveDependencies: version (bumped on every cache change) makes the pages be read again
+  const entries = useMemo(() => Array.from({ length: pages }, (_, i) => cache.peek(directory.pageParams(i + 1))), [cache, directory, pages, version])
   const last = entries[entries.length - 1]
   const total = entries[0]?.page?.count ?? 0
   const wallets = useMemo(() => entries.flatMap((e) => e.page?.data ?? []), [entries])
@@ -94,6 +94,7 @@ function PagedGrid({ scrollRoot }: { scrollRoot: RefObject<HTMLDivElement | null
   }, [cache, directory, pages])
 
   // Infinite scroll: the sentinel entering the scroll area asks for the next page.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: observing again after each page fires again when the sentinel is still in view
   useEffect(() => {
     const target = sentinel.current
     if (!target || !hasMore || typeof IntersectionObserver === 'undefined') return

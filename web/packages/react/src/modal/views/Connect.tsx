@@ -116,8 +116,9 @@ export function ConnectView() {
               </span>
               <span className="name">All Wallets</span>
               {first?.page ? (
-                <span className="tag" aria-label={`${first.page.count} wallets`}>
+                <span className="tag">
                   {first.page.count}
+                  <span className="sr"> wallets</span>
                 </span>
               ) : null}
             </button>
@@ -153,6 +154,7 @@ export function ConnectView() {
     return {
       method,
       node: (
+        // biome-ignore lint/a11y/useSemanticElements: a row of buttons, not form fields; a fieldset would bring its own box and legend
         <div className="socials" role="group" aria-label="Continue with a social account">
           {socials.map((s) => (
             <button key={s} type="button" className="icon-btn" disabled aria-label={`Continue with ${SOCIAL_LABELS[s] ?? s}`} title={SOCIAL_LABELS[s] ?? s}>

@@ -46,7 +46,7 @@ function NetworkList({ networks, onSwitched }: { networks: CaipNetwork[]; onSwit
               <span className="name">{network.name}</span>
               {busy === network.caipNetworkId ? <span className="tag">Switching…</span> : null}
               {isActive ? (
-                <span className="net-check" aria-label="Active">
+                <span className="net-check">
                   <Icons.check />
                 </span>
               ) : null}

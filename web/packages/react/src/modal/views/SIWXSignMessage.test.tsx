@@ -29,7 +29,9 @@ function fakeSiwx(required = true): FakeSiwx {
       if (config.fail) throw config.fail
       config.sessions.push({ ...session, id: 'sess-1', expiresAt: '2030-01-01T00:00:00Z' })
     }),
-    getSessions: vi.fn(async (chainId: string, address: string) => config.sessions.filter((s) => s.data.chainId === chainId && s.data.accountAddress === address)),
+    getSessions: vi.fn(async (chainId: string, address: string) =>
+      config.sessions.filter((s) => s.data.chainId === chainId && s.data.accountAddress === address),
+    ),
     revokeSession: vi.fn(async () => {
       config.sessions = []
     }),
@@ -59,6 +61,13 @@ async function connected(siwx: SIWXConfig) {
 
 const button = (dialog: HTMLElement, name: string) =>
   [...dialog.querySelectorAll('button')].find((b) => (b.getAttribute('aria-label') ?? b.textContent ?? '').trim() === name) as HTMLButtonElement | undefined
+
+/** Shows useAppKitSiwx's status and hands the hook's value to the test. */
+let seen: AppKitSiwx | undefined
+function SiwxProbe() {
+  seen = useAppKitSiwx()
+  return <span>{seen.status}</span>
+}
 
 describe('SIWXSignMessage view', () => {
   it('shows site and wallet icons, title, statement, Cancel and Sign; no Close while sign-in is required', async () => {
@@ -95,12 +104,7 @@ describe('SIWXSignMessage view', () => {
   it('Sign: the wallet signs, the session is added, the modal closes and the hook reports it', async () => {
     const siwx = fakeSiwx()
     const { dialog, appKit, fake } = await connected(siwx)
-    let seen: AppKitSiwx | undefined
-    function Probe() {
-      seen = useAppKitSiwx()
-      return <span>{seen.status}</span>
-    }
-    render(<Probe />)
+    render(<SiwxProbe />)
     expect(seen?.status).toBe('signed-out')
     await act(async () => {
       button(dialog, 'Sign')?.click()

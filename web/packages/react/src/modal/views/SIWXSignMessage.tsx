@@ -50,6 +50,7 @@ export function SIWXSignMessageView() {
           </p>
         ) : null}
       </div>
+      {/* biome-ignore lint/a11y/useSemanticElements: a row of buttons, not form fields; a fieldset would bring its own box and legend */}
       <div className="siwx-actions" role="group" aria-labelledby={headingId}>
         <button type="button" className="btn secondary" onClick={cancel} disabled={signing}>
           Cancel
