@@ -128,6 +128,17 @@ impl FromStr for AccountId {
     }
 }
 
+impl AccountId {
+    /// The id with its address in canonical form (EIP-55 for EVM; others as given, since
+    /// base58 and bech32 addresses are case-sensitive or already canonical).
+    pub fn canonical(&self) -> String {
+        match self.chain.known_namespace() {
+            Some(Namespace::Eip155) => format!("{}:{}", self.chain, crate::siwx::canonical_address(crate::siwx::ChainNamespace::Eip155, &self.address)),
+            _ => self.to_string(),
+        }
+    }
+}
+
 impl fmt::Display for AccountId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}:{}", self.chain, self.address)

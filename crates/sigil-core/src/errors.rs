@@ -9,6 +9,8 @@ pub const METHOD_NOT_ALLOWED: &str = "Method not allowed";
 pub const TOO_MANY_REQUESTS: &str = "Too many requests, please try again later";
 pub const INTERNAL: &str = "An internal error occurred";
 pub const UNKNOWN_ERROR: &str = "Unknown error";
+pub const UNAVAILABLE: &str = "The service is temporarily unavailable";
+pub const TIMEOUT: &str = "The request took too long to respond.";
 
 /// A request body over `limit` bytes.
 pub fn body_too_large(limit: usize) -> String {

@@ -81,10 +81,11 @@ impl fmt::Display for OriginPattern {
 }
 
 impl OriginPattern {
-    /// Whether the request origin `origin` (as sent in the Origin header) is allowed.
+    /// Whether the request origin `origin` (as sent in the Origin header) is allowed. Only a
+    /// web origin can be: never `null` (sandboxed frames, file pages) or other strings.
     pub fn matches(&self, origin: &str) -> bool {
         match self {
-            OriginPattern::Any => true,
+            OriginPattern::Any => normalize_origin(origin).is_some(),
             OriginPattern::Exact(allowed) => normalize_origin(origin).as_deref() == Some(allowed.as_str()),
             OriginPattern::Wildcard { scheme, suffix, port } => {
                 let Some(norm) = normalize_origin(origin) else { return false };
@@ -138,6 +139,9 @@ mod tests {
     #[test]
     fn any_origin() {
         assert!(p("*").matches("https://whatever.example"));
+        for not_a_web_origin in ["null", "file://", "file:///etc/passwd", "chrome-extension://abc", "hello", "", "https://a.com/path"] {
+            assert!(!p("*").matches(not_a_web_origin), "{not_a_web_origin:?}");
+        }
     }
 
     #[test]

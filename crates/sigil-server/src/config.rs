@@ -167,6 +167,15 @@ settings! {
         /// Analytics error events (props.type "error") accepted per minute per project and client address.
         #[arg(value_name = "N")]
         analytics_errors_per_minute: u32 = "5", env "SIGIL_ANALYTICS_ERRORS_PER_MINUTE", check at_least_one;
+        /// Days a sign-in session lasts at most, whatever the signed message's Expiration Time says (1..=365).
+        #[arg(value_name = "DAYS")]
+        session_max_days: u32 = "7", env "SIGIL_SESSION_MAX_DAYS", check within(1..=365);
+        /// Stored sign-in nonces and sessions per minute per project and client address.
+        #[arg(value_name = "N")]
+        writes_per_minute: u32 = "60", env "SIGIL_WRITES_PER_MINUTE", check at_least_one;
+        /// Days analytics events are kept; older ones are deleted hourly (1..=36500).
+        #[arg(value_name = "DAYS")]
+        analytics_retention_days: u32 = "90", env "SIGIL_ANALYTICS_RETENTION_DAYS", check within(1..=36_500);
         /// Take the client address from X-Forwarded-For (only behind a trusted reverse proxy).
         #[arg(value_name = "BOOL", num_args = 0..=1, default_missing_value = "true")]
         trust_proxy_headers: bool = "false", env "SIGIL_TRUST_PROXY_HEADERS";

@@ -16,7 +16,7 @@ use axum::response::{IntoResponse, Response};
 use futures::future::BoxFuture;
 
 use crate::config::Config;
-use crate::error::ApiError;
+use crate::error::{without_type_names, ApiError, ErrorCode, LoggedCause};
 
 pub const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
 
@@ -89,6 +89,7 @@ where
                 id
             }
         };
+        let (method, path) = (req.method().clone(), req.uri().path().to_owned());
         let response = self.inner.call(req);
         let config = self.config.clone();
         Box::pin(async move {
@@ -97,7 +98,13 @@ where
             if needs_json(&res) {
                 res = json_error(res, &config).await;
             }
-            res.headers_mut().entry(REQUEST_ID).or_insert(id);
+            if res.status().is_server_error() {
+                let cause = res.extensions().get::<LoggedCause>().map_or("-", |c| c.0.as_str());
+                tracing::error!(status = res.status().as_u16(), %method, path, request_id = ?id, cause, "request failed");
+            }
+            let headers = res.headers_mut();
+            headers.entry(REQUEST_ID).or_insert(id);
+            headers.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
             Ok(res)
         })
     }
@@ -112,25 +119,27 @@ fn needs_json(res: &Response) -> bool {
 /// The JSON error for a plain-text error response, keeping its headers.
 async fn json_error(res: Response, config: &Config) -> Response {
     let status = res.status();
-    let (code, message) = match status {
-        StatusCode::PAYLOAD_TOO_LARGE => ("body_too_large", sigil_core::errors::body_too_large(config.settings.body_limit)),
-        StatusCode::REQUEST_TIMEOUT => ("timeout", "The request took too long to respond.".to_owned()),
-        StatusCode::NOT_FOUND => ("not_found", sigil_core::errors::NOT_FOUND.to_owned()),
-        StatusCode::METHOD_NOT_ALLOWED => ("method_not_allowed", sigil_core::errors::METHOD_NOT_ALLOWED.to_owned()),
-        s if s.is_server_error() => ("internal", sigil_core::errors::INTERNAL.to_owned()),
-        _ => ("bad_request", status.canonical_reason().unwrap_or("Bad request").to_owned()),
+    let message = match status {
+        StatusCode::PAYLOAD_TOO_LARGE => sigil_core::errors::body_too_large(config.settings.body_limit),
+        StatusCode::REQUEST_TIMEOUT => sigil_core::errors::TIMEOUT.to_owned(),
+        StatusCode::NOT_FOUND => sigil_core::errors::NOT_FOUND.to_owned(),
+        StatusCode::METHOD_NOT_ALLOWED => sigil_core::errors::METHOD_NOT_ALLOWED.to_owned(),
+        s if s.is_server_error() => sigil_core::errors::INTERNAL.to_owned(),
+        _ => status.canonical_reason().unwrap_or("Bad request").to_owned(),
     };
     let (parts, body) = res.into_parts();
-    // Keep the framework's explanation of a rejected request when it gave one.
+    // Keep the framework's explanation of a rejected request when it gave one, in words
+    // that name no type of the server's.
     let detail = match axum::body::to_bytes(body, 4096).await {
-        Ok(b) if status.is_client_error() && !b.is_empty() && status != StatusCode::PAYLOAD_TOO_LARGE => String::from_utf8_lossy(&b).into_owned(),
+        Ok(b) if status.is_client_error() && !b.is_empty() && status != StatusCode::PAYLOAD_TOO_LARGE => without_type_names(&String::from_utf8_lossy(&b)),
         _ => message,
     };
-    let mut out = ApiError::new(status, code, detail).into_response();
+    let mut out = ApiError::new(status, ErrorCode::from_status(status), detail).into_response();
     for (name, value) in parts.headers.iter() {
         if name != header::CONTENT_TYPE && name != header::CONTENT_LENGTH {
             out.headers_mut().append(name, value.clone());
         }
     }
+    out.extensions_mut().extend(parts.extensions);
     out
 }

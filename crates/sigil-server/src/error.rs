@@ -1,5 +1,7 @@
 //! The one error type routes return. Every error leaves as
-//! `{"error": {"code": "...", "message": "..."}}` with a fitting status.
+//! `{"error": {"code": "...", "message": "..."}}` with a fitting status. What went wrong inside
+//! (a database error, an unreachable node) is never in the message; it rides along in the
+//! response's extensions for the edge to log (edge.rs), which logs every 5xx once.
 
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -8,15 +10,74 @@ use serde::Serialize;
 use sigil_core::errors;
 use utoipa::ToSchema;
 
+/// Every machine-readable error code the API answers with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorCode {
+    BadRequest,
+    InvalidParameter,
+    InvalidBody,
+    InvalidJson,
+    BodyTooLarge,
+    UriTooLong,
+    HeadersTooLarge,
+    ProjectIdMissing,
+    ProjectIdInvalid,
+    OriginNotAllowed,
+    AnalyticsDisabled,
+    Unauthorized,
+    Forbidden,
+    NotFound,
+    MethodNotAllowed,
+    RateLimited,
+    Timeout,
+    Internal,
+    Unavailable,
+    UpstreamUnavailable,
+    InvalidMessage,
+    UriNotAllowed,
+    DomainNotAllowed,
+    UnsupportedChain,
+    MessageExpired,
+    MessageNotYetValid,
+    MessageIssuedInFuture,
+    InvalidSignature,
+    UnknownNonce,
+    NonceUsed,
+    NonceExpired,
+}
+
+impl ErrorCode {
+    /// The code of an answer made from a bare status (framework and protocol rejections).
+    pub fn from_status(status: StatusCode) -> ErrorCode {
+        match status {
+            StatusCode::PAYLOAD_TOO_LARGE => ErrorCode::BodyTooLarge,
+            StatusCode::URI_TOO_LONG => ErrorCode::UriTooLong,
+            StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE => ErrorCode::HeadersTooLarge,
+            StatusCode::REQUEST_TIMEOUT => ErrorCode::Timeout,
+            StatusCode::NOT_FOUND => ErrorCode::NotFound,
+            StatusCode::METHOD_NOT_ALLOWED => ErrorCode::MethodNotAllowed,
+            StatusCode::UNAUTHORIZED => ErrorCode::Unauthorized,
+            StatusCode::FORBIDDEN => ErrorCode::Forbidden,
+            StatusCode::TOO_MANY_REQUESTS => ErrorCode::RateLimited,
+            StatusCode::SERVICE_UNAVAILABLE => ErrorCode::Unavailable,
+            s if s.is_server_error() => ErrorCode::Internal,
+            _ => ErrorCode::BadRequest,
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ApiError {
     pub status: StatusCode,
-    pub code: &'static str,
+    pub code: ErrorCode,
     pub message: String,
     /// Seconds to wait, sent as Retry-After (429).
     pub retry_after: Option<u64>,
     /// Errors about the project id itself are readable from any origin, so the modal can show them.
     pub public: bool,
+    /// What went wrong inside, for the log only.
+    pub cause: Option<String>,
 }
 
 #[derive(Serialize, ToSchema)]
@@ -27,49 +88,57 @@ pub struct ErrorBody {
 #[derive(Serialize, ToSchema)]
 pub struct ErrorDetail {
     /// Stable machine-readable code, e.g. `invalid_parameter`.
-    pub code: String,
+    pub code: ErrorCode,
     /// Human-readable message, shown to users where the spec gives wording.
     pub message: String,
 }
 
+/// The inside cause of a 5xx, carried to the edge's log in the response's extensions.
+#[derive(Debug, Clone)]
+pub struct LoggedCause(pub String);
+
 impl ApiError {
-    pub fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> Self {
-        ApiError { status, code, message: message.into(), retry_after: None, public: false }
+    pub fn new(status: StatusCode, code: ErrorCode, message: impl Into<String>) -> Self {
+        ApiError { status, code, message: message.into(), retry_after: None, public: false, cause: None }
     }
 
-    pub fn bad_request(code: &'static str, message: impl Into<String>) -> Self {
+    pub fn bad_request(code: ErrorCode, message: impl Into<String>) -> Self {
         Self::new(StatusCode::BAD_REQUEST, code, message)
     }
 
     /// A query or body parameter failed validation; the message names it.
     pub fn invalid_param(name: &str, why: impl std::fmt::Display) -> Self {
-        Self::bad_request("invalid_parameter", format!("Invalid parameter '{name}': {why}"))
+        Self::bad_request(ErrorCode::InvalidParameter, format!("Invalid parameter '{name}': {why}"))
     }
 
     pub fn not_found(message: impl Into<String>) -> Self {
-        Self::new(StatusCode::NOT_FOUND, "not_found", message)
+        Self::new(StatusCode::NOT_FOUND, ErrorCode::NotFound, message)
+    }
+
+    pub fn unauthorized() -> Self {
+        Self::new(StatusCode::UNAUTHORIZED, ErrorCode::Unauthorized, "Missing or invalid session token")
     }
 
     pub fn project_id_missing() -> Self {
-        ApiError { public: true, ..Self::bad_request("project_id_missing", errors::PROJECT_ID_NOT_CONFIGURED) }
+        ApiError { public: true, ..Self::bad_request(ErrorCode::ProjectIdMissing, errors::PROJECT_ID_NOT_CONFIGURED) }
     }
 
     pub fn project_id_invalid() -> Self {
-        ApiError { public: true, ..Self::new(StatusCode::FORBIDDEN, "project_id_invalid", errors::INVALID_PROJECT_ID) }
+        ApiError { public: true, ..Self::new(StatusCode::FORBIDDEN, ErrorCode::ProjectIdInvalid, errors::INVALID_PROJECT_ID) }
     }
 
     pub fn too_many_requests(retry_after: u64) -> Self {
-        ApiError { retry_after: Some(retry_after), ..Self::new(StatusCode::TOO_MANY_REQUESTS, "rate_limited", errors::TOO_MANY_REQUESTS) }
+        ApiError { retry_after: Some(retry_after), ..Self::new(StatusCode::TOO_MANY_REQUESTS, ErrorCode::RateLimited, errors::TOO_MANY_REQUESTS) }
     }
 
-    pub fn internal(err: impl std::fmt::Display) -> Self {
-        tracing::error!(error = %err, "internal error");
-        Self::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", errors::INTERNAL)
+    /// A failure inside the server; `cause` goes to the log, never to the client.
+    pub fn internal(cause: impl std::fmt::Display) -> Self {
+        ApiError { cause: Some(cause.to_string()), ..Self::new(StatusCode::INTERNAL_SERVER_ERROR, ErrorCode::Internal, errors::INTERNAL) }
     }
 
-    pub fn unavailable(err: impl std::fmt::Display) -> Self {
-        tracing::error!(error = %err, "dependency unavailable");
-        Self::new(StatusCode::SERVICE_UNAVAILABLE, "unavailable", "The service is temporarily unavailable")
+    /// Something the server depends on (database, upstream) is not answering.
+    pub fn unavailable(cause: impl std::fmt::Display) -> Self {
+        ApiError { cause: Some(cause.to_string()), ..Self::new(StatusCode::SERVICE_UNAVAILABLE, ErrorCode::Unavailable, errors::UNAVAILABLE) }
     }
 }
 
@@ -84,7 +153,7 @@ impl From<sqlx::Error> for ApiError {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        let body = ErrorBody { error: ErrorDetail { code: self.code.to_owned(), message: self.message } };
+        let body = ErrorBody { error: ErrorDetail { code: self.code, message: self.message } };
         let mut res = (self.status, Json(body)).into_response();
         if let Some(secs) = self.retry_after {
             res.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(secs));
@@ -92,8 +161,60 @@ impl IntoResponse for ApiError {
         if self.public {
             res.headers_mut().insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, HeaderValue::from_static("*"));
         }
+        if let Some(cause) = self.cause {
+            res.extensions_mut().insert(LoggedCause(cause));
+        }
         res
     }
 }
 
 pub type ApiResult<T> = Result<T, ApiError>;
+
+/// A serde error as a client may read it: what is wrong and where, without the server's type
+/// names ("expected struct AuthenticateRequest" becomes "expected an object").
+pub fn describe_json_error(e: &serde_json::Error) -> String {
+    without_type_names(&e.to_string())
+}
+
+/// `text` with serde's "struct X" / "enum X" / "tuple X" replaced by plain words.
+pub fn without_type_names(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut words = text.split(' ').peekable();
+    while let Some(word) = words.next() {
+        if matches!(word, "struct" | "enum" | "tuple") && words.peek().is_some() {
+            words.next();
+            out.push_str(if word == "enum" { "one of the allowed values" } else { "an object" });
+        } else {
+            out.push_str(word);
+        }
+        out.push(' ');
+    }
+    out.pop();
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_errors_never_name_server_types() {
+        #[derive(serde::Deserialize, Debug)]
+        #[allow(dead_code)]
+        struct AuthenticateRequest {
+            message: String,
+        }
+        let e = serde_json::from_str::<AuthenticateRequest>("\"x\"").unwrap_err();
+        let text = describe_json_error(&e);
+        assert!(!text.contains("AuthenticateRequest"), "{text}");
+        assert!(text.contains("expected an object"), "{text}");
+        let e = serde_json::from_str::<AuthenticateRequest>("{}").unwrap_err();
+        assert_eq!(describe_json_error(&e), "missing field `message` at line 1 column 2");
+    }
+
+    #[test]
+    fn codes_are_snake_case() {
+        assert_eq!(serde_json::to_value(ErrorCode::MessageIssuedInFuture).unwrap(), "message_issued_in_future");
+        assert_eq!(ErrorCode::from_status(StatusCode::URI_TOO_LONG), ErrorCode::UriTooLong);
+    }
+}

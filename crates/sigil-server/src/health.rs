@@ -36,3 +36,8 @@ pub async fn health(State(state): State<AppState>) -> (StatusCode, Json<Health>)
 pub async fn metrics(State(state): State<AppState>) -> impl IntoResponse {
     ([(header::CONTENT_TYPE, "text/plain; version=0.0.4")], state.metrics.render())
 }
+
+/// Operations routes, open to all.
+pub fn router() -> utoipa_axum::router::OpenApiRouter<crate::AppState> {
+    utoipa_axum::router::OpenApiRouter::new().routes(utoipa_axum::routes!(health)).routes(utoipa_axum::routes!(metrics))
+}

@@ -15,12 +15,15 @@ pub mod db;
 pub mod directory;
 pub mod edge;
 pub mod error;
+pub mod extract;
+pub mod guards;
 pub mod health;
 pub mod identity;
 pub mod listener;
 pub mod metrics;
 pub mod projects;
 pub mod query;
+pub mod retention;
 pub mod rpc;
 
 use std::net::SocketAddr;
@@ -44,6 +47,7 @@ use utoipa_axum::routes;
 use crate::config::Config;
 use crate::db::Db;
 use crate::error::ApiError;
+use crate::error::ErrorCode;
 
 /// What every handler shares. Cloned per request by the router, so it is one `Arc`.
 #[derive(Clone)]
@@ -69,7 +73,10 @@ pub struct Shared {
 
 impl AppState {
     pub fn new(db: Db, config: Config) -> AppState {
-        let rpc = Arc::new(rpc::Rpc::new(config.chains.clone(), config.rpc.clone()));
+        // Every upstream try ends inside the request timeout, with a second to spare.
+        let request_timeout = Duration::from_secs(config.settings.request_timeout);
+        let budget = config.rpc.budget.min(request_timeout.saturating_sub(Duration::from_secs(1)).max(Duration::from_millis(500)));
+        let rpc = Arc::new(rpc::Rpc::new(config.chains.clone(), rpc::RpcSettings { budget, ..config.rpc.clone() }));
         AppState(Arc::new(Shared {
             db,
             config: Arc::new(config),
@@ -100,32 +107,18 @@ async fn openapi_json() {}
 /// Every route and its OpenAPI description, from the same registrations.
 pub fn routes(state: &AppState) -> (Router<AppState>, utoipa::openapi::OpenApi) {
     let (project_routes, mut api) = OpenApiRouter::with_openapi(ApiDoc::openapi())
-        .routes(routes!(directory::routes::get_wallets))
-        .routes(routes!(directory::images::wallet_image))
-        .routes(routes!(directory::images::asset_image))
-        .routes(routes!(directory::images::currency_image))
-        .routes(routes!(directory::images::token_image))
-        .routes(routes!(analytics::config))
-        .routes(routes!(analytics::ingest))
-        .routes(routes!(projects::routes::origins))
-        .routes(routes!(chains::routes::supported_chains))
-        .routes(routes!(account::routes::balance))
-        .routes(routes!(account::routes::price))
-        .routes(routes!(identity::identity))
-        .routes(routes!(auth::routes::nonce))
-        .routes(routes!(auth::routes::authenticate))
-        .routes(routes!(auth::routes::session))
-        .routes(routes!(auth::routes::sessions))
-        .routes(routes!(auth::routes::signout))
-        .routes(routes!(auth::routes::revoke))
-        // A batch of 1000 calls needs more room than the general body limit: the proxy reads
-        // its body with its own (rpc::BODY_LIMIT).
-        .routes(routes!(rpc::routes::proxy))
-        .routes(routes!(rpc::routes::proxy_slash))
+        .merge(directory::router())
+        .merge(analytics::router())
+        .merge(projects::router())
+        .merge(chains::router())
+        .merge(account::router())
+        .merge(identity::router())
+        .merge(auth::router())
+        .merge(rpc::router())
         .split_for_parts();
     let project_routes = project_routes.route_layer(projects::gate::GateLayer(state.clone()));
 
-    let (open_routes, open_api) = OpenApiRouter::new().routes(routes!(health::health)).routes(routes!(health::metrics)).split_for_parts();
+    let (open_routes, open_api) = OpenApiRouter::new().merge(directory::image_router()).merge(health::router()).split_for_parts();
     api.merge(open_api);
     // /openapi.json is served by `app` (it needs the finished document); only its description is taken here.
     let (_, doc_api) = OpenApiRouter::<AppState>::new().routes(routes!(openapi_json)).split_for_parts();
@@ -157,7 +150,7 @@ pub fn app(state: AppState) -> Router {
             ServiceBuilder::new()
                 .layer(edge::EdgeLayer::new(config.clone()))
                 $(.layer($trace))?
-                .layer(CatchPanicLayer::custom(|_| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", sigil_core::errors::INTERNAL).into_response()))
+                .layer(CatchPanicLayer::custom(|_| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, ErrorCode::Internal, sigil_core::errors::INTERNAL).into_response()))
                 .layer(TimeoutLayer::with_status_code(StatusCode::REQUEST_TIMEOUT, Duration::from_secs(config.settings.request_timeout)))
                 .layer(DefaultBodyLimit::max(config.settings.body_limit))
                 .service(router)
@@ -200,7 +193,7 @@ pub async fn start(state: AppState, addr: SocketAddr) -> anyhow::Result<RunningS
     let addr = listener.local_addr()?;
     let (tx, rx) = tokio::sync::watch::channel(false);
     let probes = state.rpc.spawn_probes();
-    let pruning = auth::spawn_pruning(state.db.clone());
+    let pruning = retention::spawn(state.db.clone(), state.config.settings.analytics_retention_days);
     let settings = &state.config.settings;
     let limits = listener::Limits {
         header_timeout: Duration::from_secs(settings.header_timeout),

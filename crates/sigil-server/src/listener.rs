@@ -116,6 +116,129 @@ impl Drop for InFlight<'_> {
     }
 }
 
+/// hyper answers a request it cannot parse (bad header, URI too long, headers too large) itself,
+/// with an empty body. This wrapper of the connection's socket turns those answers into the
+/// API's JSON error shape: a response head written while no request is being answered is
+/// hyper's own. `answering` counts the requests handed to the app whose head is not out yet.
+struct JsonRejections<S> {
+    inner: S,
+    answering: Arc<AtomicUsize>,
+    /// A rewritten answer being written, how much of it is out, and the length hyper gave.
+    rewrite: Option<(Vec<u8>, usize, usize)>,
+}
+
+/// hyper's own answer rewritten with a JSON body; None when `head` is not one.
+fn json_rejection(head: &[u8]) -> Option<Vec<u8>> {
+    let text = std::str::from_utf8(head).ok()?;
+    let status = text.strip_prefix("HTTP/1.1 ").or_else(|| text.strip_prefix("HTTP/1.0 "))?.get(..3)?;
+    let message = match status {
+        "400" => "Bad request: the request line or a header is malformed",
+        "414" => "The request URI is too long",
+        "431" => "The request headers are too large",
+        _ => return None,
+    };
+    let (top, rest) = text.split_once("\r\n\r\n")?;
+    if !rest.is_empty() || !top.to_ascii_lowercase().contains("content-length: 0") {
+        return None;
+    }
+    let code = crate::error::ErrorCode::from_status(status.parse().ok()?);
+    let body = serde_json::json!({"error": {"code": code, "message": message}}).to_string();
+    let mut out = String::with_capacity(top.len() + body.len() + 128);
+    for line in top.split("\r\n") {
+        if !line.to_ascii_lowercase().starts_with("content-length:") {
+            out.push_str(line);
+            out.push_str("\r\n");
+        }
+    }
+    out.push_str(&format!("content-type: application/json\r\nx-content-type-options: nosniff\r\ncontent-length: {}\r\n\r\n{body}", body.len()));
+    Some(out.into_bytes())
+}
+
+impl<S: tokio::io::AsyncRead + Unpin> tokio::io::AsyncRead for JsonRejections<S> {
+    fn poll_read(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+        buf: &mut tokio::io::ReadBuf<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        std::pin::Pin::new(&mut self.inner).poll_read(cx, buf)
+    }
+}
+
+impl<S: tokio::io::AsyncWrite + Unpin> JsonRejections<S> {
+    /// Looks at the start of what hyper writes: counts the app's response heads out, and
+    /// rewrites hyper's own answers. `whole` builds the full bytes when a rewrite is needed.
+    fn inspect(&mut self, first: &[u8], whole: impl FnOnce() -> Vec<u8>) {
+        if self.rewrite.is_some() || !first.starts_with(b"HTTP/1.") {
+            return;
+        }
+        let mut answering = self.answering.load(Ordering::Acquire);
+        while answering > 0 {
+            match self.answering.compare_exchange_weak(answering, answering - 1, Ordering::AcqRel, Ordering::Acquire) {
+                Ok(_) => return,
+                Err(now) => answering = now,
+            }
+        }
+        let bytes = whole();
+        if let Some(json) = json_rejection(&bytes) {
+            self.rewrite = Some((json, 0, bytes.len()));
+        }
+    }
+
+    fn poll_rewrite(&mut self, cx: &mut std::task::Context<'_>) -> std::task::Poll<std::io::Result<Option<usize>>> {
+        let Some((bytes, written, given)) = &mut self.rewrite else { return std::task::Poll::Ready(Ok(None)) };
+        while *written < bytes.len() {
+            match std::pin::Pin::new(&mut self.inner).poll_write(cx, &bytes[*written..]) {
+                std::task::Poll::Ready(Ok(0)) => return std::task::Poll::Ready(Err(std::io::ErrorKind::WriteZero.into())),
+                std::task::Poll::Ready(Ok(n)) => *written += n,
+                std::task::Poll::Ready(Err(e)) => return std::task::Poll::Ready(Err(e)),
+                std::task::Poll::Pending => return std::task::Poll::Pending,
+            }
+        }
+        let given = *given;
+        self.rewrite = None;
+        std::task::Poll::Ready(Ok(Some(given)))
+    }
+}
+
+impl<S: tokio::io::AsyncWrite + Unpin> tokio::io::AsyncWrite for JsonRejections<S> {
+    fn poll_write(mut self: std::pin::Pin<&mut Self>, cx: &mut std::task::Context<'_>, buf: &[u8]) -> std::task::Poll<std::io::Result<usize>> {
+        self.inspect(buf, || buf.to_vec());
+        match self.poll_rewrite(cx) {
+            std::task::Poll::Ready(Ok(None)) => std::pin::Pin::new(&mut self.inner).poll_write(cx, buf),
+            std::task::Poll::Ready(Ok(Some(given))) => std::task::Poll::Ready(Ok(given)),
+            std::task::Poll::Ready(Err(e)) => std::task::Poll::Ready(Err(e)),
+            std::task::Poll::Pending => std::task::Poll::Pending,
+        }
+    }
+
+    fn poll_write_vectored(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+        bufs: &[std::io::IoSlice<'_>],
+    ) -> std::task::Poll<std::io::Result<usize>> {
+        let first = bufs.iter().find(|b| !b.is_empty()).map(|b| b.to_vec()).unwrap_or_default();
+        self.inspect(&first, || bufs.iter().flat_map(|b| b.iter().copied()).collect());
+        match self.poll_rewrite(cx) {
+            std::task::Poll::Ready(Ok(None)) => std::pin::Pin::new(&mut self.inner).poll_write_vectored(cx, bufs),
+            std::task::Poll::Ready(Ok(Some(given))) => std::task::Poll::Ready(Ok(given)),
+            std::task::Poll::Ready(Err(e)) => std::task::Poll::Ready(Err(e)),
+            std::task::Poll::Pending => std::task::Poll::Pending,
+        }
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.inner.is_write_vectored()
+    }
+
+    fn poll_flush(mut self: std::pin::Pin<&mut Self>, cx: &mut std::task::Context<'_>) -> std::task::Poll<std::io::Result<()>> {
+        std::pin::Pin::new(&mut self.inner).poll_flush(cx)
+    }
+
+    fn poll_shutdown(mut self: std::pin::Pin<&mut Self>, cx: &mut std::task::Context<'_>) -> std::task::Poll<std::io::Result<()>> {
+        std::pin::Pin::new(&mut self.inner).poll_shutdown(cx)
+    }
+}
+
 /// Serves `app` on `listener` until `shutdown` turns true, then lets open requests finish.
 pub async fn serve(listener: TcpListener, app: Router, limits: Limits, mut shutdown: watch::Receiver<bool>) -> std::io::Result<()> {
     let registry = Arc::new(Registry::default());
@@ -184,10 +307,12 @@ async fn connection(
 ) {
     let _ = stream.set_nodelay(true);
     let (id, conn) = registry.add();
+    let answering = Arc::new(AtomicUsize::new(0));
     let service = {
-        let (conn, registry) = (conn.clone(), registry.clone());
+        let (conn, registry, answering) = (conn.clone(), registry.clone(), answering.clone());
         hyper::service::service_fn(move |mut req: hyper::Request<Incoming>| {
             req.extensions_mut().insert(ConnectInfo(peer));
+            answering.fetch_add(1, Ordering::AcqRel);
             let (app, conn, registry) = (app.clone(), conn.clone(), registry.clone());
             async move {
                 let _in_flight = InFlight::new(&conn, &registry);
@@ -200,7 +325,7 @@ async fn connection(
             .timer(TokioTimer::new())
             .header_read_timeout(limits.header_timeout)
             .keep_alive(true)
-            .serve_connection(TokioIo::new(stream), service)
+            .serve_connection(TokioIo::new(JsonRejections { inner: stream, answering, rewrite: None }), service)
             .with_upgrades(),
     );
     tokio::select! {

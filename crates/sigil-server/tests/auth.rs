@@ -8,7 +8,12 @@ use common::{deploy_devchain, Anvil, Backend, TestServer};
 use serde_json::{json, Value};
 use sigil_server::chains::Chains;
 
-both_backends!(eoa_sign_in_sessions_and_refusals, contract_wallet_and_solana, ended_nonces_and_sessions_are_pruned);
+both_backends!(
+    eoa_sign_in_sessions_and_refusals,
+    contract_wallet_and_solana,
+    ended_nonces_and_sessions_are_pruned,
+    the_server_bounds_sessions_and_compares_evm_accounts_by_checksum
+);
 
 const ACCOUNT0: &str = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266";
 const ACCOUNT1: &str = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
@@ -28,6 +33,7 @@ fn now_rfc3339(offset_secs: i64) -> String {
 }
 
 struct Msg<'a> {
+    issued_at: Option<String>,
     domain: &'a str,
     account_line: String,
     kind: &'a str,
@@ -46,7 +52,7 @@ impl Msg<'_> {
             self.domain,
             self.chain,
             self.nonce,
-            now_rfc3339(-5),
+            self.issued_at.clone().unwrap_or_else(|| now_rfc3339(-5)),
             self.extra
         )
     }
@@ -84,6 +90,7 @@ async fn eoa_sign_in_sessions_and_refusals(b: Backend) {
     let anvil = Anvil::start();
     let Some(s) = server(b, &anvil).await else { return };
     let msg = |nonce: String, extra: &str| Msg {
+        issued_at: None,
         domain: "localhost:5173",
         account_line: ACCOUNT0.into(),
         kind: "Ethereum",
@@ -139,7 +146,7 @@ async fn eoa_sign_in_sessions_and_refusals(b: Backend) {
     assert_eq!(authenticate(&s, &early, &sig).await.1["error"]["message"], "Message is not yet valid");
 
     // Wrong domain (not an allowed origin) and an unknown chain.
-    let evil = Msg { domain: "evil.example", ..msg(nonce(&s).await, "") }.text();
+    let evil = Msg { issued_at: None, domain: "evil.example", ..msg(nonce(&s).await, "") }.text();
     let sig = personal_sign(&anvil, &evil, ACCOUNT0).await;
     let (status, body) = authenticate(&s, &evil, &sig).await;
     assert_eq!(status, 403, "{body}");
@@ -168,14 +175,30 @@ async fn contract_wallet_and_solana(b: Backend) {
     let Some(s) = server(b, &anvil).await else { return };
 
     // EIP-1271: the contract account's owner (account 0) signs; the server asks the contract.
-    let text =
-        Msg { domain: "localhost:5173", account_line: wallet.clone(), kind: "Ethereum", chain: "31337", nonce: nonce(&s).await, extra: String::new() }.text();
+    let text = Msg {
+        issued_at: None,
+        domain: "localhost:5173",
+        account_line: wallet.clone(),
+        kind: "Ethereum",
+        chain: "31337",
+        nonce: nonce(&s).await,
+        extra: String::new(),
+    }
+    .text();
     let signature = personal_sign(&anvil, &text, ACCOUNT0).await;
     let (status, body) = authenticate(&s, &text, &signature).await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(body["session"]["data"]["accountAddress"], wallet);
-    let text =
-        Msg { domain: "localhost:5173", account_line: wallet.clone(), kind: "Ethereum", chain: "31337", nonce: nonce(&s).await, extra: String::new() }.text();
+    let text = Msg {
+        issued_at: None,
+        domain: "localhost:5173",
+        account_line: wallet.clone(),
+        kind: "Ethereum",
+        chain: "31337",
+        nonce: nonce(&s).await,
+        extra: String::new(),
+    }
+    .text();
     let by_stranger = personal_sign(&anvil, &text, ACCOUNT1).await;
     assert_eq!(authenticate(&s, &text, &by_stranger).await.0, 401);
 
@@ -184,6 +207,7 @@ async fn contract_wallet_and_solana(b: Backend) {
     let key = ed25519_dalek::SigningKey::from_bytes(&[7u8; 32]);
     let pubkey = bs58::encode(key.verifying_key().as_bytes()).into_string();
     let text = Msg {
+        issued_at: None,
         domain: "localhost:5173",
         account_line: pubkey.clone(),
         kind: "Solana",
@@ -198,6 +222,7 @@ async fn contract_wallet_and_solana(b: Backend) {
     assert_eq!(body["session"]["data"]["chainId"], "solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp");
     assert_eq!(body["session"]["cacao"]["s"]["t"], "ed25519");
     let text = Msg {
+        issued_at: None,
         domain: "localhost:5173",
         account_line: pubkey,
         kind: "Solana",
@@ -259,5 +284,56 @@ async fn ended_nonces_and_sessions_are_pruned(b: Backend) {
     assert_eq!(left("auth_sessions", "id").await, ["live", "revoked-recently"]);
     // Nothing more to do the second time.
     assert_eq!(sigil_server::auth::prune(&s.db, now).await.unwrap(), 0);
+    s.stop().await;
+}
+
+async fn the_server_bounds_sessions_and_compares_evm_accounts_by_checksum(b: Backend) {
+    let anvil = Anvil::start();
+    let Some(s) = server(b, &anvil).await else { return };
+    let msg = |nonce: String, account_line: String, issued_at: Option<String>, extra: String| Msg {
+        issued_at,
+        domain: "localhost:5173",
+        account_line,
+        kind: "Ethereum",
+        chain: "31337",
+        nonce,
+        extra,
+    };
+    let now_ms = || std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_millis() as i64;
+    const WEEK_MS: i64 = 7 * 24 * 3600 * 1000;
+
+    // The message asks for 30 days; the server's cap (7 days by default) wins.
+    let text = msg(nonce(&s).await, ACCOUNT0.into(), None, format!("\nExpiration Time: {}", now_rfc3339(30 * 24 * 3600))).text();
+    let (status, body) = authenticate(&s, &text, &personal_sign(&anvil, &text, ACCOUNT0).await).await;
+    assert_eq!(status, 200, "{body}");
+    let expires = body["session"]["expiresAt"].as_i64().unwrap();
+    assert!((now_ms() + WEEK_MS - 60_000..=now_ms() + WEEK_MS).contains(&expires), "{expires}");
+    let token = body["token"].as_str().unwrap().to_owned();
+
+    // Issued ten minutes ahead of the server's clock: refused, whatever else holds.
+    let text = msg(nonce(&s).await, ACCOUNT0.into(), Some(now_rfc3339(600)), String::new()).text();
+    let (status, body) = authenticate(&s, &text, &personal_sign(&anvil, &text, ACCOUNT0).await).await;
+    assert_eq!((status, body["error"]["code"].as_str()), (400, Some("message_issued_in_future")), "{body}");
+    // Within the allowed skew (two minutes ahead) it passes.
+    let text = msg(nonce(&s).await, ACCOUNT0.into(), Some(now_rfc3339(120)), String::new()).text();
+    let (status, body) = authenticate(&s, &text, &personal_sign(&anvil, &text, ACCOUNT0).await).await;
+    assert_eq!(status, 200, "{body}");
+
+    // The same account written in lower case is the same account: its sessions list together,
+    // whichever case the query uses, and the stored account is checksummed.
+    let lower = ACCOUNT0.to_lowercase();
+    let text = msg(nonce(&s).await, lower.clone(), None, String::new()).text();
+    let (status, body) = authenticate(&s, &text, &personal_sign(&anvil, &text, ACCOUNT0).await).await;
+    assert_eq!(status, 200, "{body}");
+    let lower_token = body["token"].as_str().unwrap().to_owned();
+    for (account, token) in [(lower.as_str(), &lower_token), (ACCOUNT0, &lower_token), (lower.as_str(), &token)] {
+        let res = s.http.get(s.api(&format!("/auth/v1/sessions?account=eip155:31337:{account}"))).bearer_auth(token).send().await.unwrap();
+        assert_eq!(res.status(), 200, "{account}");
+        assert_eq!(res.headers()["cache-control"], "no-store");
+        let listed: Value = res.json().await.unwrap();
+        assert_eq!(listed["sessions"].as_array().unwrap().len(), 3, "{account}: {listed}");
+    }
+    let stored: Vec<String> = sqlx::query_scalar("SELECT account FROM auth_sessions").fetch_all(&s.db).await.unwrap();
+    assert!(stored.iter().all(|a| a == &format!("eip155:31337:{ACCOUNT0}")), "{stored:?}");
     s.stop().await;
 }

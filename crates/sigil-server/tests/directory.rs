@@ -161,7 +161,7 @@ async fn bad_parameters(b: Backend) {
 
 async fn project_gate(b: Backend) {
     let Some(s) = TestServer::start(b, ORIGINS).await else { return };
-    for path in ["/getWallets", "/getAnalyticsConfig", "/projects/v1/origins", "/public/getTokenImage/ETH"] {
+    for path in ["/getWallets", "/getAnalyticsConfig", "/projects/v1/origins", "/v1/supported-chains", "/auth/v1/nonce"] {
         let (status, body) = s.get_json(&s.url(path)).await;
         assert_eq!((status, body["error"]["message"].as_str()), (400, Some("Project ID Not Configured")), "{path}");
         let (status, body) = s.get_json(&s.url(&format!("{path}?projectId=00000000000000000000000000000000"))).await;
@@ -187,6 +187,7 @@ async fn cors(b: Backend) {
         let res = get(bad).await.unwrap();
         assert_eq!(res.status(), 403, "{bad}");
         assert!(res.headers().get("access-control-allow-origin").is_none(), "{bad}");
+        assert_eq!(res.headers()["vary"], "Origin", "{bad}");
     }
 
     let preflight = |origin: &'static str| {
@@ -201,7 +202,9 @@ async fn cors(b: Backend) {
     assert_eq!(res.status(), 204);
     assert_eq!(res.headers()["access-control-allow-origin"], "http://localhost:5173");
     assert!(res.headers()["access-control-allow-methods"].to_str().unwrap().contains("POST"));
-    assert_eq!(res.headers()["access-control-allow-headers"], "content-type");
+    // The headers the API reads, never an echo of what was asked.
+    assert_eq!(res.headers()["access-control-allow-headers"], "Content-Type, Authorization, X-Request-Id");
+    assert_eq!(res.headers()["vary"], "Origin");
     let res = preflight("https://evil.example").await.unwrap();
     assert_eq!(res.status(), 403);
     assert!(res.headers().get("access-control-allow-origin").is_none());
@@ -210,6 +213,12 @@ async fn cors(b: Backend) {
     let open = sigil_server::projects::create(&s.db, "Open", &["*".to_owned()], Default::default()).await.unwrap();
     let res = s.http.get(s.url(&format!("/getWallets?entries=1&projectId={}", open.id))).header("Origin", "https://anything.example").send().await.unwrap();
     assert_eq!(res.headers()["access-control-allow-origin"], "https://anything.example");
+    // ...that is a web origin: never null (sandboxed frames, file pages) nor other strings.
+    for not_an_origin in ["null", "file://", "chrome-extension://abcdef", "hello", "https://a.com/path"] {
+        let res = s.http.get(s.url(&format!("/getWallets?entries=1&projectId={}", open.id))).header("Origin", not_an_origin).send().await.unwrap();
+        assert_eq!(res.status(), 403, "{not_an_origin}");
+        assert!(res.headers().get("access-control-allow-origin").is_none(), "{not_an_origin}");
+    }
     s.stop().await;
 }
 
@@ -228,6 +237,23 @@ async fn images(b: Backend) {
     assert_eq!(res.status(), 304);
     assert!(res.bytes().await.unwrap().is_empty());
 
+    // Every image_url of the directory loads as it is, as an <img> fetches it: no project id,
+    // no header; the same bytes, with the validators and long caching.
+    let (_, body) = s.get_json(&s.api("/getWallets?entries=100")).await;
+    let mm = body["data"].as_array().unwrap().iter().find(|w| w["name"] == "MetaMask").unwrap().clone();
+    let as_is = mm["image_url"].as_str().unwrap().replace("http://127.0.0.1:8080", &s.base);
+    let res = reqwest::get(&as_is).await.unwrap();
+    assert_eq!((res.status().as_u16(), res.headers()["content-type"].to_str().unwrap()), (200, "image/jpeg"), "{as_is}");
+    assert_eq!(res.headers()["etag"].to_str().unwrap(), etag);
+    assert_eq!(res.headers()["cache-control"], "public, max-age=86400");
+    assert_eq!(res.bytes().await.unwrap().as_ref(), file.as_slice());
+    let res = reqwest::Client::new().get(&as_is).header("If-None-Match", &etag).send().await.unwrap();
+    assert_eq!(res.status(), 304);
+    for w in body["data"].as_array().unwrap() {
+        let url = w["image_url"].as_str().unwrap().replace("http://127.0.0.1:8080", &s.base);
+        assert_eq!(reqwest::get(&url).await.unwrap().status(), 200, "{url}");
+    }
+
     // A wallet without a logo file gets a generated SVG with its initials, by image id or wallet id.
     let (_, body) = s.get_json(&s.api("/getWallets?entries=100&page=7")).await;
     let mut checked = 0;
@@ -235,6 +261,9 @@ async fn images(b: Backend) {
         let res = s.http.get(s.api(&format!("/getWalletImage/{}", w["image_id"].as_str().unwrap()))).send().await.unwrap();
         assert_eq!(res.status(), 200, "{}", w["name"]);
         if res.headers()["content-type"] == "image/svg+xml" {
+            // A generated SVG can run nothing, even opened on its own.
+            assert_eq!(res.headers()["content-security-policy"], "default-src 'none'; style-src 'unsafe-inline'; sandbox");
+            assert_eq!(res.headers()["x-content-type-options"], "nosniff");
             let svg = res.text().await.unwrap();
             assert!(svg.starts_with("<svg"));
             let by_id = s.http.get(s.api(&format!("/getWalletImage/{}", w["id"].as_str().unwrap()))).send().await.unwrap().text().await.unwrap();

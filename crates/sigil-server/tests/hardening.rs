@@ -8,7 +8,8 @@ use std::net::TcpStream;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{Backend, TestServer};
+use common::{dev_chain, Anvil, Backend, TestServer};
+use serde_json::{json, Value};
 
 fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
@@ -102,4 +103,229 @@ async fn slow_clients_are_cut_off(b: Backend) {
     s.stop().await;
 }
 
-both_backends!(slow_clients_are_cut_off);
+both_backends!(slow_clients_are_cut_off, every_costly_route_is_limited, analytics_event_ids_are_per_project);
+
+const DEV: &str = "eip155:31337";
+const ACCOUNT0: &str = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266";
+
+async fn status_and_retry(res: reqwest::Response) -> (u16, Option<String>) {
+    (res.status().as_u16(), res.headers().get("retry-after").map(|v| v.to_str().unwrap().to_owned()))
+}
+
+async fn every_costly_route_is_limited(b: Backend) {
+    let anvil = Anvil::start();
+    let chains = dev_chain(&[&anvil.url]);
+    let Some(s) = TestServer::start_with(b, &["*"], move |c| {
+        c.chains = chains;
+        c.rpc.requests_per_second = 5;
+        c.settings.writes_per_minute = 10;
+    })
+    .await
+    else {
+        return;
+    };
+    // Stored rows: ten nonces a minute for this client, then 429 and nothing more stored.
+    for i in 0..10 {
+        assert_eq!(s.http.post(s.api("/auth/v1/nonce")).send().await.unwrap().status(), 200, "nonce {i}");
+    }
+    let (status, retry) = status_and_retry(s.http.post(s.api("/auth/v1/nonce")).send().await.unwrap()).await;
+    assert_eq!(status, 429);
+    assert!(retry.is_some_and(|r| (1..=60).contains(&r.parse::<u32>().unwrap())));
+    let stored: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM auth_nonces").fetch_one(&s.db).await.unwrap();
+    assert_eq!(stored, 10);
+    // Sign-in attempts store sessions: the same budget.
+    let res = s.http.post(s.api("/auth/v1/authenticate")).json(&json!({"message": "x", "signature": "0x"})).send().await.unwrap();
+    assert_eq!(res.status(), 429);
+
+    // Upstream calls: balances (forced past the cache), names and prices share the project's
+    // proxy budget (five a second here) with the proxy itself.
+    let balance = s.api(&format!("/v1/account/{ACCOUNT0}/balance?chainId={DEV}&forceUpdate=true"));
+    let mut statuses = Vec::new();
+    for _ in 0..6 {
+        statuses.push(s.http.get(&balance).send().await.unwrap().status().as_u16());
+    }
+    assert_eq!(statuses, [200, 200, 200, 200, 200, 429]);
+    let (status, retry) = status_and_retry(s.http.get(s.api(&format!("/v1/identity/{ACCOUNT0}"))).send().await.unwrap()).await;
+    assert_eq!((status, retry.as_deref()), (429, Some("1")));
+    let price = json!({"currency": "usd", "addresses": [format!("{DEV}:native")]});
+    assert_eq!(s.http.post(s.api("/v1/fungible/price")).json(&price).send().await.unwrap().status(), 429);
+    let res = s.http.post(s.api(&format!("/v1?chainId={DEV}"))).json(&json!({"jsonrpc": "2.0", "id": 1, "method": "eth_chainId"})).send().await.unwrap();
+    assert_eq!(res.status(), 429);
+    s.stop().await;
+}
+
+async fn analytics_event_ids_are_per_project(b: Backend) {
+    let Some(s) = TestServer::start_with(b, &["*"], |c| c.settings.analytics_errors_per_minute = 2).await else { return };
+    let other = sigil_server::projects::create(&s.db, "Other", &["*".to_owned()], Default::default()).await.unwrap().id;
+    let event = |id: &str, kind: &str| json!({"eventId": id, "url": "https://a.example/", "domain": "a.example", "timestamp": 1_763_700_000_000i64, "props": {"type": kind}});
+    // One project's event id cannot shadow another's event.
+    let id = uuid::Uuid::new_v4().to_string();
+    assert_eq!(s.http.post(s.api("/e")).json(&event(&id, "track")).send().await.unwrap().status(), 202);
+    assert_eq!(s.http.post(s.url(&format!("/e?projectId={other}"))).json(&event(&id, "track")).send().await.unwrap().status(), 202);
+    let stored: Vec<String> =
+        sqlx::query_scalar("SELECT project_id FROM analytics_events WHERE event_id = $1 ORDER BY project_id").bind(&id).fetch_all(&s.db).await.unwrap();
+    let mut expected = vec![s.project.clone(), other];
+    expected.sort();
+    assert_eq!(stored, expected);
+    // Error events count toward the error limit whatever their case and spacing.
+    for kind in ["error", " Error "] {
+        assert_eq!(s.http.post(s.api("/e")).json(&event(&uuid::Uuid::new_v4().to_string(), kind)).send().await.unwrap().status(), 202, "{kind}");
+    }
+    let res = s.http.post(s.api("/e")).json(&event(&uuid::Uuid::new_v4().to_string(), "ERROR")).send().await.unwrap();
+    assert_eq!(res.status(), 429);
+    s.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_batch_larger_than_the_limit_is_refused_clearly() {
+    let anvil = Anvil::start();
+    let chains = dev_chain(&[&anvil.url]);
+    let s = TestServer::start_with(Backend::Sqlite, &["*"], move |c| {
+        c.chains = chains;
+        c.rpc.requests_per_second = 5;
+    })
+    .await
+    .unwrap();
+    let batch = |n: u64| Value::Array((0..n).map(|i| json!({"jsonrpc": "2.0", "id": i, "method": "eth_chainId"})).collect());
+    let res = s.http.post(s.api(&format!("/v1?chainId={DEV}"))).json(&batch(6)).send().await.unwrap();
+    assert_eq!(res.status(), 400);
+    assert!(res.headers().get("retry-after").is_none());
+    let body: Value = res.json().await.unwrap();
+    assert_eq!(body["error"]["code"], -32005);
+    assert_eq!(body["error"]["message"], "A batch of 6 calls is more than this project may send per second (5); split it");
+    let res = s.http.post(s.api(&format!("/v1?chainId={DEV}"))).json(&batch(5)).send().await.unwrap();
+    assert_eq!(res.status(), 200);
+    s.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_hung_upstream_ends_in_the_proxy_s_own_503_inside_the_request_timeout() {
+    // An upstream that takes the connection and never answers.
+    let hung = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}", hung.local_addr().unwrap());
+    let held = tokio::spawn(async move {
+        let mut open = Vec::new();
+        while let Ok((socket, _)) = hung.accept().await {
+            open.push(socket);
+        }
+    });
+    let chains = dev_chain(&[&url]);
+    let s = TestServer::start_with(Backend::Sqlite, &["*"], move |c| {
+        c.chains = chains;
+        c.settings.request_timeout = 3;
+        c.rpc.probe_interval = Duration::from_secs(3600);
+    })
+    .await
+    .unwrap();
+    let started = Instant::now();
+    let res = s.http.post(s.api(&format!("/v1?chainId={DEV}"))).body(r#"{"jsonrpc":"2.0","id":"7","method":"eth_blockNumber"}"#).send().await.unwrap();
+    let took = started.elapsed();
+    assert_eq!(res.status(), 503);
+    let body: Value = res.json().await.unwrap();
+    assert_eq!((body["jsonrpc"].as_str(), &body["id"], body["error"]["code"].as_i64()), (Some("2.0"), &json!("7"), Some(-32603)), "{body}");
+    assert_eq!(body["error"]["message"], "All upstream RPC endpoints for eip155:31337 are unavailable");
+    assert!(took < Duration::from_secs(3), "{took:?}");
+    held.abort();
+    s.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn answers_have_the_right_shapes_and_headers() {
+    let anvil = Anvil::start();
+    let chains = dev_chain(&[&anvil.url]);
+    let s = TestServer::start_with(Backend::Sqlite, &["*"], move |c| c.chains = chains).await.unwrap();
+    let addr = s.base.trim_start_matches("http://").to_owned();
+
+    // nosniff on every answer, errors included.
+    for url in [s.url("/health"), s.api("/getWallets?entries=1"), s.url("/nope"), s.url("/getWallets")] {
+        let res = s.http.get(&url).send().await.unwrap();
+        assert_eq!(res.headers()["x-content-type-options"], "nosniff", "{url}");
+    }
+    // Sign-in answers are never cached, errors included.
+    let res = s.http.post(s.api("/auth/v1/nonce")).send().await.unwrap();
+    assert_eq!(res.headers()["cache-control"], "no-store");
+    let res = s.http.get(s.api("/auth/v1/session")).send().await.unwrap();
+    assert_eq!((res.status().as_u16(), res.headers()["cache-control"].to_str().unwrap()), (401, "no-store"));
+
+    // Requests hyper refuses itself get the API's JSON error too.
+    let long_uri = format!("GET /{} HTTP/1.1\r\nHost: x\r\n\r\n", "a".repeat(70_000));
+    let huge_headers = format!("GET /health HTTP/1.1\r\nHost: x\r\nX-Big: {}\r\n\r\n", "b".repeat(500_000));
+    let cases = [
+        ("GET /health HTTP/1.1\r\nHost: x\r\nBad Header: y\r\n\r\n".to_owned(), 400, "bad_request"),
+        (long_uri, 414, "uri_too_long"),
+        (huge_headers, 431, "headers_too_large"),
+    ];
+    for (request, status, code) in cases {
+        let addr = addr.clone();
+        let answer = tokio::task::spawn_blocking(move || {
+            let mut c = TcpStream::connect(&addr).unwrap();
+            c.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+            let _ = c.write_all(request.as_bytes());
+            let mut out = Vec::new();
+            let _ = c.read_to_end(&mut out);
+            String::from_utf8_lossy(&out).into_owned()
+        })
+        .await
+        .unwrap();
+        assert!(answer.starts_with(&format!("HTTP/1.1 {status}")), "{answer}");
+        assert!(answer.to_ascii_lowercase().contains("content-type: application/json"), "{answer}");
+        let body: Value = serde_json::from_str(answer.split("\r\n\r\n").nth(1).unwrap()).unwrap();
+        assert_eq!(body["error"]["code"], code, "{answer}");
+    }
+
+    // A JSON-RPC notification gets no reply; nor does a batch of notifications only.
+    let proxy = s.api(&format!("/v1?chainId={DEV}"));
+    let res = s.http.post(&proxy).json(&json!({"jsonrpc": "2.0", "method": "eth_blockNumber"})).send().await.unwrap();
+    assert_eq!(res.status(), 204);
+    assert!(res.bytes().await.unwrap().is_empty());
+    let res =
+        s.http.post(&proxy).json(&json!([{"jsonrpc": "2.0", "method": "eth_blockNumber"}, {"jsonrpc": "2.0", "method": "evm_mine"}])).send().await.unwrap();
+    assert_eq!(res.status(), 204);
+    let mixed: Value = s
+        .http
+        .post(&proxy)
+        .json(&json!([{"jsonrpc": "2.0", "method": "eth_blockNumber"}, {"jsonrpc": "2.0", "id": null, "method": "eth_chainId"}]))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(mixed, json!([{"jsonrpc": "2.0", "id": null, "result": "0x7a69"}]));
+
+    // Error messages name no type of the server's.
+    for (path, body) in [("/auth/v1/authenticate", "\"text\""), ("/auth/v1/authenticate", "[]"), ("/v1/fungible/price", "7"), ("/e", "[1,2]")] {
+        let res = s.http.post(s.api(path)).header("content-type", "application/json").body(body).send().await.unwrap();
+        assert_eq!(res.status(), 400, "{path} {body}");
+        let message = res.json::<Value>().await.unwrap()["error"]["message"].as_str().unwrap().to_owned();
+        for internal in ["struct", "Request", "Event", "sigil", "serde"] {
+            assert!(!message.contains(internal), "{path} {body}: {message}");
+        }
+    }
+    s.stop().await;
+}
+
+async fn analytics_events_are_kept_for_the_configured_days(b: Backend) {
+    let Some(s) = TestServer::start(b, &["*"]).await else { return };
+    let now = 1_900_000_000_000i64;
+    let day = 24 * 3_600_000i64;
+    for (id, age_days) in [("a", 91), ("b", 89), ("c", 0)] {
+        sqlx::query(
+            "INSERT INTO analytics_events (event_id, project_id, url, domain, event_timestamp, props, received_at) VALUES ($1, $2, 'https://a/', 'a', 1, '{}', $3)",
+        )
+        .bind(id)
+        .bind(&s.project)
+        .bind(now - age_days * day)
+        .execute(&s.db)
+        .await
+        .unwrap();
+    }
+    assert_eq!(sigil_server::analytics::prune(&s.db, now, 90).await.unwrap(), 1);
+    let left: Vec<String> = sqlx::query_scalar("SELECT event_id FROM analytics_events ORDER BY event_id").fetch_all(&s.db).await.unwrap();
+    assert_eq!(left, ["b", "c"]);
+    assert_eq!(sigil_server::analytics::prune(&s.db, now, 30).await.unwrap(), 1);
+    assert_eq!(sigil_server::analytics::prune(&s.db, now, 30).await.unwrap(), 0);
+    s.stop().await;
+}
+
+both_backends!(analytics_events_are_kept_for_the_configured_days);

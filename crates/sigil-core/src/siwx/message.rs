@@ -198,6 +198,8 @@ pub enum TimeError {
     Expired(String),
     #[error("the message is not valid before {0}")]
     NotYetValid(String),
+    #[error("the message was issued in the future ({0})")]
+    IssuedInFuture(String),
     #[error("the {field} time '{value}' is not an RFC 3339 date-time")]
     InvalidTimestamp { field: Field, value: String },
 }
@@ -249,9 +251,15 @@ impl SignInMessage {
         format!("{}:{}", self.namespace.as_str(), self.chain_id)
     }
 
-    /// The CAIP-10 account id, e.g. `eip155:1:0xabc..`.
+    /// The CAIP-10 account id, e.g. `eip155:1:0xabc..`, as the message writes it.
     pub fn caip10_account(&self) -> String {
         format!("{}:{}:{}", self.namespace.as_str(), self.chain_id, self.address)
+    }
+
+    /// The CAIP-10 account id with the address in its one canonical form (EIP-55 for EVM),
+    /// so the same account is one key whatever case a message wrote it in.
+    pub fn canonical_account(&self) -> String {
+        format!("{}:{}:{}", self.namespace.as_str(), self.chain_id, canonical_address(self.namespace, &self.address))
     }
 
     /// Strictly parse the text form. Any deviation is an error naming the line and field.
@@ -447,7 +455,7 @@ impl SignInMessage {
     }
 
     /// Is the message valid at `now`? Expired when `now >= expiration_time`, not yet valid when
-    /// `now < not_before`.
+    /// `now < not_before`, refused when issued more than MAX_CLOCK_SKEW after `now`.
     pub fn check_time(&self, now: OffsetDateTime) -> Result<(), TimeError> {
         if let Some(expires) = self.expiration_time_value()? {
             if now >= expires {
@@ -458,6 +466,9 @@ impl SignInMessage {
             if now < not_before {
                 return Err(TimeError::NotYetValid(self.not_before.clone().unwrap_or_default()));
             }
+        }
+        if self.issued_at_time()? > now + MAX_CLOCK_SKEW {
+            return Err(TimeError::IssuedInFuture(self.issued_at.clone()));
         }
         Ok(())
     }
@@ -698,6 +709,18 @@ fn is_valid_chain_id(namespace: ChainNamespace, s: &str) -> bool {
 /// Keccak-256 of `data`.
 pub fn keccak256(data: &[u8]) -> [u8; 32] {
     Keccak256::digest(data).into()
+}
+
+/// How far ahead of the server's clock a message's Issued At may be (the signer's clock skew).
+pub const MAX_CLOCK_SKEW: time::Duration = time::Duration::minutes(5);
+
+/// An address in its one canonical form: EIP-55 for EVM (any case in), as given otherwise.
+pub fn canonical_address(namespace: ChainNamespace, address: &str) -> String {
+    let mut raw = [0u8; 20];
+    match (namespace, address.strip_prefix("0x").map(|h| hex::decode_to_slice(h, &mut raw))) {
+        (ChainNamespace::Eip155, Some(Ok(()))) => to_checksum_address(&raw),
+        _ => address.to_owned(),
+    }
 }
 
 /// The EIP-55 mixed-case checksum form of a 20-byte address, with `0x`.

@@ -332,12 +332,15 @@ fn time_checks() {
     let m = SignInMessage::parse(FULL).unwrap();
     // Not Before is 2021-09-30T14:30:00Z; expiry 2021-10-01T16:25:24Z.
     assert_eq!(m.check_time(t("2021-09-30T14:29:59Z")), Err(TimeError::NotYetValid("2021-09-30T16:30:00.000+02:00".into())));
-    assert_eq!(m.check_time(t("2021-09-30T14:30:00Z")), Ok(()));
+    // Issued At (16:25:24) may run at most 5 minutes ahead of the checker's clock.
+    assert_eq!(m.check_time(t("2021-09-30T14:30:00Z")), Err(TimeError::IssuedInFuture("2021-09-30T16:25:24Z".into())));
+    assert_eq!(m.check_time(t("2021-09-30T16:20:23Z")), Err(TimeError::IssuedInFuture("2021-09-30T16:25:24Z".into())));
+    assert_eq!(m.check_time(t("2021-09-30T16:20:24Z")), Ok(()));
     assert_eq!(m.check_time(t("2021-10-01T16:25:23Z")), Ok(()));
     assert_eq!(m.check_time(t("2021-10-01T16:25:24Z")), Err(TimeError::Expired("2021-10-01T16:25:24Z".into())));
     assert!(matches!(m.check_time(t("2030-01-01T00:00:00Z")), Err(TimeError::Expired(_))));
     assert_eq!(m.issued_at_time().unwrap(), t("2021-09-30T16:25:24Z"));
-    // No bounds: always valid.
+    // No bounds: valid from its Issued At on.
     assert_eq!(SignInMessage::parse(MINIMAL).unwrap().check_time(t("2099-01-01T00:00:00Z")), Ok(()));
     let mut bad = SignInMessage::parse(MINIMAL).unwrap();
     bad.expiration_time = Some("soon".into());

@@ -19,7 +19,7 @@ fn word(address: &str) -> String {
 }
 
 pub fn eth_call(to: &str, data: &str) -> Call {
-    Call { id: "null".into(), method: "eth_call".into(), params: Some(format!(r#"[{{"to":"{to}","data":"{data}"}},"latest"]"#)) }
+    Call { id: "null".into(), method: "eth_call".into(), params: Some(format!(r#"[{{"to":"{to}","data":"{data}"}},"latest"]"#)), notification: false }
 }
 
 pub fn balance_of(token: &str, owner: &str) -> Call {

@@ -12,7 +12,8 @@ use sigil_core::caip::{is_evm_address, AccountId, ChainId};
 use utoipa::{IntoParams, ToSchema};
 
 use super::{evm, prices};
-use crate::error::{ApiError, ApiResult};
+use crate::error::{ApiError, ApiResult, ErrorCode};
+use crate::guards::UpstreamBudget;
 use crate::projects::Project;
 use crate::query::Params;
 use crate::rpc::Failure;
@@ -77,7 +78,7 @@ fn currency(params: &Params) -> ApiResult<String> {
 }
 
 pub(crate) fn upstream_error(f: Failure) -> ApiError {
-    ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "upstream_unavailable", f.to_string())
+    ApiError::new(StatusCode::SERVICE_UNAVAILABLE, ErrorCode::UpstreamUnavailable, f.to_string())
 }
 
 /// The token's configured icon, else this server's generated one for its symbol.
@@ -106,6 +107,7 @@ fn balance_response(state: &AppState, project: &Project, mut balances: Vec<Token
 pub async fn balance(
     State(state): State<AppState>,
     Extension(project): Extension<Arc<Project>>,
+    _: UpstreamBudget,
     Path(address): Path<String>,
     uri: Uri,
 ) -> ApiResult<Json<BalanceResponse>> {
@@ -133,7 +135,12 @@ pub async fn balance(
         }
     }
 
-    let mut calls = vec![crate::rpc::jsonrpc::Call { id: "null".into(), method: "eth_getBalance".into(), params: Some(format!(r#"["{owner}","latest"]"#)) }];
+    let mut calls = vec![crate::rpc::jsonrpc::Call {
+        id: "null".into(),
+        method: "eth_getBalance".into(),
+        params: Some(format!(r#"["{owner}","latest"]"#)),
+        notification: false,
+    }];
     calls.extend(chain.tokens.iter().map(|t| evm::balance_of(&t.address, &owner)));
     let results = evm::batch(&state.rpc, &chain.id, &calls).await.map_err(upstream_error)?;
     let native_hex = results[0].clone().ok_or_else(|| ApiError::unavailable("eth_getBalance failed"))?;
@@ -200,8 +207,12 @@ pub struct PriceResponse {
     params(crate::query::ProjectQuery),
     request_body = PriceRequest,
     responses((status = 200, body = PriceResponse), (status = 400, body = crate::error::ErrorBody), (status = 403, body = crate::error::ErrorBody)))]
-pub async fn price(State(state): State<AppState>, Extension(project): Extension<Arc<Project>>, body: axum::body::Bytes) -> ApiResult<Json<PriceResponse>> {
-    let req: PriceRequest = serde_json::from_slice(&body).map_err(|e| ApiError::bad_request("invalid_body", format!("Invalid price request: {e}")))?;
+pub async fn price(
+    State(state): State<AppState>,
+    Extension(project): Extension<Arc<Project>>,
+    _: UpstreamBudget,
+    crate::extract::Json(req): crate::extract::Json<PriceRequest>,
+) -> ApiResult<Json<PriceResponse>> {
     if !req.currency.eq_ignore_ascii_case("usd") {
         return Err(ApiError::invalid_param("currency", format!("'{}' is not supported; use usd", req.currency)));
     }

@@ -9,6 +9,8 @@ use std::time::{Duration, Instant};
 pub enum EventKind {
     Any,
     Error,
+    /// A stored row other than an event (sign-in nonces and sessions).
+    Write,
 }
 
 const WINDOW: Duration = Duration::from_secs(60);

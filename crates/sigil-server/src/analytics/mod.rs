@@ -2,20 +2,20 @@
 
 pub mod limiter;
 
-use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 use std::time::Instant;
 
 use axum::body::Bytes;
-use axum::extract::{ConnectInfo, State};
-use axum::http::{HeaderMap, StatusCode, Uri};
+use axum::extract::State;
+use axum::http::{StatusCode, Uri};
 use axum::{Extension, Json};
 use serde::{Deserialize, Serialize};
 use sigil_core::errors;
 use utoipa::ToSchema;
 
 use crate::db::now_ms;
-use crate::error::{ApiError, ApiResult};
+use crate::error::{ApiError, ApiResult, ErrorCode};
+use crate::guards::ClientAddr;
 use crate::projects::Project;
 use crate::query::Params;
 use crate::AppState;
@@ -61,14 +61,7 @@ pub struct Accepted {
 const MAX_TIMESTAMP_MS: i64 = 32_503_680_000_000;
 
 fn parse_event(body: &[u8]) -> ApiResult<Event> {
-    let event: Event = serde_json::from_slice(body).map_err(|e| {
-        let msg = e.to_string();
-        if e.is_data() {
-            ApiError::bad_request("invalid_body", format!("Invalid event: {msg}"))
-        } else {
-            ApiError::bad_request("invalid_json", format!("Request body is not valid JSON: {msg}"))
-        }
-    })?;
+    let event: Event = crate::extract::parse(body)?;
     uuid::Uuid::parse_str(&event.event_id).map_err(|_| ApiError::invalid_param("eventId", "expected a UUID"))?;
     let url = url::Url::parse(&event.url).map_err(|_| ApiError::invalid_param("url", "expected an absolute URL"))?;
     if !matches!(url.scheme(), "http" | "https") || event.url.len() > 2048 {
@@ -89,14 +82,10 @@ fn parse_event(body: &[u8]) -> ApiResult<Event> {
     Ok(event)
 }
 
-fn client_addr(state: &AppState, peer: SocketAddr, headers: &HeaderMap) -> IpAddr {
-    if state.config.settings.trust_proxy_headers {
-        let forwarded = headers.get("x-forwarded-for").and_then(|v| v.to_str().ok()).and_then(|v| v.split(',').next()).and_then(|v| v.trim().parse().ok());
-        if let Some(ip) = forwarded {
-            return ip;
-        }
-    }
-    peer.ip()
+/// Deletes the events received more than `days` days before `now` (unix ms); returns how many.
+pub async fn prune(db: &crate::db::Db, now: i64, days: u32) -> Result<u64, sqlx::Error> {
+    let cutoff = now - i64::from(days) * 24 * 60 * 60 * 1000;
+    Ok(sqlx::query("DELETE FROM analytics_events WHERE received_at < $1").bind(cutoff).execute(db).await?.rows_affected())
 }
 
 /// Ingests one analytics event.
@@ -108,22 +97,20 @@ fn client_addr(state: &AppState, peer: SocketAddr, headers: &HeaderMap) -> IpAdd
 pub async fn ingest(
     State(state): State<AppState>,
     Extension(project): Extension<Arc<Project>>,
-    ConnectInfo(peer): ConnectInfo<SocketAddr>,
-    headers: HeaderMap,
+    ClientAddr(addr): ClientAddr,
     uri: Uri,
     body: Bytes,
 ) -> ApiResult<(StatusCode, Json<Accepted>)> {
     if !project.features.analytics {
-        return Err(ApiError::new(StatusCode::FORBIDDEN, "analytics_disabled", errors::ANALYTICS_DISABLED));
+        return Err(ApiError::new(StatusCode::FORBIDDEN, ErrorCode::AnalyticsDisabled, errors::ANALYTICS_DISABLED));
     }
     let (sdk_type, sdk_version) = Params::from_uri(&uri).sdk()?;
     let event = parse_event(&body)?;
 
-    let addr = client_addr(&state, peer, &headers);
     let now = Instant::now();
     let limits = &state.config.settings;
     state.limiter.check(&project.id, addr, EventKind::Any, limits.analytics_events_per_minute, now).map_err(ApiError::too_many_requests)?;
-    if event.props.get("type").and_then(|t| t.as_str()) == Some("error") {
+    if event.props.get("type").and_then(|t| t.as_str()).is_some_and(|t| t.trim().eq_ignore_ascii_case("error")) {
         if let Err(wait) = state.limiter.check(&project.id, addr, EventKind::Error, limits.analytics_errors_per_minute, now) {
             state.limiter.undo(&project.id, addr, EventKind::Any);
             return Err(ApiError::too_many_requests(wait));
@@ -132,7 +119,7 @@ pub async fn ingest(
 
     sqlx::query(
         "INSERT INTO analytics_events (event_id, project_id, url, domain, event_timestamp, props, sdk_type, sdk_version, client_address, received_at) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT (event_id) DO NOTHING",
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT (project_id, event_id) DO NOTHING",
     )
     .bind(event.event_id.to_ascii_lowercase())
     .bind(&project.id)
@@ -147,6 +134,11 @@ pub async fn ingest(
     .execute(&state.db)
     .await?;
     Ok((StatusCode::ACCEPTED, Json(Accepted { accepted: true })))
+}
+
+/// Analytics routes, under the project gate.
+pub fn router() -> utoipa_axum::router::OpenApiRouter<crate::AppState> {
+    utoipa_axum::router::OpenApiRouter::new().routes(utoipa_axum::routes!(config)).routes(utoipa_axum::routes!(ingest))
 }
 
 #[cfg(test)]
@@ -170,7 +162,7 @@ mod tests {
         assert_eq!(with("url", "ftp://a.com".into()), "Invalid parameter 'url': expected an http(s) URL of at most 2048 characters");
         assert_eq!(with("domain", "".into()), "Invalid parameter 'domain': expected a host name");
         assert_eq!(with("timestamp", (-1).into()), "Invalid parameter 'timestamp': expected milliseconds since the Unix epoch");
-        assert!(with("props", "x".into()).starts_with("Invalid event:"));
+        assert!(with("props", "x".into()).starts_with("Invalid request body:"));
         assert!(parse_event(b"{").unwrap_err().message.starts_with("Request body is not valid JSON"));
     }
 }

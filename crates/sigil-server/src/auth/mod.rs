@@ -12,25 +12,22 @@ use sqlx::Row;
 
 use crate::db::now_ms;
 use crate::error::ApiError;
+use crate::error::ErrorCode;
 use crate::projects::Project;
 use crate::rpc::jsonrpc::Reply;
 use crate::AppState;
 
 /// A nonce must be used within this time.
 pub const NONCE_TTL_MS: i64 = 10 * 60 * 1000;
-/// Sessions without an expiration time in their message last this long.
-pub const SESSION_TTL_MS: i64 = 7 * 24 * 60 * 60 * 1000;
 
 /// Nonces and sessions are kept this long after they expire (or a session is revoked), then
 /// deleted: nothing can be done with them any more, and the tables would only grow.
 pub const RETENTION_MS: i64 = 24 * 60 * 60 * 1000;
-/// How often the server deletes them.
-pub const PRUNE_EVERY: std::time::Duration = std::time::Duration::from_secs(3600);
 
 /// Solana clusters sign-in accepts (CAIP-2 references).
 const SOLANA_CHAINS: &[&str] = &["5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp", "EtWTRABZaYq6iMfeYKouRu166VU2xqa1", "4uhcVJyU9pJkvQyS88uRDiswHXSCkY3z"];
 
-fn err(status: StatusCode, code: &'static str, message: impl Into<String>) -> ApiError {
+fn err(status: StatusCode, code: ErrorCode, message: impl Into<String>) -> ApiError {
     ApiError::new(status, code, message)
 }
 
@@ -61,31 +58,16 @@ pub async fn prune(db: &crate::db::Db, now: i64) -> Result<u64, sqlx::Error> {
     Ok(nonces.rows_affected() + sessions.rows_affected())
 }
 
-/// Prunes every PRUNE_EVERY (first right away) until aborted; a failure is logged and tried again.
-pub fn spawn_pruning(db: crate::db::Db) -> tokio::task::JoinHandle<()> {
-    tokio::spawn(async move {
-        let mut tick = tokio::time::interval(PRUNE_EVERY);
-        loop {
-            tick.tick().await;
-            match prune(&db, now_ms()).await {
-                Ok(0) => {}
-                Ok(n) => tracing::info!(rows = n, "pruned ended sign-in nonces and sessions"),
-                Err(e) => tracing::warn!(error = %e, "pruning sign-in nonces and sessions failed"),
-            }
-        }
-    })
-}
-
 /// The checks of a sign-in request, in order; Ok is the new session's JSON and its token.
 pub async fn authenticate(state: &AppState, project: &Project, message_text: &str, signature: &str) -> Result<(Value, String), ApiError> {
-    let message = SignInMessage::parse(message_text).map_err(|e| ApiError::bad_request("invalid_message", format!("Invalid message: {e}")))?;
+    let message = SignInMessage::parse(message_text).map_err(|e| ApiError::bad_request(ErrorCode::InvalidMessage, format!("Invalid message: {e}")))?;
 
-    let uri = url::Url::parse(&message.uri).map_err(|_| ApiError::bad_request("invalid_message", "Invalid message: URI"))?;
+    let uri = url::Url::parse(&message.uri).map_err(|_| ApiError::bad_request(ErrorCode::InvalidMessage, "Invalid message: URI"))?;
     if !is_allowed(&project.allowed_origins, &uri.origin().ascii_serialization()) {
-        return Err(err(StatusCode::FORBIDDEN, "uri_not_allowed", format!("URI {} is not allowed for this project", message.uri)));
+        return Err(err(StatusCode::FORBIDDEN, ErrorCode::UriNotAllowed, format!("URI {} is not allowed for this project", message.uri)));
     }
     if !is_allowed(&project.allowed_origins, &format!("{}://{}", uri.scheme(), message.domain)) {
-        return Err(err(StatusCode::FORBIDDEN, "domain_not_allowed", format!("Domain {} is not allowed for this project", message.domain)));
+        return Err(err(StatusCode::FORBIDDEN, ErrorCode::DomainNotAllowed, format!("Domain {} is not allowed for this project", message.domain)));
     }
 
     let chain = message.caip2_chain_id();
@@ -94,14 +76,17 @@ pub async fn authenticate(state: &AppState, project: &Project, message_text: &st
         ChainNamespace::Solana => SOLANA_CHAINS.contains(&message.chain_id.as_str()),
     };
     if !supported {
-        return Err(ApiError::bad_request("unsupported_chain", format!("Chain {chain} is not supported")));
+        return Err(ApiError::bad_request(ErrorCode::UnsupportedChain, format!("Chain {chain} is not supported")));
     }
 
     match message.check_time(siwx::OffsetDateTime::now_utc()) {
         Ok(()) => {}
-        Err(TimeError::Expired(_)) => return Err(ApiError::bad_request("message_expired", "Message has expired")),
-        Err(TimeError::NotYetValid(_)) => return Err(ApiError::bad_request("message_not_yet_valid", "Message is not yet valid")),
-        Err(e) => return Err(ApiError::bad_request("invalid_message", format!("Invalid message: {e}"))),
+        Err(TimeError::Expired(_)) => return Err(ApiError::bad_request(ErrorCode::MessageExpired, "Message has expired")),
+        Err(TimeError::NotYetValid(_)) => return Err(ApiError::bad_request(ErrorCode::MessageNotYetValid, "Message is not yet valid")),
+        Err(TimeError::IssuedInFuture(_)) => {
+            return Err(ApiError::bad_request(ErrorCode::MessageIssuedInFuture, "Message was issued in the future: check the device's time settings"))
+        }
+        Err(e) => return Err(ApiError::bad_request(ErrorCode::InvalidMessage, format!("Invalid message: {e}"))),
     }
 
     verify_signature(state, &message, message_text, signature).await?;
@@ -113,24 +98,26 @@ pub async fn authenticate(state: &AppState, project: &Project, message_text: &st
         .bind(&project.id)
         .fetch_optional(&state.db)
         .await?;
-    let Some(row) = row else { return Err(ApiError::bad_request("unknown_nonce", "Unknown nonce: request one from /auth/v1/nonce")) };
+    let Some(row) = row else { return Err(ApiError::bad_request(ErrorCode::UnknownNonce, "Unknown nonce: request one from /auth/v1/nonce")) };
     let used_at: Option<i64> = row.try_get("used_at")?;
     let expires_at: i64 = row.try_get("expires_at")?;
     if used_at.is_some() {
-        return Err(err(StatusCode::CONFLICT, "nonce_used", "Nonce has already been used"));
+        return Err(err(StatusCode::CONFLICT, ErrorCode::NonceUsed, "Nonce has already been used"));
     }
     if expires_at <= now {
-        return Err(ApiError::bad_request("nonce_expired", "Nonce has expired"));
+        return Err(ApiError::bad_request(ErrorCode::NonceExpired, "Nonce has expired"));
     }
     let claimed =
         sqlx::query("UPDATE auth_nonces SET used_at = $1 WHERE nonce = $2 AND used_at IS NULL").bind(now).bind(&message.nonce).execute(&state.db).await?;
     if claimed.rows_affected() != 1 {
-        return Err(err(StatusCode::CONFLICT, "nonce_used", "Nonce has already been used"));
+        return Err(err(StatusCode::CONFLICT, ErrorCode::NonceUsed, "Nonce has already been used"));
     }
 
+    // The server decides how long a session lives at most, whatever the message asks for.
+    let longest = now + i64::from(state.config.settings.session_max_days) * 24 * 60 * 60 * 1000;
     let expires = match message.expiration_time_value() {
-        Ok(Some(t)) => (t.unix_timestamp_nanos() / 1_000_000) as i64,
-        _ => now + SESSION_TTL_MS,
+        Ok(Some(t)) => ((t.unix_timestamp_nanos() / 1_000_000) as i64).min(longest),
+        _ => longest,
     };
     let id = uuid::Uuid::new_v4().to_string();
     let token = format!("{}{}", uuid::Uuid::new_v4().simple(), uuid::Uuid::new_v4().simple());
@@ -141,7 +128,7 @@ pub async fn authenticate(state: &AppState, project: &Project, message_text: &st
     .bind(&id)
     .bind(&project.id)
     .bind(token_hash(&token))
-    .bind(message.caip10_account())
+    .bind(message.canonical_account())
     .bind(&chain)
     .bind(message_text)
     .bind(signature)
@@ -153,7 +140,7 @@ pub async fn authenticate(state: &AppState, project: &Project, message_text: &st
 }
 
 async fn verify_signature(state: &AppState, message: &SignInMessage, text: &str, signature: &str) -> Result<(), ApiError> {
-    let invalid = || err(StatusCode::UNAUTHORIZED, "invalid_signature", "Invalid signature");
+    let invalid = || err(StatusCode::UNAUTHORIZED, ErrorCode::InvalidSignature, "Invalid signature");
     match siwx::verify_message(message, signature) {
         Ok(()) => Ok(()),
         // Not the key of the address: it may be a contract account (EIP-1271), asked on chain.
@@ -172,7 +159,7 @@ async fn verify_signature(state: &AppState, message: &SignInMessage, text: &str,
             }
         }
         Err(VerifyError::BadSignature | VerifyError::AddressMismatch { .. }) => Err(invalid()),
-        Err(e) => Err(ApiError::bad_request("invalid_signature", format!("Invalid signature: {e}"))),
+        Err(e) => Err(ApiError::bad_request(ErrorCode::InvalidSignature, format!("Invalid signature: {e}"))),
     }
 }
 
@@ -201,7 +188,7 @@ pub fn session_json(id: &str, message_text: &str, signature: &str, expires_at: i
 
 /// The live session a bearer token names, with its account.
 pub async fn session_for_token(state: &AppState, project: &Project, token: &str) -> Result<(Value, String), ApiError> {
-    let unauthorized = || err(StatusCode::UNAUTHORIZED, "unauthorized", "Missing or invalid session token");
+    let unauthorized = || err(StatusCode::UNAUTHORIZED, ErrorCode::Unauthorized, "Missing or invalid session token");
     let row = sqlx::query("SELECT id, account, message, signature, expires_at, revoked_at FROM auth_sessions WHERE token_hash = $1 AND project_id = $2")
         .bind(token_hash(token))
         .bind(&project.id)
@@ -253,4 +240,22 @@ pub async fn revoke(state: &AppState, project: &Project, id: &str, account: &str
         .execute(&state.db)
         .await?;
     Ok(res.rows_affected() == 1)
+}
+
+/// Sign-in routes, under the project gate. Their answers hold tokens and sessions: never stored
+/// by a cache.
+pub fn router() -> utoipa_axum::router::OpenApiRouter<crate::AppState> {
+    utoipa_axum::router::OpenApiRouter::new()
+        .routes(utoipa_axum::routes!(routes::nonce))
+        .routes(utoipa_axum::routes!(routes::authenticate))
+        .routes(utoipa_axum::routes!(routes::session))
+        .routes(utoipa_axum::routes!(routes::sessions))
+        .routes(utoipa_axum::routes!(routes::signout))
+        .routes(utoipa_axum::routes!(routes::revoke))
+        .route_layer(axum::middleware::map_response(no_store))
+}
+
+async fn no_store(mut res: axum::response::Response) -> axum::response::Response {
+    res.headers_mut().insert(axum::http::header::CACHE_CONTROL, axum::http::HeaderValue::from_static("no-store"));
+    res
 }

@@ -2,7 +2,6 @@
 
 use std::sync::Arc;
 
-use axum::body::Bytes;
 use axum::extract::{Path, State};
 use axum::http::{header, HeaderMap, StatusCode, Uri};
 use axum::{Extension, Json};
@@ -11,7 +10,8 @@ use serde_json::Value;
 use sigil_core::caip::AccountId;
 use utoipa::ToSchema;
 
-use crate::error::{ApiError, ApiResult};
+use crate::error::{ApiError, ApiResult, ErrorCode};
+use crate::guards::{UpstreamBudget, WriteBudget};
 use crate::projects::Project;
 use crate::query::Params;
 use crate::AppState;
@@ -60,13 +60,13 @@ fn bearer(headers: &HeaderMap) -> ApiResult<&str> {
         .and_then(|v| v.strip_prefix("Bearer "))
         .map(str::trim)
         .filter(|t| !t.is_empty())
-        .ok_or_else(|| ApiError::new(StatusCode::UNAUTHORIZED, "unauthorized", "Missing or invalid session token"))
+        .ok_or_else(|| ApiError::new(StatusCode::UNAUTHORIZED, ErrorCode::Unauthorized, "Missing or invalid session token"))
 }
 
 /// A single-use nonce for a sign-in message (valid 10 minutes).
 #[utoipa::path(post, path = "/auth/v1/nonce", tag = "auth", params(crate::query::ProjectQuery),
     responses((status = 200, body = NonceResponse), (status = 400, body = crate::error::ErrorBody), (status = 403, body = crate::error::ErrorBody)))]
-pub async fn nonce(State(state): State<AppState>, Extension(project): Extension<Arc<Project>>) -> ApiResult<Json<NonceResponse>> {
+pub async fn nonce(State(state): State<AppState>, Extension(project): Extension<Arc<Project>>, _: WriteBudget) -> ApiResult<Json<NonceResponse>> {
     let (nonce, expires_at) = super::issue_nonce(&state, &project).await?;
     Ok(Json(NonceResponse { nonce, expires_at }))
 }
@@ -77,8 +77,13 @@ pub async fn nonce(State(state): State<AppState>, Extension(project): Extension<
 #[utoipa::path(post, path = "/auth/v1/authenticate", tag = "auth", params(crate::query::ProjectQuery), request_body = AuthenticateRequest,
     responses((status = 200, body = SessionResponse), (status = 400, body = crate::error::ErrorBody), (status = 401, body = crate::error::ErrorBody),
         (status = 403, body = crate::error::ErrorBody), (status = 409, body = crate::error::ErrorBody), (status = 503, body = crate::error::ErrorBody)))]
-pub async fn authenticate(State(state): State<AppState>, Extension(project): Extension<Arc<Project>>, body: Bytes) -> ApiResult<Json<SessionResponse>> {
-    let req: AuthenticateRequest = serde_json::from_slice(&body).map_err(|e| ApiError::bad_request("invalid_body", format!("Invalid sign-in request: {e}")))?;
+pub async fn authenticate(
+    State(state): State<AppState>,
+    Extension(project): Extension<Arc<Project>>,
+    _: WriteBudget,
+    _: UpstreamBudget,
+    crate::extract::Json(req): crate::extract::Json<AuthenticateRequest>,
+) -> ApiResult<Json<SessionResponse>> {
     let (session, token) = super::authenticate(&state, &project, &req.message, &req.signature).await?;
     Ok(Json(SessionResponse { session, token }))
 }
@@ -109,8 +114,10 @@ pub async fn sessions(
         .parse()
         .map_err(|e| ApiError::invalid_param("account", e))?;
     let (_, owner) = super::session_for_token(&state, &project, token).await?;
-    if !owner.eq_ignore_ascii_case(&account.to_string()) {
-        return Err(ApiError::new(StatusCode::FORBIDDEN, "forbidden", "The session token belongs to another account"));
+    // EVM addresses are compared in their checksummed form, others exactly.
+    let same_account = owner.parse::<AccountId>().is_ok_and(|o| o.canonical() == account.canonical());
+    if !same_account {
+        return Err(ApiError::new(StatusCode::FORBIDDEN, ErrorCode::Forbidden, "The session token belongs to another account"));
     }
     let sessions = super::sessions_of(&state, &project, &owner, &account.chain.to_string()).await?;
     Ok(Json(SessionsResponse { sessions }))

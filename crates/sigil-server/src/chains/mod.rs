@@ -243,6 +243,11 @@ impl Chains {
     }
 }
 
+/// Chain routes, under the project gate.
+pub fn router() -> utoipa_axum::router::OpenApiRouter<crate::AppState> {
+    utoipa_axum::router::OpenApiRouter::new().routes(utoipa_axum::routes!(routes::supported_chains))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -35,9 +35,14 @@ fn image(headers: &HeaderMap, content_type: &str, bytes: Vec<u8>, etag: &str) ->
     if let Ok(v) = HeaderValue::from_str(etag) {
         h.insert(header::ETAG, v);
     }
-    h.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+    if content_type.starts_with(SVG) {
+        h.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static(SVG_POLICY));
+    }
     res
 }
+
+/// An SVG is a document that could run script if opened on its own: this one may not.
+const SVG_POLICY: &str = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
 
 fn generated(headers: &HeaderMap, id: &str, label: &str) -> Response {
     let svg = logo::svg(id, label);
@@ -54,7 +59,7 @@ fn check_id(id: &str) -> ApiResult<()> {
 
 /// A wallet's logo, by its image id (or wallet id).
 #[utoipa::path(get, path = "/getWalletImage/{id}", tag = "directory",
-    params(("id" = String, Path, description = "image_id or wallet id"), crate::query::ProjectQuery),
+    params(("id" = String, Path, description = "image_id or wallet id")),
     responses((status = 200, description = "Logo bytes (JPEG/PNG) or a generated SVG", content_type = "image/*"),
         (status = 304, description = "Not modified"), (status = 404, body = crate::error::ErrorBody)))]
 pub async fn wallet_image(State(state): State<AppState>, Path(id): Path<String>, headers: HeaderMap) -> ApiResult<Response> {
@@ -77,7 +82,7 @@ fn catalogue_image(table: &[(&str, &str)], kind: &str, id: &str, headers: &Heade
 
 /// A network or namespace image, by CAIP-2 id (e.g. eip155:1) or namespace.
 #[utoipa::path(get, path = "/public/getAssetImage/{id}", tag = "directory",
-    params(("id" = String, Path), crate::query::ProjectQuery),
+    params(("id" = String, Path)),
     responses((status = 200, content_type = "image/svg+xml"), (status = 304), (status = 404, body = crate::error::ErrorBody)))]
 pub async fn asset_image(Path(id): Path<String>, headers: HeaderMap) -> ApiResult<Response> {
     catalogue_image(catalogue::ASSETS, "asset", &id, &headers)
@@ -85,7 +90,7 @@ pub async fn asset_image(Path(id): Path<String>, headers: HeaderMap) -> ApiResul
 
 /// A fiat currency image, by ISO 4217 code (e.g. USD).
 #[utoipa::path(get, path = "/public/getCurrencyImage/{id}", tag = "directory",
-    params(("id" = String, Path), crate::query::ProjectQuery),
+    params(("id" = String, Path)),
     responses((status = 200, content_type = "image/svg+xml"), (status = 304), (status = 404, body = crate::error::ErrorBody)))]
 pub async fn currency_image(Path(id): Path<String>, headers: HeaderMap) -> ApiResult<Response> {
     catalogue_image(catalogue::CURRENCIES, "currency", &id, &headers)
@@ -93,7 +98,7 @@ pub async fn currency_image(Path(id): Path<String>, headers: HeaderMap) -> ApiRe
 
 /// A token image, by symbol (e.g. ETH).
 #[utoipa::path(get, path = "/public/getTokenImage/{id}", tag = "directory",
-    params(("id" = String, Path), crate::query::ProjectQuery),
+    params(("id" = String, Path)),
     responses((status = 200, content_type = "image/svg+xml"), (status = 304), (status = 404, body = crate::error::ErrorBody)))]
 pub async fn token_image(Path(id): Path<String>, headers: HeaderMap) -> ApiResult<Response> {
     catalogue_image(catalogue::TOKENS, "token", &id, &headers)

@@ -42,3 +42,17 @@ pub struct Wallet {
     /// Directory ranking, lower first; null sorts last.
     pub order: Option<i64>,
 }
+
+/// GET /getWallets, under the project gate.
+pub fn router() -> utoipa_axum::router::OpenApiRouter<crate::AppState> {
+    utoipa_axum::router::OpenApiRouter::new().routes(utoipa_axum::routes!(routes::get_wallets))
+}
+
+/// The image routes: public, with no project id, so `image_url` loads as-is in any `<img>`.
+pub fn image_router() -> utoipa_axum::router::OpenApiRouter<crate::AppState> {
+    utoipa_axum::router::OpenApiRouter::new()
+        .routes(utoipa_axum::routes!(images::wallet_image))
+        .routes(utoipa_axum::routes!(images::asset_image))
+        .routes(utoipa_axum::routes!(images::currency_image))
+        .routes(utoipa_axum::routes!(images::token_image))
+}

@@ -16,7 +16,8 @@ use utoipa::{IntoParams, ToSchema};
 
 use crate::account::evm;
 use crate::account::routes::upstream_error;
-use crate::error::{ApiError, ApiResult};
+use crate::error::{ApiError, ApiResult, ErrorCode};
+use crate::guards::UpstreamBudget;
 use crate::query::Params;
 use crate::rpc::jsonrpc::Reply;
 use crate::rpc::Rpc;
@@ -59,7 +60,7 @@ enum LookupError {
     params(("address" = String, Path, description = "EVM address (40 hex, optional 0x)"), IdentityQuery, crate::query::ProjectQuery),
     responses((status = 200, body = Identity), (status = 400, body = crate::error::ErrorBody), (status = 403, body = crate::error::ErrorBody),
         (status = 503, body = crate::error::ErrorBody, description = "The registry chain's upstreams are down")))]
-pub async fn identity(State(state): State<AppState>, Path(address): Path<String>, uri: Uri) -> ApiResult<Json<Identity>> {
+pub async fn identity(State(state): State<AppState>, _: UpstreamBudget, Path(address): Path<String>, uri: Uri) -> ApiResult<Json<Identity>> {
     if !is_evm_address(&address) {
         return Err(ApiError::invalid_param("address", "expected an EVM address: 40 hex characters, optional 0x"));
     }
@@ -79,7 +80,7 @@ pub async fn identity(State(state): State<AppState>, Path(address): Path<String>
         None => Identity { name: None, avatar: None },
         Some((chain, registry)) => lookup(&state.rpc, &chain, &registry, &address).await.map_err(|e| match e {
             LookupError::Upstream(f) => upstream_error(f),
-            LookupError::Node(m) => ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "upstream_unavailable", m),
+            LookupError::Node(m) => ApiError::new(StatusCode::SERVICE_UNAVAILABLE, ErrorCode::UpstreamUnavailable, m),
         })?,
     };
     state.identity_cache.put(address, found.clone());
@@ -127,6 +128,11 @@ async fn read(rpc: &Arc<Rpc>, chain: &str, to: &str, data: &str) -> Result<Optio
 fn is_revert(error_json: &str) -> bool {
     let v: serde_json::Value = serde_json::from_str(error_json).unwrap_or_default();
     v["code"] == 3 || v["message"].as_str().is_some_and(|m| m.to_ascii_lowercase().contains("revert"))
+}
+
+/// The identity route, under the project gate.
+pub fn router() -> utoipa_axum::router::OpenApiRouter<crate::AppState> {
+    utoipa_axum::router::OpenApiRouter::new().routes(utoipa_axum::routes!(identity))
 }
 
 #[cfg(test)]

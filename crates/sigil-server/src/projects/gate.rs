@@ -16,11 +16,14 @@ use sigil_core::origin::is_allowed;
 use sigil_core::project::is_project_id;
 
 use crate::error::ApiError;
+use crate::error::ErrorCode;
 use crate::projects::Project;
 use crate::query::Params;
 use crate::AppState;
 
 const ALLOWED_METHODS: &str = "GET, POST, OPTIONS";
+/// The request headers the API reads; a preflight is answered with these, never an echo.
+const ALLOWED_HEADERS: &str = "Content-Type, Authorization, X-Request-Id";
 const EXPOSED_HEADERS: &str = "Retry-After, ETag, X-Request-Id";
 
 /// Route-level layer in front of every project route. A hand-written service rather than
@@ -103,18 +106,18 @@ fn admit(project: Option<Arc<Project>>, mut req: Request) -> Result<(Request, Op
     let preflight = req.method() == Method::OPTIONS && req.headers().contains_key(header::ACCESS_CONTROL_REQUEST_METHOD);
     if let Some(origin) = &origin {
         if !is_allowed(&project.allowed_origins, origin) {
-            return Err(ApiError::new(StatusCode::FORBIDDEN, "origin_not_allowed", format!("Origin {origin} is not allowed for this project")).into_response());
+            let mut refused =
+                ApiError::new(StatusCode::FORBIDDEN, ErrorCode::OriginNotAllowed, format!("Origin {origin} is not allowed for this project")).into_response();
+            refused.headers_mut().append(header::VARY, HeaderValue::from_static("Origin"));
+            return Err(refused);
         }
     }
     if preflight {
         let mut res = StatusCode::NO_CONTENT.into_response();
-        let requested = req.headers().get(header::ACCESS_CONTROL_REQUEST_HEADERS).cloned();
         let headers = res.headers_mut();
         add_cors(headers, origin.as_deref());
         headers.insert(header::ACCESS_CONTROL_ALLOW_METHODS, HeaderValue::from_static(ALLOWED_METHODS));
-        if let Some(requested) = requested {
-            headers.insert(header::ACCESS_CONTROL_ALLOW_HEADERS, requested);
-        }
+        headers.insert(header::ACCESS_CONTROL_ALLOW_HEADERS, HeaderValue::from_static(ALLOWED_HEADERS));
         headers.insert(header::ACCESS_CONTROL_MAX_AGE, HeaderValue::from_static("600"));
         return Err(res);
     }

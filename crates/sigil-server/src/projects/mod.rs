@@ -122,3 +122,8 @@ pub async fn list(db: &Db) -> Result<Vec<Project>, sqlx::Error> {
     let rows = sqlx::query("SELECT id, name, allowed_origins, features, created_at FROM projects ORDER BY created_at, id").fetch_all(db).await?;
     rows.iter().map(from_row).collect()
 }
+
+/// Project routes, under the project gate.
+pub fn router() -> utoipa_axum::router::OpenApiRouter<crate::AppState> {
+    utoipa_axum::router::OpenApiRouter::new().routes(utoipa_axum::routes!(routes::origins))
+}

@@ -63,6 +63,8 @@ pub struct Call {
     pub method: String,
     /// Raw JSON params (array or object), if any.
     pub params: Option<String>,
+    /// A call without an id member: JSON-RPC answers it with nothing.
+    pub notification: bool,
 }
 
 /// A call, or the error to answer in its place (with the id when it could be read).
@@ -96,12 +98,17 @@ fn valid_id(raw: &str) -> bool {
 struct RawCall<'a> {
     #[serde(borrow)]
     jsonrpc: Option<&'a RawValue>,
-    #[serde(borrow)]
+    /// Some even when null: only an absent id makes a notification.
+    #[serde(borrow, default, deserialize_with = "present")]
     id: Option<&'a RawValue>,
     #[serde(borrow)]
     method: Option<&'a RawValue>,
     #[serde(borrow)]
     params: Option<&'a RawValue>,
+}
+
+fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<&'de RawValue>, D::Error> {
+    <&RawValue as serde::Deserialize>::deserialize(d).map(Some)
 }
 
 fn parse_item(raw: &RawValue) -> Item {
@@ -128,7 +135,7 @@ fn parse_item(raw: &RawValue) -> Item {
         Some(p) if p.get().starts_with('[') || p.get().starts_with('{') => Some(p.get().to_owned()),
         Some(_) => return invalid(&id, "params must be an array or an object"),
     };
-    Ok(Call { id, method, params })
+    Ok(Call { id, method, params, notification: call.id.is_none() })
 }
 
 /// A request body for an upstream.
@@ -182,6 +189,11 @@ mod tests {
     fn keeps_big_ids_exactly() {
         let Parsed::Single(Ok(call)) = parse(br#"{"jsonrpc":"2.0","id":1234567890123456789,"method":"eth_blockNumber"}"#).unwrap() else { panic!() };
         assert_eq!(call.id, "1234567890123456789");
+        assert!(!call.notification);
+        let Parsed::Single(Ok(note)) = parse(br#"{"jsonrpc":"2.0","method":"eth_blockNumber"}"#).unwrap() else { panic!() };
+        assert!(note.notification);
+        let Parsed::Single(Ok(with_null)) = parse(br#"{"jsonrpc":"2.0","id":null,"method":"eth_blockNumber"}"#).unwrap() else { panic!() };
+        assert!(!with_null.notification);
         assert_eq!(Reply::Result("\"0x1\"".into()).to_json(&call.id), r#"{"jsonrpc":"2.0","id":1234567890123456789,"result":"0x1"}"#);
     }
 

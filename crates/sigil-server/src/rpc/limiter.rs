@@ -22,6 +22,11 @@ impl TokenBuckets {
         TokenBuckets { interval, burst: interval * u64::from(rate.max(1)), started: Instant::now(), tat: Default::default() }
     }
 
+    /// The most requests one take can ever be granted.
+    pub fn burst(&self) -> u64 {
+        self.burst / self.interval
+    }
+
     /// Takes `n` requests' worth for `key`, or returns the whole seconds to wait.
     pub fn take(&self, key: &str, n: usize, now: Instant) -> Result<(), u64> {
         let now = now.saturating_duration_since(self.started).as_nanos() as u64;

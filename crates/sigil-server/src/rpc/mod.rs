@@ -28,6 +28,9 @@ pub const BODY_LIMIT: usize = 8 * 1024 * 1024;
 #[derive(Debug, Clone)]
 pub struct RpcSettings {
     pub timeout: Duration,
+    /// The longest one call may take over all its tries. The server sets it inside its request
+    /// timeout, so a client gets the proxy's own JSON-RPC answer rather than a 408.
+    pub budget: Duration,
     pub retries: u32,
     pub retry_delay: Duration,
     pub probe_interval: Duration,
@@ -40,6 +43,7 @@ impl Default for RpcSettings {
     fn default() -> Self {
         RpcSettings {
             timeout: Duration::from_secs(10),
+            budget: Duration::from_secs(29),
             retries: 3,
             retry_delay: Duration::from_millis(150),
             probe_interval: Duration::from_secs(4),
@@ -148,20 +152,30 @@ impl Rpc {
     pub async fn send(&self, chain: &str, body: Bytes) -> Result<Bytes, Failure> {
         let Some(upstreams) = self.pools.get(chain) else { return Err(Failure::AllDown(chain.to_owned())) };
         self.touch(chain);
+        let deadline = tokio::time::Instant::now() + self.settings.budget;
         let mut delay = self.settings.retry_delay;
-        for round in 0..=self.settings.retries {
+        'rounds: for round in 0..=self.settings.retries {
             if round > 0 {
+                if tokio::time::Instant::now() + delay >= deadline {
+                    break;
+                }
                 tokio::time::sleep(delay).await;
                 delay *= 2;
             }
             for i in upstream::by_weight(upstreams) {
                 let up = &upstreams[i];
                 let start = Instant::now();
-                let res = up.post(&self.http, body.clone()).send().await;
-                let outcome = match res {
-                    Ok(r) if r.status().is_server_error() || r.status().as_u16() == 429 => None,
-                    Ok(r) => r.bytes().await.ok(),
-                    Err(_) => None,
+                let attempt = async {
+                    match up.post(&self.http, body.clone()).send().await {
+                        Ok(r) if r.status().is_server_error() || r.status().as_u16() == 429 => None,
+                        Ok(r) => r.bytes().await.ok(),
+                        Err(_) => None,
+                    }
+                };
+                let Ok(outcome) = tokio::time::timeout_at(deadline, attempt).await else {
+                    up.record(false, start.elapsed());
+                    tracing::warn!(chain, upstream = %up.url, round, "upstream call ran out of time");
+                    break 'rounds;
                 };
                 up.record(outcome.is_some(), start.elapsed());
                 match outcome {
@@ -289,4 +303,10 @@ impl Rpc {
             }
         })
     }
+}
+
+/// The JSON-RPC proxy, under the project gate. A batch of 1000 calls needs more room than the
+/// general body limit: the proxy reads its body with its own (BODY_LIMIT).
+pub fn router() -> utoipa_axum::router::OpenApiRouter<crate::AppState> {
+    utoipa_axum::router::OpenApiRouter::new().routes(utoipa_axum::routes!(routes::proxy)).routes(utoipa_axum::routes!(routes::proxy_slash))
 }

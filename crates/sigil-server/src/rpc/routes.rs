@@ -56,6 +56,12 @@ pub async fn proxy(State(state): State<AppState>, Extension(project): Extension<
         }
         Parsed::Batch(items) => items.len(),
     };
+    // A batch the limit could never grant is refused as such, not with a Retry-After that
+    // would never come true.
+    if count as u64 > state.rpc.limiter.burst() {
+        let message = format!("A batch of {count} calls is more than this project may send per second ({}); split it", state.rpc.limiter.burst());
+        return json(StatusCode::BAD_REQUEST, Reply::error(jsonrpc::LIMIT_EXCEEDED, &message).to_json("null"));
+    }
     if let Err(wait) = state.rpc.limiter.take(&project.id, count, Instant::now()) {
         let mut res = json(StatusCode::TOO_MANY_REQUESTS, Reply::error(jsonrpc::LIMIT_EXCEEDED, "Rate limit exceeded").to_json("null"));
         res.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(wait));
@@ -63,24 +69,36 @@ pub async fn proxy(State(state): State<AppState>, Extension(project): Extension<
     }
 
     match parsed {
-        // Only the chain's allowed methods go upstream; anything else is answered here.
-        Parsed::Single(Ok(call)) if !state.rpc.allows(chain, &call.method) => json(StatusCode::OK, not_allowed(&call.method).to_json(&call.id)),
+        // Only the chain's allowed methods go upstream; anything else is answered here, and a
+        // notification (no id) is answered with nothing at all.
+        Parsed::Single(Ok(call)) if !state.rpc.allows(chain, &call.method) => match call.notification {
+            true => StatusCode::NO_CONTENT.into_response(),
+            false => json(StatusCode::OK, not_allowed(&call.method).to_json(&call.id)),
+        },
         Parsed::Single(Err((id, reply))) => json(StatusCode::BAD_REQUEST, reply.to_json(&id)),
         Parsed::Single(Ok(call)) => match state.rpc.call(chain, &call.method, call.params.as_deref()).await {
+            _ if call.notification => StatusCode::NO_CONTENT.into_response(),
             Ok(reply) => json(StatusCode::OK, reply.to_json(&call.id)),
-            Err(f) => json(StatusCode::SERVICE_UNAVAILABLE, Reply::error(jsonrpc::INTERNAL_ERROR, &f.to_string()).to_json(&call.id)),
+            Err(f) => unavailable(f, &call.id),
         },
         Parsed::Batch(items) => {
             let items = items
                 .into_iter()
-                .map(|item| match item {
-                    Ok(call) if !state.rpc.allows(chain, &call.method) => Err((call.id, not_allowed(&call.method))),
-                    item => item,
+                .filter_map(|item| match item {
+                    Ok(call) if !state.rpc.allows(chain, &call.method) => (!call.notification).then(|| Err((call.id, not_allowed(&call.method)))),
+                    item => Some(item),
                 })
                 .collect();
             batch(&state, chain, items).await
         }
     }
+}
+
+/// The documented 503 when every upstream failed, with the failure for the edge's log.
+fn unavailable(failure: super::Failure, id: &str) -> Response {
+    let mut res = json(StatusCode::SERVICE_UNAVAILABLE, Reply::error(jsonrpc::INTERNAL_ERROR, &failure.to_string()).to_json(id));
+    res.extensions_mut().insert(crate::error::LoggedCause(failure.to_string()));
+    res
 }
 
 fn not_allowed(method: &str) -> Reply {
@@ -104,11 +122,18 @@ async fn batch(state: &AppState, chain: &str, items: Vec<jsonrpc::Item>) -> Resp
     .into_iter();
     let out: Vec<String> = items
         .iter()
-        .map(|item| match item {
-            Ok(call) => replies.next().expect("one reply per call").to_json(&call.id),
-            Err((id, reply)) => reply.to_json(id),
+        .filter_map(|item| match item {
+            Ok(call) => {
+                let reply = replies.next().expect("one reply per call");
+                (!call.notification).then(|| reply.to_json(&call.id))
+            }
+            Err((id, reply)) => Some(reply.to_json(id)),
         })
         .collect();
+    // A batch of notifications only is answered with nothing (JSON-RPC 2.0, section 6).
+    if out.is_empty() {
+        return StatusCode::NO_CONTENT.into_response();
+    }
     json(status, format!("[{}]", out.join(",")))
 }
 

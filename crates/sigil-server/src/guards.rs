@@ -1,0 +1,70 @@
+//! Guards as extractors: a handler that costs an upstream call or stores a row names the guard
+//! among its arguments, and the request is refused (429, Retry-After) before the handler runs.
+
+use std::net::{IpAddr, SocketAddr};
+use std::sync::Arc;
+use std::time::Instant;
+
+use axum::extract::{ConnectInfo, FromRequestParts};
+use axum::http::request::Parts;
+
+use crate::error::ApiError;
+use crate::projects::Project;
+use crate::AppState;
+
+/// The project the gate admitted the request for.
+fn project(parts: &Parts) -> Result<Arc<Project>, ApiError> {
+    // The gate runs before every route that names a guard; without it this is a wiring bug.
+    parts.extensions.get::<Arc<Project>>().cloned().ok_or_else(|| ApiError::internal("a guarded route is outside the project gate"))
+}
+
+/// The client's address: the peer, or the first X-Forwarded-For hop behind a trusted proxy.
+#[derive(Debug, Clone, Copy)]
+pub struct ClientAddr(pub IpAddr);
+
+impl FromRequestParts<AppState> for ClientAddr {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
+        if state.config.settings.trust_proxy_headers {
+            let forwarded =
+                parts.headers.get("x-forwarded-for").and_then(|v| v.to_str().ok()).and_then(|v| v.split(',').next()).and_then(|v| v.trim().parse().ok());
+            if let Some(ip) = forwarded {
+                return Ok(ClientAddr(ip));
+            }
+        }
+        let peer = parts.extensions.get::<ConnectInfo<SocketAddr>>().map(|c| c.0.ip());
+        Ok(ClientAddr(peer.unwrap_or(IpAddr::from([127, 0, 0, 1]))))
+    }
+}
+
+/// One call's worth of the project's upstream budget: the same per-project limit as the
+/// JSON-RPC proxy (`--rpc-requests-per-second`), for routes that call upstream nodes
+/// (balances, prices, names, contract-account sign-in).
+pub struct UpstreamBudget;
+
+impl FromRequestParts<AppState> for UpstreamBudget {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
+        let project = project(parts)?;
+        state.rpc.limiter.take(&project.id, 1, Instant::now()).map_err(ApiError::too_many_requests)?;
+        Ok(UpstreamBudget)
+    }
+}
+
+/// One stored row's worth of the client's budget for the project (`--writes-per-minute` per
+/// project and client address): sign-in nonces and sessions.
+pub struct WriteBudget;
+
+impl FromRequestParts<AppState> for WriteBudget {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
+        let project = project(parts)?;
+        let ClientAddr(addr) = ClientAddr::from_request_parts(parts, state).await?;
+        let limit = state.config.settings.writes_per_minute;
+        state.limiter.check(&project.id, addr, crate::analytics::limiter::EventKind::Write, limit, Instant::now()).map_err(ApiError::too_many_requests)?;
+        Ok(WriteBudget)
+    }
+}
