@@ -2,10 +2,36 @@
 //! bad field but no type of the server's.
 
 use axum::body::Bytes;
-use axum::extract::{FromRequest, Request};
+use axum::extract::{FromRequest, FromRequestParts, Request};
+use axum::http::request::Parts;
 use serde::de::DeserializeOwned;
 
-use crate::error::{describe_json_error, ApiError, ErrorCode};
+use crate::error::{describe_json_error, without_type_names, ApiError, ErrorCode};
+
+/// The query string parsed into `T`; a bad value is named: "Invalid parameter 'page': ...".
+/// Parameters `T` does not name are left alone (the project gate reads projectId).
+pub struct Query<T>(pub T);
+
+impl<T: DeserializeOwned, S: Send + Sync> FromRequestParts<S> for Query<T> {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, ApiError> {
+        parse_query(parts.uri.query().unwrap_or("")).map(Query)
+    }
+}
+
+pub fn parse_query<T: DeserializeOwned>(query: &str) -> Result<T, ApiError> {
+    let pairs = serde_urlencoded::Deserializer::new(url::form_urlencoded::parse(query.as_bytes()));
+    serde_path_to_error::deserialize(pairs).map_err(|e| {
+        let name = e.path().to_string();
+        let why = without_type_names(&e.inner().to_string());
+        if name == "." {
+            ApiError::bad_request(ErrorCode::InvalidParameter, format!("Invalid query: {why}"))
+        } else {
+            ApiError::invalid_param(&name, why)
+        }
+    })
+}
 
 /// A JSON body, read within the body limit and parsed into `T`.
 pub struct Json<T>(pub T);

@@ -69,6 +69,7 @@ pub struct Shared {
     pub balance_cache: Arc<account::routes::BalanceCache>,
     pub identity_cache: Arc<identity::IdentityCache>,
     pub projects: Arc<projects::ProjectCache>,
+    pub directory: Arc<directory::snapshot::Directory>,
 }
 
 impl AppState {
@@ -77,6 +78,7 @@ impl AppState {
         let request_timeout = Duration::from_secs(config.settings.request_timeout);
         let budget = config.rpc.budget.min(request_timeout.saturating_sub(Duration::from_secs(1)).max(Duration::from_millis(500)));
         let rpc = Arc::new(rpc::Rpc::new(config.chains.clone(), rpc::RpcSettings { budget, ..config.rpc.clone() }));
+        let directory = Arc::new(directory::snapshot::Directory::new(&config.public_url));
         AppState(Arc::new(Shared {
             db,
             config: Arc::new(config),
@@ -86,6 +88,7 @@ impl AppState {
             balance_cache: Arc::new(cache::TtlCache::new(account::routes::BALANCE_TTL, account::routes::CACHE_MAX)),
             identity_cache: Arc::new(cache::TtlCache::new(identity::IDENTITY_TTL, identity::CACHE_MAX)),
             projects: Default::default(),
+            directory,
         }))
     }
 }
@@ -173,16 +176,17 @@ pub struct RunningServer {
     pub addr: SocketAddr,
     shutdown: tokio::sync::watch::Sender<bool>,
     task: tokio::task::JoinHandle<std::io::Result<()>>,
-    probes: tokio::task::JoinHandle<()>,
-    pruning: tokio::task::JoinHandle<()>,
+    /// Probes, pruning, directory reloads: stopped with the server.
+    background: Vec<tokio::task::JoinHandle<()>>,
 }
 
 impl RunningServer {
     /// Stops accepting, lets in-flight requests finish, and waits.
     pub async fn stop(self) -> std::io::Result<()> {
         let _ = self.shutdown.send(true);
-        self.probes.abort();
-        self.pruning.abort();
+        for task in &self.background {
+            task.abort();
+        }
         self.task.await.unwrap_or(Ok(()))
     }
 }
@@ -192,8 +196,12 @@ pub async fn start(state: AppState, addr: SocketAddr) -> anyhow::Result<RunningS
     let listener = TcpListener::bind(addr).await.map_err(|e| anyhow::anyhow!("cannot listen on {addr}: {e}"))?;
     let addr = listener.local_addr()?;
     let (tx, rx) = tokio::sync::watch::channel(false);
-    let probes = state.rpc.spawn_probes();
-    let pruning = retention::spawn(state.db.clone(), state.config.settings.analytics_retention_days);
+    state.directory.refresh(&state.db).await?;
+    let background = vec![
+        state.rpc.spawn_probes(),
+        retention::spawn(state.db.clone(), state.config.settings.analytics_retention_days),
+        state.directory.spawn_refresh(state.db.clone()),
+    ];
     let settings = &state.config.settings;
     let limits = listener::Limits {
         header_timeout: Duration::from_secs(settings.header_timeout),
@@ -203,7 +211,7 @@ pub async fn start(state: AppState, addr: SocketAddr) -> anyhow::Result<RunningS
         tracing::warn!(max_connections = limits.max_connections, "fewer connections than configured fit under the file-descriptor limit");
     }
     let task = tokio::spawn(listener::serve(listener, app(state), limits, rx));
-    Ok(RunningServer { addr, shutdown: tx, task, probes, pruning })
+    Ok(RunningServer { addr, shutdown: tx, task, background })
 }
 
 /// Resolves on SIGTERM or Ctrl-C.

@@ -1,89 +1,84 @@
-//! Query-string parsing that names the parameter when a value is wrong.
+//! The query parameters routes share, as typed structs the extractor (`extract::Query`) fills
+//! and the OpenAPI document describes, with the checks that name a bad parameter.
 
-use std::collections::HashMap;
-
-use axum::http::Uri;
 use serde::Deserialize;
 use utoipa::IntoParams;
 
-use crate::error::ApiError;
+use crate::error::{ApiError, ApiResult};
 
-/// The parameters every directory request carries.
-#[derive(Deserialize, IntoParams)]
+/// The parameters every project request carries. The project gate reads `projectId`; routes
+/// that record the SDK read `st` and `sv` through `sdk()`.
+#[derive(Debug, Default, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
-#[allow(dead_code)] // documentation only: the project gate reads these
 pub struct ProjectQuery {
     /// Project id (32 hex), from `sigil project add`.
     #[serde(rename = "projectId")]
-    #[param(rename = "projectId")]
-    project_id: String,
+    #[param(rename = "projectId", required = true)]
+    pub project_id: Option<String>,
     /// SDK type, e.g. `sigil`.
-    st: Option<String>,
+    pub st: Option<String>,
     /// SDK version.
-    sv: Option<String>,
+    pub sv: Option<String>,
 }
 
-#[derive(Debug, Default)]
-pub struct Params(HashMap<String, String>);
-
-impl Params {
-    pub fn from_uri(uri: &Uri) -> Params {
-        Params(url::form_urlencoded::parse(uri.query().unwrap_or("").as_bytes()).into_owned().collect())
-    }
-
-    pub fn get(&self, name: &str) -> Option<&str> {
-        self.0.get(name).map(String::as_str)
-    }
-
-    /// A non-empty value, trimmed.
-    pub fn text(&self, name: &str) -> Option<&str> {
-        self.get(name).map(str::trim).filter(|s| !s.is_empty())
-    }
-
-    /// An integer within `range`, or `default` when absent.
-    pub fn int_in(&self, name: &str, range: std::ops::RangeInclusive<u32>, default: u32) -> Result<u32, ApiError> {
-        let Some(raw) = self.text(name) else { return Ok(default) };
-        raw.parse::<u32>()
-            .ok()
-            .filter(|n| range.contains(n))
-            .ok_or_else(|| ApiError::invalid_param(name, format!("expected an integer from {} to {}, got '{raw}'", range.start(), range.end())))
-    }
-
-    /// A comma-separated list; empty items are dropped; at most `max` items.
-    pub fn list(&self, name: &str, max: usize) -> Result<Vec<String>, ApiError> {
-        let items: Vec<String> = self.text(name).unwrap_or("").split(',').map(str::trim).filter(|s| !s.is_empty()).map(str::to_owned).collect();
-        if items.len() > max {
-            return Err(ApiError::invalid_param(name, format!("at most {max} items")));
-        }
-        Ok(items)
-    }
-
-    /// The SDK type and version (st, sv), validated when given.
-    pub fn sdk(&self) -> Result<(Option<String>, Option<String>), ApiError> {
-        let check = |name: &str| -> Result<Option<String>, ApiError> {
-            match self.text(name) {
+impl ProjectQuery {
+    /// The SDK type and version (st, sv), checked when given.
+    pub fn sdk(&self) -> ApiResult<(Option<String>, Option<String>)> {
+        let check = |name: &str, value: &Option<String>| -> ApiResult<Option<String>> {
+            match value.as_deref().map(str::trim).filter(|v| !v.is_empty()) {
                 None => Ok(None),
                 Some(v) if v.len() <= 64 && v.bytes().all(|b| b.is_ascii_graphic()) => Ok(Some(v.to_owned())),
                 Some(_) => Err(ApiError::invalid_param(name, "expected at most 64 printable characters")),
             }
         };
-        Ok((check("st")?, check("sv")?))
+        Ok((check("st", &self.st)?, check("sv", &self.sv)?))
     }
+}
+
+/// A non-empty value, trimmed.
+pub fn text(value: &Option<String>) -> Option<&str> {
+    value.as_deref().map(str::trim).filter(|s| !s.is_empty())
+}
+
+/// A number within `range`, or `default` when absent.
+pub fn within(name: &str, value: Option<u32>, range: std::ops::RangeInclusive<u32>, default: u32) -> ApiResult<u32> {
+    match value {
+        None => Ok(default),
+        Some(n) if range.contains(&n) => Ok(n),
+        Some(n) => Err(ApiError::invalid_param(name, format!("expected an integer from {} to {}, got '{n}'", range.start(), range.end()))),
+    }
+}
+
+/// A comma-separated list; empty items are dropped; at most `max` items.
+pub fn list(name: &str, value: &Option<String>, max: usize) -> ApiResult<Vec<String>> {
+    let items: Vec<String> = text(value).unwrap_or("").split(',').map(str::trim).filter(|s| !s.is_empty()).map(str::to_owned).collect();
+    if items.len() > max {
+        return Err(ApiError::invalid_param(name, format!("at most {max} items")));
+    }
+    Ok(items)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::extract::parse_query;
 
     #[test]
-    fn parses_and_validates() {
-        let p = Params::from_uri(&"/x?page=2&entries=abc&ids=a,%20b,,c&st=sigil".parse().unwrap());
-        assert_eq!(p.int_in("page", 1..=1000, 1).unwrap(), 2);
-        assert_eq!(p.int_in("missing", 1..=10, 7).unwrap(), 7);
-        let err = p.int_in("entries", 1..=100, 40).unwrap_err();
-        assert_eq!(err.message, "Invalid parameter 'entries': expected an integer from 1 to 100, got 'abc'");
-        assert_eq!(p.list("ids", 10).unwrap(), vec!["a", "b", "c"]);
-        assert!(p.list("ids", 2).is_err());
-        assert_eq!(p.sdk().unwrap(), (Some("sigil".into()), None));
+    fn parses_and_checks() {
+        let q: ProjectQuery = parse_query("projectId=abc&st=sigil&other=1").unwrap();
+        assert_eq!((q.project_id.as_deref(), q.sdk().unwrap()), (Some("abc"), (Some("sigil".into()), None)));
+        let q: ProjectQuery = parse_query("st=%01").unwrap();
+        assert_eq!(q.sdk().unwrap_err().message, "Invalid parameter 'st': expected at most 64 printable characters");
+        assert_eq!(within("entries", Some(0), 1..=100, 40).unwrap_err().message, "Invalid parameter 'entries': expected an integer from 1 to 100, got '0'");
+        assert_eq!(within("entries", None, 1..=100, 40).unwrap(), 40);
+        assert_eq!(list("ids", &Some("a, b,,c".into()), 10).unwrap(), ["a", "b", "c"]);
+        assert!(list("ids", &Some("a,b,c".into()), 2).is_err());
+        #[derive(Deserialize, Debug)]
+        #[allow(dead_code)]
+        struct Paging {
+            page: Option<u32>,
+        }
+        let err = parse_query::<Paging>("page=abc").unwrap_err();
+        assert_eq!(err.message, "Invalid parameter 'page': invalid digit found in string");
     }
 }

@@ -5,9 +5,9 @@ mod common;
 use std::collections::HashSet;
 
 use common::{Backend, TestServer};
-use serde_json::Value;
+use serde_json::{json, Value};
 
-both_backends!(paging_covers_the_filtered_set, filters, search, bad_parameters, project_gate, cors, images, origins_and_config);
+both_backends!(paging_covers_the_filtered_set, filters, search, bad_parameters, project_gate, cors, images, origins_and_config, reloads_after_an_import);
 
 const ORIGINS: &[&str] = &["http://localhost:5173", "https://*.a.com"];
 
@@ -299,5 +299,36 @@ async fn origins_and_config(b: Backend) {
     let off = sigil_server::projects::create(&s.db, "Quiet", &["*".to_owned()], sigil_server::projects::Features { analytics: false }).await.unwrap();
     let (_, body) = s.get_json(&s.url(&format!("/getAnalyticsConfig?projectId={}", off.id))).await;
     assert_eq!(body, serde_json::json!({"isAnalyticsEnabled": false}));
+    s.stop().await;
+}
+
+async fn reloads_after_an_import(b: Backend) {
+    let Some(s) = TestServer::start(b, ORIGINS).await else { return };
+    let (_, before) = s.get_json(&s.api("/getWallets?search=zeta%20test")).await;
+    assert_eq!(before["count"], 0);
+    // Another process imports a directory with one wallet more (here the same function on the
+    // same database); the server sees the new version and serves it, without a restart.
+    let text = std::fs::read_to_string(common::wallets_file()).unwrap();
+    let mut records: Vec<Value> = serde_json::from_str(&text).unwrap();
+    let mut extra = records[0].clone();
+    extra["id"] = json!("ab".repeat(32));
+    extra["name"] = json!("Zeta Test Wallet");
+    extra["rdns"] = json!("dev.sigil.zeta");
+    extra["order"] = json!(null);
+    records.push(extra);
+    let report = sigil_server::directory::import::import_records(&s.db, records, common::wallets_file().parent().unwrap()).await.unwrap();
+    assert_eq!(report.inserted, 1);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(15);
+    loop {
+        let (_, found) = s.get_json(&s.api("/getWallets?search=zeta%20test")).await;
+        if found["count"] == 1 {
+            assert_eq!(found["data"][0]["rdns"], "dev.sigil.zeta");
+            break;
+        }
+        assert!(std::time::Instant::now() < deadline, "the import was not served within 15 s");
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    let (_, all) = s.get_json(&s.api("/getWallets")).await;
+    assert_eq!(all["count"], 691);
     s.stop().await;
 }

@@ -4,7 +4,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::extract::{Path, State};
-use axum::http::{StatusCode, Uri};
+use axum::http::StatusCode;
 use axum::{Extension, Json};
 use serde::{Deserialize, Serialize};
 use sigil_core::amount;
@@ -13,9 +13,10 @@ use utoipa::{IntoParams, ToSchema};
 
 use super::{evm, prices};
 use crate::error::{ApiError, ApiResult, ErrorCode};
+use crate::extract::Query;
 use crate::guards::UpstreamBudget;
 use crate::projects::Project;
-use crate::query::Params;
+use crate::query::text;
 use crate::rpc::Failure;
 use crate::AppState;
 
@@ -53,25 +54,26 @@ pub struct BalanceResponse {
     pub balances: Vec<TokenBalance>,
 }
 
-#[derive(IntoParams)]
+#[derive(Debug, Default, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
-#[allow(dead_code)] // documentation only: parsed by hand to name bad parameters
 pub struct BalanceQuery {
     /// CAIP-2 chain id; an unsupported chain gives an empty list.
-    #[param(rename = "chainId")]
-    chain_id: String,
+    #[serde(rename = "chainId")]
+    #[param(rename = "chainId", required = true)]
+    pub chain_id: Option<String>,
     /// Fiat currency; `usd`.
-    currency: Option<String>,
+    pub currency: Option<String>,
     /// Skip the 30 s cache.
+    #[serde(rename = "forceUpdate")]
     #[param(rename = "forceUpdate")]
-    force_update: Option<bool>,
+    pub force_update: Option<bool>,
 }
 
 /// Recent balance answers by (chain, address, currency).
 pub type BalanceCache = crate::cache::TtlCache<(String, String, String), Vec<TokenBalance>>;
 
-fn currency(params: &Params) -> ApiResult<String> {
-    match params.text("currency").map(str::to_ascii_lowercase).as_deref() {
+fn currency(value: &Option<String>) -> ApiResult<String> {
+    match text(value).map(str::to_ascii_lowercase).as_deref() {
         None | Some("usd") => Ok("usd".into()),
         Some(other) => Err(ApiError::invalid_param("currency", format!("'{other}' is not supported; use usd"))),
     }
@@ -109,17 +111,12 @@ pub async fn balance(
     Extension(project): Extension<Arc<Project>>,
     _: UpstreamBudget,
     Path(address): Path<String>,
-    uri: Uri,
+    Query(query): Query<BalanceQuery>,
 ) -> ApiResult<Json<BalanceResponse>> {
-    let params = Params::from_uri(&uri);
-    let chain_id = params.text("chainId").ok_or_else(|| ApiError::invalid_param("chainId", "required, e.g. eip155:1"))?;
+    let chain_id = text(&query.chain_id).ok_or_else(|| ApiError::invalid_param("chainId", "required, e.g. eip155:1"))?;
     let parsed: ChainId = chain_id.parse().map_err(|e| ApiError::invalid_param("chainId", e))?;
-    let currency = currency(&params)?;
-    let force = match params.text("forceUpdate") {
-        None | Some("false") => false,
-        Some("true") => true,
-        Some(other) => return Err(ApiError::invalid_param("forceUpdate", format!("expected true or false, got '{other}'"))),
-    };
+    let currency = currency(&query.currency)?;
+    let force = query.force_update.unwrap_or(false);
     if parsed.namespace() == "eip155" && !is_evm_address(&address) {
         return Err(ApiError::invalid_param("address", "expected an EVM address: 40 hex characters, optional 0x"));
     }

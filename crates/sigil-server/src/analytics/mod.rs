@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use axum::body::Bytes;
 use axum::extract::State;
-use axum::http::{StatusCode, Uri};
+use axum::http::StatusCode;
 use axum::{Extension, Json};
 use serde::{Deserialize, Serialize};
 use sigil_core::errors;
@@ -15,9 +15,10 @@ use utoipa::ToSchema;
 
 use crate::db::now_ms;
 use crate::error::{ApiError, ApiResult, ErrorCode};
+use crate::extract::Query;
 use crate::guards::ClientAddr;
 use crate::projects::Project;
-use crate::query::Params;
+use crate::query::ProjectQuery;
 use crate::AppState;
 use limiter::EventKind;
 
@@ -98,13 +99,13 @@ pub async fn ingest(
     State(state): State<AppState>,
     Extension(project): Extension<Arc<Project>>,
     ClientAddr(addr): ClientAddr,
-    uri: Uri,
+    Query(sdk): Query<ProjectQuery>,
     body: Bytes,
 ) -> ApiResult<(StatusCode, Json<Accepted>)> {
     if !project.features.analytics {
         return Err(ApiError::new(StatusCode::FORBIDDEN, ErrorCode::AnalyticsDisabled, errors::ANALYTICS_DISABLED));
     }
-    let (sdk_type, sdk_version) = Params::from_uri(&uri).sdk()?;
+    let (sdk_type, sdk_version) = sdk.sdk()?;
     let event = parse_event(&body)?;
 
     let now = Instant::now();

@@ -3,17 +3,18 @@
 use std::sync::Arc;
 
 use axum::extract::{Path, State};
-use axum::http::{header, HeaderMap, StatusCode, Uri};
+use axum::http::{header, HeaderMap, StatusCode};
 use axum::{Extension, Json};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use sigil_core::caip::AccountId;
-use utoipa::ToSchema;
+use utoipa::{IntoParams, ToSchema};
 
 use crate::error::{ApiError, ApiResult, ErrorCode};
+use crate::extract::Query;
 use crate::guards::{UpstreamBudget, WriteBudget};
 use crate::projects::Project;
-use crate::query::Params;
+use crate::query::text;
 use crate::AppState;
 
 #[derive(Serialize, ToSchema)]
@@ -46,6 +47,14 @@ pub struct SessionResponse {
 pub struct SessionsResponse {
     #[schema(value_type = Vec<Object>)]
     pub sessions: Vec<Value>,
+}
+
+#[derive(Debug, Default, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct SessionsQuery {
+    /// CAIP-10 account, e.g. eip155:1:0xab...
+    #[param(required = true)]
+    pub account: Option<String>,
 }
 
 #[derive(Serialize, ToSchema)]
@@ -98,18 +107,16 @@ pub async fn session(State(state): State<AppState>, Extension(project): Extensio
 
 /// Live sessions of an account on a chain (`account` is CAIP-10); the token must belong to it.
 #[utoipa::path(get, path = "/auth/v1/sessions", tag = "auth",
-    params(("account" = String, Query, description = "CAIP-10 account, e.g. eip155:1:0xab..."), crate::query::ProjectQuery),
+    params(SessionsQuery, crate::query::ProjectQuery),
     responses((status = 200, body = SessionsResponse), (status = 400, body = crate::error::ErrorBody), (status = 401, body = crate::error::ErrorBody), (status = 403, body = crate::error::ErrorBody)))]
 pub async fn sessions(
     State(state): State<AppState>,
     Extension(project): Extension<Arc<Project>>,
     headers: HeaderMap,
-    uri: Uri,
+    Query(query): Query<SessionsQuery>,
 ) -> ApiResult<Json<SessionsResponse>> {
     let token = bearer(&headers)?;
-    let params = Params::from_uri(&uri);
-    let account: AccountId = params
-        .text("account")
+    let account: AccountId = text(&query.account)
         .ok_or_else(|| ApiError::invalid_param("account", "required (CAIP-10)"))?
         .parse()
         .map_err(|e| ApiError::invalid_param("account", e))?;

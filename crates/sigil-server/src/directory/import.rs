@@ -260,6 +260,10 @@ pub async fn import_records(db: &Db, records: Vec<serde_json::Value>, base_dir: 
         }
     }
     renumber(&mut tx).await?;
+    if report.inserted + report.updated + report.logos_written > 0 {
+        // Every server process reloads its copy of the directory when it sees this move.
+        sqlx::query("UPDATE directory_meta SET version = version + 1 WHERE id = 1").execute(&mut *tx).await?;
+    }
     tx.commit().await?;
     Ok(report)
 }

@@ -4,6 +4,7 @@
 pub mod images;
 pub mod import;
 pub mod routes;
+pub mod snapshot;
 pub mod store;
 
 use serde::{Deserialize, Serialize};

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::extract::{Path, State};
-use axum::http::{StatusCode, Uri};
+use axum::http::StatusCode;
 use axum::Json;
 use serde::Serialize;
 use sigil_core::caip::is_evm_address;
@@ -17,8 +17,9 @@ use utoipa::{IntoParams, ToSchema};
 use crate::account::evm;
 use crate::account::routes::upstream_error;
 use crate::error::{ApiError, ApiResult, ErrorCode};
+use crate::extract::Query;
 use crate::guards::UpstreamBudget;
-use crate::query::Params;
+use crate::query::text;
 use crate::rpc::jsonrpc::Reply;
 use crate::rpc::Rpc;
 use crate::AppState;
@@ -38,12 +39,11 @@ pub struct Identity {
 /// Identities by lower-case address.
 pub type IdentityCache = crate::cache::TtlCache<String, Identity>;
 
-#[derive(IntoParams)]
+#[derive(Debug, Default, serde::Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
-#[allow(dead_code)] // documentation only: parsed by hand to name bad parameters
 pub struct IdentityQuery {
     /// The connected account asking (EVM address); checked when given.
-    sender: Option<String>,
+    pub sender: Option<String>,
 }
 
 /// Why a lookup could not be answered (never cached).
@@ -60,12 +60,16 @@ enum LookupError {
     params(("address" = String, Path, description = "EVM address (40 hex, optional 0x)"), IdentityQuery, crate::query::ProjectQuery),
     responses((status = 200, body = Identity), (status = 400, body = crate::error::ErrorBody), (status = 403, body = crate::error::ErrorBody),
         (status = 503, body = crate::error::ErrorBody, description = "The registry chain's upstreams are down")))]
-pub async fn identity(State(state): State<AppState>, _: UpstreamBudget, Path(address): Path<String>, uri: Uri) -> ApiResult<Json<Identity>> {
+pub async fn identity(
+    State(state): State<AppState>,
+    _: UpstreamBudget,
+    Path(address): Path<String>,
+    Query(query): Query<IdentityQuery>,
+) -> ApiResult<Json<Identity>> {
     if !is_evm_address(&address) {
         return Err(ApiError::invalid_param("address", "expected an EVM address: 40 hex characters, optional 0x"));
     }
-    let params = Params::from_uri(&uri);
-    if let Some(sender) = params.text("sender") {
+    if let Some(sender) = text(&query.sender) {
         if !is_evm_address(sender) {
             return Err(ApiError::invalid_param("sender", "expected an EVM address: 40 hex characters, optional 0x"));
         }

@@ -18,7 +18,7 @@ use sigil_core::project::is_project_id;
 use crate::error::ApiError;
 use crate::error::ErrorCode;
 use crate::projects::Project;
-use crate::query::Params;
+use crate::query::ProjectQuery;
 use crate::AppState;
 
 const ALLOWED_METHODS: &str = "GET, POST, OPTIONS";
@@ -88,8 +88,9 @@ where
 
 /// The request's `projectId`, when it is there and well formed.
 fn project_id(req: &Request) -> Result<String, Response> {
-    let params = Params::from_uri(req.uri());
-    let Some(id) = params.get("projectId").filter(|s| !s.is_empty()) else {
+    // A query the gate cannot read names no project.
+    let query: ProjectQuery = crate::extract::parse_query(req.uri().query().unwrap_or("")).unwrap_or_default();
+    let Some(id) = query.project_id.as_deref().filter(|s| !s.is_empty()) else {
         return Err(ApiError::project_id_missing().into_response());
     };
     if !is_project_id(id) {

@@ -12,8 +12,18 @@ use sigil_core::caip::ChainId;
 
 use super::jsonrpc::{self, Call, Parsed, Reply};
 use crate::projects::Project;
-use crate::query::Params;
+use crate::query::text;
 use crate::AppState;
+
+/// The proxy's query parameters (besides projectId).
+#[derive(Debug, Default, serde::Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct ProxyQuery {
+    /// CAIP-2 chain id, e.g. eip155:1.
+    #[serde(rename = "chainId")]
+    #[param(rename = "chainId", required = true)]
+    pub chain_id: Option<String>,
+}
 
 fn json(status: StatusCode, body: String) -> Response {
     (status, [(header::CONTENT_TYPE, "application/json")], body).into_response()
@@ -21,7 +31,7 @@ fn json(status: StatusCode, body: String) -> Response {
 
 /// Forwards a JSON-RPC request or batch (at most 1000) to the chain's upstreams.
 #[utoipa::path(post, path = "/v1", tag = "blockchain",
-    params(("chainId" = String, Query, description = "CAIP-2 chain id, e.g. eip155:1"), crate::query::ProjectQuery),
+    params(ProxyQuery, crate::query::ProjectQuery),
     request_body(content = Object, description = "JSON-RPC 2.0 request or batch", content_type = "application/json"),
     responses((status = 200, description = "JSON-RPC response or batch of responses", content_type = "application/json"),
         (status = 400, description = "Parse error (-32700), invalid request (-32600) or unsupported chain (-32602)"),
@@ -29,6 +39,7 @@ fn json(status: StatusCode, body: String) -> Response {
         (status = 403, body = crate::error::ErrorBody), (status = 429, description = "Rate limit exceeded (-32005); see Retry-After"),
         (status = 503, description = "Every upstream failed")))]
 pub async fn proxy(State(state): State<AppState>, Extension(project): Extension<Arc<Project>>, uri: Uri, body: Body) -> Response {
+    // The query is read here rather than by an extractor: its errors are JSON-RPC errors.
     let bad = |code, msg: &str| json(StatusCode::BAD_REQUEST, Reply::error(code, msg).to_json("null"));
     // Read here, with the proxy's own limit (a full batch is larger than other bodies), rather
     // than through one more route layer on every call.
@@ -36,8 +47,8 @@ pub async fn proxy(State(state): State<AppState>, Extension(project): Extension<
         let message = sigil_core::errors::body_too_large(super::BODY_LIMIT);
         return json(StatusCode::PAYLOAD_TOO_LARGE, Reply::error(jsonrpc::INVALID_REQUEST, &message).to_json("null"));
     };
-    let params = Params::from_uri(&uri);
-    let Some(chain) = params.text("chainId") else { return bad(jsonrpc::INVALID_PARAMS, "The chainId query parameter is required") };
+    let query: ProxyQuery = crate::extract::parse_query(uri.query().unwrap_or("")).unwrap_or_default();
+    let Some(chain) = text(&query.chain_id) else { return bad(jsonrpc::INVALID_PARAMS, "The chainId query parameter is required") };
     if chain.parse::<ChainId>().is_err() {
         return bad(jsonrpc::INVALID_PARAMS, &format!("'{chain}' is not a CAIP-2 chain id"));
     }
@@ -139,7 +150,7 @@ async fn batch(state: &AppState, chain: &str, items: Vec<jsonrpc::Item>) -> Resp
 
 /// The same proxy, as clients that append a slash call it (/v1/?chainId=...).
 #[utoipa::path(post, path = "/v1/", tag = "blockchain",
-    params(("chainId" = String, Query, description = "CAIP-2 chain id, e.g. eip155:1"), crate::query::ProjectQuery),
+    params(ProxyQuery, crate::query::ProjectQuery),
     request_body(content = Object, description = "JSON-RPC 2.0 request or batch", content_type = "application/json"),
     responses((status = 200, description = "JSON-RPC response or batch", content_type = "application/json"), (status = 400), (status = 403), (status = 413), (status = 429), (status = 503)))]
 pub async fn proxy_slash(state: State<AppState>, project: Extension<Arc<Project>>, uri: Uri, body: Body) -> Response {
