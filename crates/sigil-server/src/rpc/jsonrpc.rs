@@ -1,8 +1,6 @@
 //! JSON-RPC 2.0 framing for the proxy. Ids and results are kept as raw JSON text, so 19-digit
 //! ids (above 2^53) and large results pass through unchanged.
 
-use std::collections::HashMap;
-
 use serde_json::value::RawValue;
 
 pub const PARSE_ERROR: i64 = -32700;
@@ -24,21 +22,11 @@ impl Reply {
         Reply::Error(serde_json::json!({"code": code, "message": message}).to_string())
     }
 
-    /// Reads `result` or `error` out of an upstream's single response.
+    /// Reads `result` or `error` out of an upstream's single response, borrowing from it.
     pub fn from_upstream(bytes: &[u8]) -> Reply {
-        match serde_json::from_slice::<HashMap<String, Box<RawValue>>>(bytes) {
-            Ok(mut obj) => Self::from_object(&mut obj),
+        match serde_json::from_slice::<RawReply>(bytes) {
+            Ok(reply) => reply.into(),
             Err(_) => Reply::error(INTERNAL_ERROR, "Invalid response from upstream"),
-        }
-    }
-
-    fn from_object(obj: &mut HashMap<String, Box<RawValue>>) -> Reply {
-        if let Some(e) = obj.remove("error").filter(|e| e.get() != "null") {
-            return Reply::Error(e.get().to_owned());
-        }
-        match obj.remove("result") {
-            Some(r) => Reply::Result(r.get().to_owned()),
-            None => Reply::error(INTERNAL_ERROR, "Invalid response from upstream"),
         }
     }
 
@@ -51,6 +39,28 @@ impl Reply {
         match self {
             Reply::Result(r) => format!(r#"{{"jsonrpc":"2.0","id":{id},"result":{r}}}"#),
             Reply::Error(e) => format!(r#"{{"jsonrpc":"2.0","id":{id},"error":{e}}}"#),
+        }
+    }
+}
+
+/// An upstream's response object, borrowed: only what a reply needs.
+#[derive(serde::Deserialize)]
+struct RawReply<'a> {
+    #[serde(borrow, default, deserialize_with = "present")]
+    id: Option<&'a RawValue>,
+    /// Some even when null: a null result is a result.
+    #[serde(borrow, default, deserialize_with = "present")]
+    result: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    error: Option<&'a RawValue>,
+}
+
+impl From<RawReply<'_>> for Reply {
+    fn from(r: RawReply<'_>) -> Reply {
+        match (r.error.filter(|e| e.get() != "null"), r.result) {
+            (Some(e), _) => Reply::Error(e.get().to_owned()),
+            (None, Some(result)) => Reply::Result(result.get().to_owned()),
+            (None, None) => Reply::error(INTERNAL_ERROR, "Invalid response from upstream"),
         }
     }
 }
@@ -163,12 +173,12 @@ pub fn batch_body(calls: &[&Call]) -> String {
 /// Replies of an upstream batch, by position; missing ones become errors.
 pub fn batch_replies(bytes: &[u8], n: usize) -> Vec<Reply> {
     let mut out = vec![Reply::error(INTERNAL_ERROR, "No response from upstream for this request"); n];
-    match serde_json::from_slice::<Vec<HashMap<String, Box<RawValue>>>>(bytes) {
+    match serde_json::from_slice::<Vec<RawReply>>(bytes) {
         Ok(items) => {
-            for mut obj in items {
-                let idx = obj.get("id").and_then(|id| id.get().parse::<usize>().ok());
+            for reply in items {
+                let idx = reply.id.and_then(|id| id.get().parse::<usize>().ok());
                 if let Some(i) = idx.filter(|i| *i < n) {
-                    out[i] = Reply::from_object(&mut obj);
+                    out[i] = reply.into();
                 }
             }
         }
@@ -215,5 +225,14 @@ mod tests {
         assert_eq!(r[0], Reply::Error(r#"{"code":3,"message":"reverted"}"#.into()));
         assert_eq!(r[1], Reply::Result("\"0xb\"".into()));
         assert!(matches!(&r[2], Reply::Error(e) if e.contains("No response")));
+    }
+
+    #[test]
+    fn reads_upstream_replies() {
+        assert_eq!(Reply::from_upstream(br#"{"jsonrpc":"2.0","id":1,"result":null}"#), Reply::Result("null".into()));
+        assert_eq!(Reply::from_upstream(br#"{"jsonrpc":"2.0","id":1,"result":"0x1","error":null}"#), Reply::Result("\"0x1\"".into()));
+        assert_eq!(Reply::from_upstream(br#"{"id":1,"error":{"code":-32000,"message":"x"}}"#), Reply::Error(r#"{"code":-32000,"message":"x"}"#.into()));
+        assert!(matches!(Reply::from_upstream(br#"{"id":1}"#), Reply::Error(e) if e.contains("Invalid response")));
+        assert!(matches!(Reply::from_upstream(b"<html>"), Reply::Error(e) if e.contains("Invalid response")));
     }
 }

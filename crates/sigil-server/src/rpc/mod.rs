@@ -4,6 +4,7 @@
 //! cached; eth_blockNumber comes from the followed head where a WebSocket upstream exists
 //! (head.rs); sending methods are always forwarded as they are.
 
+pub mod client;
 pub mod head;
 pub mod jsonrpc;
 pub mod limiter;
@@ -15,7 +16,6 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use bytes::Bytes;
-use futures::future::{BoxFuture, FutureExt, Shared};
 
 use crate::chains::Chains;
 use jsonrpc::Reply;
@@ -61,17 +61,38 @@ pub enum Failure {
     AllDown(String),
 }
 
-type InFlight = Shared<BoxFuture<'static, Result<Arc<Bytes>, Failure>>>;
+/// Identical calls in flight: the key, and those waiting for the one call's answer.
+type Waiters = Vec<tokio::sync::oneshot::Sender<Result<Bytes, Failure>>>;
+
+/// The call that identical calls wait for; its key leaves the map with it, also when the
+/// caller goes away before the answer (its waiters then ask again).
+struct Leader<'a> {
+    rpc: &'a Rpc,
+    key: &'a str,
+}
+
+impl Leader<'_> {
+    fn finish(self) -> Waiters {
+        let waiters = self.rpc.in_flight.lock().unwrap_or_else(|e| e.into_inner()).remove(self.key).unwrap_or_default();
+        std::mem::forget(self);
+        waiters
+    }
+}
+
+impl Drop for Leader<'_> {
+    fn drop(&mut self) {
+        self.rpc.in_flight.lock().unwrap_or_else(|e| e.into_inner()).remove(self.key);
+    }
+}
 
 pub struct Rpc {
     chains: Chains,
     pools: HashMap<String, Vec<Arc<Upstream>>>,
     /// The methods forwarded for each chain (its namespace's defaults and its own list).
     allowed: HashMap<String, HashSet<String>>,
-    http: reqwest::Client,
     pub settings: RpcSettings,
     cached: Mutex<HashMap<(String, String), Reply>>,
-    in_flight: Mutex<HashMap<String, InFlight>>,
+    in_flight: Mutex<HashMap<String, Waiters>>,
     /// When each chain last had traffic: only those in use are probed and followed.
     /// Milliseconds after `started` of each configured chain's last use (0: never); atomics,
     /// since every request touches them.
@@ -111,28 +132,10 @@ impl Rpc {
     pub fn new(chains: Chains, settings: RpcSettings) -> Rpc {
         let pools = chains.by_id.iter().map(|(id, c)| (id.clone(), c.rpc.iter().map(|u| Arc::new(Upstream::new(u))).collect())).collect();
         let allowed = chains.by_id.iter().map(|(id, c)| (id.clone(), c.allowed_methods().map(str::to_owned).collect())).collect();
-        let http = reqwest::Client::builder()
-            .timeout(settings.timeout)
-            .connect_timeout(settings.timeout.min(Duration::from_secs(5)))
-            .pool_max_idle_per_host(64)
-            .build()
-            .expect("HTTP client builds");
         let limiter = limiter::TokenBuckets::new(settings.requests_per_second);
         let heads = chains.by_id.iter().filter(|(_, c)| !c.ws.is_empty()).map(|(id, _)| (id.clone(), Arc::default())).collect();
         let last_used = chains.by_id.keys().map(|id| (id.clone(), Default::default())).collect();
-        Rpc {
-            chains,
-            pools,
-            allowed,
-            http,
-            settings,
-            cached: Default::default(),
-            in_flight: Default::default(),
-            last_used,
-            started: Instant::now(),
-            heads,
-            limiter,
-        }
+        Rpc { chains, pools, allowed, settings, cached: Default::default(), in_flight: Default::default(), last_used, started: Instant::now(), heads, limiter }
     }
 
     pub fn chains(&self) -> &Chains {
@@ -165,17 +168,18 @@ impl Rpc {
             for i in upstream::by_weight(upstreams) {
                 let up = &upstreams[i];
                 let start = Instant::now();
-                let attempt = async {
-                    match up.post(&self.http, body.clone()).send().await {
-                        Ok(r) if r.status().is_server_error() || r.status().as_u16() == 429 => None,
-                        Ok(r) => r.bytes().await.ok(),
-                        Err(_) => None,
+                // One timer: the try's own timeout, or the end of the whole budget if sooner.
+                let ends = deadline.min(tokio::time::Instant::now() + self.settings.timeout);
+                let outcome = match tokio::time::timeout_at(ends, up.post(body.clone())).await {
+                    Ok(Ok((status, _))) if status.is_server_error() || status.as_u16() == 429 => None,
+                    Ok(Ok((_, bytes))) => Some(bytes),
+                    Ok(Err(_)) => None,
+                    Err(_) if ends == deadline => {
+                        up.record(false, start.elapsed());
+                        tracing::warn!(chain, upstream = %up.url, round, "upstream call ran out of time");
+                        break 'rounds;
                     }
-                };
-                let Ok(outcome) = tokio::time::timeout_at(deadline, attempt).await else {
-                    up.record(false, start.elapsed());
-                    tracing::warn!(chain, upstream = %up.url, round, "upstream call ran out of time");
-                    break 'rounds;
+                    Err(_) => None,
                 };
                 up.record(outcome.is_some(), start.elapsed());
                 match outcome {
@@ -226,7 +230,7 @@ impl Rpc {
             let key = format!("{chain}|{method}|{}", params.unwrap_or(""));
             self.shared(key, chain, body).await?
         } else {
-            Arc::new(self.send(chain, Bytes::from(body)).await?)
+            self.send(chain, Bytes::from(body)).await?
         };
         let reply = Reply::from_upstream(&bytes);
         if let (Some(key), true) = (cache_key, reply.is_result()) {
@@ -235,29 +239,48 @@ impl Rpc {
         Ok(reply)
     }
 
-    async fn shared(self: &Arc<Self>, key: String, chain: &str, body: String) -> Result<Arc<Bytes>, Failure> {
-        let fut = {
-            let mut map = self.in_flight.lock().unwrap_or_else(|e| e.into_inner());
-            if let Some(f) = map.get(&key) {
-                f.clone()
-            } else {
-                let this = self.clone();
-                let (chain, k) = (chain.to_owned(), key.clone());
-                let fut = async move {
-                    let res = this.send(&chain, Bytes::from(body)).await.map(Arc::new);
-                    this.in_flight.lock().unwrap_or_else(|e| e.into_inner()).remove(&k);
-                    res
+    /// The answer of an identical call already in flight, or of a new one that later identical
+    /// calls wait for. A waiter whose leader went away (its client left) asks again itself.
+    async fn shared(&self, key: String, chain: &str, body: String) -> Result<Bytes, Failure> {
+        enum Role {
+            Wait(tokio::sync::oneshot::Receiver<Result<Bytes, Failure>>),
+            Lead,
+            Alone,
+        }
+        loop {
+            let role = {
+                let mut map = self.in_flight.lock().unwrap_or_else(|e| e.into_inner());
+                let full = map.len() >= self.settings.max_in_flight_keys;
+                match map.get_mut(&key) {
+                    Some(waiters) => {
+                        let (tx, rx) = tokio::sync::oneshot::channel();
+                        waiters.push(tx);
+                        Role::Wait(rx)
+                    }
+                    // Bounded: past the limit, a request simply goes alone.
+                    None if full => Role::Alone,
+                    None => {
+                        map.insert(key.clone(), Vec::new());
+                        Role::Lead
+                    }
                 }
-                .boxed()
-                .shared();
-                // Bounded: past the limit, a request simply goes alone.
-                if map.len() < self.settings.max_in_flight_keys {
-                    map.insert(key, fut.clone());
+            };
+            match role {
+                Role::Alone => return self.send(chain, Bytes::from(body)).await,
+                Role::Wait(rx) => match rx.await {
+                    Ok(answer) => return answer,
+                    Err(_) => continue,
+                },
+                Role::Lead => {
+                    let leader = Leader { rpc: self, key: &key };
+                    let answer = self.send(chain, Bytes::from(body)).await;
+                    for waiter in leader.finish() {
+                        let _ = waiter.send(answer.clone());
+                    }
+                    return answer;
                 }
-                fut
             }
-        };
-        fut.await
+        }
     }
 
     /// Starts following the chain's head over its WebSocket upstreams, unless already running;
@@ -279,6 +302,7 @@ impl Rpc {
     pub fn spawn_probes(self: &Arc<Self>) -> tokio::task::JoinHandle<()> {
         let this = Arc::downgrade(self);
         let interval = self.settings.probe_interval;
+        let timeout = self.settings.timeout;
         tokio::spawn(async move {
             let mut tick = tokio::time::interval(interval);
             loop {
@@ -289,13 +313,11 @@ impl Rpc {
                     rpc.follow_head(chain);
                 }
                 let probes = active.iter().filter_map(|c| rpc.pools.get(c)).flatten().map(|up| {
-                    let (http, up) = (rpc.http.clone(), up.clone());
+                    let up = up.clone();
                     async move {
                         let start = Instant::now();
-                        let ok = match up.post(&http, jsonrpc::request_body("eth_chainId", None)).send().await {
-                            Ok(r) => r.status().is_success() && r.bytes().await.map(|b| Reply::from_upstream(&b).is_result()).unwrap_or(false),
-                            Err(_) => false,
-                        };
+                        let answer = tokio::time::timeout(timeout, up.post(Bytes::from(jsonrpc::request_body("eth_chainId", None)))).await;
+                        let ok = matches!(&answer, Ok(Ok((status, body))) if status.is_success() && Reply::from_upstream(body).is_result());
                         up.record(ok, start.elapsed());
                     }
                 });

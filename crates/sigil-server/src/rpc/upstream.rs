@@ -18,26 +18,34 @@ struct Sample {
     ms: f64,
 }
 
-#[derive(Debug)]
 pub struct Upstream {
     pub url: String,
-    /// `url` parsed once (the chains config has checked it), so no request parses it again.
-    parsed: Option<reqwest::Url>,
+    /// None when the URL cannot be used (the chains config refuses those; kept for tests).
+    client: Option<super::client::UpstreamClient>,
     samples: Mutex<VecDeque<Sample>>,
 }
 
+impl std::fmt::Debug for Upstream {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Upstream").field("url", &self.url).finish()
+    }
+}
+
+/// Idle keep-alive connections kept per upstream: enough for the proxy's concurrency.
+const MAX_IDLE: usize = 256;
+
 impl Upstream {
     pub fn new(url: &str) -> Upstream {
-        Upstream { url: url.to_owned(), parsed: reqwest::Url::parse(url).ok(), samples: Mutex::new(VecDeque::with_capacity(SAMPLES)) }
+        let client = super::client::UpstreamClient::new(url, MAX_IDLE, std::time::Duration::from_secs(5)).ok();
+        Upstream { url: url.to_owned(), client, samples: Mutex::new(VecDeque::with_capacity(SAMPLES)) }
     }
 
-    /// A JSON POST to this upstream.
-    pub fn post(&self, http: &reqwest::Client, body: impl Into<reqwest::Body>) -> reqwest::RequestBuilder {
-        let builder = match &self.parsed {
-            Some(url) => http.post(url.clone()),
-            None => http.post(&self.url),
-        };
-        builder.header(reqwest::header::CONTENT_TYPE, "application/json").body(body)
+    /// POSTs a JSON-RPC body: the status and body of the answer.
+    pub async fn post(&self, body: bytes::Bytes) -> Result<(hyper::StatusCode, bytes::Bytes), super::client::ClientError> {
+        match &self.client {
+            Some(client) => client.post(body).await,
+            None => Err(super::client::ClientError::Url(self.url.clone())),
+        }
     }
 
     pub fn record(&self, ok: bool, latency: Duration) {
