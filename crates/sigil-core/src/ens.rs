@@ -2,34 +2,29 @@
 //! (`<hex>.addr.reverse`, ENSIP-3), the raw call data of the registry and resolver reads, and
 //! the decoding of their ABI answers. The server sends the calls; this module has no I/O.
 
-use sha3::{Digest, Keccak256};
-
-/// `resolver(bytes32)` on the registry.
-pub const RESOLVER: &str = "0178b8bf";
-/// `name(bytes32)` on a resolver (reverse records).
-pub const NAME: &str = "691f3431";
-/// `addr(bytes32)` on a resolver (forward records).
-pub const ADDR: &str = "3b3b57de";
-/// `text(bytes32,string)` on a resolver.
-pub const TEXT: &str = "59d1d43c";
+use crate::evm::{self, keccak256, B256};
 
 /// Longest name accepted from a resolver (DNS's 253 plus room for long labels).
 pub const MAX_NAME_LEN: usize = 255;
 
-/// EIP-137 namehash of a dot-separated name ("" is the root).
+/// EIP-137 namehash of a dot-separated name ("" is the root), hashed as given: callers
+/// normalise names first (`normalize`).
 pub fn namehash(name: &str) -> [u8; 32] {
-    let mut node = [0u8; 32];
+    let mut node = B256::ZERO;
     if name.is_empty() {
-        return node;
+        return node.0;
     }
     for label in name.rsplit('.') {
-        let label_hash = Keccak256::digest(label.as_bytes());
-        let mut h = Keccak256::new();
-        h.update(node);
-        h.update(label_hash);
-        node = h.finalize().into();
+        node = keccak256([node.as_slice(), keccak256(label.as_bytes()).as_slice()].concat());
     }
-    node
+    node.0
+}
+
+/// The ENSIP-15 normalised form of a name, or None when it is not a valid ENS name. A name
+/// read from a reverse record is normalised before its forward check, so a look-alike never
+/// resolves as the name it imitates.
+pub fn normalize(name: &str) -> Option<String> {
+    ens_normalize_rs::normalize(name).ok()
 }
 
 /// The reverse name of an EVM address: lower-case hex without 0x, then `.addr.reverse`.
@@ -37,48 +32,36 @@ pub fn reverse_name(address: &str) -> String {
     format!("{}.addr.reverse", address.strip_prefix("0x").unwrap_or(address).to_ascii_lowercase())
 }
 
-/// 0x-prefixed call data: a selector and one bytes32 node.
-pub fn call_with_node(selector: &str, node: &[u8; 32]) -> String {
-    format!("0x{selector}{}", hex::encode(node))
+/// Call data of `resolver(node)` on the registry.
+pub fn resolver_call(node: &[u8; 32]) -> String {
+    evm::call_data(&evm::resolverCall { node: (*node).into() })
 }
 
-/// 0x-prefixed call data for `text(node, key)`.
+/// Call data of `name(node)` on a resolver.
+pub fn name_call(node: &[u8; 32]) -> String {
+    evm::call_data(&evm::nameCall { node: (*node).into() })
+}
+
+/// Call data of `addr(node)` on a resolver.
+pub fn addr_call(node: &[u8; 32]) -> String {
+    evm::call_data(&evm::addrCall { node: (*node).into() })
+}
+
+/// Call data of `text(node, key)` on a resolver.
 pub fn text_call(node: &[u8; 32], key: &str) -> String {
-    let len = key.len();
-    let padded = len.div_ceil(32) * 32;
-    let mut data = hex::encode(key.as_bytes());
-    data.push_str(&"0".repeat((padded - len) * 2));
-    format!("0x{TEXT}{}{:064x}{len:064x}{data}", hex::encode(node), 64)
+    evm::call_data(&evm::textCall { node: (*node).into(), key: key.to_owned() })
 }
 
-/// The address in a single-word ABI answer, lower-case and 0x-prefixed; None for an empty or
-/// malformed answer or the zero address (no record).
+/// The address in a `resolver`/`addr` answer, lower-case and 0x-prefixed; None for an empty
+/// or malformed answer or the zero address (no record).
 pub fn decode_address(data: &str) -> Option<String> {
-    let hex = data.strip_prefix("0x").unwrap_or(data);
-    if hex.len() < 64 || !hex[..64].bytes().all(|b| b.is_ascii_hexdigit()) || !hex[..24].bytes().all(|b| b == b'0') {
-        return None;
-    }
-    let address = hex[24..64].to_ascii_lowercase();
-    (address != "0".repeat(40)).then(|| format!("0x{address}"))
+    let address = evm::decode_return::<evm::addrCall>(data)?;
+    (!address.is_zero()).then(|| format!("{address:#x}"))
 }
 
-/// The string in an ABI answer of one dynamic `string`; None when malformed, empty or not UTF-8.
+/// The string in a `name`/`text` answer; None when malformed, empty or not UTF-8.
 pub fn decode_string(data: &str) -> Option<String> {
-    let bytes = hex::decode(data.strip_prefix("0x").unwrap_or(data)).ok()?;
-    let word = |at: usize| -> Option<usize> {
-        let w = bytes.get(at..at.checked_add(32)?)?;
-        // Offsets and lengths that do not fit in 8 bytes are garbage here.
-        if w[..24].iter().any(|b| *b != 0) {
-            return None;
-        }
-        Some(u64::from_be_bytes(w[24..].try_into().ok()?) as usize)
-    };
-    let offset = word(0)?;
-    let len = word(offset)?;
-    let start = offset.checked_add(32)?;
-    let text = bytes.get(start..start.checked_add(len)?)?;
-    let s = String::from_utf8(text.to_vec()).ok()?;
-    (!s.is_empty()).then_some(s)
+    evm::decode_return::<evm::nameCall>(data).filter(|s| !s.is_empty())
 }
 
 /// Whether a name from a reverse record is worth a forward check: dot-separated non-empty
@@ -121,13 +104,22 @@ mod tests {
     #[test]
     fn encodes_calls() {
         let node = namehash("eth");
-        assert_eq!(call_with_node(RESOLVER, &node), format!("0x0178b8bf{}", hex::encode(node)));
+        assert_eq!(resolver_call(&node), format!("0x0178b8bf{}", hex::encode(node)));
+        assert_eq!(name_call(&node), format!("0x691f3431{}", hex::encode(node)));
+        assert_eq!(addr_call(&node), format!("0x3b3b57de{}", hex::encode(node)));
         let t = text_call(&node, "avatar");
         // selector + node + offset (0x40) + length 6 + "avatar" padded to 32 bytes
-        assert_eq!(t.len(), 2 + 8 + 64 * 4);
-        assert!(t.contains(&format!("{:064x}{:064x}{}", 64, 6, "617661746172")));
-        assert!(t.ends_with(&"0".repeat(52)));
+        assert_eq!(t, format!("0x59d1d43c{}{:064x}{:064x}{}{}", hex::encode(node), 64, 6, "617661746172", "0".repeat(52)));
         assert_eq!(text_call(&node, "").len(), 2 + 8 + 64 * 3);
+    }
+
+    #[test]
+    fn normalises_names_per_ensip15() {
+        assert_eq!(normalize("Alice.ETH").as_deref(), Some("alice.eth"));
+        assert_eq!(normalize("alice.eth").as_deref(), Some("alice.eth"));
+        // Invalid: a disallowed character, an empty label.
+        assert_eq!(normalize("al\u{0000}ice.eth"), None);
+        assert_eq!(normalize("alice..eth"), None);
     }
 
     #[test]

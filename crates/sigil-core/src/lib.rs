@@ -5,6 +5,7 @@ pub mod caip;
 pub mod catalogue;
 pub mod ens;
 pub mod errors;
+pub mod evm;
 pub mod logo;
 pub mod origin;
 pub mod project;

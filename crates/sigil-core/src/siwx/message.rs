@@ -29,7 +29,6 @@
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
-use sha3::{Digest, Keccak256};
 use time::format_description::well_known::Rfc3339;
 use time::OffsetDateTime;
 
@@ -706,11 +705,6 @@ fn is_valid_chain_id(namespace: ChainNamespace, s: &str) -> bool {
 
 // ---- addresses ----
 
-/// Keccak-256 of `data`.
-pub fn keccak256(data: &[u8]) -> [u8; 32] {
-    Keccak256::digest(data).into()
-}
-
 /// How far ahead of the server's clock a message's Issued At may be (the signer's clock skew).
 pub const MAX_CLOCK_SKEW: time::Duration = time::Duration::minutes(5);
 
@@ -725,19 +719,7 @@ pub fn canonical_address(namespace: ChainNamespace, address: &str) -> String {
 
 /// The EIP-55 mixed-case checksum form of a 20-byte address, with `0x`.
 pub fn to_checksum_address(address: &[u8; 20]) -> String {
-    let lower = hex::encode(address);
-    let hash = keccak256(lower.as_bytes());
-    let mut out = String::with_capacity(42);
-    out.push_str("0x");
-    for (i, c) in lower.chars().enumerate() {
-        let nibble = (hash[i / 2] >> (if i % 2 == 0 { 4 } else { 0 })) & 0x0f;
-        if c.is_ascii_alphabetic() && nibble >= 8 {
-            out.push(c.to_ascii_uppercase());
-        } else {
-            out.push(c);
-        }
-    }
-    out
+    crate::evm::checksum(address)
 }
 
 /// Check an EVM address: `0x` + 40 hex digits; when it mixes upper- and lower-case letters it

@@ -388,7 +388,7 @@ fn personal_sign(key: &k256::ecdsa::SigningKey, message: &str, v_base: u8) -> St
 
 #[test]
 fn keccak_and_eip191_hash_vectors() {
-    assert_eq!(hex::encode(keccak256(b"")), "c5d2460186f7233c927e7db2dcc703c0e500b653ca82273b7bfad8045d85a470");
+    assert_eq!(hex::encode(crate::evm::keccak256(b"")), "c5d2460186f7233c927e7db2dcc703c0e500b653ca82273b7bfad8045d85a470");
     assert_eq!(hex::encode(eip191_hash("hello world")), "d9eba16ed0ecae432b71fe008c98cc872bb4cc214d3220a36f365326cf807d68");
 }
 

@@ -2,12 +2,10 @@
 //! the pieces of an EIP-1271 `isValidSignature` call for contract accounts (the caller makes
 //! the `eth_call`), and ed25519 for Solana.
 
-use k256::ecdsa::{RecoveryId, Signature, VerifyingKey};
+use super::message::{ChainNamespace, SignInMessage};
+use crate::evm::{self, RecoverError};
 
-use super::message::{keccak256, to_checksum_address, ChainNamespace, SignInMessage};
-
-/// `isValidSignature(bytes32,bytes)` selector, also the EIP-1271 magic return value.
-pub const EIP1271_MAGIC_VALUE: [u8; 4] = [0x16, 0x26, 0xba, 0x7e];
+pub use crate::evm::EIP1271_MAGIC_VALUE;
 
 /// Why a signature was rejected.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -41,38 +39,19 @@ pub fn decode_hex(s: &str) -> Result<Vec<u8>, VerifyError> {
 /// The EIP-191 `personal_sign` hash:
 /// `keccak256("\x19Ethereum Signed Message:\n" + len(message) + message)`.
 pub fn eip191_hash(message: impl AsRef<[u8]>) -> [u8; 32] {
-    let message = message.as_ref();
-    let mut data = format!("\x19Ethereum Signed Message:\n{}", message.len()).into_bytes();
-    data.extend_from_slice(message);
-    keccak256(&data)
-}
-
-/// The 20-byte EVM address of a secp256k1 public key.
-fn address_of(key: &VerifyingKey) -> [u8; 20] {
-    let point = key.to_sec1_point(false);
-    let hash = keccak256(&point.as_bytes()[1..]);
-    let mut address = [0u8; 20];
-    address.copy_from_slice(&hash[12..]);
-    address
+    evm::eip191_hash(message).0
 }
 
 /// The EVM address (EIP-55 checksummed) of the key that made a 65-byte `r || s || v`
 /// `personal_sign` signature over `message`. `v` may be 27/28 or 0/1.
 pub fn recover_eip191(message: &str, signature_hex: &str) -> Result<String, VerifyError> {
     let bytes = decode_hex(signature_hex)?;
-    if bytes.len() != 65 {
-        return Err(VerifyError::InvalidLength { expected: 65, actual: bytes.len() });
+    match evm::recover_personal_sign(message, &bytes) {
+        Ok(address) => Ok(address.to_checksum(None)),
+        Err(RecoverError::Length(actual)) => Err(VerifyError::InvalidLength { expected: 65, actual }),
+        Err(RecoverError::RecoveryId(v)) => Err(VerifyError::InvalidRecoveryId(v)),
+        Err(RecoverError::Malformed) => Err(VerifyError::MalformedSignature),
     }
-    let v = bytes[64];
-    let recovery = match v {
-        27 | 28 => v - 27,
-        0 | 1 => v,
-        _ => return Err(VerifyError::InvalidRecoveryId(v)),
-    };
-    let recovery = RecoveryId::from_byte(recovery).ok_or(VerifyError::InvalidRecoveryId(v))?;
-    let signature = Signature::from_slice(&bytes[..64]).map_err(|_| VerifyError::MalformedSignature)?;
-    let key = VerifyingKey::recover_from_prehash(&eip191_hash(message), &signature, recovery).map_err(|_| VerifyError::MalformedSignature)?;
-    Ok(to_checksum_address(&address_of(&key)))
 }
 
 /// Verify an EOA `personal_sign` signature: the recovered address must equal `expected_address`
@@ -90,23 +69,9 @@ pub fn verify_eip191(message: &str, signature_hex: &str, expected_address: &str)
     }
 }
 
-/// `0x`-prefixed call data for `isValidSignature(bytes32 hash, bytes signature)` (EIP-1271):
-/// selector, hash, offset 0x40, length, then the signature padded to 32 bytes.
+/// `0x`-prefixed call data for `isValidSignature(bytes32 hash, bytes signature)` (EIP-1271).
 pub fn eip1271_call_data(message_hash: [u8; 32], signature: &[u8]) -> String {
-    let mut data = Vec::with_capacity(4 + 32 * 3 + signature.len().div_ceil(32) * 32);
-    data.extend_from_slice(&EIP1271_MAGIC_VALUE);
-    data.extend_from_slice(&message_hash);
-    data.extend_from_slice(&abi_word(0x40));
-    data.extend_from_slice(&abi_word(signature.len() as u64));
-    data.extend_from_slice(signature);
-    data.resize(data.len() + (32 - signature.len() % 32) % 32, 0);
-    format!("0x{}", hex::encode(data))
-}
-
-fn abi_word(value: u64) -> [u8; 32] {
-    let mut word = [0u8; 32];
-    word[24..].copy_from_slice(&value.to_be_bytes());
-    word
+    evm::call_data(&evm::isValidSignatureCall { hash: message_hash.into(), signature: signature.to_vec().into() })
 }
 
 /// Does `eth_call` return data (hex, `0x` optional) hold the EIP-1271 magic value `0x1626ba7e`

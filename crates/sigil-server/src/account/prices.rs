@@ -22,17 +22,14 @@ pub async fn usd_price(rpc: &Rpc, chains: &Chains, chain: &ChainConfig, token: O
 
 /// quote reserve / base reserve, each scaled by its token's decimals.
 pub async fn pair_price(rpc: &Rpc, chain: &ChainConfig, pair: &PricePair) -> Result<Option<f64>, Failure> {
-    let results = evm::batch(rpc, &chain.id, &[evm::eth_call(&pair.pair, evm::GET_RESERVES), evm::eth_call(&pair.pair, evm::TOKEN0)]).await?;
-    let (Some(reserves), Some(token0)) = (results[0].as_deref(), results[1].as_deref()) else { return Ok(None) };
-    let words = evm::words(reserves);
-    let token0_word = evm::words(token0);
-    if words.len() < 2 || token0_word.is_empty() {
-        return Ok(None);
-    }
-    let token0 = format!("0x{}", &token0_word[0][24..]);
-    let (r0, r1) = (evm::word_to_decimal(words[0]), evm::word_to_decimal(words[1]));
-    let (Some(r0), Some(r1)) = (r0, r1) else { return Ok(None) };
-    let (base, quote) = if token0.eq_ignore_ascii_case(&pair.token) { (r0, r1) } else { (r1, r0) };
+    use sigil_core::evm::{call_data, decode_return, getReservesCall, token0Call};
+    let calls = [evm::eth_call(&pair.pair, &call_data(&getReservesCall {})), evm::eth_call(&pair.pair, &call_data(&token0Call {}))];
+    let results = evm::batch(rpc, &chain.id, &calls).await?;
+    let reserves = results[0].as_deref().and_then(decode_return::<getReservesCall>);
+    let token0 = results[1].as_deref().and_then(decode_return::<token0Call>);
+    let (Some(reserves), Some(token0)) = (reserves, token0) else { return Ok(None) };
+    let (r0, r1) = (reserves.reserve0.to_string(), reserves.reserve1.to_string());
+    let (base, quote) = if format!("{token0:#x}").eq_ignore_ascii_case(&pair.token) { (r0, r1) } else { (r1, r0) };
     let decimals = |a: &str| chain.token(a).map(|t| i32::from(t.decimals));
     let (Some(bd), Some(qd)) = (decimals(&pair.token), decimals(&pair.quote)) else { return Ok(None) };
     let base: f64 = base.parse().unwrap_or(0.0) / 10f64.powi(bd);

@@ -138,7 +138,8 @@ pub async fn balance(
         params: Some(format!(r#"["{owner}","latest"]"#)),
         notification: false,
     }];
-    calls.extend(chain.tokens.iter().map(|t| evm::balance_of(&t.address, &owner)));
+    // Token addresses were checked when the chains were loaded; the owner just above.
+    calls.extend(chain.tokens.iter().filter_map(|t| evm::balance_of(&t.address, &owner)));
     let results = evm::batch(&state.rpc, &chain.id, &calls).await.map_err(upstream_error)?;
     let native_hex = results[0].clone().ok_or_else(|| ApiError::unavailable("eth_getBalance failed"))?;
 

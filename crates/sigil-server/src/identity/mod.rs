@@ -95,20 +95,22 @@ pub async fn identity(
 async fn lookup(rpc: &Arc<Rpc>, chain: &str, registry: &str, address: &str) -> Result<Identity, LookupError> {
     let none = Identity { name: None, avatar: None };
     let reverse = ens::namehash(&ens::reverse_name(address));
-    let Some(resolver) = read(rpc, chain, registry, &ens::call_with_node(ens::RESOLVER, &reverse)).await?.as_deref().and_then(ens::decode_address) else {
+    let Some(resolver) = read(rpc, chain, registry, &ens::resolver_call(&reverse)).await?.as_deref().and_then(ens::decode_address) else {
         return Ok(none);
     };
-    let Some(name) = read(rpc, chain, &resolver, &ens::call_with_node(ens::NAME, &reverse)).await?.as_deref().and_then(ens::decode_string) else {
+    let Some(name) = read(rpc, chain, &resolver, &ens::name_call(&reverse)).await?.as_deref().and_then(ens::decode_string) else {
         return Ok(none);
     };
-    if !ens::is_plausible_name(&name) {
+    // Only a name already in its ENSIP-15 normal form is shown: a look-alike that normalises to
+    // another name never stands for it.
+    if !ens::is_plausible_name(&name) || ens::normalize(&name).as_deref() != Some(name.as_str()) {
         return Ok(none);
     }
     let node = ens::namehash(&name);
-    let Some(forward) = read(rpc, chain, registry, &ens::call_with_node(ens::RESOLVER, &node)).await?.as_deref().and_then(ens::decode_address) else {
+    let Some(forward) = read(rpc, chain, registry, &ens::resolver_call(&node)).await?.as_deref().and_then(ens::decode_address) else {
         return Ok(none);
     };
-    let points_to = read(rpc, chain, &forward, &ens::call_with_node(ens::ADDR, &node)).await?.as_deref().and_then(ens::decode_address);
+    let points_to = read(rpc, chain, &forward, &ens::addr_call(&node)).await?.as_deref().and_then(ens::decode_address);
     if points_to.as_deref() != Some(address) {
         return Ok(none);
     }

@@ -1,0 +1,120 @@
+//! Ethereum encoding through the alloy crates: keccak, EIP-55 addresses, EIP-191 message
+//! hashes and signer recovery, and the contract calls the server makes (ENS, ERC-20, pair
+//! reserves, EIP-1271), declared once as Solidity signatures.
+
+pub use alloy_primitives::{keccak256, Address, Bytes, FixedBytes, B256, U256};
+use alloy_sol_types::SolCall;
+
+alloy_sol_types::sol! {
+    /// ENS registry (EIP-137).
+    function resolver(bytes32 node) external view returns (address);
+    /// ENS resolver: reverse record (ENSIP-3).
+    function name(bytes32 node) external view returns (string);
+    /// ENS resolver: forward record.
+    function addr(bytes32 node) external view returns (address);
+    /// ENS resolver: text record (ENSIP-5).
+    function text(bytes32 node, string key) external view returns (string);
+    /// ERC-20.
+    function balanceOf(address owner) external view returns (uint256);
+    /// Uniswap-v2-style pair.
+    function getReserves() external view returns (uint112 reserve0, uint112 reserve1, uint32 blockTimestampLast);
+    function token0() external view returns (address);
+    /// EIP-1271 contract accounts.
+    function isValidSignature(bytes32 hash, bytes signature) external view returns (bytes4);
+}
+
+/// `isValidSignature`'s selector, also the EIP-1271 magic return value.
+pub const EIP1271_MAGIC_VALUE: [u8; 4] = isValidSignatureCall::SELECTOR;
+
+/// The EIP-55 mixed-case form of an address, with `0x`.
+pub fn checksum(address: &[u8; 20]) -> String {
+    Address::from(*address).to_checksum(None)
+}
+
+/// `0x` + 40 hex digits, any case; None otherwise.
+pub fn parse_address(s: &str) -> Option<Address> {
+    let hex = s.strip_prefix("0x")?;
+    (hex.len() == 40).then(|| hex.parse().ok()).flatten()
+}
+
+/// The EIP-191 `personal_sign` hash of a message.
+pub fn eip191_hash(message: impl AsRef<[u8]>) -> B256 {
+    alloy_primitives::eip191_hash_message(message)
+}
+
+/// Why no signer could be recovered.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RecoverError {
+    #[error("the signature must be 65 bytes, got {0}")]
+    Length(usize),
+    #[error("invalid recovery id v={0} (expected 27, 28, 0 or 1)")]
+    RecoveryId(u8),
+    #[error("the signature is malformed (r or s out of range, or no key recovers from it)")]
+    Malformed,
+}
+
+/// The address whose key made a 65-byte `r || s || v` `personal_sign` signature over
+/// `message`; `v` may be 27/28 or 0/1.
+pub fn recover_personal_sign(message: impl AsRef<[u8]>, signature: &[u8]) -> Result<Address, RecoverError> {
+    let bytes: &[u8; 65] = signature.try_into().map_err(|_| RecoverError::Length(signature.len()))?;
+    let v = bytes[64];
+    let parity = match v {
+        27 | 28 => v == 28,
+        0 | 1 => v == 1,
+        _ => return Err(RecoverError::RecoveryId(v)),
+    };
+    let signature = alloy_primitives::Signature::from_bytes_and_parity(&bytes[..64], parity);
+    signature.recover_address_from_msg(message).map_err(|_| RecoverError::Malformed)
+}
+
+/// ABI call data, `0x`-prefixed hex.
+pub fn call_data(call: &impl SolCall) -> String {
+    format!("0x{}", alloy_primitives::hex::encode(call.abi_encode()))
+}
+
+/// The decoded return of `C` from `eth_call` return data (hex, `0x` optional).
+pub fn decode_return<C: SolCall>(data: &str) -> Option<C::Return> {
+    let bytes = alloy_primitives::hex::decode(data).ok()?;
+    // Strict: high bytes of an address word must be zero, strings must be UTF-8.
+    C::abi_decode_returns_validate(&bytes).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn checksums_and_parses_addresses() {
+        let raw: [u8; 20] = alloy_primitives::hex::decode("f39fd6e51aad88f6f4ce6ab8827279cfffb92266").unwrap().try_into().unwrap();
+        assert_eq!(checksum(&raw), "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266");
+        assert_eq!(parse_address("0xF39FD6E51AAD88F6F4CE6AB8827279CFFFB92266").map(|a| a.0 .0), Some(raw));
+        assert_eq!(parse_address("f39fd6e51aad88f6f4ce6ab8827279cfffb92266"), None);
+        assert_eq!(parse_address("0x1234"), None);
+    }
+
+    #[test]
+    fn recovers_anvil_account_0() {
+        // personal_sign("hello") by anvil's account 0 (its well-known dev key).
+        let sig = alloy_primitives::hex::decode(
+            "0xf16ea9a3478698f695fd1401bfe27e9e4a7e8e3da94aa72b021125e31fa899cc573c48ea3fe1d4ab61a9db10c19032026e3ed2dbccba5a178235ac27f94504311c",
+        )
+        .unwrap();
+        assert_eq!(recover_personal_sign("hello", &sig).unwrap().to_checksum(None), "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266");
+        let mut zero_v = sig.clone();
+        zero_v[64] -= 27;
+        assert_eq!(recover_personal_sign("hello", &zero_v).unwrap().to_checksum(None), "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266");
+        zero_v[64] = 5;
+        assert_eq!(recover_personal_sign("hello", &zero_v), Err(RecoverError::RecoveryId(5)));
+        assert_eq!(recover_personal_sign("hello", &sig[..64]), Err(RecoverError::Length(64)));
+    }
+
+    #[test]
+    fn encodes_and_decodes_calls() {
+        let owner = parse_address("0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266").unwrap();
+        assert_eq!(call_data(&balanceOfCall { owner }), "0x70a08231000000000000000000000000f39fd6e51aad88f6f4ce6ab8827279cfffb92266");
+        assert_eq!(EIP1271_MAGIC_VALUE, [0x16, 0x26, 0xba, 0x7e]);
+        let word = format!("0x{}", "0".repeat(62) + "2a");
+        assert_eq!(decode_return::<balanceOfCall>(&word), Some(U256::from(42)));
+        assert_eq!(decode_return::<balanceOfCall>("0x12"), None);
+    }
+}
