@@ -4,8 +4,10 @@
 use std::fmt;
 use std::str::FromStr;
 
-/// A chain namespace the product knows (spec section 3).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+/// A chain namespace the product knows (spec section 3): one type for CAIP ids, chain
+/// configuration and sign-in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Namespace {
     Eip155,
     Solana,
@@ -24,6 +26,28 @@ impl Namespace {
             Namespace::Polkadot => "polkadot",
             Namespace::Bip122 => "bip122",
             Namespace::Cosmos => "cosmos",
+        }
+    }
+}
+
+/// What kind of chain a namespace's chains are: what the server does for them (balances,
+/// names, sign-in, proxy methods) is chosen by kind.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ChainKind {
+    Evm,
+    Solana,
+    Bitcoin,
+    /// Known to CAIP but not served yet (polkadot, cosmos).
+    Other,
+}
+
+impl Namespace {
+    pub fn kind(self) -> ChainKind {
+        match self {
+            Namespace::Eip155 => ChainKind::Evm,
+            Namespace::Solana => ChainKind::Solana,
+            Namespace::Bip122 => ChainKind::Bitcoin,
+            Namespace::Polkadot | Namespace::Cosmos => ChainKind::Other,
         }
     }
 }
@@ -133,7 +157,7 @@ impl AccountId {
     /// base58 and bech32 addresses are case-sensitive or already canonical).
     pub fn canonical(&self) -> String {
         match self.chain.known_namespace() {
-            Some(Namespace::Eip155) => format!("{}:{}", self.chain, crate::siwx::canonical_address(crate::siwx::ChainNamespace::Eip155, &self.address)),
+            Some(Namespace::Eip155) => format!("{}:{}", self.chain, crate::siwx::canonical_address(crate::siwx::Namespace::Eip155, &self.address)),
             _ => self.to_string(),
         }
     }

@@ -57,9 +57,9 @@ prop_compose! {
         resources in prop::collection::vec(uri(), 0..4),
     ) -> SignInMessage {
         let (namespace, address, chain_id) = if solana {
-            (ChainNamespace::Solana, sol, sol_chain)
+            (Namespace::Solana, sol, sol_chain)
         } else {
-            (ChainNamespace::Eip155, evm, evm_chain)
+            (Namespace::Eip155, evm, evm_chain)
         };
         SignInMessage {
             namespace,

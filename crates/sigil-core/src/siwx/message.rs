@@ -29,59 +29,23 @@
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
+
+pub use crate::caip::Namespace;
 use time::format_description::well_known::Rfc3339;
 use time::OffsetDateTime;
 
-/// The chain family a sign-in message is for. Decides the header wording and how the address
-/// and chain id are validated.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum ChainNamespace {
-    /// EVM chains (`eip155`), "Ethereum" in the header; EIP-4361.
-    Eip155,
-    /// Solana (`solana`), "Solana" in the header; CAIP-122.
-    Solana,
-}
-
-impl ChainNamespace {
-    /// The CAIP-2 namespace: `eip155` or `solana`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ChainNamespace::Eip155 => "eip155",
-            ChainNamespace::Solana => "solana",
-        }
-    }
-
-    /// The chain name used in the message header: `Ethereum` or `Solana`.
-    pub fn display_name(self) -> &'static str {
-        match self {
-            ChainNamespace::Eip155 => "Ethereum",
-            ChainNamespace::Solana => "Solana",
-        }
-    }
-
-    /// From a CAIP-2 namespace (`eip155`, `solana`); other namespaces have no sign-in format here.
-    pub fn from_caip(namespace: &str) -> Option<Self> {
-        match namespace {
-            "eip155" => Some(ChainNamespace::Eip155),
-            "solana" => Some(ChainNamespace::Solana),
-            _ => None,
-        }
-    }
-
-    fn from_display_name(name: &str) -> Option<Self> {
-        match name {
-            "Ethereum" => Some(ChainNamespace::Eip155),
-            "Solana" => Some(ChainNamespace::Solana),
-            _ => None,
-        }
+/// The namespaces a sign-in message can be written for, and the chain names their headers use
+/// ("... account" in the first line): EIP-4361 for `eip155`, CAIP-122 for `solana`.
+fn header_name(namespace: Namespace) -> Option<&'static str> {
+    match namespace {
+        Namespace::Eip155 => Some("Ethereum"),
+        Namespace::Solana => Some("Solana"),
+        Namespace::Polkadot | Namespace::Bip122 | Namespace::Cosmos => None,
     }
 }
 
-impl fmt::Display for ChainNamespace {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
+fn from_header_name(name: &str) -> Option<Namespace> {
+    Namespace::ALL.into_iter().find(|n| header_name(*n) == Some(name))
 }
 
 /// A sign-in message (spec section 3). Fields hold their exact text; use [`SignInMessage::validate`]
@@ -90,7 +54,7 @@ impl fmt::Display for ChainNamespace {
 #[serde(rename_all = "camelCase")]
 pub struct SignInMessage {
     /// Chain family (header wording, address and chain id rules).
-    pub namespace: ChainNamespace,
+    pub namespace: Namespace,
     /// Optional URI scheme of the requesting origin (`https` in `https://example.com`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub scheme: Option<String>,
@@ -219,7 +183,7 @@ const RESOURCE_ITEM: &str = "- ";
 impl SignInMessage {
     /// A message with the required fields, version `1` and no optional fields.
     pub fn new(
-        namespace: ChainNamespace,
+        namespace: Namespace,
         domain: impl Into<String>,
         address: impl Into<String>,
         uri: impl Into<String>,
@@ -274,7 +238,7 @@ impl SignInMessage {
         let Some((origin, chain_name)) = head.split_once(HEADER_MIDDLE) else {
             return Err(ParseError::new(ln, Field::Header, "expected '<domain> wants you to sign in with your <Ethereum|Solana> account:'"));
         };
-        let Some(namespace) = ChainNamespace::from_display_name(chain_name) else {
+        let Some(namespace) = from_header_name(chain_name) else {
             return Err(ParseError::new(ln, Field::Header, format!("unsupported chain '{}' (expected Ethereum or Solana)", shorten(chain_name))));
         };
         let (scheme, domain) = match origin.split_once("://") {
@@ -374,8 +338,9 @@ impl SignInMessage {
             return Err(ParseError::new(1, Field::Domain, format!("'{}' is not an RFC 3986 authority (host[:port])", shorten(&self.domain))));
         }
         let address_check = match self.namespace {
-            ChainNamespace::Eip155 => check_evm_address(&self.address),
-            ChainNamespace::Solana => check_solana_address(&self.address),
+            Namespace::Eip155 => check_evm_address(&self.address),
+            Namespace::Solana => check_solana_address(&self.address),
+            other => Err(format!("sign-in messages for {other} accounts are not supported")),
         };
         address_check.map_err(|reason| ParseError::new(2, Field::Address, reason))?;
 
@@ -403,8 +368,8 @@ impl SignInMessage {
         line += 1;
         if !is_valid_chain_id(self.namespace, &self.chain_id) {
             let expected = match self.namespace {
-                ChainNamespace::Eip155 => "decimal digits",
-                ChainNamespace::Solana => "a CAIP-2 reference of 1-32 letters, digits, '-' or '_'",
+                Namespace::Eip155 => "decimal digits",
+                _ => "a CAIP-2 reference of 1-32 letters, digits, '-' or '_'",
             };
             return Err(ParseError::new(line, Field::ChainId, format!("'{}' is not a valid chain id ({expected})", shorten(&self.chain_id))));
         }
@@ -479,7 +444,7 @@ impl fmt::Display for SignInMessage {
         if let Some(scheme) = &self.scheme {
             write!(f, "{scheme}://")?;
         }
-        write!(f, "{}{HEADER_MIDDLE}{}{HEADER_END}\n{}\n\n", self.domain, self.namespace.display_name(), self.address)?;
+        write!(f, "{}{HEADER_MIDDLE}{}{HEADER_END}\n{}\n\n", self.domain, header_name(self.namespace).unwrap_or(self.namespace.as_str()), self.address)?;
         if let Some(statement) = &self.statement {
             writeln!(f, "{statement}")?;
         }
@@ -696,10 +661,10 @@ pub fn is_valid_nonce(s: &str) -> bool {
     s.len() >= 8 && s.bytes().all(|b| b.is_ascii_alphanumeric())
 }
 
-fn is_valid_chain_id(namespace: ChainNamespace, s: &str) -> bool {
+fn is_valid_chain_id(namespace: Namespace, s: &str) -> bool {
     match namespace {
-        ChainNamespace::Eip155 => !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()),
-        ChainNamespace::Solana => (1..=32).contains(&s.len()) && s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_'),
+        Namespace::Eip155 => !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()),
+        _ => (1..=32).contains(&s.len()) && s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_'),
     }
 }
 
@@ -709,10 +674,10 @@ fn is_valid_chain_id(namespace: ChainNamespace, s: &str) -> bool {
 pub const MAX_CLOCK_SKEW: time::Duration = time::Duration::minutes(5);
 
 /// An address in its one canonical form: EIP-55 for EVM (any case in), as given otherwise.
-pub fn canonical_address(namespace: ChainNamespace, address: &str) -> String {
+pub fn canonical_address(namespace: Namespace, address: &str) -> String {
     let mut raw = [0u8; 20];
     match (namespace, address.strip_prefix("0x").map(|h| hex::decode_to_slice(h, &mut raw))) {
-        (ChainNamespace::Eip155, Some(Ok(()))) => to_checksum_address(&raw),
+        (Namespace::Eip155, Some(Ok(()))) => to_checksum_address(&raw),
         _ => address.to_owned(),
     }
 }

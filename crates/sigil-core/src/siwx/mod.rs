@@ -13,7 +13,7 @@ mod tests;
 mod fuzz;
 
 pub use message::{
-    canonical_address, check_evm_address, check_solana_address, format_rfc3339, is_valid_nonce, to_checksum_address, ChainNamespace, Field, ParseError,
+    canonical_address, check_evm_address, check_solana_address, format_rfc3339, is_valid_nonce, to_checksum_address, Field, Namespace, ParseError,
     SignInMessage, TimeError, MAX_CLOCK_SKEW,
 };
 pub use verify::{

@@ -99,7 +99,7 @@ fn eip4361_examples_parse_and_round_trip() {
 #[test]
 fn eip4361_example_fields() {
     let m = SignInMessage::parse(EIP4361_IMPLICIT_SCHEME).unwrap();
-    assert_eq!(m.namespace, ChainNamespace::Eip155);
+    assert_eq!(m.namespace, Namespace::Eip155);
     assert_eq!(m.scheme, None);
     assert_eq!(m.domain, "example.com");
     assert_eq!(m.address, "0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2");
@@ -134,7 +134,7 @@ fn eip4361_example_fields() {
 #[test]
 fn builder_produces_exact_text() {
     let mut m = SignInMessage::new(
-        ChainNamespace::Eip155,
+        Namespace::Eip155,
         "example.com",
         "0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2",
         "https://example.com/login",
@@ -174,7 +174,7 @@ fn solana_message_round_trips() {
     let key = ed25519_dalek::SigningKey::from_bytes(&[7u8; 32]);
     let address = bs58::encode(key.verifying_key().to_bytes()).into_string();
     let mut m = SignInMessage::new(
-        ChainNamespace::Solana,
+        Namespace::Solana,
         "app.example.org",
         address.clone(),
         "https://app.example.org",
@@ -506,7 +506,7 @@ fn solana_sign_in_message_verifies() {
     use ed25519_dalek::Signer as _;
     let (key, address) = solana_key(9);
     let mut m = SignInMessage::new(
-        ChainNamespace::Solana,
+        Namespace::Solana,
         "app.example.org",
         address,
         "https://app.example.org/login",

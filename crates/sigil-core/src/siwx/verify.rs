@@ -2,7 +2,7 @@
 //! the pieces of an EIP-1271 `isValidSignature` call for contract accounts (the caller makes
 //! the `eth_call`), and ed25519 for Solana.
 
-use super::message::{ChainNamespace, SignInMessage};
+use super::message::{Namespace, SignInMessage};
 use crate::evm::{self, RecoverError};
 
 pub use crate::evm::EIP1271_MAGIC_VALUE;
@@ -28,6 +28,8 @@ pub enum VerifyError {
     AddressMismatch { expected: String, recovered: String },
     #[error("the signature does not match the message and public key")]
     BadSignature,
+    #[error("sign-in messages of {0} accounts cannot be verified")]
+    UnsupportedNamespace(Namespace),
 }
 
 /// Decode hex with or without a `0x` prefix.
@@ -109,7 +111,8 @@ pub fn verify_solana(message: &str, signature_base58_or_hex: &str, pubkey_base58
 pub fn verify_message(message: &SignInMessage, signature: &str) -> Result<(), VerifyError> {
     let text = message.to_string();
     match message.namespace {
-        ChainNamespace::Eip155 => verify_eip191(&text, signature, &message.address),
-        ChainNamespace::Solana => verify_solana(&text, signature, &message.address),
+        Namespace::Eip155 => verify_eip191(&text, signature, &message.address),
+        Namespace::Solana => verify_solana(&text, signature, &message.address),
+        other => Err(VerifyError::UnsupportedNamespace(other)),
     }
 }

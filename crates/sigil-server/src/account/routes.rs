@@ -8,7 +8,7 @@ use axum::http::StatusCode;
 use axum::{Extension, Json};
 use serde::{Deserialize, Serialize};
 use sigil_core::amount;
-use sigil_core::caip::{is_evm_address, AccountId, ChainId};
+use sigil_core::caip::{is_evm_address, AccountId, ChainId, ChainKind};
 use utoipa::{IntoParams, ToSchema};
 
 use super::{evm, prices};
@@ -117,11 +117,13 @@ pub async fn balance(
     let parsed: ChainId = chain_id.parse().map_err(|e| ApiError::invalid_param("chainId", e))?;
     let currency = currency(&query.currency)?;
     let force = query.force_update.unwrap_or(false);
-    if parsed.namespace() == "eip155" && !is_evm_address(&address) {
+    let kind = parsed.known_namespace().map_or(ChainKind::Other, |n| n.kind());
+    if kind == ChainKind::Evm && !is_evm_address(&address) {
         return Err(ApiError::invalid_param("address", "expected an EVM address: 40 hex characters, optional 0x"));
     }
     let chains = state.rpc.chains();
-    let Some(chain) = chains.get(chain_id).filter(|_| parsed.namespace() == "eip155") else {
+    // Balances are read per kind of chain; kinds without a reader (yet) have none to show.
+    let Some(chain) = chains.get(chain_id).filter(|c| c.kind() == ChainKind::Evm) else {
         return Ok(Json(BalanceResponse { balances: Vec::new() }));
     };
     let owner = evm::normalize(&address);

@@ -7,7 +7,7 @@ use axum::http::StatusCode;
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 use sigil_core::origin::is_allowed;
-use sigil_core::siwx::{self, ChainNamespace, SignInMessage, TimeError, VerifyError};
+use sigil_core::siwx::{self, Namespace, SignInMessage, TimeError, VerifyError};
 use sqlx::Row;
 
 use crate::db::now_ms;
@@ -72,8 +72,9 @@ pub async fn authenticate(state: &AppState, project: &Project, message_text: &st
 
     let chain = message.caip2_chain_id();
     let supported = match message.namespace {
-        ChainNamespace::Eip155 => state.rpc.chains().get(&chain).is_some(),
-        ChainNamespace::Solana => SOLANA_CHAINS.contains(&message.chain_id.as_str()),
+        Namespace::Eip155 => state.rpc.chains().get(&chain).is_some(),
+        Namespace::Solana => SOLANA_CHAINS.contains(&message.chain_id.as_str()),
+        _ => false,
     };
     if !supported {
         return Err(ApiError::bad_request(ErrorCode::UnsupportedChain, format!("Chain {chain} is not supported")));
@@ -144,7 +145,7 @@ async fn verify_signature(state: &AppState, message: &SignInMessage, text: &str,
     match siwx::verify_message(message, signature) {
         Ok(()) => Ok(()),
         // Not the key of the address: it may be a contract account (EIP-1271), asked on chain.
-        Err(VerifyError::AddressMismatch { .. }) if message.namespace == ChainNamespace::Eip155 => {
+        Err(VerifyError::AddressMismatch { .. }) if message.namespace == Namespace::Eip155 => {
             let sig = siwx::decode_hex(signature).map_err(|_| invalid())?;
             let data = siwx::eip1271_call_data(siwx::eip191_hash(text), &sig);
             let params = json!([{"to": message.address, "data": data}, "latest"]).to_string();
@@ -177,7 +178,7 @@ pub fn session_json(id: &str, message_text: &str, signature: &str, expires_at: i
                     "nonce": m.nonce, "iat": m.issued_at, "exp": m.expiration_time, "nbf": m.not_before,
                     "requestId": m.request_id, "statement": m.statement, "resources": m.resources,
                 },
-                "s": {"t": if m.namespace == ChainNamespace::Solana { "ed25519" } else { "eip191" }, "s": signature},
+                "s": {"t": if m.namespace == Namespace::Solana { "ed25519" } else { "eip191" }, "s": signature},
             });
             (data, cacao)
         }

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use serde::Deserialize;
-use sigil_core::caip::{is_evm_address, ChainId};
+use sigil_core::caip::{is_evm_address, ChainId, ChainKind, Namespace};
 
 const BUILT_IN: &str = include_str!("../../../../config/chains.toml");
 
@@ -34,6 +34,11 @@ impl ChainConfig {
     /// The listed token at `address` (case-insensitive).
     pub fn token(&self, address: &str) -> Option<&Token> {
         self.tokens.iter().find(|t| t.address.eq_ignore_ascii_case(address))
+    }
+
+    /// The chain's kind, from its CAIP-2 namespace (checked when the chains were loaded).
+    pub fn kind(&self) -> ChainKind {
+        self.id.parse::<ChainId>().ok().and_then(|id| id.known_namespace()).map_or(ChainKind::Other, Namespace::kind)
     }
 
     /// Every method the proxy forwards for this chain.
@@ -129,6 +134,7 @@ impl Chains {
         for chain in list {
             let invalid = |m: String| ChainsError::Invalid(chain.id.clone(), m);
             let id: ChainId = chain.id.parse().map_err(|e: sigil_core::caip::CaipError| invalid(e.to_string()))?;
+            id.known_namespace().ok_or_else(|| invalid(format!("namespace '{}' is not one of eip155, solana, bip122, polkadot, cosmos", id.namespace())))?;
             if chain.rpc.is_empty() {
                 return Err(invalid("needs at least one rpc URL".into()));
             }
@@ -138,7 +144,7 @@ impl Chains {
                     return Err(invalid(format!("'{u}' must be http(s) or ws(s)")));
                 }
             }
-            if id.namespace() == "eip155" {
+            if chain.kind() == ChainKind::Evm {
                 for t in &chain.tokens {
                     if !is_evm_address(&t.address) {
                         return Err(invalid(format!("token {} address '{}' is not an EVM address", t.symbol, t.address)));
@@ -159,7 +165,7 @@ impl Chains {
                 return Err(invalid(format!("allow_methods: {m} signs with a node-held key or administers the node, and is never forwarded")));
             }
             if let Some(registry) = &chain.ens_registry {
-                if id.namespace() != "eip155" || !is_evm_address(registry) {
+                if chain.kind() != ChainKind::Evm || !is_evm_address(registry) {
                     return Err(invalid(format!("ens_registry '{registry}' must be an EVM address on an eip155 chain")));
                 }
             }
