@@ -9,6 +9,7 @@ pub mod evm;
 pub mod logo;
 pub mod origin;
 pub mod project;
+pub mod relay_auth;
 pub mod rpc_methods;
 pub mod siwx;
 pub mod wallet_id;
