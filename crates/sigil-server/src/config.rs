@@ -176,6 +176,24 @@ settings! {
         /// Days analytics events are kept; older ones are deleted hourly (1..=36500).
         #[arg(value_name = "DAYS")]
         analytics_retention_days: u32 = "90", env "SIGIL_ANALYTICS_RETENTION_DAYS", check within(1..=36_500);
+        /// Largest message the WalletConnect relay carries, in bytes (1024..=8388608).
+        #[arg(value_name = "BYTES")]
+        relay_max_message_bytes: usize = "131072", env "SIGIL_RELAY_MAX_MESSAGE_BYTES", check within(1024..=8 * 1024 * 1024);
+        /// Topics one relay socket may subscribe to (1..=100000).
+        #[arg(value_name = "N")]
+        relay_max_subscriptions: usize = "1000", env "SIGIL_RELAY_MAX_SUBSCRIPTIONS", check within(1..=100_000);
+        /// Publishes one relay socket may make per second; bursts to twice that.
+        #[arg(value_name = "N")]
+        relay_publishes_per_second: u32 = "50", env "SIGIL_RELAY_PUBLISHES_PER_SECOND", check at_least_one;
+        /// Open relay sockets at most (1..=1000000).
+        #[arg(value_name = "N")]
+        relay_max_sockets: usize = "10000", env "SIGIL_RELAY_MAX_SOCKETS", check within(1..=1_000_000);
+        /// Seconds between the relay's pings on each socket (Node clients drop a socket after 35 s of silence) (1..=30).
+        #[arg(value_name = "SECS")]
+        relay_ping_seconds: u64 = "25", env "SIGIL_RELAY_PING_SECONDS", check within(1..=30);
+        /// The relay URL clients are given, when it is not ws(s)://<this server's host>/relay (e.g. behind a proxy): tokens for it are accepted too.
+        #[arg(value_name = "URL")]
+        relay_url: String, env "SIGIL_RELAY_URL";
         /// Take the client address from X-Forwarded-For (only behind a trusted reverse proxy).
         #[arg(value_name = "BOOL", num_args = 0..=1, default_missing_value = "true")]
         trust_proxy_headers: bool = "false", env "SIGIL_TRUST_PROXY_HEADERS";

@@ -23,6 +23,7 @@ pub mod listener;
 pub mod metrics;
 pub mod projects;
 pub mod query;
+pub mod relay;
 pub mod retention;
 pub mod rpc;
 
@@ -70,6 +71,8 @@ pub struct Shared {
     pub identity_cache: Arc<identity::IdentityCache>,
     pub projects: Arc<projects::ProjectCache>,
     pub directory: Arc<directory::snapshot::Directory>,
+    pub relay: Arc<relay::Relay>,
+    pub verify_key: Arc<relay::verify::VerifyKey>,
 }
 
 impl AppState {
@@ -79,6 +82,17 @@ impl AppState {
         let budget = config.rpc.budget.min(request_timeout.saturating_sub(Duration::from_secs(1)).max(Duration::from_millis(500)));
         let rpc = Arc::new(rpc::Rpc::new(config.chains.clone(), rpc::RpcSettings { budget, ..config.rpc.clone() }));
         let directory = Arc::new(directory::snapshot::Directory::new(&config.public_url));
+        let s = &config.settings;
+        let relay_settings = relay::RelaySettings {
+            max_message_bytes: s.relay_max_message_bytes,
+            max_subscriptions: s.relay_max_subscriptions,
+            publishes_per_second: s.relay_publishes_per_second,
+            max_sockets: s.relay_max_sockets,
+            audiences: s.relay_url.iter().cloned().collect(),
+            ping_every: Duration::from_secs(s.relay_ping_seconds),
+        };
+        let postgres = config::database_kind(&config.database_url) == Ok(config::DatabaseKind::Postgres);
+        let relay = Arc::new(relay::Relay::new(db.clone(), relay_settings, postgres));
         AppState(Arc::new(Shared {
             db,
             config: Arc::new(config),
@@ -89,6 +103,8 @@ impl AppState {
             identity_cache: Arc::new(cache::TtlCache::new(identity::IDENTITY_TTL, identity::CACHE_MAX)),
             projects: Default::default(),
             directory,
+            relay,
+            verify_key: Default::default(),
         }))
     }
 }
@@ -99,6 +115,7 @@ impl AppState {
     tags((name = "directory", description = "Wallet directory; every call needs projectId and may carry st, sv."),
          (name = "blockchain", description = "Chains, JSON-RPC proxy and account data; every call needs projectId."),
          (name = "auth", description = "Sign in with the wallet (SIWX): nonces, sessions, sign-out."),
+         (name = "relay", description = "WalletConnect relay (WebSocket) and the Verify endpoints its clients consult."),
          (name = "operations", description = "Health, metrics and this document."))
 )]
 struct ApiDoc;
@@ -121,7 +138,8 @@ pub fn routes(state: &AppState) -> (Router<AppState>, utoipa::openapi::OpenApi) 
         .split_for_parts();
     let project_routes = project_routes.route_layer(projects::gate::GateLayer(state.clone()));
 
-    let (open_routes, open_api) = OpenApiRouter::new().merge(directory::image_router()).merge(health::router()).split_for_parts();
+    let (open_routes, open_api) =
+        OpenApiRouter::new().merge(directory::image_router()).merge(relay::routes::router()).merge(health::router()).split_for_parts();
     api.merge(open_api);
     // /openapi.json is served by `app` (it needs the finished document); only its description is taken here.
     let (_, doc_api) = OpenApiRouter::<AppState>::new().routes(routes!(openapi_json)).split_for_parts();
@@ -202,6 +220,10 @@ pub async fn start(state: AppState, addr: SocketAddr) -> anyhow::Result<RunningS
         retention::spawn(state.db.clone(), state.config.settings.analytics_retention_days),
         state.directory.spawn_refresh(state.db.clone()),
     ];
+    let mut background = background;
+    if config::database_kind(&state.config.database_url) == Ok(config::DatabaseKind::Postgres) {
+        background.push(state.relay.spawn_listener(state.config.database_url.clone()));
+    }
     let settings = &state.config.settings;
     let limits = listener::Limits {
         header_timeout: Duration::from_secs(settings.header_timeout),

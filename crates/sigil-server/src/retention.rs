@@ -20,6 +20,11 @@ pub fn spawn(db: Db, analytics_days: u32) -> tokio::task::JoinHandle<()> {
                 Ok(n) => tracing::info!(rows = n, "pruned ended sign-in nonces and sessions"),
                 Err(e) => tracing::warn!(error = %e, "pruning sign-in nonces and sessions failed"),
             }
+            match crate::relay::store::prune(&db, now).await {
+                Ok(0) => {}
+                Ok(n) => tracing::info!(rows = n, "pruned expired relay messages"),
+                Err(e) => tracing::warn!(error = %e, "pruning relay messages failed"),
+            }
             match crate::analytics::prune(&db, now, analytics_days).await {
                 Ok(0) => {}
                 Ok(n) => tracing::info!(rows = n, days = analytics_days, "pruned old analytics events"),

@@ -141,12 +141,15 @@ async fn openapi_is_true(b: Backend) {
         "/public/getAssetImage/{id}",
         "/public/getCurrencyImage/{id}",
         "/public/getTokenImage/{id}",
+        "/relay",
         "/v1",
         "/v1/",
         "/v1/account/{address}/balance",
         "/v1/fungible/price",
         "/v1/identity/{address}",
         "/v1/supported-chains",
+        "/v3/attestation",
+        "/v3/public-key",
     ];
     let mut sorted = paths.clone();
     sorted.sort();

@@ -1,0 +1,399 @@
+//! The WalletConnect relay as clients use it, over real WebSockets: the handshake and its
+//! refusals, publish and delivery, acks, the mailbox across a restart, the session methods of
+//! 2.21 clients, limits, pings, several processes on one PostgreSQL, and the Verify endpoints.
+//! (The official SDK against this relay: web/e2e, walletconnect interop.)
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use common::{Backend, TestServer};
+use ed25519_dalek::SigningKey;
+use futures::{SinkExt, StreamExt};
+use serde_json::{json, Value};
+use sigil_server::config::Config;
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
+
+fn now() -> i64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs() as i64
+}
+
+fn relay_url(s: &TestServer) -> String {
+    format!("{}/relay", s.base.replace("http://", "ws://"))
+}
+
+fn token(seed: u8, aud: &str) -> String {
+    sigil_core::relay_auth::sign(&SigningKey::from_bytes(&[seed; 32]), aud, now(), now() + 86_400)
+}
+
+async fn open(s: &TestServer, query: &str, origin: Option<&str>) -> Ws {
+    let mut request = format!("{}?{query}", relay_url(s)).into_client_request().unwrap();
+    if let Some(origin) = origin {
+        request.headers_mut().insert("origin", origin.parse().unwrap());
+    }
+    tokio_tungstenite::connect_async(request).await.unwrap().0
+}
+
+/// A client with key `seed` on the test project.
+async fn client(s: &TestServer, seed: u8) -> Ws {
+    let aud = relay_url(s);
+    open(s, &format!("auth={}&projectId={}&ua=wc-2/js-2.21.8/test&useOnCloseEvent=true", token(seed, &aud), s.project), None).await
+}
+
+/// The next text frame as JSON (pings skipped), within 5 s.
+async fn next(ws: &mut Ws) -> Value {
+    let read = async {
+        loop {
+            match ws.next().await {
+                Some(Ok(Message::Text(t))) => return serde_json::from_str::<Value>(&t).unwrap(),
+                Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
+                other => panic!("expected a text frame, got {other:?}"),
+            }
+        }
+    };
+    tokio::time::timeout(Duration::from_secs(5), read).await.expect("a frame within 5 s")
+}
+
+/// Nothing arrives within `ms`.
+async fn quiet(ws: &mut Ws, ms: u64) {
+    match tokio::time::timeout(Duration::from_millis(ms), ws.next()).await {
+        Err(_) => {}
+        Ok(Some(Ok(Message::Ping(_)))) => {}
+        Ok(other) => panic!("expected nothing, got {other:?}"),
+    }
+}
+
+/// The close frame a refused handshake ends with.
+async fn closed_with(mut ws: Ws) -> (u16, String) {
+    let read = async {
+        loop {
+            match ws.next().await {
+                Some(Ok(Message::Close(Some(frame)))) => return (u16::from(frame.code), frame.reason.to_string()),
+                Some(Ok(_)) => continue,
+                other => panic!("expected a close frame, got {other:?}"),
+            }
+        }
+    };
+    tokio::time::timeout(Duration::from_secs(5), read).await.expect("closed within 5 s")
+}
+
+async fn request(ws: &mut Ws, id: Value, method: &str, params: Value) -> Value {
+    ws.send(Message::text(json!({"id": id, "jsonrpc": "2.0", "method": method, "params": params}).to_string())).await.unwrap();
+    let frame = next(ws).await;
+    assert!(frame.get("method").is_none(), "a push arrived before the answer to {method}: {frame}");
+    frame
+}
+
+fn topic(n: u8) -> String {
+    format!("{n:02x}").repeat(32)
+}
+
+fn publish(t: &str, message: &str, tag: i64) -> Value {
+    json!({"topic": t, "message": message, "ttl": 300, "tag": tag, "prompt": false})
+}
+
+async fn ack(ws: &mut Ws, push: &Value) {
+    ws.send(Message::text(json!({"id": push["id"], "jsonrpc": "2.0", "result": true}).to_string())).await.unwrap();
+}
+
+async fn stored(s: &TestServer) -> i64 {
+    sqlx::query_scalar("SELECT COUNT(*) FROM relay_messages").fetch_one(&s.db).await.unwrap()
+}
+
+both_backends!(handshake_refusals, publish_deliver_ack, mailbox_survives_a_restart, session_methods_of_2_21_clients, limits_and_pings);
+
+async fn handshake_refusals(b: Backend) {
+    let Some(s) = TestServer::start(b, &["https://shop.example"]).await else { return };
+    let aud = relay_url(&s);
+    let good = token(1, &aud);
+    let p = &s.project;
+    let cases = [
+        (format!("auth={good}"), "Authorization error: Project ID is missing"),
+        (format!("auth={good}&projectId=00000000000000000000000000000000"), "Authorization error: Invalid Project ID"),
+        (format!("projectId={p}"), "Authorization error: JWT is missing"),
+        (format!("auth=abc&projectId={p}"), "Authorization error: JWT validation error: the auth token is not a JWT"),
+        (
+            format!("auth={}&projectId={p}", token(1, "ws://elsewhere/relay")),
+            "Authorization error: JWT validation error: the auth token is for another relay (ws://elsewhere/relay)",
+        ),
+        (
+            format!("auth={}&projectId={p}", sigil_core::relay_auth::sign(&SigningKey::from_bytes(&[1; 32]), &aud, now() - 90_000, now() - 3_600)),
+            "Authorization error: JWT validation error: JWT Token is expired",
+        ),
+        (
+            format!("auth={}&projectId={p}", sigil_core::relay_auth::sign(&SigningKey::from_bytes(&[1; 32]), &aud, now() + 3_600, now() + 90_000)),
+            "Authorization error: JWT validation error: JWT Token is not yet valid",
+        ),
+    ];
+    for (query, reason) in cases {
+        let (code, got) = closed_with(open(&s, &query, None).await).await;
+        assert_eq!((code, got.as_str()), (3000, reason), "{query}");
+    }
+    // A browser page outside the project's origins may not use its relay; one inside may.
+    let (code, reason) = closed_with(open(&s, &format!("auth={good}&projectId={p}"), Some("https://evil.example")).await).await;
+    assert_eq!((code, reason.as_str()), (3000, "Authorization error: Origin https://evil.example is not allowed for this project"));
+    let mut ok = open(&s, &format!("auth={good}&projectId={p}"), Some("https://shop.example")).await;
+    let answer = request(&mut ok, json!(1_000_000_001u64), "irn_subscribe", json!({"topic": topic(1)})).await;
+    assert!(answer["result"].is_string(), "{answer}");
+    // A plain GET is told what the address is.
+    let res = s.http.get(format!("{}/relay", s.base)).send().await.unwrap();
+    assert_eq!(res.status(), 400);
+    s.stop().await;
+}
+
+async fn publish_deliver_ack(b: Backend) {
+    let Some(s) = TestServer::start(b, &["*"]).await else { return };
+    let (mut dapp, mut wallet) = (client(&s, 1).await, client(&s, 2).await);
+    let t = topic(7);
+    // 19-digit ids come back exactly as sent, string or number.
+    let answer = request(&mut dapp, json!("1795469354893530112"), "irn_subscribe", json!({"topic": t})).await;
+    assert_eq!(answer["id"], json!("1795469354893530112"));
+    let dapp_did = sigil_core::relay_auth::public_key_to_did_key(SigningKey::from_bytes(&[1; 32]).verifying_key().as_bytes());
+    assert_eq!(answer["result"].as_str().unwrap(), sigil_server::relay::subscription_id(&t, &dapp_did));
+    ws_send_raw(&mut wallet, r#"{"id":1795469354893530113,"jsonrpc":"2.0","method":"irn_publish","params":{"topic":"TOPIC","message":"AKV1","ttl":300,"tag":1108,"prompt":true,"attestation":"","tvf":{"rpcMethods":["personal_sign"]}}}"#.replace("TOPIC", &t)).await;
+    let reply = next(&mut wallet).await;
+    assert_eq!(reply.to_string(), r#"{"id":1795469354893530113,"jsonrpc":"2.0","result":true}"#);
+    // Delivered to the subscriber, attestation kept as it was; never back to the publisher.
+    let push = next(&mut dapp).await;
+    assert_eq!((push["method"].as_str(), push["params"]["data"]["topic"].as_str()), (Some("irn_subscription"), Some(t.as_str())));
+    assert_eq!((push["params"]["data"]["message"].as_str(), push["params"]["data"]["tag"].as_i64()), (Some("AKV1"), Some(1108)));
+    assert_eq!(push["params"]["data"]["attestation"], "");
+    assert!(push["id"].as_u64().unwrap() < 1 << 53);
+    quiet(&mut wallet, 300).await;
+    // Published again (no answer seen): stored and sent once.
+    request(&mut wallet, json!(5_000_000_000u64), "irn_publish", publish(&t, "AKV1", 1108)).await;
+    quiet(&mut dapp, 300).await;
+    assert_eq!(stored(&s).await, 1);
+    // Acknowledged: deleted, never sent again, not even on a new subscription.
+    ack(&mut dapp, &push).await;
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while stored(&s).await != 0 {
+        assert!(Instant::now() < deadline, "the ack did not delete the message");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let mut again = client(&s, 1).await;
+    request(&mut again, json!(1_000_000_002u64), "irn_subscribe", json!({"topic": t})).await;
+    quiet(&mut again, 300).await;
+    // Unsubscribed topics get nothing.
+    request(&mut again, json!(1_000_000_003u64), "irn_unsubscribe", json!({"topic": t, "id": "x"})).await;
+    request(&mut dapp, json!(1_000_000_004u64), "irn_unsubscribe", json!({"topic": t, "id": "x"})).await;
+    request(&mut wallet, json!(1_000_000_005u64), "irn_publish", publish(&t, "AKV2", 1108)).await;
+    quiet(&mut again, 300).await;
+    s.stop().await;
+}
+
+async fn ws_send_raw(ws: &mut Ws, text: String) {
+    ws.send(Message::text(text)).await.unwrap();
+}
+
+async fn mailbox_survives_a_restart(b: Backend) {
+    let dir = tempfile::tempdir().unwrap();
+    let Some(url) = common::fresh_database(b, &dir).await else { return };
+    let db = sigil_server::db::connect(&url).await.unwrap();
+    let project = sigil_server::projects::create(&db, "Relay", &["*".to_owned()], Default::default()).await.unwrap().id;
+    let start = || async {
+        let state = sigil_server::AppState::new(db.clone(), Config::for_database(&url));
+        sigil_server::start(state, "127.0.0.1:0".parse().unwrap()).await.unwrap()
+    };
+    let t = topic(9);
+    let first = start().await;
+    let base = format!("ws://{}/relay", first.addr);
+    let connect = |seed: u8, base: String| {
+        let project = project.clone();
+        async move {
+            let t = sigil_core::relay_auth::sign(&SigningKey::from_bytes(&[seed; 32]), &base, now(), now() + 3600);
+            tokio_tungstenite::connect_async(format!("{base}?auth={t}&projectId={project}")).await.unwrap().0
+        }
+    };
+    // The dapp publishes while nobody listens, then the server goes down.
+    let mut dapp = connect(1, base).await;
+    request(&mut dapp, json!(1_000_000_001u64), "irn_publish", publish(&t, "QUJD", 1100)).await;
+    drop(dapp);
+    first.stop().await.unwrap();
+
+    let second = start().await;
+    let base = format!("ws://{}/relay", second.addr);
+    let mut wallet = connect(2, base.clone()).await;
+    let answer = request(&mut wallet, json!(1_000_000_002u64), "irn_batchSubscribe", json!({"topics": [t, topic(10)]})).await;
+    assert_eq!(answer["result"].as_array().unwrap().len(), 2);
+    let push = next(&mut wallet).await;
+    assert_eq!(push["params"]["data"]["message"], "QUJD");
+    assert_eq!(push["params"]["data"]["tag"], 1100);
+    // Fetching shows it too until acknowledged.
+    let fetched = request(&mut wallet, json!(1_000_000_003u64), "irn_fetchMessages", json!({"topic": t})).await;
+    assert_eq!(fetched["result"]["messages"][0]["message"], "QUJD");
+    ack(&mut wallet, &push).await;
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while sqlx::query_scalar::<_, i64>("SELECT COUNT(*) FROM relay_messages").fetch_one(&db).await.unwrap() != 0 {
+        assert!(Instant::now() < deadline, "the ack did not delete the message");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let fetched = request(&mut wallet, json!(1_000_000_004u64), "irn_fetchMessages", json!({"topic": t})).await;
+    assert_eq!(fetched["result"], json!({"messages": [], "hasMore": false}));
+    second.stop().await.unwrap();
+}
+
+async fn session_methods_of_2_21_clients(b: Backend) {
+    let Some(s) = TestServer::start(b, &["*"]).await else { return };
+    let (mut dapp, mut wallet) = (client(&s, 1).await, client(&s, 2).await);
+    let (pairing, session) = (topic(1), topic(2));
+    // The dapp proposes without subscribing; the relay subscribes it and keeps the proposal.
+    let answer = request(
+        &mut dapp,
+        json!("1795469354864990464"),
+        "wc_proposeSession",
+        json!({"pairingTopic": pairing, "sessionProposal": "UFJPUE9TRQ==", "ttl": 300, "correlationId": 1795469354858111u64}),
+    )
+    .await;
+    assert_eq!(answer["result"], true);
+    request(&mut wallet, json!(1_000_000_001u64), "irn_subscribe", json!({"topic": pairing})).await;
+    let proposal = next(&mut wallet).await;
+    assert_eq!((proposal["params"]["data"]["message"].as_str(), proposal["params"]["data"]["tag"].as_i64()), (Some("UFJPUE9TRQ=="), Some(1100)));
+    ack(&mut wallet, &proposal).await;
+    // The wallet approves: the answer reaches the dapp on the pairing topic, the settlement
+    // waits on the session topic until the dapp subscribes.
+    let approve = json!({"sessionTopic": session, "pairingTopic": pairing, "sessionProposalResponse": "UkVTUE9OU0U=", "sessionSettlementRequest": "U0VUVExF", "ttl": 300});
+    assert_eq!(request(&mut wallet, json!(1_000_000_002u64), "wc_approveSession", approve).await["result"], true);
+    let response = next(&mut dapp).await;
+    assert_eq!((response["params"]["data"]["topic"].as_str(), response["params"]["data"]["tag"].as_i64()), (Some(pairing.as_str()), Some(1101)));
+    ack(&mut dapp, &response).await;
+    request(&mut dapp, json!(1_000_000_003u64), "irn_subscribe", json!({"topic": session})).await;
+    let settle = next(&mut dapp).await;
+    assert_eq!((settle["params"]["data"]["message"].as_str(), settle["params"]["data"]["tag"].as_i64()), (Some("U0VUVExF"), Some(1102)));
+    // The wallet was subscribed to the session topic by its approval: the dapp's answer reaches it.
+    request(&mut dapp, json!(1_000_000_004u64), "irn_publish", publish(&session, "QUNL", 1103)).await;
+    let acked = next(&mut wallet).await;
+    assert_eq!(acked["params"]["data"]["tag"], 1103);
+    s.stop().await;
+}
+
+async fn limits_and_pings(b: Backend) {
+    let Some(s) = TestServer::start_with(b, &["*"], |c| {
+        c.settings.relay_max_message_bytes = 2048;
+        c.settings.relay_max_subscriptions = 3;
+        c.settings.relay_publishes_per_second = 5;
+        c.settings.relay_ping_seconds = 1;
+    })
+    .await
+    else {
+        return;
+    };
+    let mut ws = client(&s, 3).await;
+    let error =
+        |v: &Value| (v["error"]["code"].as_i64().unwrap(), v["error"]["data"].as_str().unwrap().to_owned(), v["error"]["message"].as_str().unwrap().to_owned());
+    let big = request(&mut ws, json!(1_000_000_001u64), "irn_publish", publish(&topic(1), &"A".repeat(2049), 1108)).await;
+    assert_eq!(error(&big), (-32600, "PayloadSizeExceeded".into(), "Invalid payload: the message has 2049 bytes; at most 2048 are relayed".into()));
+    let long = request(&mut ws, json!(1_000_000_002u64), "irn_publish", json!({"topic": topic(1), "message": "x", "ttl": 31 * 24 * 3600})).await;
+    assert_eq!(error(&long).1, "TtlTooLong");
+    let short = request(&mut ws, json!(1_000_000_003u64), "irn_publish", json!({"topic": topic(1), "message": "x", "ttl": 5})).await;
+    assert_eq!(error(&short).1, "TtlTooShort");
+    let bad_topic = request(&mut ws, json!(1_000_000_004u64), "irn_subscribe", json!({"topic": "nope"})).await;
+    assert_eq!(error(&bad_topic).1, "InvalidTopic");
+    let too_many: Vec<String> = (0..501).map(|i| format!("{i:064x}")).collect();
+    let batch = request(&mut ws, json!(1_000_000_005u64), "irn_batchSubscribe", json!({"topics": too_many})).await;
+    assert_eq!(error(&batch).1, "BatchLimitExceeded");
+    for n in 0..3 {
+        assert!(request(&mut ws, json!(1_000_000_010u64 + n), "irn_subscribe", json!({"topic": topic(n as u8 + 20)})).await["result"].is_string());
+    }
+    let fourth = request(&mut ws, json!(1_000_000_020u64), "irn_subscribe", json!({"topic": topic(30)})).await;
+    assert_eq!(error(&fourth).1, "SubscriberLimitExceeded");
+    let unknown = request(&mut ws, json!(1_000_000_021u64), "irn_nope", json!({})).await;
+    assert_eq!(error(&unknown).1, "InvalidMethod");
+    // Five a second, bursting to ten: on a fresh socket, the eleventh in a row is refused
+    // (refused publishes count too, so the ones above spent part of that socket's budget).
+    let mut fresh = client(&s, 4).await;
+    let mut codes = Vec::new();
+    for n in 0..11 {
+        let reply = request(&mut fresh, json!(1_000_000_100u64 + n), "irn_publish", publish(&topic(40), &format!("m{n}"), 1108)).await;
+        codes.push(reply["error"]["code"].as_i64().unwrap_or(0));
+    }
+    assert_eq!(&codes[..10], &[0; 10]);
+    assert_eq!(codes[10], 3001);
+    // Pings come every second here; a client that answers stays connected.
+    let deadline = Instant::now() + Duration::from_secs(5);
+    let mut pings = 0;
+    while pings < 2 {
+        match tokio::time::timeout(deadline.saturating_duration_since(Instant::now()), ws.next()).await {
+            Ok(Some(Ok(Message::Ping(_)))) => pings += 1,
+            Ok(Some(Ok(_))) => {}
+            other => panic!("no pings: {other:?}"),
+        }
+    }
+    s.stop().await;
+}
+
+/// Two server processes on one PostgreSQL database: a client on one reaches a client on the other.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_processes_on_one_postgres_deliver_to_each_other() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some(url) = common::fresh_database(Backend::Postgres, &dir).await else { return };
+    let db = sigil_server::db::connect(&url).await.unwrap();
+    let project = sigil_server::projects::create(&db, "Relay", &["*".to_owned()], Default::default()).await.unwrap().id;
+    let mut servers = Vec::new();
+    let mut states = Vec::new();
+    for _ in 0..2 {
+        let db = sigil_server::db::connect(&url).await.unwrap();
+        let state = sigil_server::AppState::new(db, Config::for_database(&url));
+        states.push(state.clone());
+        servers.push(sigil_server::start(state, "127.0.0.1:0".parse().unwrap()).await.unwrap());
+    }
+    // Both processes hear each other before anything is published.
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !states.iter().all(|s| s.relay.is_listening()) {
+        assert!(Instant::now() < deadline, "the relay listeners did not start");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let connect = |seed: u8, addr: std::net::SocketAddr| {
+        let project = project.clone();
+        async move {
+            let base = format!("ws://{addr}/relay");
+            let t = sigil_core::relay_auth::sign(&SigningKey::from_bytes(&[seed; 32]), &base, now(), now() + 3600);
+            tokio_tungstenite::connect_async(format!("{base}?auth={t}&projectId={project}")).await.unwrap().0
+        }
+    };
+    let mut dapp = connect(1, servers[0].addr).await;
+    let mut wallet = connect(2, servers[1].addr).await;
+    let t = topic(5);
+    request(&mut dapp, json!(1_000_000_001u64), "irn_subscribe", json!({"topic": t})).await;
+    for n in 0..5 {
+        request(&mut wallet, json!(1_000_000_010u64 + n), "irn_publish", publish(&t, &format!("from-two-{n}"), 1108)).await;
+        let push = next(&mut dapp).await;
+        assert_eq!(push["params"]["data"]["message"], format!("from-two-{n}"));
+        ack(&mut dapp, &push).await;
+    }
+    for s in servers {
+        s.stop().await.unwrap();
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn verify_attests_the_page_origin_for_the_project() {
+    let s = TestServer::start(Backend::Sqlite, &["https://shop.example"]).await.unwrap();
+    let key: Value = s.http.get(s.url("/v3/public-key")).send().await.unwrap().json().await.unwrap();
+    assert_eq!((key["publicKey"]["kty"].as_str(), key["publicKey"]["crv"].as_str()), (Some("EC"), Some("P-256")));
+    let page = |referer: &str| {
+        s.http
+            .get(s.url(&format!("/v3/attestation?projectId={}&origin=https://liar.example&id=abc123&decryptedId=ff", s.project)))
+            .header("referer", referer)
+            .send()
+    };
+    for (referer, verified, origin) in
+        [("https://shop.example/checkout", true, "https://shop.example"), ("https://evil.example/", false, "https://evil.example")]
+    {
+        let res = page(referer).await.unwrap();
+        assert!(res.headers()["content-security-policy"].to_str().unwrap().ends_with("frame-ancestors https://shop.example"));
+        let html = res.text().await.unwrap();
+        let token = html.split("\\\"attestation\\\":\\\"").nth(1).unwrap().split("\\\"").next().unwrap().to_owned();
+        let payload = token.split('.').nth(1).unwrap();
+        use base64::Engine;
+        let claims: Value = serde_json::from_slice(&base64::engine::general_purpose::URL_SAFE_NO_PAD.decode(payload).unwrap()).unwrap();
+        // The origin is the page's (Referer), never what the page says of itself.
+        assert_eq!((claims["isVerified"].as_bool(), claims["origin"].as_str(), claims["id"].as_str()), (Some(verified), Some(origin), Some("abc123")));
+    }
+    s.stop().await;
+}
