@@ -3,7 +3,7 @@
 #   make test   set up and pass every test (Rust on SQLite and PostgreSQL, web unit tests)
 #   make bench  print every benchmark's figures
 
-.PHONY: demo test bench bench-api bench-rpc bench-ui size build web-deps clean
+.PHONY: demo test bench bench-api bench-rpc bench-ui bench-relay size build web-deps clean
 
 demo:
 	bash scripts/demo.sh
@@ -11,7 +11,7 @@ demo:
 test:
 	bash scripts/test.sh
 
-bench: bench-api bench-rpc bench-ui
+bench: bench-api bench-rpc bench-ui bench-relay
 
 bench-api:
 	bash scripts/bench-api.sh
@@ -21,6 +21,9 @@ bench-rpc:
 
 bench-ui:
 	bash scripts/bench-ui.sh
+
+bench-relay:
+	bash scripts/bench-relay.sh
 
 size:
 	[ -d web/node_modules ] || (cd web && npm ci --no-audit --no-fund)

@@ -219,6 +219,7 @@ pub async fn start(state: AppState, addr: SocketAddr) -> anyhow::Result<RunningS
         state.rpc.spawn_probes(),
         retention::spawn(state.db.clone(), state.config.settings.analytics_retention_days),
         state.directory.spawn_refresh(state.db.clone()),
+        state.relay.spawn_writer(),
     ];
     let mut background = background;
     if config::database_kind(&state.config.database_url) == Ok(config::DatabaseKind::Postgres) {

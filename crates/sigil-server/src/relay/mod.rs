@@ -95,6 +95,25 @@ pub struct Relay {
     sockets: AtomicUsize,
     /// Whether this process hears the others' announcements now (PostgreSQL).
     listening: std::sync::atomic::AtomicBool,
+    /// Messages to store and acks to record, written in order and in batches by one writer:
+    /// an ack can never come before the message it acknowledges is stored.
+    writes: mpsc::UnboundedSender<Write>,
+    writes_in: Mutex<Option<mpsc::UnboundedReceiver<Write>>>,
+    /// Messages published lately (topic, id), so one published again is not delivered again.
+    recent: Mutex<Recent>,
+}
+
+/// (topic, message id) of recent messages: a set to look up, and their order to forget the oldest.
+type Recent = (HashSet<(String, String)>, std::collections::VecDeque<(String, String)>);
+
+/// How many recent messages are remembered for that.
+const RECENT: usize = 65_536;
+
+/// What the writer does: store a message (its publisher waits to know whether it was new),
+/// or delete an acknowledged one.
+pub enum Write {
+    Store(Stored, tokio::sync::oneshot::Sender<Result<bool, ()>>),
+    Ack(String, String),
 }
 
 /// The id of a client's subscription to a topic, as WalletConnect clients compute it
@@ -110,7 +129,11 @@ pub fn message_id(message: &str) -> String {
 
 impl Relay {
     pub fn new(db: Db, settings: RelaySettings, postgres: bool) -> Relay {
+        let (writes, writes_in) = mpsc::unbounded_channel();
         Relay {
+            writes,
+            writes_in: Mutex::new(Some(writes_in)),
+            recent: Default::default(),
             db,
             settings,
             notify_others: postgres,
@@ -248,11 +271,34 @@ impl Relay {
             expires_at: now + p.ttl * 1000,
             seq: self.seq(),
         };
-        // A message published again (a client that saw no answer) is stored and sent once.
-        if !store::insert(&self.db, &stored).await.map_err(|e| self.storage_failed(e))? {
-            return Ok(());
+        // Delivered to who listens while it is stored; the publisher is answered once it is
+        // stored, so a restart loses nothing it was told was sent. The store is queued before
+        // the delivery, so an ack always finds it. A message published again (a client that
+        // saw no answer) is delivered once.
+        let (done, stored_as) = tokio::sync::oneshot::channel();
+        let _ = self.writes.send(Write::Store(stored.clone(), done));
+        let seen_before = {
+            let mut recent = self.recent.lock().unwrap_or_else(|e| e.into_inner());
+            let key = (stored.topic.clone(), stored.id.clone());
+            let seen = !recent.0.insert(key.clone());
+            if !seen {
+                recent.1.push_back(key);
+                if recent.1.len() > RECENT {
+                    if let Some(old) = recent.1.pop_front() {
+                        recent.0.remove(&old);
+                    }
+                }
+            }
+            seen
+        };
+        if !seen_before {
+            self.fan_out(&stored);
         }
-        self.fan_out(&stored);
+        match stored_as.await {
+            Ok(Ok(true)) => {}
+            Ok(Ok(false)) => return Ok(()),
+            _ => return Err(RpcError::internal()),
+        }
         if self.notify_others {
             let note = format!("{} {} {}", self.instance, stored.topic, stored.id);
             if let Err(e) = sqlx::query("SELECT pg_notify($1, $2)").bind(CHANNEL).bind(note).execute(&self.db).await {
@@ -293,12 +339,43 @@ impl Relay {
         }
     }
 
-    /// The client acknowledged push `push_id`: its message is done with.
-    pub async fn acknowledge(&self, conn: &Conn, push_id: u64) {
+    /// The client acknowledged push `push_id`: its message is done with (deleted shortly,
+    /// in order with the writer's other work).
+    pub fn acknowledge(&self, conn: &Conn, push_id: u64) {
         let Some((topic, id)) = conn.pushed.lock().unwrap_or_else(|e| e.into_inner()).remove(&push_id) else { return };
-        if let Err(e) = store::acknowledge(&self.db, &topic, &id).await {
-            tracing::warn!(error = %e, "recording an ack failed; the message may be sent again");
-        }
+        let _ = self.writes.send(Write::Ack(topic, id));
+    }
+
+    /// Stores published messages and deletes acknowledged ones, in order, in batches (one
+    /// transaction for all that wait), until the relay is gone.
+    pub fn spawn_writer(self: &Arc<Self>) -> tokio::task::JoinHandle<()> {
+        let receiver = self.writes_in.lock().unwrap_or_else(|e| e.into_inner()).take();
+        let relay = Arc::downgrade(self);
+        tokio::spawn(async move {
+            let Some(mut receiver) = receiver else { return };
+            let mut batch: Vec<Write> = Vec::new();
+            while receiver.recv_many(&mut batch, 200).await > 0 {
+                let Some(relay) = relay.upgrade() else { return };
+                match store::write_all(&relay.db, &batch).await {
+                    Ok(fresh) => {
+                        let mut fresh = fresh.into_iter();
+                        for write in batch.drain(..) {
+                            if let Write::Store(_, done) = write {
+                                let _ = done.send(Ok(fresh.next().unwrap_or(false)));
+                            }
+                        }
+                    }
+                    Err(e) => {
+                        tracing::error!(error = %e, "relay storage failed");
+                        for write in batch.drain(..) {
+                            if let Write::Store(_, done) = write {
+                                let _ = done.send(Err(()));
+                            }
+                        }
+                    }
+                }
+            }
+        })
     }
 
     /// Stored messages of `topics` for `client` (fetch: they stay until receipts come).

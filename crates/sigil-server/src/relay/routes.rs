@@ -102,7 +102,13 @@ pub async fn connect(State(state): State<AppState>, request: Request) -> Respons
     let on_upgrade = hyper::upgrade::on(request);
     tokio::spawn(async move {
         let Ok(upgraded) = on_upgrade.await else { return };
-        let config = WebSocketConfig::default().max_message_size(Some(max_frame)).max_frame_size(Some(max_frame));
+        // Small buffers: most sockets sit idle, and ten thousand of them must fit.
+        let config = WebSocketConfig::default()
+            .read_buffer_size(4 * 1024)
+            .write_buffer_size(0)
+            .max_write_buffer_size(max_frame * 4)
+            .max_message_size(Some(max_frame))
+            .max_frame_size(Some(max_frame));
         let ws = WebSocketStream::from_raw_socket(TokioIo::new(upgraded), Role::Server, Some(config)).await;
         match (verdict, slot) {
             (Ok(client), Some(_slot)) => super::socket::serve(relay, ws, client).await,

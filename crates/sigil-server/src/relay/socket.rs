@@ -103,7 +103,7 @@ async fn answer(relay: &Arc<Relay>, conn: &Arc<Conn>, text: &str, budget: &mut P
         if incoming.result.is_some() || incoming.error.is_some() {
             let push_id = id.trim_matches('"').trim_end_matches('n').parse::<u64>().ok();
             if let (Some(push_id), Some(_)) = (push_id, incoming.result) {
-                relay.acknowledge(conn, push_id).await;
+                relay.acknowledge(conn, push_id);
             }
         }
         return None;

@@ -35,22 +35,37 @@ fn from_row(r: &sqlx::any::AnyRow) -> Result<Stored, sqlx::Error> {
 
 const COLUMNS: &str = "topic, id, message, tag, attestation, publisher, published_at, expires_at, seq";
 
-/// Stores a message; false when the same message was already stored on the topic (a client
+/// Stores messages and deletes acknowledged ones, in order, in one transaction; for each
+/// message stored, false when the same message was already stored on its topic (a client
 /// sends a publish again when it saw no answer).
-pub async fn insert(db: &Db, m: &Stored) -> Result<bool, sqlx::Error> {
-    let done = sqlx::query(&format!("INSERT INTO relay_messages ({COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (topic, id) DO NOTHING"))
-        .bind(&m.topic)
-        .bind(&m.id)
-        .bind(&m.message)
-        .bind(m.tag)
-        .bind(&m.attestation)
-        .bind(&m.publisher)
-        .bind(m.published_at)
-        .bind(m.expires_at)
-        .bind(m.seq)
-        .execute(db)
-        .await?;
-    Ok(done.rows_affected() == 1)
+pub async fn write_all(db: &Db, writes: &[super::Write]) -> Result<Vec<bool>, sqlx::Error> {
+    let insert = format!("INSERT INTO relay_messages ({COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (topic, id) DO NOTHING");
+    let mut tx = db.begin().await?;
+    let mut fresh = Vec::new();
+    for write in writes {
+        match write {
+            super::Write::Store(m, _) => {
+                let done = sqlx::query(&insert)
+                    .bind(&m.topic)
+                    .bind(&m.id)
+                    .bind(&m.message)
+                    .bind(m.tag)
+                    .bind(&m.attestation)
+                    .bind(&m.publisher)
+                    .bind(m.published_at)
+                    .bind(m.expires_at)
+                    .bind(m.seq)
+                    .execute(&mut *tx)
+                    .await?;
+                fresh.push(done.rows_affected() == 1);
+            }
+            super::Write::Ack(topic, id) => {
+                sqlx::query("DELETE FROM relay_messages WHERE topic = $1 AND id = $2").bind(topic).bind(id).execute(&mut *tx).await?;
+            }
+        }
+    }
+    tx.commit().await?;
+    Ok(fresh)
 }
 
 /// One stored message, if it is still there.

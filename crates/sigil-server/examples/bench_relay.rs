@@ -1,0 +1,184 @@
+//! make bench-relay: holds as many relay sockets as asked (default 10,000), then measures
+//! publish-to-delivery latency and message throughput through the Sigil relay, and the same
+//! pattern through a plain WebSocket echo server in this process as the baseline.
+//!
+//! Usage: bench_relay <relay ws url> <projectId> <server pid> [sockets] [messages]
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use ed25519_dalek::SigningKey;
+use futures::{SinkExt, StreamExt};
+use serde_json::{json, Value};
+use tokio::net::TcpListener;
+use tokio_tungstenite::tungstenite::Message;
+
+type Ws = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+fn now() -> i64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs() as i64
+}
+
+fn rss_kib(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    status.lines().find_map(|l| l.strip_prefix("VmRSS:")).and_then(|v| v.split_whitespace().next()).and_then(|v| v.parse().ok()).unwrap_or(0)
+}
+
+async fn relay_socket(url: &str, project: &str, n: u64) -> Ws {
+    let mut seed = [0u8; 32];
+    seed[..8].copy_from_slice(&n.to_le_bytes());
+    let token = sigil_core::relay_auth::sign(&SigningKey::from_bytes(&seed), url, now(), now() + 3600);
+    tokio_tungstenite::connect_async(format!("{url}?auth={token}&projectId={project}")).await.expect("relay socket").0
+}
+
+async fn call(ws: &mut Ws, id: u64, method: &str, params: Value) {
+    ws.send(Message::text(json!({"id": id, "jsonrpc": "2.0", "method": method, "params": params}).to_string())).await.unwrap();
+    loop {
+        if let Some(Ok(Message::Text(t))) = ws.next().await {
+            let v: Value = serde_json::from_str(&t).unwrap();
+            if v["id"] == id {
+                return;
+            }
+        }
+    }
+}
+
+/// Waits for the next text frame, answering pushes with acks; the frame.
+async fn next_text(ws: &mut Ws) -> Value {
+    loop {
+        match ws.next().await {
+            Some(Ok(Message::Text(t))) => return serde_json::from_str(&t).unwrap(),
+            Some(Ok(_)) => continue,
+            other => panic!("socket ended: {other:?}"),
+        }
+    }
+}
+
+fn percentile(sorted: &[f64], p: f64) -> f64 {
+    sorted[((sorted.len() as f64 - 1.0) * p).round() as usize]
+}
+
+struct Figures {
+    p50: f64,
+    p99: f64,
+    per_second: f64,
+}
+
+/// `messages` round trips over `pairs` (sender, receiver) pairs at once; latency in ms.
+async fn measure<F, Fut>(pairs: usize, messages: usize, run_pair: F) -> Figures
+where
+    F: Fn(usize, usize) -> Fut,
+    Fut: std::future::Future<Output = Vec<f64>> + Send + 'static,
+{
+    let per_pair = messages / pairs;
+    let started = Instant::now();
+    let tasks: Vec<_> = (0..pairs).map(|i| tokio::spawn(run_pair(i, per_pair))).collect();
+    let mut all = Vec::new();
+    for t in tasks {
+        all.extend(t.await.unwrap());
+    }
+    let elapsed = started.elapsed().as_secs_f64();
+    all.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    Figures { p50: percentile(&all, 0.5), p99: percentile(&all, 0.99), per_second: all.len() as f64 / elapsed }
+}
+
+#[tokio::main]
+async fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let (url, project, server_pid) = (args[1].clone(), args[2].clone(), args[3].parse::<u32>().unwrap());
+    let sockets: usize = args.get(4).and_then(|v| v.parse().ok()).unwrap_or(10_000);
+    let messages: usize = args.get(5).and_then(|v| v.parse().ok()).unwrap_or(20_000);
+    let pairs = 16;
+
+    // Idle sockets, each authenticated and subscribed to its own topic, as real wallets hold.
+    let rss_before = rss_kib(server_pid);
+    let opened = Instant::now();
+    let mut held = Vec::with_capacity(sockets);
+    let mut failed = 0;
+    for chunk in (0..sockets as u64).collect::<Vec<_>>().chunks(200) {
+        let opening = chunk.iter().map(|&n| {
+            let (url, project) = (url.clone(), project.clone());
+            tokio::spawn(async move {
+                let mut ws = relay_socket(&url, &project, n + 1_000).await;
+                call(&mut ws, 1_000_000_000, "irn_subscribe", json!({"topic": format!("{:064x}", n + 1_000_000)})).await;
+                ws
+            })
+        });
+        for s in futures::future::join_all(opening).await {
+            match s {
+                Ok(ws) => held.push(ws),
+                Err(_) => failed += 1,
+            }
+        }
+    }
+    let open_secs = opened.elapsed().as_secs_f64();
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let rss_after = rss_kib(server_pid);
+    let per_socket_kib = (rss_after.saturating_sub(rss_before)) as f64 / held.len().max(1) as f64;
+
+    // Publish to delivery through the relay, while those sockets stay open.
+    let ids = Arc::new(AtomicU64::new(2_000_000_000));
+    let relay = measure(pairs, messages, |i, n| {
+        let (url, project, ids) = (url.clone(), project.clone(), ids.clone());
+        async move {
+            let topic = format!("{:064x}", 9_000_000 + i);
+            let mut receiver = relay_socket(&url, &project, 500_000 + i as u64 * 2).await;
+            let mut sender = relay_socket(&url, &project, 500_001 + i as u64 * 2).await;
+            call(&mut receiver, 1_000_000_001, "irn_subscribe", json!({"topic": topic})).await;
+            let mut out = Vec::with_capacity(n);
+            for k in 0..n {
+                let t0 = Instant::now();
+                let id = ids.fetch_add(1, Ordering::Relaxed);
+                let publish = json!({"id": id, "jsonrpc": "2.0", "method": "irn_publish", "params": {"topic": topic, "message": format!("bench-{i}-{k}"), "ttl": 300, "tag": 1108}});
+                sender.send(Message::text(publish.to_string())).await.unwrap();
+                let push = next_text(&mut receiver).await;
+                out.push(t0.elapsed().as_secs_f64() * 1000.0);
+                receiver.send(Message::text(json!({"id": push["id"], "jsonrpc": "2.0", "result": true}).to_string())).await.unwrap();
+                next_text(&mut sender).await; // the publish's answer
+            }
+            out
+        }
+    })
+    .await;
+
+    // The baseline: a plain WebSocket echo server, the same pattern (a frame out, one back).
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let echo_url = format!("ws://{}", listener.local_addr().unwrap());
+    tokio::spawn(async move {
+        while let Ok((stream, _)) = listener.accept().await {
+            tokio::spawn(async move {
+                let Ok(mut ws) = tokio_tungstenite::accept_async(stream).await else { return };
+                while let Some(Ok(m)) = ws.next().await {
+                    if m.is_text() && ws.send(m).await.is_err() {
+                        return;
+                    }
+                }
+            });
+        }
+    });
+    let echo = measure(pairs, messages, |_, n| {
+        let echo_url = echo_url.clone();
+        async move {
+            let mut ws = tokio_tungstenite::connect_async(&echo_url).await.unwrap().0;
+            let mut out = Vec::with_capacity(n);
+            for k in 0..n {
+                let t0 = Instant::now();
+                ws.send(Message::text(json!({"m": k}).to_string())).await.unwrap();
+                next_text(&mut ws).await;
+                out.push(t0.elapsed().as_secs_f64() * 1000.0);
+            }
+            out
+        }
+    })
+    .await;
+
+    println!("Sigil relay, {pairs} publisher/subscriber pairs, {messages} messages, 127.0.0.1, release build");
+    println!("  sockets held open: {} (asked {sockets}, {failed} failed), opened in {open_secs:.1} s", held.len());
+    println!("  server memory: {:.1} KiB per open socket (RSS {} -> {} KiB)", per_socket_kib, rss_before, rss_after);
+    println!("  {:<36} {:>10} {:>10} {:>12}", "", "p50 ms", "p99 ms", "messages/s");
+    println!("  {:<36} {:>10.3} {:>10.3} {:>12.0}", "relay: publish -> delivery", relay.p50, relay.p99, relay.per_second);
+    println!("  {:<36} {:>10.3} {:>10.3} {:>12.0}", "plain WebSocket echo (baseline)", echo.p50, echo.p99, echo.per_second);
+    println!("  ratio to baseline: p50 x{:.2}, p99 x{:.2}, messages/s x{:.2}", relay.p50 / echo.p50, relay.p99 / echo.p99, relay.per_second / echo.per_second);
+    drop(held);
+}
