@@ -76,7 +76,8 @@ for m in eth_blockNumber eth_call "eth_getBalance*"; do
   prps=$(col proxy 1); pp50=$(col proxy 2); pp99=$(col proxy 3)
   printf '%-16s %-8s %10.0f %9.3f %9.3f\n' "$m" direct "$drps" "$dp50" "$dp99"
   printf '%-16s %-8s %10.0f %9.3f %9.3f\n' "$m" proxy "$prps" "$pp50" "$pp99"
-  awk -v m="$m" -v a="$pp50" -v b="$dp50" -v c="$pp99" -v d="$dp99" -v e="$prps" -v f="$drps" \
-    'BEGIN { printf "%s proxy overhead: p50 x%.3f (%+.1f%%), p99 x%.3f, throughput x%.3f\n", m, a / b, (a / b - 1) * 100, c / d, e / f }'
+  goal=""; [ "$m" = "eth_getBalance*" ] && goal="; goals: p50 <= x1.5, throughput >= x0.6"
+  awk -v m="$m" -v a="$pp50" -v b="$dp50" -v c="$pp99" -v d="$dp99" -v e="$prps" -v f="$drps" -v g="$goal" \
+    'BEGIN { printf "%s proxy overhead: p50 x%.3f (%+.1f%%), p99 x%.3f, throughput x%.3f%s\n", m, a / b, (a / b - 1) * 100, c / d, e / f, g }'
 done
 echo '* eth_getBalance*: a different address per request, so nothing is shared: the forwarding cost alone.'
