@@ -9,8 +9,10 @@ export default defineConfig({
     alias: [
       { find: /^@sigil\/core$/, replacement: `${src('core')}/index.ts` },
       { find: /^@sigil\/core\/api$/, replacement: `${src('core')}/api/index.ts` },
+      { find: /^@sigil\/core\/messages$/, replacement: `${src('core')}/messages/index.ts` },
       { find: /^@sigil\/core\/(.*)$/, replacement: `${src('core')}/$1.ts` },
       { find: /^@sigil\/adapter-evm$/, replacement: `${src('adapter-evm')}/index.ts` },
+      { find: /^@sigil\/wagmi$/, replacement: `${src('wagmi')}/index.ts` },
     ],
   },
   test: {

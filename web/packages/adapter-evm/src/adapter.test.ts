@@ -1,8 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { createSigil, StorageKeys, type SigilClient } from '@sigil/core'
+import { createSigil, injectedConnectors, StorageKeys, type SigilClient } from '@sigil/core'
 import { arbitrum, ethereum, sigilDev } from '@sigil/core/networks'
+import { ACCOUNT, announce, FakeProvider } from '../../core/src/test-utils/fake-provider.js'
 import { evmAdapter } from './adapter.js'
-import { ACCOUNT, announce, FakeProvider } from './test-utils/fake-provider.js'
+import { toChecksumAddress } from './checksum.js'
 
 const cleanups: (() => void)[] = []
 afterEach(() => {
@@ -24,7 +25,7 @@ function setup(opts: { storage?: Map<string, string>; legacy?: boolean; announce
     { name: 'Ether', symbol: 'ETH', chainId: 'eip155:1', price: 0, quantity: { decimals: '18', numeric: '10000.0' }, iconUrl: '' },
   ])
   const blockchainApi = { getBalances, getIdentity: vi.fn(async () => ({ name: null, avatar: null })), getPrices: vi.fn(async () => []) }
-  const adapter = evmAdapter({ window: opts.legacy ? { ethereum: wallet } : {}, reconnectTimeoutMs: 50 })
+  const adapter = evmAdapter()
   const data = opts.storage ?? new Map<string, string>()
   const storage = {
     getItem: (k: string) => data.get(k) ?? null,
@@ -33,7 +34,14 @@ function setup(opts: { storage?: Map<string, string>; legacy?: boolean; announce
   }
   const client: SigilClient = createSigil(
     { projectId: 'p1', networks: [ethereum, arbitrum, dev], apiUrl: 'https://api.test' },
-    { adapters: [adapter], storage, isMobile: () => false, blockchainApi },
+    {
+      adapters: [adapter],
+      connectors: [injectedConnectors({ window: opts.legacy ? { ethereum: wallet } : {} })],
+      reconnectTimeoutMs: 50,
+      storage,
+      isMobile: () => false,
+      blockchainApi,
+    },
   )
   cleanups.push(() => client.destroy())
   return { wallet, adapter, client, data, getBalances, unannounce }
@@ -44,7 +52,7 @@ const eip155 = (client: SigilClient) => client.store.getState().chains.eip155
 const nonBalanceCalls = (wallet: FakeProvider) => wallet.calls.filter((c) => c.method !== 'wallet_getCapabilities')
 const nonBalanceMethods = (wallet: FakeProvider) => nonBalanceCalls(wallet).map((c) => c.method)
 
-describe('evm adapter through the core client', () => {
+describe('evm adapter with the injected connectors, through the core client', () => {
   it('announced wallets become connectors', () => {
     const { client } = setup()
     expect(client.store.getState().connectors).toEqual([
@@ -258,5 +266,31 @@ describe('evm adapter through the core client', () => {
     setTimeout(() => cleanups.push(announce(again.wallet, { name: 'Test Wallet', rdns: 'com.test' })), 10)
     await again.client.ready
     expect(eip155(again.client)?.connectionStatus).toBe('connected')
+  })
+})
+
+describe('eip155 rules', () => {
+  it('addresses: 40 hex characters with or without 0x', () => {
+    const { isAddress } = evmAdapter()
+    expect(isAddress?.(ACCOUNT)).toBe(true)
+    expect(isAddress?.(ACCOUNT.slice(2))).toBe(true)
+    expect(isAddress?.(ACCOUNT.slice(0, -1))).toBe(false)
+    expect(isAddress?.(`0x${'g'.repeat(40)}`)).toBe(false)
+    expect(isAddress?.('7EcDhSYGxXyscszYEp35KHN8vvw3svAuLKTzXwCFLtV')).toBe(false)
+  })
+
+  it('checksums addresses (EIP-55 vectors) and names the chain Ethereum in sign-in messages', async () => {
+    expect(toChecksumAddress('0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed')).toBe('0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed')
+    expect(toChecksumAddress('FB6916095CA1DF60BB79CE92CE3EA74C37C5D359')).toBe('0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359')
+    expect(await evmAdapter().signInAccount?.('0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed')).toEqual({
+      label: 'Ethereum',
+      address: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
+    })
+  })
+
+  it('names come from the Sigil server with the account as sender', async () => {
+    const api = { getIdentity: vi.fn(async () => ({ name: 'alice.eth', avatar: null })), getBalances: vi.fn(), getPrices: vi.fn() }
+    expect(await evmAdapter().getIdentity?.(ACCOUNT, api)).toEqual({ name: 'alice.eth', avatar: null })
+    expect(api.getIdentity).toHaveBeenCalledWith(ACCOUNT, { sender: ACCOUNT })
   })
 })

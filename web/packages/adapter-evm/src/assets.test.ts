@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { createAssetDiscovery } from './assets.js'
-import { ACCOUNT, FakeProvider } from './test-utils/fake-provider.js'
+import { ACCOUNT, FakeProvider } from '../../core/src/test-utils/fake-provider.js'
 
 const USDC = '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48'
 

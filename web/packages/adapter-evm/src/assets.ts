@@ -1,4 +1,5 @@
-import { isEvmAddress, type WalletAsset } from '@sigil/core'
+import type { WalletAsset } from '@sigil/core'
+import { isEvmAddress } from './address.js'
 import { toHexChainId, type Eip1193Provider } from './provider.js'
 
 /** `value[key]` when `value` is an object; undefined otherwise (wallet answers are untrusted). */
@@ -25,14 +26,16 @@ function toWalletAsset(entry: unknown): WalletAsset | undefined {
  * The account's native and ERC-20 assets on one chain as the wallet reports them (ERC-7811
  * wallet_getAssets), when its EIP-5792 capabilities say it offers asset discovery there;
  * undefined otherwise, or when the wallet fails to answer, so the caller asks the balance service.
- * Capabilities are asked once per account and chain.
+ * Capabilities are asked once per wallet, account and chain.
  */
 export function createAssetDiscovery() {
-  const supported = new Map<string, boolean>()
+  let answers = new WeakMap<Eip1193Provider, Map<string, boolean>>()
   return {
     async getAssets(provider: Eip1193Provider, address: string, chainId: number | string): Promise<WalletAsset[] | undefined> {
       const chainHex = toHexChainId(chainId)
       const key = `${address.toLowerCase()}:${chainHex}`
+      const supported = answers.get(provider) ?? new Map<string, boolean>()
+      answers.set(provider, supported)
       let ok = supported.get(key)
       if (ok === undefined) {
         try {
@@ -53,9 +56,9 @@ export function createAssetDiscovery() {
         return undefined
       }
     },
-    /** Forgets what wallets said (another wallet or account connected). */
+    /** Forgets what wallets said. */
     clear() {
-      supported.clear()
+      answers = new WeakMap()
     },
   }
 }

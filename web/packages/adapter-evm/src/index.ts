@@ -1,4 +1,5 @@
-export { evmAdapter, type EvmAdapter, type EvmAdapterOptions } from './adapter.js'
-export { createDiscovery, LEGACY_INJECTED_ID, LEGACY_INJECTED_NAME, type DiscoveredWallet, type Discovery, type DiscoveryWindow } from './discovery.js'
+export { evmAdapter, type EvmAdapter } from './adapter.js'
+export { isEvmAddress } from './address.js'
+export { createAssetDiscovery } from './assets.js'
 export { addChainParameters, switchEvmChain } from './switch-chain.js'
-export { parseChainId, toHexChainId, utf8ToHex, type Eip1193Provider, type ProviderInfo } from './provider.js'
+export { parseChainId, toHexChainId, utf8ToHex, type Eip1193Provider } from './provider.js'

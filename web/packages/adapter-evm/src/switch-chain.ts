@@ -1,4 +1,4 @@
-import { ErrorMessages, errorCode, RpcErrorCode, SigilError, toSigilError, type CaipNetwork } from '@sigil/core'
+import { ErrorMessages, errorCode, RpcErrorCode, SwitchChainError, toSigilError, type CaipNetwork } from '@sigil/core'
 import { parseChainId, toHexChainId, type Eip1193Provider } from './provider.js'
 
 /** Some wallets (e.g. mobile in-app browsers) nest the 4902 code in `data.originalError`. */
@@ -24,8 +24,8 @@ export function addChainParameters(network: CaipNetwork) {
 /**
  * Asks the wallet to switch to `network`. A wallet that does not know the chain (4902) is asked
  * to add it (wallet_addEthereumChain) and, if it did not switch while adding, to switch again.
- * Errors are catalogue errors: 4001 'User rejected the request.', 'Chain is not supported'
- * when the chain cannot be added.
+ * Errors are catalogue errors: UserRejectedRequestError (4001), SwitchChainError (4902) with
+ * 'Chain is not supported' when the chain cannot be added.
  */
 export async function switchEvmChain(provider: Eip1193Provider, network: CaipNetwork): Promise<void> {
   const chainId = toHexChainId(network.id)
@@ -36,13 +36,12 @@ export async function switchEvmChain(provider: Eip1193Provider, network: CaipNet
     if (!isUnrecognizedChain(error)) throw toSigilError(error)
   }
   const params = addChainParameters(network)
-  if (params.rpcUrls.length === 0) throw new SigilError(ErrorMessages.chainNotSupported, RpcErrorCode.unrecognizedChain)
+  if (params.rpcUrls.length === 0) throw new SwitchChainError(undefined, ErrorMessages.chainNotSupported)
   try {
     await provider.request({ method: 'wallet_addEthereumChain', params: [params] })
   } catch (error) {
-    const code = errorCode(error)
-    if (code === RpcErrorCode.userRejected) throw toSigilError(error)
-    throw new SigilError(ErrorMessages.chainNotSupported, code ?? RpcErrorCode.unrecognizedChain, error)
+    if (errorCode(error) === RpcErrorCode.userRejected) throw toSigilError(error)
+    throw new SwitchChainError(error, ErrorMessages.chainNotSupported)
   }
   const current = parseChainId(await provider.request({ method: 'eth_chainId' }))
   if (current === Number(network.id)) return

@@ -1,41 +1,30 @@
-import type { CaipNetwork, ChainNamespace, ConnectedWalletInfo, Connector, WalletAsset } from './types.js'
-
-/** What an adapter reports after connecting or reconnecting. */
-export interface ConnectResult {
-  connectorId: string
-  address: string
-  /** Chain reference as the wallet reports it (a number for EVM chains). */
-  chainId: number | string
-  walletInfo?: ConnectedWalletInfo
-}
-
-/** Wallet-side happenings an adapter feeds back into the controllers. */
-export interface AdapterEvents {
-  connectorsChanged(connectors: Connector[]): void
-  /** The wallet's selected account changed; undefined means it exposes none any more. */
-  accountChanged(address: string | undefined): void
-  chainChanged(chainId: number | string): void
-  disconnected(): void
-}
+import type { BlockchainClient, Identity } from './api/blockchain.js'
+import type { SigilClient } from './client.js'
+import type { CaipNetwork, ChainNamespace, WalletAsset } from './types.js'
 
 /**
- * One namespace's wallet integration (EVM extensions, Solana, …). Balances come from the wallet
- * where it can list its assets (getAssets), else from the Sigil server; names from the server.
+ * What one namespace does with a connected wallet's provider (the connector hands it over):
+ * its address rules, switching networks, signing, balances and names. Every ability is
+ * optional; core asks whether an adapter has it instead of checking namespaces, so a new
+ * namespace is a new adapter and nothing else.
  */
-export interface ChainAdapter {
+export interface ChainAdapter<Provider = unknown> {
   readonly namespace: ChainNamespace
-  /** Starts connector discovery and wallet event listening. Returns a teardown. */
-  setup(events: AdapterEvents): () => void
-  /** Asks the wallet to connect (prompts the user). */
-  connect(connectorId: string, options?: { network?: CaipNetwork }): Promise<ConnectResult>
-  /** Restores a previous connection without prompting; undefined when the wallet won't. */
-  reconnect(connectorId: string): Promise<ConnectResult | undefined>
-  disconnect(): Promise<void>
-  switchNetwork(network: CaipNetwork): Promise<void>
-  signMessage(message: string, address: string): Promise<string>
+  /** Whether `address` is well-formed here; accounts failing it are not taken from a wallet. */
+  isAddress?(address: string): boolean
+  /** Moves the wallet to `network`. Without it, switching only changes the modal's active network. */
+  switchNetwork?(provider: Provider, network: CaipNetwork): Promise<void>
+  /** Signs plain text with `address` (sign-in messages). */
+  signMessage?(provider: Provider, message: string, address: string): Promise<string>
   /**
-   * The account's assets on `network` as the connected wallet reports them (ERC-7811
-   * wallet_getAssets); undefined when the wallet offers no asset discovery there.
+   * The account's assets on `network` as the wallet reports them; undefined when the wallet
+   * offers no asset discovery there (balances then come from the Sigil server).
    */
-  getAssets?(address: string, network: CaipNetwork): Promise<WalletAsset[] | undefined>
+  getAssets?(provider: Provider, address: string, network: CaipNetwork): Promise<WalletAsset[] | undefined>
+  /** The account's name and avatar. Without it the account shows its address only. */
+  getIdentity?(address: string, api: BlockchainClient): Promise<Identity>
+  /** How sign-in messages state an account of this namespace: the chain's name and the address's canonical form. */
+  signInAccount?(address: string): Promise<{ label: string; address: string }>
+  /** Called once the modal exists, e.g. to keep another library in step with it. Returns a teardown. */
+  attach?(client: SigilClient): () => void
 }

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { BALANCE_CACHE_MS, BALANCE_RETRY_LOCK_MS, listedTokens, nativeBalanceOf, tokenFiatValue, totalFiatValue } from './balance.js'
 import { BlockchainApiError } from './api/blockchain.js'
-import { fakeAdapter, fakeBlockchainApi, testClient, tokenBalance } from './test-utils/index.js'
+import { fakeBlockchainApi, fakeWallet, testClient, tokenBalance } from './test-utils/index.js'
 import { polygon, sigilDev } from './networks.js'
 import type { WalletAsset } from './types.js'
 
@@ -203,25 +203,26 @@ describe('balances from a wallet with asset discovery (ERC-7811)', () => {
   ]
 
   function walletClient(
-    getAssets: (address: string, network: { caipNetworkId: string }) => Promise<WalletAsset[] | undefined>,
+    getAssets: (provider: unknown, address: string, network: { caipNetworkId: string }) => Promise<WalletAsset[] | undefined>,
     networks?: { chainId?: number },
   ) {
-    const fake = fakeAdapter(networks)
+    const fake = fakeWallet(networks)
     const adapter = { ...fake.adapter, getAssets: vi.fn(getAssets) }
     const blockchainApi = fakeBlockchainApi([native])
     blockchainApi.getPrices.mockResolvedValue([
       { name: 'Ether', symbol: 'ETH', iconUrl: 'https://api.test/eth.png', price: 3000 },
       { name: 'USD Coin', symbol: 'USDC', iconUrl: 'https://api.test/usdc.png', price: 1 },
     ])
-    const { client } = testClient({}, { restore: false, blockchainApi, adapters: [adapter] })
-    return { client, adapter, blockchainApi }
+    const { client } = testClient({}, { restore: false, blockchainApi, adapters: [adapter], connectors: [fake.source] })
+    return { client, adapter, blockchainApi, fake }
   }
 
   it("the wallet's assets are the balances, priced by the server; the balance service is not asked", async () => {
-    const { client, adapter, blockchainApi } = walletClient(async () => assets)
+    const { client, adapter, blockchainApi, fake } = walletClient(async () => assets)
     await client.connect('com.test')
     await client.refreshBalance()
-    expect(adapter.getAssets).toHaveBeenCalledWith(ADDRESS, expect.objectContaining({ caipNetworkId: 'eip155:1' }))
+    // asked through the connected wallet's provider
+    expect(adapter.getAssets).toHaveBeenCalledWith(fake.providers.get('eip155'), ADDRESS, expect.objectContaining({ caipNetworkId: 'eip155:1' }))
     expect(blockchainApi.getBalances).not.toHaveBeenCalled()
     // Only what is listed is priced: not the zero SGL balance.
     expect(blockchainApi.getPrices).toHaveBeenCalledWith(['eip155:1:native', `eip155:1:${USDC}`], { currency: 'usd' })

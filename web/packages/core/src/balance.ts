@@ -120,15 +120,16 @@ export function createBalanceController(ctx: SigilContext, api: () => Promise<Bl
   }
 
   /**
-   * Spec section 7: on EVM chains a wallet that offers asset discovery is asked first, and the
-   * server prices what it lists (best effort; never on a testnet). Resolves to undefined when
-   * the wallet cannot say; is undefined at once for adapters without asset discovery.
+   * Spec section 7: a wallet that offers asset discovery (its adapter's getAssets) is asked
+   * first, and the server prices what it lists (best effort; never on a testnet). Resolves to
+   * undefined when the wallet cannot say; is undefined at once without that ability.
    */
   const fromWallet = (namespace: ChainNamespace, network: CaipNetwork, address: string, client: BlockchainClient) => {
     const adapter = ctx.adapters[namespace]
-    if (namespace !== 'eip155' || !adapter?.getAssets) return undefined
+    const provider = ctx.connected.get(namespace)?.getProvider(namespace)
+    if (!adapter?.getAssets || provider === undefined) return undefined
     return adapter
-      .getAssets(address, network)
+      .getAssets(provider, address, network)
       .catch(() => undefined)
       .then(async (assets) => {
         if (!assets) return undefined

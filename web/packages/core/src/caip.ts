@@ -7,23 +7,6 @@ export function isChainNamespace(value: unknown): value is ChainNamespace {
   return typeof value === 'string' && (CHAIN_NAMESPACES as readonly string[]).includes(value)
 }
 
-/** EVM address: 40 hex characters, optional 0x prefix. */
-export function isEvmAddress(value: string): boolean {
-  return /^(0x)?[0-9a-fA-F]{40}$/.test(value)
-}
-
-/** Solana address: base58 alphabet, 32 to 44 characters. */
-export function isSolanaAddress(value: string): boolean {
-  return /^[1-9A-HJ-NP-Za-km-z]{32,44}$/.test(value)
-}
-
-/** Whether `address` is well-formed for the namespace (only EVM and Solana are checked). */
-export function isAddressOf(namespace: ChainNamespace, address: string): boolean {
-  if (namespace === 'eip155') return isEvmAddress(address)
-  if (namespace === 'solana') return isSolanaAddress(address)
-  return address.length > 0
-}
-
 /** CAIP-2 network id: exactly 2 colon-separated, non-empty parts with a known namespace. */
 export function isCaipNetworkId(value: unknown): value is CaipNetworkId {
   if (typeof value !== 'string') return false

@@ -39,8 +39,8 @@ describe('restore on start', () => {
     expect(chain?.connectionStatus).toBe('connected')
     expect(chain?.account.caipAddress).toBe(`eip155:1:${ADDRESS}`)
     expect(chain?.connectorId).toBe('com.test')
-    expect(fake.adapter.reconnect).toHaveBeenCalledWith('com.test')
-    expect(fake.adapter.connect).not.toHaveBeenCalled()
+    expect(fake.connector.reconnect).toHaveBeenCalledWith({ namespaces: ['eip155'], networks: client.options.networks })
+    expect(fake.connector.connect).not.toHaveBeenCalled()
     // the wallet's chain wins over the stored active network
     expect(client.store.getState().activeCaipNetwork.caipNetworkId).toBe('eip155:1')
     expect(chain?.account.balance).toBe('1.5')
@@ -51,7 +51,7 @@ describe('restore on start', () => {
     const { client, fake } = testClient({}, { storage, restore: false })
     fake.state.accounts = []
     const { createSigil } = await import('./client.js')
-    const again = createSigil(client.options, { adapters: [fake.adapter], storage })
+    const again = createSigil(client.options, { adapters: [fake.adapter], connectors: [fake.source], storage })
     await again.ready
     expect(again.store.getState().chains.eip155?.connectionStatus).toBe('disconnected')
     expect(storage.getItem(StorageKeys.connectedConnectorId('eip155'))).toBeNull()
@@ -63,7 +63,7 @@ describe('restore on start', () => {
     const storage = storedConnection('disconnected')
     const { client, fake } = testClient({}, { storage })
     await client.ready
-    expect(fake.adapter.reconnect).not.toHaveBeenCalled()
+    expect(fake.connector.reconnect).not.toHaveBeenCalled()
     expect(storage.getItem(StorageKeys.nativeBalanceCache)).toBeNull()
     expect(client.store.getState().activeCaipNetwork).toBe(polygon)
     expect(client.store.getState().chains.eip155?.connectionStatus).toBe('disconnected')
@@ -101,7 +101,7 @@ describe('connect and disconnect', () => {
 
   it('a rejected connect maps to the catalogue and leaves the namespace disconnected', async () => {
     const { client, fake } = testClient({}, { restore: false })
-    fake.adapter.connect.mockRejectedValueOnce({ code: 4001, message: 'denied' })
+    fake.connector.connect.mockRejectedValueOnce({ code: 4001, message: 'denied' })
     await expect(client.connect('com.test')).rejects.toMatchObject({ message: 'User rejected the request.', code: 4001 })
     expect(client.store.getState().chains.eip155?.connectionStatus).toBe('disconnected')
   })
@@ -126,7 +126,7 @@ describe('connect and disconnect', () => {
     client.store.setState({})
     await client.disconnect()
     const chain = client.store.getState().chains.eip155
-    expect(fake.adapter.disconnect).toHaveBeenCalledTimes(1)
+    expect(fake.connector.disconnect).toHaveBeenCalledTimes(1)
     expect(chain?.connectionStatus).toBe('disconnected')
     expect(chain?.account.address).toBeUndefined()
     expect(chain?.account.balance).toBeUndefined()
@@ -138,7 +138,7 @@ describe('connect and disconnect', () => {
   it('a failing wallet disconnect still clears state, then throws one combined error', async () => {
     const { client, fake, events } = testClient({}, { restore: false })
     await client.connect('com.test')
-    fake.adapter.disconnect.mockRejectedValueOnce(new Error('wallet gone'))
+    fake.connector.disconnect.mockRejectedValueOnce(new Error('wallet gone'))
     await expect(client.disconnect('eip155')).rejects.toThrow('Failed to disconnect: Failed to disconnect chain eip155: wallet gone')
     expect(client.store.getState().chains.eip155?.connectionStatus).toBe('disconnected')
     expect(events.at(-1)?.event).toBe('DISCONNECT_ERROR')
@@ -189,7 +189,7 @@ describe('switching network and signing', () => {
     const { client, fake } = testClient({}, { restore: false })
     await client.connect('com.test')
     await client.switchNetwork(polygon)
-    expect(fake.adapter.switchNetwork).toHaveBeenCalledWith(polygon)
+    expect(fake.adapter.switchNetwork).toHaveBeenCalledWith(fake.providers.get('eip155'), polygon)
     expect(client.store.getState().activeCaipNetwork).toBe(polygon)
     expect(client.store.getState().chains.eip155?.account.caipAddress).toBe(`eip155:137:${ADDRESS}`)
   })
@@ -215,12 +215,14 @@ describe('switching network and signing', () => {
     await expect(client.signMessage('hi')).rejects.toThrow('CaipNetwork or CaipAddress is undefined')
     await client.connect('com.test')
     expect(await client.signMessage('hi')).toBe('0xsigned')
-    expect(fake.adapter.signMessage).toHaveBeenCalledWith('hi', ADDRESS)
+    expect(fake.adapter.signMessage).toHaveBeenCalledWith(fake.providers.get('eip155'), 'hi', ADDRESS)
   })
 
-  it('destroy tears the adapters down', () => {
+  it('destroy stops listening to the wallet', async () => {
     const { client, fake } = testClient({}, { restore: false })
+    await client.connect('com.test')
+    expect(fake.listenerCount()).toBe(1)
     client.destroy()
-    expect(fake.events()).toBeUndefined()
+    expect(fake.listenerCount()).toBe(0)
   })
 })

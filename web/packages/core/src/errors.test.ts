@@ -1,5 +1,28 @@
 import { describe, expect, it } from 'vitest'
-import { ErrorMessages, errorCode, isUserRejection, RpcErrorCode, RpcErrorMessages, SigilError, toSigilError, tryAgainAfter } from './errors.js'
+import {
+  ChainDisconnectedError,
+  DisconnectError,
+  ErrorMessages,
+  errorCode,
+  errorText,
+  InternalRpcError,
+  InvalidParamsRpcError,
+  InvalidRequestRpcError,
+  isUserRejection,
+  LimitExceededRpcError,
+  MethodNotFoundRpcError,
+  ParseRpcError,
+  ProviderDisconnectedError,
+  RpcErrorCode,
+  RpcErrorMessages,
+  SigilError,
+  SwitchChainError,
+  toSigilError,
+  tryAgainAfter,
+  UnauthorizedProviderError,
+  UnsupportedProviderMethodError,
+  UserRejectedRequestError,
+} from './errors.js'
 
 describe('error catalogue', () => {
   it('has the spec codes and texts', () => {
@@ -41,5 +64,54 @@ describe('error catalogue', () => {
     expect(toSigilError(undefined).code).toBe(5000)
     const original = new SigilError('kept', 'X')
     expect(toSigilError(original)).toBe(original)
+  })
+
+  it('each catalogued code has its class, with the literal code and the catalogue text', () => {
+    const classes = [
+      [-32700, ParseRpcError],
+      [-32600, InvalidRequestRpcError],
+      [-32601, MethodNotFoundRpcError],
+      [-32602, InvalidParamsRpcError],
+      [-32603, InternalRpcError],
+      [-32005, LimitExceededRpcError],
+      [4001, UserRejectedRequestError],
+      [4100, UnauthorizedProviderError],
+      [4200, UnsupportedProviderMethodError],
+      [4900, ProviderDisconnectedError],
+      [4901, ChainDisconnectedError],
+      [4902, SwitchChainError],
+    ] as const
+    for (const [code, Class] of classes) {
+      const fromWallet = { code, message: 'the wallet says something else' }
+      const mapped = toSigilError(fromWallet)
+      expect(mapped, String(code)).toBeInstanceOf(Class)
+      expect(mapped.code).toBe(code)
+      expect(mapped.message).toBe(RpcErrorMessages[code])
+      expect(mapped.cause).toBe(fromWallet)
+      expect(new Class().code).toBe(code)
+    }
+    // the literal code is in the type: this would not compile with another number
+    const rejected: UserRejectedRequestError = new UserRejectedRequestError()
+    const code: 4001 = rejected.code
+    expect(code).toBe(4001)
+    expect(new SwitchChainError(undefined, ErrorMessages.chainNotSupported).message).toBe('Chain is not supported')
+  })
+
+  it('combines disconnect failures into one error naming each chain', () => {
+    const error = new DisconnectError([
+      { namespace: 'eip155', error: new SigilError('wallet gone', 5000) },
+      { namespace: 'solana', error: new UserRejectedRequestError() },
+    ])
+    expect(error.code).toBe('DISCONNECT_FAILED')
+    expect(error.message).toBe(
+      'Failed to disconnect: Failed to disconnect chain eip155: wallet gone; Failed to disconnect chain solana: User rejected the request.',
+    )
+  })
+
+  it('views show any error through errorText', () => {
+    expect(errorText({ code: 4001, message: 'MetaMask: denied' })).toBe('User rejected the request.')
+    expect(errorText(new Error('boom'))).toBe('boom')
+    expect(errorText('plain text')).toBe('plain text')
+    expect(errorText(null)).toBe('Unknown error')
   })
 })

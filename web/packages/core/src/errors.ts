@@ -1,64 +1,21 @@
 /**
- * Error catalogue (spec section 8). Texts are shown to users as-is, so they are kept verbatim
- * in one place and referenced by name.
+ * Errors the modal throws: one class per catalogued JSON-RPC / EIP-1193 code (spec section 8),
+ * each with its literal `code`, and the modal's own failures with string codes. Texts come from
+ * the message catalogue; `errorText` is how a view shows any error.
  */
-export const ErrorMessages = {
-  tokenBalanceUnavailable: 'Token Balance Unavailable',
-  failedToFetchTransactions: 'Failed to fetch transactions',
-  gasPriceNetworkNotSupported: 'Network not supported for Gas Price',
-  swapsNetworkNotSupported: 'Network not supported for Swaps',
-  failedToDisconnect: 'Failed to disconnect',
-  chainNotSupported: 'Chain is not supported',
-  adapterNotFound: 'Adapter not found',
-  chainAdapterNotFound: 'Chain adapter not found',
-  caipNetworkUndefined: 'CaipNetwork is undefined',
-  caipNetworkOrAddressUndefined: 'CaipNetwork or CaipAddress is undefined',
-  networkNotFound: 'Network not found',
-  addressOrAuthConnectorNotFound: 'Address or auth connector not found',
-  invalidChainId: 'Invalid chainId',
-  networkControllerClientNotSet: 'NetworkController client not set',
-  connectionControllerClientNotSet: 'ConnectionController client not set',
-  invalidAppConfiguration: 'Invalid App Configuration',
-  invalidProjectId: 'Invalid Project ID',
-  projectIdNotConfigured: 'Project ID Not Configured',
-  sessionExpired: 'Session Expired',
-  embeddedWalletNetworkError: 'Network Error - Could not load embedded wallet',
-  embeddedWalletTimeout: 'Embedded Wallet Request Timed Out',
-  emailLoginDependency: 'Unable to load email login dependency',
-  authInitFailed: 'A problem occurred while trying initialize authentication',
-  signatureDeclined: 'Signature declined',
-  smartAccountsUnsupported: 'This application might not support Smart Accounts',
-  siweAndSiwx: 'Cannot set both `siweConfig` and `siwx` options',
-  amountAndReceiverRequired: 'An amount and receiver address are required',
-  tokenRequired: 'A token is required',
-  unsupportedChain: 'Unsupported chain',
-  requestTimeout: 'The request took too long to respond.',
-  unknown: 'Unknown error',
-  invalidCaipAddress: 'Invalid CAIP address',
-  invalidCaipNetworkId: 'Invalid CAIP network id',
-  errorResolvingName: 'Error resolving name',
-  errorFetchingNameSuggestions: 'Error fetching name suggestions',
-  errorFetchingNamesForAddress: 'Error fetching names for address',
-} as const
+import { errors, rpc } from './messages/core.js'
+
+/** The catalogue's error texts, by name. */
+export const ErrorMessages = errors
+
+/** User-facing text for each RPC error code. */
+export const RpcErrorMessages = rpc
+
+const messages = { errors, rpc }
 
 /** 'Please try again after {n} seconds', remaining seconds rounded up. */
 export function tryAgainAfter(remainingMs: number): string {
-  return `Please try again after ${Math.ceil(remainingMs / 1000)} seconds`
-}
-
-/** 'Failed to disconnect chain {chain}: {reason}'. */
-export function failedToDisconnectChain(chain: string, reason: string): string {
-  return `Failed to disconnect chain ${chain}: ${reason}`
-}
-
-/** "Adapter for namespace {x} doesn't exist". */
-export function adapterForNamespaceMissing(namespace: string): string {
-  return `Adapter for namespace ${namespace} doesn't exist`
-}
-
-/** 'Error registering name {name}'. */
-export function errorRegisteringName(name: string): string {
-  return `Error registering name ${name}`
+  return messages.errors.tryAgainAfter(Math.ceil(remainingMs / 1000))
 }
 
 /** EIP-1193 / JSON-RPC error codes the modal recognises. */
@@ -82,35 +39,173 @@ export const RpcErrorCode = {
 
 export type RpcErrorCodeValue = (typeof RpcErrorCode)[keyof typeof RpcErrorCode]
 
-/** User-facing text for each RPC error code. */
-export const RpcErrorMessages: Readonly<Record<number, string>> = {
-  [RpcErrorCode.parse]: 'Invalid JSON was received by the server.',
-  [RpcErrorCode.invalidRequest]: 'The JSON sent is not a valid request object.',
-  [RpcErrorCode.methodNotFound]: 'The method does not exist / is not available.',
-  [RpcErrorCode.invalidParams]: 'Invalid method parameter(s).',
-  [RpcErrorCode.internal]: 'An internal error was received.',
-  [RpcErrorCode.limitExceeded]: 'Request exceeds defined limit.',
-  [RpcErrorCode.userRejected]: 'User rejected the request.',
-  [RpcErrorCode.unauthorized]: 'The requested method and/or account has not been authorized by the user.',
-  [RpcErrorCode.unsupportedMethod]: 'The Provider does not support the requested method.',
-  [RpcErrorCode.providerDisconnected]: 'The Provider is disconnected from all chains.',
-  [RpcErrorCode.chainDisconnected]: 'The Provider is not connected to the requested chain.',
-  [RpcErrorCode.unrecognizedChain]: 'Unrecognized chain ID.',
-  [RpcErrorCode.defaultError]: 'An error occurred.',
-  [RpcErrorCode.invalidChainId]: 'Invalid chain id.',
-  [RpcErrorCode.serviceUnavailable]: 'The service is unavailable.',
-}
-
 /** An error with a catalogued code and the text the modal shows for it. */
-export class SigilError extends Error {
-  override readonly name = 'SigilError'
-  readonly code: number | string
+export class SigilError<Code extends number | string = number | string> extends Error {
+  override name = 'SigilError'
+  readonly code: Code
   override readonly cause?: unknown
 
-  constructor(message: string, code: number | string, cause?: unknown) {
+  constructor(message: string, code: Code, cause?: unknown) {
     super(message)
     this.code = code
     this.cause = cause
+  }
+}
+
+/** A JSON-RPC or EIP-1193 error: its code's catalogue text unless the wallet's is wanted. */
+export class RpcError<Code extends RpcErrorCodeValue = RpcErrorCodeValue> extends SigilError<Code> {
+  override name = 'RpcError'
+  constructor(code: Code, cause?: unknown, message: string = messages.rpc[code] ?? messages.errors.unknown) {
+    super(message, code, cause)
+  }
+}
+
+export class ParseRpcError extends RpcError<-32700> {
+  override name = 'ParseRpcError'
+  constructor(cause?: unknown) {
+    super(-32700, cause)
+  }
+}
+export class InvalidRequestRpcError extends RpcError<-32600> {
+  override name = 'InvalidRequestRpcError'
+  constructor(cause?: unknown) {
+    super(-32600, cause)
+  }
+}
+export class MethodNotFoundRpcError extends RpcError<-32601> {
+  override name = 'MethodNotFoundRpcError'
+  constructor(cause?: unknown) {
+    super(-32601, cause)
+  }
+}
+export class InvalidParamsRpcError extends RpcError<-32602> {
+  override name = 'InvalidParamsRpcError'
+  constructor(cause?: unknown) {
+    super(-32602, cause)
+  }
+}
+export class InternalRpcError extends RpcError<-32603> {
+  override name = 'InternalRpcError'
+  constructor(cause?: unknown) {
+    super(-32603, cause)
+  }
+}
+export class LimitExceededRpcError extends RpcError<-32005> {
+  override name = 'LimitExceededRpcError'
+  constructor(cause?: unknown) {
+    super(-32005, cause)
+  }
+}
+/** 4001: the user declined in the wallet. */
+export class UserRejectedRequestError extends RpcError<4001> {
+  override name = 'UserRejectedRequestError'
+  constructor(cause?: unknown) {
+    super(4001, cause)
+  }
+}
+export class UnauthorizedProviderError extends RpcError<4100> {
+  override name = 'UnauthorizedProviderError'
+  constructor(cause?: unknown) {
+    super(4100, cause)
+  }
+}
+export class UnsupportedProviderMethodError extends RpcError<4200> {
+  override name = 'UnsupportedProviderMethodError'
+  constructor(cause?: unknown) {
+    super(4200, cause)
+  }
+}
+export class ProviderDisconnectedError extends RpcError<4900> {
+  override name = 'ProviderDisconnectedError'
+  constructor(cause?: unknown) {
+    super(4900, cause)
+  }
+}
+export class ChainDisconnectedError extends RpcError<4901> {
+  override name = 'ChainDisconnectedError'
+  constructor(cause?: unknown) {
+    super(4901, cause)
+  }
+}
+/** 4902: the wallet does not know the chain; with `message` 'Chain is not supported' when adding it failed too. */
+export class SwitchChainError extends RpcError<4902> {
+  override name = 'SwitchChainError'
+  constructor(cause?: unknown, message?: string) {
+    super(4902, cause, message)
+  }
+}
+
+const RPC_ERRORS: Partial<Record<number, new (cause?: unknown) => RpcError>> = {
+  [-32700]: ParseRpcError,
+  [-32600]: InvalidRequestRpcError,
+  [-32601]: MethodNotFoundRpcError,
+  [-32602]: InvalidParamsRpcError,
+  [-32603]: InternalRpcError,
+  [-32005]: LimitExceededRpcError,
+  4001: UserRejectedRequestError,
+  4100: UnauthorizedProviderError,
+  4200: UnsupportedProviderMethodError,
+  4900: ProviderDisconnectedError,
+  4901: ChainDisconnectedError,
+  4902: SwitchChainError,
+}
+
+/** The project id is missing, no networks were given, or siweConfig and siwx were both set. */
+export class ConfigurationError extends SigilError<'PROJECT_ID_NOT_CONFIGURED' | 'NO_NETWORKS' | 'SIWE_AND_SIWX'> {
+  override name = 'ConfigurationError'
+}
+
+/** No connector with that id is present in the page. */
+export class ConnectorNotFoundError extends SigilError<'CONNECTOR_NOT_FOUND'> {
+  override name = 'ConnectorNotFoundError'
+  constructor(readonly connectorId: string) {
+    super(messages.errors.adapterNotFound, 'CONNECTOR_NOT_FOUND')
+  }
+}
+
+/** No chain adapter was given for the namespace. */
+export class AdapterNotFoundError extends SigilError<'ADAPTER_NOT_FOUND'> {
+  override name = 'AdapterNotFoundError'
+  constructor(readonly namespace: string) {
+    super(messages.errors.adapterForNamespaceMissing(namespace), 'ADAPTER_NOT_FOUND')
+  }
+}
+
+/** The action needs a connected account (and network) that is not there. */
+export class NotConnectedError extends SigilError<'NOT_CONNECTED'> {
+  override name = 'NotConnectedError'
+  constructor() {
+    super(messages.errors.caipNetworkOrAddressUndefined, 'NOT_CONNECTED')
+  }
+}
+
+/** The wallet connected but gave no account for any namespace the host configured. */
+export class NoAccountsError extends SigilError<'NO_ACCOUNTS'> {
+  override name = 'NoAccountsError'
+  constructor() {
+    super(messages.errors.addressOrAuthConnectorNotFound, 'NO_ACCOUNTS')
+  }
+}
+
+/** The namespace has no ability the action needs (e.g. signing), as its adapter says. */
+export class UnsupportedChainError extends SigilError<'UNSUPPORTED_CHAIN'> {
+  override name = 'UnsupportedChainError'
+  constructor(readonly namespace: string) {
+    super(messages.errors.unsupportedChain, 'UNSUPPORTED_CHAIN')
+  }
+}
+
+/**
+ * Some namespaces failed to disconnect (their state is cleared anyway): one error naming each,
+ * 'Failed to disconnect: Failed to disconnect chain eip155: …; Failed to disconnect chain …'.
+ */
+export class DisconnectError extends SigilError<'DISCONNECT_FAILED'> {
+  override name = 'DisconnectError'
+  constructor(readonly failures: readonly { namespace: string; error: SigilError }[]) {
+    super(
+      `${messages.errors.failedToDisconnect}: ${failures.map((f) => messages.errors.failedToDisconnectChain(f.namespace, f.error.message)).join('; ')}`,
+      'DISCONNECT_FAILED',
+    )
   }
 }
 
@@ -125,17 +220,22 @@ export function errorCode(error: unknown): number | undefined {
 }
 
 /**
- * Maps anything a wallet throws to a SigilError from the catalogue: known codes get their
- * catalogue text, otherwise the error's own message, else 'Unknown error'.
+ * Maps anything a wallet throws to a SigilError: a catalogued code becomes its class (with the
+ * catalogue text), anything else keeps its own message, else 'Unknown error'.
  */
 export function toSigilError(error: unknown): SigilError {
   if (error instanceof SigilError) return error
   const code = errorCode(error)
-  if (code !== undefined && RpcErrorMessages[code]) {
-    return new SigilError(RpcErrorMessages[code], code, error)
-  }
-  const message = error instanceof Error && error.message ? error.message : typeof error === 'string' && error ? error : ErrorMessages.unknown
+  const Known = code === undefined ? undefined : RPC_ERRORS[code]
+  if (Known) return new Known(error)
+  if (code !== undefined && messages.rpc[code]) return new SigilError(messages.rpc[code], code, error)
+  const message = error instanceof Error && error.message ? error.message : typeof error === 'string' && error ? error : messages.errors.unknown
   return new SigilError(message, code ?? RpcErrorCode.defaultError, error)
+}
+
+/** The text a view shows for any error: the catalogue's for known codes, else the error's own. */
+export function errorText(error: unknown): string {
+  return toSigilError(error).message
 }
 
 /** True when the user declined in the wallet (code 4001). */

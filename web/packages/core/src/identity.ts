@@ -6,9 +6,9 @@ import type { ChainNamespace } from './types.js'
 
 export interface IdentityController {
   /**
-   * Sets the account's `profileName` and `profileImage` from its ENS identity: from browser
-   * storage when asked less than 5 minutes ago, else from the Sigil server. Names are an EVM
-   * thing (spec section 9), so other namespaces are left alone.
+   * Sets the account's `profileName` and `profileImage` from its identity (ENS for eip155):
+   * from browser storage when asked less than 5 minutes ago, else through the namespace's
+   * adapter (getIdentity). Namespaces whose adapter has no names are left alone.
    */
   refresh(namespace: ChainNamespace): Promise<void>
   /** Drops the name and image (the account changed). */
@@ -29,7 +29,8 @@ export function createIdentityController(ctx: SigilContext, api: () => Promise<B
       const chain = store.getState().chains[namespace]
       const address = chain?.account.address
       // Spec section 7: data calls are skipped on an unsupported network.
-      if (namespace !== 'eip155' || !address || isUnsupportedNetwork(chain?.network.caipNetwork)) return
+      const adapter = ctx.adapters[namespace]
+      if (!adapter?.getIdentity || !address || isUnsupportedNetwork(chain?.network.caipNetwork)) return
       const cached = ctx.storage.getIdentity(address)
       if (cached) return apply(namespace, address, cached)
       const key = address.toLowerCase()
@@ -37,7 +38,8 @@ export function createIdentityController(ctx: SigilContext, api: () => Promise<B
       if (running) return running
       const promise = (async () => {
         try {
-          const identity = await (await api()).getIdentity(address, { sender: address })
+          const client = await api()
+          const identity = await (adapter.getIdentity?.(address, client) ?? client.getIdentity(address))
           ctx.storage.setIdentity(address, identity)
           apply(namespace, address, identity)
         } catch {

@@ -4,9 +4,15 @@
  * entries (`@sigil/core/api`, `/wallet-list`, `/networks`) so they load on demand.
  */
 export { createSigil, type SigilClient, type SigilDependencies } from './client.js'
-export type { ChainAdapter, AdapterEvents, ConnectResult } from './adapter.js'
+export type { ChainAdapter } from './adapter.js'
+export type { Connection, ConnectionAccount, ConnectorEvent, ConnectorSource, ConnectParams, WalletConnector } from './connectors/types.js'
+export { injectedConnector, injectedConnectors, LEGACY_INJECTED_ID, LEGACY_INJECTED_NAME, type InjectedConnectorsOptions } from './connectors/injected.js'
+export { isEip1193Provider, parseChainId, type Eip1193Listener, type Eip1193Provider } from './connectors/eip1193.js'
+export * from './actions/index.js'
 export { deferredAnalyticsSink, type AnalyticsEvent, type AnalyticsSink } from './analytics.js'
-export { track, isMobileUserAgent, type SigilContext } from './context.js'
+export { track, isMobileUserAgent, type AccountData, type SigilContext, type SigilEvent } from './context.js'
+export { connectButton as connectButtonMessages } from './messages/core.js'
+export type { Messages } from './messages/index.js'
 export {
   resolveOptions,
   defaultFeatures,
@@ -34,11 +40,14 @@ export {
   type ChainState,
   type NotificationState,
   type NotificationVariant,
-  type RouteData,
+  type ProviderEntry,
   type RouteEntry,
+  type RouteOf,
   type SigilState,
   type SigilStore,
   type View,
+  type ViewArgs,
+  type ViewParams,
 } from './store.js'
 export {
   currentRoute,
@@ -47,15 +56,26 @@ export {
   goingBackCloses,
   pickOpenView,
   popView,
+  pushRoute,
   pushView,
   replaceView,
+  resetRoute,
   resetView,
+  routeEntry,
   selectWalletView,
   type OpenViewInput,
 } from './router.js'
 export { closeModal, goBack, isConnected, openModal, selectWallet, setModalLoading, type CloseOptions, type OpenOptions } from './modal.js'
 export { activeAccount, resetAccount, setAccountAddress, setAccountProps } from './account.js'
-export { forgetConnection, setConnectedConnector, setConnectionStatus } from './connection.js'
+export {
+  applyConnection,
+  clearConnection,
+  connectorNamespaces,
+  forgetConnection,
+  namespacesOf,
+  setConnectedConnector,
+  setConnectionStatus,
+} from './connection.js'
 export {
   addNetwork,
   findNetwork,
@@ -69,7 +89,9 @@ export {
   setRequestedNetworks,
   setSupportsAllNetworks,
   shouldShowUnsupportedChain,
+  setNamespaceNetwork,
   syncWalletNetwork,
+  walletNetwork,
 } from './network.js'
 export {
   hideNotification,
@@ -89,7 +111,6 @@ export {
   walletAssetBalances,
   type RefreshBalanceOptions,
 } from './balance.js'
-export { applyConnection, restoreSession } from './restore.js'
 export {
   ADDRESS_CACHE_KEYS,
   createSigilStorage,
@@ -106,12 +127,9 @@ export {
   CHAIN_NAMESPACES,
   formatCaipAddress,
   formatCaipNetworkId,
-  isAddressOf,
   isCaipAddress,
   isCaipNetworkId,
   isChainNamespace,
-  isEvmAddress,
-  isSolanaAddress,
   parseCaipAddress,
   parseCaipNetworkId,
   type ParsedCaipAddress,
@@ -119,19 +137,41 @@ export {
 } from './caip.js'
 export { floorDecimals, formatBalance, formatFiat, formatUnits, shortenAddress } from './format.js'
 export {
+  AdapterNotFoundError,
+  ChainDisconnectedError,
+  ConfigurationError,
+  ConnectorNotFoundError,
+  DisconnectError,
   errorCode,
   ErrorMessages,
+  errorText,
+  InternalRpcError,
+  InvalidParamsRpcError,
+  InvalidRequestRpcError,
   isUserRejection,
+  LimitExceededRpcError,
+  MethodNotFoundRpcError,
+  NoAccountsError,
+  NotConnectedError,
+  ParseRpcError,
+  ProviderDisconnectedError,
+  RpcError,
   RpcErrorCode,
   RpcErrorMessages,
   SigilError,
+  SwitchChainError,
   toSigilError,
   tryAgainAfter,
+  UnauthorizedProviderError,
+  UnsupportedChainError,
+  UnsupportedProviderMethodError,
+  UserRejectedRequestError,
+  type RpcErrorCodeValue,
 } from './errors.js'
 export { isUnsupportedNetwork, rpcUrlOf, unsupportedNetwork } from './networks.js'
 export { SDK_TYPE, SDK_VERSION } from './version.js'
 export { serverSiwx, localSiwx, type ServerSiwxOptions, type LocalSiwxOptions } from './siwx/config.js'
-export { siwxErrorMessage, type SiwxController } from './siwx/controller.js'
+export type { SiwxController } from './siwx/controller.js'
 export { siwxBlocksClose } from './siwx/guard.js'
 export type { SIWXConfig, SIWXMessage, SIWXMessageData, SIWXMessageInput, SIWXSession, SiwxState, SiwxStatus } from './siwx/types.js'
 export type * from './types.js'

@@ -1,6 +1,6 @@
 import { track, type SigilContext } from './context.js'
-import { currentView, goingBackCloses, pickOpenView, popView, pushView, resetView, selectWalletView } from './router.js'
-import type { RouteData, SigilState, SigilStore, View } from './store.js'
+import { currentView, goingBackCloses, pickOpenView, popView, pushRoute, resetRoute, resetView, selectWalletView } from './router.js'
+import type { RouteEntry, SigilState, SigilStore, View } from './store.js'
 import type { Wallet } from './types.js'
 import { siwxBlocksClose } from './siwx/guard.js'
 
@@ -9,23 +9,20 @@ export function isConnected(state: SigilState): boolean {
   return state.chains[state.activeNamespace]?.account.caipAddress !== undefined
 }
 
-export interface OpenOptions {
-  view?: View
-  data?: RouteData
-}
+/** The view to open on, with its parameters (the routing rules pick one when none is given). */
+export type OpenOptions = RouteEntry | { view?: undefined; data?: undefined }
 
 /** Opens the modal on the view the routing rules pick and tracks MODAL_OPEN. */
 export function openModal(ctx: SigilContext, options: OpenOptions = {}): void {
   const state = ctx.store.getState()
-  const view = pickOpenView({
-    requested: options.view,
-    isConnected: isConnected(state),
-    hasAdapters: Object.keys(ctx.adapters).length > 0,
-    isMobile: ctx.isMobile(),
-  })
+  const route: RouteEntry = options.view
+    ? options
+    : ({
+        view: pickOpenView({ isConnected: isConnected(state), hasAdapters: Object.keys(ctx.adapters).length > 0, isMobile: ctx.isMobile() }),
+      } as RouteEntry)
   // Already open with an explicit view (e.g. UnsupportedChain while browsing): stack it.
-  if (state.modal.open && options.view) pushView(ctx.store, view, options.data)
-  else resetView(ctx.store, view, options.data)
+  if (state.modal.open && options.view) pushRoute(ctx.store, route)
+  else resetRoute(ctx.store, route)
   ctx.store.setState({ modal: { ...ctx.store.getState().modal, open: true } })
   track(ctx, 'MODAL_OPEN', { connected: isConnected(state) })
 }
@@ -67,7 +64,7 @@ export function setModalLoading(store: SigilStore, loading: boolean): void {
 
 /** A wallet picked from a list: ConnectingExternal when the page has its connector, else ConnectingWalletConnect. */
 export function selectWallet(ctx: SigilContext, wallet: Wallet): View {
-  const { view, data } = selectWalletView(ctx.store.getState().connectors, wallet)
-  pushView(ctx.store, view, data)
-  return view
+  const route = selectWalletView(ctx.store.getState().connectors, wallet)
+  pushRoute(ctx.store, route)
+  return route.view
 }

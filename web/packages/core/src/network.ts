@@ -43,14 +43,24 @@ export function shouldShowUnsupportedChain(ctx: SigilContext): boolean {
   return !requested.includes(network.caipNetworkId) && ctx.options.enableNetworkSwitch && !ctx.options.allowUnsupportedChain
 }
 
+/** The network a wallet's `chainId` names in `namespace`: a configured one, else the unsupported placeholder. */
+export function walletNetwork(state: SigilState, namespace: ChainNamespace, chainId: number | string): CaipNetwork {
+  const caipNetworkId = formatCaipNetworkId(namespace, chainId)
+  return findNetwork(state, caipNetworkId) ?? unsupportedNetwork(caipNetworkId, chainId)
+}
+
+/** Sets the network of a namespace that is not the active one (the active network stays). */
+export function setNamespaceNetwork(store: SigilStore, network: CaipNetwork): void {
+  updateChain(store, network.chainNamespace, (chain) => ({ network: { ...chain.network, caipNetwork: network } }))
+}
+
 /**
  * The wallet reports it is on `chainId` of `namespace`. A configured network becomes active;
  * an unconfigured one becomes the placeholder and, by the rule above, opens UnsupportedChain.
  * Returns the network now active.
  */
 export function syncWalletNetwork(ctx: SigilContext, namespace: ChainNamespace, chainId: number | string): CaipNetwork {
-  const caipNetworkId = formatCaipNetworkId(namespace, chainId)
-  const network = findNetwork(ctx.store.getState(), caipNetworkId) ?? unsupportedNetwork(caipNetworkId)
+  const network = walletNetwork(ctx.store.getState(), namespace, chainId)
   setActiveNetwork(ctx, network)
   const showing = currentView(ctx.store.getState()) === 'UnsupportedChain' && ctx.store.getState().modal.open
   if (shouldShowUnsupportedChain(ctx)) {

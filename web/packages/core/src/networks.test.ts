@@ -50,12 +50,14 @@ describe('networks', () => {
   })
 
   it('the unsupported placeholder has empty native currency and no RPC URLs', () => {
-    const p = networks.unsupportedNetwork('eip155:999')
+    const p = networks.unsupportedNetwork('eip155:999', 999)
     expect(p).toMatchObject({ id: 999, caipNetworkId: 'eip155:999', chainNamespace: 'eip155' })
     expect(p.nativeCurrency).toEqual({ name: '', symbol: '', decimals: 0 })
     expect(p.rpcUrls.default.http).toEqual([])
     expect(networks.rpcUrlOf(p)).toBeUndefined()
     expect(networks.isUnsupportedNetwork(p)).toBe(true)
     expect(networks.isUnsupportedNetwork(networks.ethereum)).toBe(false)
+    // without the wallet's own id, the CAIP-2 reference
+    expect(networks.unsupportedNetwork('solana:abc').id).toBe('abc')
   })
 })

@@ -126,12 +126,13 @@ export function sigilDev(options: { rpcUrl?: string } = {}): CaipNetwork {
 
 /**
  * The placeholder the active network becomes when a wallet sits on a chain the host did not
- * configure: no native currency, no RPC URLs.
+ * configure: no native currency, no RPC URLs. `id` is the chain reference as the wallet gave it
+ * (a number for EVM chains); the CAIP-2 reference otherwise.
  */
-export function unsupportedNetwork(caipNetworkId: CaipNetworkId): CaipNetwork {
+export function unsupportedNetwork(caipNetworkId: CaipNetworkId, id?: number | string): CaipNetwork {
   const [chainNamespace, reference] = caipNetworkId.split(':') as [CaipNetwork['chainNamespace'], string]
   return {
-    id: chainNamespace === 'eip155' && /^\d+$/.test(reference) ? Number(reference) : reference,
+    id: id ?? reference,
     caipNetworkId,
     chainNamespace,
     name: 'Unknown Network',

@@ -1,4 +1,4 @@
-import { ErrorMessages, SigilError } from './errors.js'
+import { ConfigurationError, ErrorMessages } from './errors.js'
 import { SDK_TYPE, SDK_VERSION } from './version.js'
 import type { SIWXConfig } from './siwx/types.js'
 import type { CaipNetwork } from './types.js'
@@ -136,12 +136,12 @@ function sameOrigin(): string {
 /** Fills in defaults and checks what cannot work: a missing project id or no networks. */
 export function resolveOptions(options: SigilOptions): ResolvedOptions {
   if (typeof options.projectId !== 'string' || options.projectId.trim() === '') {
-    throw new SigilError(ErrorMessages.projectIdNotConfigured, 'PROJECT_ID_NOT_CONFIGURED')
+    throw new ConfigurationError(ErrorMessages.projectIdNotConfigured, 'PROJECT_ID_NOT_CONFIGURED')
   }
-  if (options.siwx && options.siweConfig) throw new SigilError(ErrorMessages.siweAndSiwx, 'SIWE_AND_SIWX')
+  if (options.siwx && options.siweConfig) throw new ConfigurationError(ErrorMessages.siweAndSiwx, 'SIWE_AND_SIWX')
   const networks = options.networks ?? []
   const [firstNetwork] = networks
-  if (!firstNetwork) throw new SigilError(ErrorMessages.invalidAppConfiguration, 'NO_NETWORKS')
+  if (!firstNetwork) throw new ConfigurationError(ErrorMessages.invalidAppConfiguration, 'NO_NETWORKS')
   const defaultNetwork =
     options.defaultNetwork && networks.some((n) => n.caipNetworkId === options.defaultNetwork?.caipNetworkId) ? options.defaultNetwork : firstNetwork
   return {

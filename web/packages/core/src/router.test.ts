@@ -14,7 +14,8 @@ describe('history stack', () => {
     pushView(store, 'AllWallets')
     pushView(store, 'ConnectingExternal', { connector })
     expect(views()).toEqual(['Connect', 'AllWallets', 'ConnectingExternal'])
-    expect(store.getState().router.history[2]?.data?.connector).toBe(connector)
+    const pushed = store.getState().router.history[2]
+    expect(pushed?.view === 'ConnectingExternal' && pushed.data.connector).toBe(connector)
     replaceView(store, 'Account')
     expect(views()).toEqual(['Connect', 'AllWallets', 'Account'])
     popView(store)

@@ -1,4 +1,4 @@
-import type { RouteData, RouteEntry, SigilState, SigilStore, View } from './store.js'
+import type { RouteEntry, RouteOf, SigilState, SigilStore, View, ViewArgs } from './store.js'
 import type { Connector, Wallet } from './types.js'
 
 export function currentRoute(state: SigilState): RouteEntry {
@@ -10,28 +10,43 @@ export function currentView(state: SigilState): View {
   return currentRoute(state).view
 }
 
-function entry(view: View, data?: RouteData): RouteEntry {
-  return data ? { view, data } : { view }
+/** The history entry for `view` and its parameters (checked by the callers' signatures). */
+export function routeEntry<V extends View>(view: V, ...[data]: ViewArgs<V>): RouteEntry {
+  return (data ? { view, data } : { view }) as RouteEntry
 }
 
 /** Shows `view` on top of the history. Pushing the view already shown only updates its data. */
-export function pushView(store: SigilStore, view: View, data?: RouteData): void {
+export function pushView<V extends View>(store: SigilStore, view: V, ...args: ViewArgs<V>): void {
   store.setState((state) => {
     const history = state.router.history
     const top = history[history.length - 1]
-    if (top?.view === view) return { router: { history: [...history.slice(0, -1), entry(view, data ?? top.data)] } }
-    return { router: { history: [...history, entry(view, data)] } }
+    if (top?.view === view) return { router: { history: [...history.slice(0, -1), args.length ? routeEntry(view, ...args) : top] } }
+    return { router: { history: [...history, routeEntry(view, ...args)] } }
   })
 }
 
 /** Swaps the shown view for `view` (no new history entry). */
-export function replaceView(store: SigilStore, view: View, data?: RouteData): void {
-  store.setState((state) => ({ router: { history: [...state.router.history.slice(0, -1), entry(view, data)] } }))
+export function replaceView<V extends View>(store: SigilStore, view: V, ...args: ViewArgs<V>): void {
+  store.setState((state) => ({ router: { history: [...state.router.history.slice(0, -1), routeEntry(view, ...args)] } }))
 }
 
 /** Makes `view` the only entry. */
-export function resetView(store: SigilStore, view: View, data?: RouteData): void {
-  store.setState({ router: { history: [entry(view, data)] } })
+export function resetView<V extends View>(store: SigilStore, view: V, ...args: ViewArgs<V>): void {
+  store.setState({ router: { history: [routeEntry(view, ...args)] } })
+}
+
+/** Makes `route` the only entry. */
+export function resetRoute(store: SigilStore, route: RouteEntry): void {
+  store.setState({ router: { history: [route] } })
+}
+
+/** Shows `route` on top of the history (or updates it when its view is shown). */
+export function pushRoute(store: SigilStore, route: RouteEntry): void {
+  store.setState((state) => {
+    const history = state.router.history
+    const top = history[history.length - 1]
+    return { router: { history: top?.view === route.view ? [...history.slice(0, -1), route] : [...history, route] } }
+  })
 }
 
 /** Whether going back should close the modal: one view left, or UnsupportedChain in the stack. */
@@ -80,10 +95,7 @@ export function findConnectorForWallet(connectors: readonly Connector[], wallet:
 }
 
 /** Selecting a wallet: ConnectingExternal with its connector when one is present, else ConnectingWalletConnect. */
-export function selectWalletView(
-  connectors: readonly Connector[],
-  wallet: Wallet,
-): { view: 'ConnectingExternal'; data: RouteData } | { view: 'ConnectingWalletConnect'; data: RouteData } {
+export function selectWalletView(connectors: readonly Connector[], wallet: Wallet): RouteOf<'ConnectingExternal'> | RouteOf<'ConnectingWalletConnect'> {
   const connector = findConnectorForWallet(connectors, wallet)
   return connector ? { view: 'ConnectingExternal', data: { wallet, connector } } : { view: 'ConnectingWalletConnect', data: { wallet } }
 }

@@ -1,37 +1,42 @@
 import { createStore, type StoreApi } from 'zustand/vanilla'
 import type { ResolvedOptions, ThemeMode, ThemeVariables } from './options.js'
 import type { SiwxState } from './siwx/types.js'
-import type { AccountState, CaipNetwork, ChainNamespace, ConnectionStatus, Connector, NetworkState, Wallet } from './types.js'
+import type { AccountState, CaipNetwork, ChainNamespace, ConnectionStatus, Connector, ConnectorType, NetworkState, Wallet } from './types.js'
 
-/** Every view of the modal (spec section 2, plus the Networks list). */
-export type View =
-  | 'Connect'
-  | 'Account'
-  | 'AllWallets'
-  | 'Networks'
-  | 'ConnectingWalletConnectBasic'
-  | 'ConnectingWalletConnect'
-  | 'ConnectingExternal'
-  | 'ConnectingSiwe'
-  | 'ConnectingFarcaster'
-  | 'SIWXSignMessage'
-  | 'ApproveTransaction'
-  | 'Swap'
-  | 'UnsupportedChain'
-  | 'RegisterAccountName'
-  | 'RegisterAccountNameSuccess'
-
-/** What a view carries: the wallet being connected, the connector used, a target network. */
-export interface RouteData {
-  wallet?: Wallet
-  connector?: Connector
-  network?: CaipNetwork
+/**
+ * Every view of the modal (spec section 2, plus the Networks list) and what each carries:
+ * `pushView(store, 'ConnectingExternal', { connector })` is checked against this.
+ */
+export interface ViewParams {
+  Connect: undefined
+  Account: undefined
+  AllWallets: undefined
+  Networks: undefined
+  ConnectingWalletConnectBasic: undefined
+  /** A directory wallet the page has no connector for. */
+  ConnectingWalletConnect: { wallet: Wallet }
+  /** The page connector to connect with, and the directory wallet it stands for when known. */
+  ConnectingExternal: { connector: Connector; wallet?: Wallet }
+  ConnectingSiwe: undefined
+  ConnectingFarcaster: undefined
+  SIWXSignMessage: undefined
+  ApproveTransaction: undefined
+  Swap: undefined
+  UnsupportedChain: undefined
+  RegisterAccountName: undefined
+  RegisterAccountNameSuccess: undefined
 }
 
-export interface RouteEntry {
-  view: View
-  data?: RouteData
-}
+export type View = keyof ViewParams
+
+/** A view with what it carries. */
+export type RouteEntry = { [V in View]: ViewParams[V] extends undefined ? { view: V; data?: undefined } : { view: V; data: ViewParams[V] } }[View]
+
+/** The history entry of one view. */
+export type RouteOf<V extends View> = Extract<RouteEntry, { view: V }>
+
+/** What follows the view's name in `pushView` and `push`: its parameters, when it has any. */
+export type ViewArgs<V extends View> = ViewParams[V] extends undefined ? [] : [data: ViewParams[V]]
 
 export type NotificationVariant = 'success' | 'loading' | 'error'
 
@@ -56,6 +61,13 @@ export interface ChainState {
   balanceStatus: BalanceStatus
 }
 
+/** The provider a connected namespace is reached through, and the kind of connector giving it. */
+export interface ProviderEntry {
+  provider: unknown
+  type: ConnectorType
+  connectorId: string
+}
+
 /** The single store. The React layer subscribes to slices of it. */
 export interface SigilState {
   modal: { open: boolean; loading: boolean }
@@ -70,6 +82,8 @@ export interface SigilState {
   chains: Partial<Record<ChainNamespace, ChainState>>
   /** Connectors present in the page, all namespaces. */
   connectors: Connector[]
+  /** Per connected namespace, its wallet's provider (EIP-1193 for eip155). */
+  providers: Partial<Record<ChainNamespace, ProviderEntry>>
   /** Directory wallets used last, most recent first (at most 2). */
   recentWallets: Wallet[]
   notification: NotificationState
@@ -138,6 +152,7 @@ export function createSigilStore(options: ResolvedOptions): SigilStore {
     networks: [...options.networks],
     chains,
     connectors: [],
+    providers: {},
     recentWallets: [],
     notification: { open: false, message: '', variant: 'success' },
     themeMode: options.themeMode,

@@ -82,6 +82,7 @@ export interface AccountState {
   user: { email?: string; username?: string } | undefined
   tokenBalance: TokenBalance[]
   smartAccountDeployed: boolean
+  /** Every account of this namespace the connection yielded; the first is `address`. */
   allAccounts: { address: string; type: AccountType }[]
   addressLabels: Record<string, string>
   connectedWalletInfo: ConnectedWalletInfo | undefined
@@ -103,11 +104,14 @@ export interface NetworkState {
 
 export type ConnectorType = 'ANNOUNCED' | 'INJECTED' | 'WALLET_CONNECT' | 'AUTH' | 'EXTERNAL' | 'MULTI_CHAIN'
 
-/** A way to connect that is present in this page (spec section 3). */
+/** A way to connect that is present in this page (spec section 3), as the views list it. */
 export interface Connector {
   id: string
   name: string
+  /** The connector's main namespace. */
   chain: ChainNamespace
+  /** Every namespace one connection through it can yield accounts in, when more than `chain`. */
+  namespaces?: readonly ChainNamespace[]
   type: ConnectorType
   imageUrl?: string
   /** Directory wallet id, when known. */

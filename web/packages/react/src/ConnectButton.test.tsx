@@ -22,7 +22,7 @@ describe('<ConnectButton/>', () => {
     await act(async () => {
       button.click()
     })
-    expect(appKit.getState().modal.open).toBe(true)
+    expect(appKit.client.store.getState().modal.open).toBe(true)
     const dialog = await waitFor(() => shadow().querySelector('[role=dialog]'))
     expect(dialog?.getAttribute('aria-label')).toBe('Connect Wallet')
     expect(dialog?.getAttribute('data-view')).toBe('Connect')

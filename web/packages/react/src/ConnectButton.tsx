@@ -1,4 +1,4 @@
-import { formatBalance, shortenAddress } from '@sigil/core'
+import { connectButtonMessages, formatBalance, shortenAddress } from '@sigil/core'
 import { useCallback, useEffect, type CSSProperties, type ReactNode } from 'react'
 import { getAppKit } from './appkit.js'
 import { useAppKit, useAppKitAccount, useAppKitSelector } from './hooks.js'
@@ -35,7 +35,14 @@ function injectStyle(): void {
 const selectLoading = (s: SigilState) => s.modal.loading
 
 /** Opens the modal: 'Connect Wallet' when disconnected, the account (balance and address) when connected. */
-export function ConnectButton({ label = 'Connect Wallet', loadingLabel = 'Connecting…', balance = true, size = 'md', className, style }: ConnectButtonProps) {
+export function ConnectButton({
+  label = connectButtonMessages.label,
+  loadingLabel = connectButtonMessages.loading,
+  balance = true,
+  size = 'md',
+  className,
+  style,
+}: ConnectButtonProps) {
   useEffect(injectStyle, [])
   const { open } = useAppKit()
   const account = useAppKitAccount()

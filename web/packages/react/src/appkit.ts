@@ -4,19 +4,26 @@ import {
   type CaipNetwork,
   type ChainAdapter,
   type ChainNamespace,
+  type ConnectedWalletInfo,
+  type ConnectorSource,
+  type ConnectorType,
   type KeyValueStorage,
+  type OpenOptions,
   type SigilClient,
+  type SigilEvent,
   type SigilOptions,
   type SigilState,
   type ThemeMode,
   type ThemeVariables,
-  type View,
 } from '@sigil/core'
+import { accountOf, networkOf, providersOf, publicStateOf, type AppKitAccount, type AppKitNetworkState, type AppKitState } from './state.js'
 
 /** What a host passes to `createAppKit`: the core options plus the chain adapters to use. */
 export interface AppKitOptions extends SigilOptions {
-  /** Wallet integrations, e.g. `[evmAdapter()]` from `@sigil/adapter-evm`. */
+  /** Chain adapters, e.g. `[evmAdapter()]` from `@sigil/adapter-evm` or `[wagmiAdapter]` from `@sigil/wagmi`. */
   adapters?: ChainAdapter[]
+  /** Where wallets are found; the page's injected wallets (EIP-6963, window.ethereum) by default. */
+  connectors?: ConnectorSource[]
   /**
    * Load the modal code and the directory's first wallet page while the page is idle, so the
    * first open shows the wallet list at once. Default true.
@@ -26,9 +33,8 @@ export interface AppKitOptions extends SigilOptions {
   storage?: KeyValueStorage
 }
 
-export interface OpenAppKitOptions {
-  view?: View
-}
+/** `open()`'s options: a view and its parameters (`{ view: 'Networks' }`). */
+export type OpenAppKitOptions = OpenOptions
 
 /** The modal instance `createAppKit` returns. Hooks read the most recently created one. */
 export interface AppKit {
@@ -38,8 +44,30 @@ export interface AppKit {
   open(options?: OpenAppKitOptions): Promise<void>
   /** Returns false when closing is blocked. */
   close(): boolean
-  getState(): SigilState
+  /** Modal open/loading, the selected network and the active namespace. */
+  getState(): AppKitState
+  subscribeState(listener: (state: AppKitState) => void): () => void
+  /** Every change of the whole store (low level). */
   subscribe(listener: (state: SigilState, previous: SigilState) => void): () => void
+  /** The connected wallet's provider for `namespace` (EIP-1193 for eip155), undefined while not connected. */
+  getProvider<T = unknown>(namespace: ChainNamespace): T | undefined
+  /** The kind of connector giving that provider ('ANNOUNCED', 'INJECTED', 'WALLET_CONNECT', 'AUTH', …). */
+  getWalletProviderType(namespace: ChainNamespace): ConnectorType | undefined
+  /** Called with every namespace's provider whenever one is added or removed. */
+  subscribeProviders(listener: (providers: Partial<Record<ChainNamespace, unknown>>) => void): () => void
+  /** The account of `namespace`, the active one by default. */
+  getAccount(namespace?: ChainNamespace): AppKitAccount
+  subscribeAccount(listener: (account: AppKitAccount) => void, namespace?: ChainNamespace): () => void
+  getCaipNetwork(): CaipNetwork
+  getChainId(): number | string
+  subscribeNetwork(listener: (network: AppKitNetworkState) => void): () => void
+  getIsConnectedState(): boolean
+  getWalletInfo(namespace?: ChainNamespace): ConnectedWalletInfo | undefined
+  subscribeWalletInfo(listener: (walletInfo: ConnectedWalletInfo | undefined) => void, namespace?: ChainNamespace): () => void
+  /** The modal's events (MODAL_OPEN, CONNECT_SUCCESS, SWITCH_NETWORK, …), whether analytics is on or not. */
+  subscribeEvents(listener: (event: SigilEvent) => void): () => void
+  /** The last event ('MODAL_CREATED' before any other). */
+  getEvent(): SigilEvent
   setThemeMode(mode: ThemeMode): void
   setThemeVariables(variables: ThemeVariables): void
   switchNetwork(network: CaipNetwork): Promise<void>
@@ -55,7 +83,7 @@ export interface ModalModule {
 }
 
 export interface ModalHandle {
-  /** Fetches the directory's first page (and featured wallets) and preloads their images. */
+  /** Fetches the directory's first page (and featured wallets), preloads their images and the views likely next. */
   prefetchWallets(): Promise<void>
   unmount(): void
 }
@@ -91,7 +119,7 @@ function whenIdle(run: () => void): void {
  * the first open. The UI itself is a separate chunk: the host page pays for it only then.
  */
 export function createAppKit(options: AppKitOptions): AppKit {
-  const { adapters, prefetch: prefetchOnIdle = true, storage, ...sigilOptions } = options
+  const { adapters, connectors, prefetch: prefetchOnIdle = true, storage, ...sigilOptions } = options
   let client: SigilClient | undefined
   const analytics = deferredAnalyticsSink(async () => {
     const api = await import('@sigil/core/api')
@@ -99,11 +127,14 @@ export function createAppKit(options: AppKitOptions): AppKit {
   })
   client = createSigil(sigilOptions, {
     ...(adapters ? { adapters } : {}),
+    ...(connectors ? { connectors } : {}),
     ...(storage ? { storage } : {}),
     analytics,
     restore: typeof window !== 'undefined',
   })
   const sigil = client
+  const { store } = sigil
+  const created: SigilEvent = { timestamp: Date.now(), data: { type: 'track', event: 'MODAL_CREATED' } }
   let modal: Promise<ModalHandle> | undefined
   let destroyed = false
 
@@ -115,28 +146,49 @@ export function createAppKit(options: AppKitOptions): AppKit {
     modal.catch(() => {
       // A failed chunk load can be retried on the next open.
       modal = undefined
-      sigil.store.setState((s) => ({ modal: { ...s.modal, loading: false } }))
+      store.setState((s) => ({ modal: { ...s.modal, loading: false } }))
     })
     return modal
   }
 
   // Whatever opens the modal (a hook, the core's UnsupportedChain rule), the UI follows.
-  const unsubscribe = sigil.store.subscribe((state, previous) => {
+  const unsubscribe = store.subscribe((state, previous) => {
     if (state.modal.open && !previous.modal.open) void loadModal().catch(() => undefined)
   })
+
+  /** Calls `listener` with `select(state)` whenever that value changes (by identity). */
+  const watch = <T>(select: (state: SigilState) => T, listener: (value: T) => void) =>
+    store.subscribe((state, previous) => {
+      const value = select(state)
+      if (value !== select(previous)) listener(value)
+    })
 
   const appKit: AppKit = {
     client: sigil,
     ready: sigil.ready,
     async open(openOptions = {}) {
-      sigil.open(openOptions.view ? { view: openOptions.view } : {})
+      sigil.open(openOptions)
       await loadModal()
     },
     close: () => sigil.close(),
-    getState: () => sigil.store.getState(),
-    subscribe: (listener) => sigil.store.subscribe(listener),
+    getState: () => publicStateOf(store.getState()),
+    subscribeState: (listener) => watch(publicStateOf, listener),
+    subscribe: (listener) => store.subscribe(listener),
+    getProvider: <T>(namespace: ChainNamespace) => sigil.getProvider(namespace) as T | undefined,
+    getWalletProviderType: (namespace) => store.getState().providers[namespace]?.type,
+    subscribeProviders: (listener) => watch(providersOf, listener),
+    getAccount: (namespace) => accountOf(store.getState(), namespace),
+    subscribeAccount: (listener, namespace) => watch((s) => accountOf(s, namespace), listener),
+    getCaipNetwork: () => store.getState().activeCaipNetwork,
+    getChainId: () => store.getState().activeCaipNetwork.id,
+    subscribeNetwork: (listener) => watch(networkOf, listener),
+    getIsConnectedState: () => accountOf(store.getState()).isConnected,
+    getWalletInfo: (namespace) => accountOf(store.getState(), namespace).connectedWalletInfo,
+    subscribeWalletInfo: (listener, namespace) => watch((s) => accountOf(s, namespace).connectedWalletInfo, listener),
+    subscribeEvents: (listener) => sigil.subscribeEvents(listener),
+    getEvent: () => sigil.getEvent() ?? created,
     setThemeMode: (mode) => sigil.setThemeMode(mode),
-    setThemeVariables: (variables) => sigil.store.setState({ themeVariables: { ...variables } }),
+    setThemeVariables: (variables) => store.setState({ themeVariables: { ...variables } }),
     switchNetwork: (network) => sigil.switchNetwork(network),
     disconnect: (namespace) => sigil.disconnect(namespace),
     async prefetch() {

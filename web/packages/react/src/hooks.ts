@@ -1,12 +1,11 @@
 import { useCallback, useMemo, useSyncExternalStore } from 'react'
 import type {
-  AccountState,
-  CaipAddress,
   CaipNetwork,
   CaipNetworkId,
   ChainNamespace,
   ConnectedWalletInfo,
-  ConnectionStatus,
+  ConnectorType,
+  SigilEvent,
   SigilState,
   SIWXSession,
   SiwxStatus,
@@ -14,6 +13,9 @@ import type {
   ThemeVariables,
 } from '@sigil/core'
 import { getAppKit, peekAppKit, subscribeAppKit, type AppKit, type OpenAppKitOptions } from './appkit.js'
+import { accountOf, publicStateOf, type AppKitAccount, type AppKitState } from './state.js'
+
+export type { AppKitAccount, AppKitState } from './state.js'
 
 /** The current instance, re-read when a new one is created. */
 function useInstance(): AppKit {
@@ -40,38 +42,35 @@ export function useAppKit(): UseAppKit {
   return useMemo(() => ({ open: (o?: OpenAppKitOptions) => appKit.open(o), close: () => appKit.close() }), [appKit])
 }
 
-export interface AppKitAccount {
-  address: string | undefined
-  caipAddress: CaipAddress | undefined
-  isConnected: boolean
-  status: ConnectionStatus
-  balance: string | undefined
-  balanceSymbol: string | undefined
-  connectedWalletInfo: ConnectedWalletInfo | undefined
-  allAccounts: AccountState['allAccounts']
-}
-
-const selectActiveNamespace = (s: SigilState) => s.activeNamespace
-
 /** The connected account of the active namespace (or of `namespace`). */
 export function useAppKitAccount(options: { namespace?: ChainNamespace } = {}): AppKitAccount {
-  const active = useAppKitSelector(selectActiveNamespace)
-  const namespace = options.namespace ?? active
-  const select = useCallback((s: SigilState) => s.chains[namespace], [namespace])
-  const chain = useAppKitSelector(select)
-  return useMemo(() => {
-    const account = chain?.account
-    return {
-      address: account?.address,
-      caipAddress: account?.caipAddress,
-      isConnected: account?.caipAddress !== undefined && chain?.connectionStatus === 'connected',
-      status: chain?.connectionStatus ?? 'disconnected',
-      balance: account?.balance,
-      balanceSymbol: account?.balanceSymbol,
-      connectedWalletInfo: account?.connectedWalletInfo,
-      allAccounts: account?.allAccounts ?? [],
-    }
-  }, [chain])
+  const { namespace } = options
+  return useAppKitSelector(useCallback((s: SigilState) => accountOf(s, namespace), [namespace]))
+}
+
+export interface AppKitProvider<T> {
+  /** The connected wallet's provider for the namespace: EIP-1193 for eip155 (viem `custom()`, ethers `BrowserProvider`). */
+  walletProvider: T | undefined
+  /** The kind of connector it comes through ('ANNOUNCED', 'INJECTED', 'WALLET_CONNECT', 'AUTH', …). */
+  walletProviderType: ConnectorType | undefined
+}
+
+/** The connected wallet's provider for `namespace`; undefined until a wallet is connected there. */
+export function useAppKitProvider<T = unknown>(namespace: ChainNamespace): AppKitProvider<T> {
+  const entry = useAppKitSelector(useCallback((s: SigilState) => s.providers[namespace], [namespace]))
+  return useMemo(() => ({ walletProvider: entry?.provider as T | undefined, walletProviderType: entry?.type }), [entry])
+}
+
+/** The connected wallet's name and icon (of the active namespace, or of `namespace`). */
+export function useWalletInfo(options: { namespace?: ChainNamespace } = {}): { walletInfo: ConnectedWalletInfo | undefined } {
+  const { connectedWalletInfo } = useAppKitAccount(options)
+  return useMemo(() => ({ walletInfo: connectedWalletInfo }), [connectedWalletInfo])
+}
+
+/** The modal's latest event ('MODAL_CREATED' first; MODAL_OPEN, CONNECT_SUCCESS, SWITCH_NETWORK, …). */
+export function useAppKitEvents(): SigilEvent {
+  const appKit = useInstance()
+  return useSyncExternalStore(appKit.subscribeEvents, appKit.getEvent, appKit.getEvent)
 }
 
 export interface AppKitNetwork {
@@ -103,21 +102,9 @@ export function useAppKitNetwork(): AppKitNetwork {
   )
 }
 
-export interface AppKitState {
-  open: boolean
-  loading: boolean
-  selectedNetworkId: CaipNetworkId
-  activeChain: ChainNamespace
-}
-
-const selectModal = (s: SigilState) => s.modal
-
 /** Modal open/loading, the selected network and the active namespace. */
 export function useAppKitState(): AppKitState {
-  const modal = useAppKitSelector(selectModal)
-  const network = useAppKitSelector(selectActiveNetwork)
-  const activeChain = useAppKitSelector(selectActiveNamespace)
-  return useMemo(() => ({ open: modal.open, loading: modal.loading, selectedNetworkId: network.caipNetworkId, activeChain }), [modal, network, activeChain])
+  return useAppKitSelector(publicStateOf)
 }
 
 /** Disconnects every connected namespace, or the one given. */

@@ -6,18 +6,36 @@ export { createAppKit, getAppKit, type AppKit, type AppKitOptions, type OpenAppK
 export {
   useAppKit,
   useAppKitAccount,
+  useAppKitEvents,
   useAppKitNetwork,
+  useAppKitProvider,
   useAppKitSelector,
   useAppKitSiwx,
   useAppKitState,
   useAppKitTheme,
   useDisconnect,
+  useWalletInfo,
   type AppKitAccount,
   type AppKitNetwork,
+  type AppKitProvider,
   type AppKitSiwx,
   type AppKitState,
   type UseAppKit,
 } from './hooks.js'
+export type { AppKitNetworkState } from './state.js'
 export { ConnectButton, type ConnectButtonProps } from './ConnectButton.js'
-export type { CaipNetwork, ChainAdapter, SIWXConfig, SIWXSession, SiwxStatus, ThemeMode, ThemeVariables, View } from '@sigil/core'
+export type {
+  CaipNetwork,
+  ChainAdapter,
+  ChainNamespace,
+  ConnectorSource,
+  Eip1193Provider,
+  SigilEvent,
+  SIWXConfig,
+  SIWXSession,
+  SiwxStatus,
+  ThemeMode,
+  ThemeVariables,
+  View,
+} from '@sigil/core'
 export { serverSiwx, localSiwx, type ServerSiwxOptions, type LocalSiwxOptions } from '@sigil/core'

@@ -2,7 +2,8 @@ import { act } from 'react'
 import { createRoot, type Root } from 'react-dom/client'
 import type { ReactNode } from 'react'
 import { vi } from 'vitest'
-import type { AdapterEvents, ChainAdapter, ConnectResult, KeyValueStorage, Wallet } from '@sigil/core'
+import type { KeyValueStorage, Wallet } from '@sigil/core'
+import { fakeWallet } from '../../core/src/test-utils/index.js'
 import { arbitrum, ethereum, sigilDev } from '@sigil/core/networks'
 import { createAppKit, type AppKit, type AppKitOptions } from './appkit.js'
 
@@ -17,39 +18,15 @@ export class MemoryStorage implements KeyValueStorage {
 
 export const ADDRESS = '0x1111111111111111111111111111111111111111'
 
-/** A scriptable eip155 adapter announcing one wallet ('com.test'). */
+/** A scriptable eip155 wallet announcing itself as 'com.test': its connector and its adapter. */
 export function fakeAdapter() {
-  let events: AdapterEvents | undefined
-  let reject: unknown
-  const state = { chainId: 31337 }
-  const result = (connectorId: string): ConnectResult => ({ connectorId, address: ADDRESS, chainId: state.chainId, walletInfo: { name: 'Test Wallet' } })
-  const adapter: ChainAdapter = {
-    namespace: 'eip155',
-    setup(e) {
-      events = e
-      e.connectorsChanged([
-        { id: 'com.test', name: 'Test Wallet', chain: 'eip155', type: 'ANNOUNCED', rdns: 'com.test', imageUrl: 'data:image/svg+xml,<svg/>' },
-      ])
-      return () => {
-        events = undefined
-      }
-    },
-    connect: vi.fn(async (connectorId: string) => {
-      if (reject) throw reject
-      return result(connectorId)
-    }),
-    reconnect: vi.fn(async () => undefined),
-    disconnect: vi.fn(async () => {}),
-    switchNetwork: vi.fn(async (network) => {
-      state.chainId = Number(network.id)
-    }),
-    signMessage: vi.fn(async () => '0xsigned'),
-  }
+  const fake = fakeWallet({ accounts: [ADDRESS], chainId: 31337, imageUrl: 'data:image/svg+xml,<svg/>' })
   return {
-    adapter,
-    emit: () => events,
+    ...fake,
+    emit: () => fake.events(),
+    /** The next connect fails with `error` (undefined: it succeeds). */
     rejectNext(error: unknown) {
-      reject = error
+      if (error !== undefined) fake.connector.connect.mockRejectedValueOnce(error)
     },
   }
 }
@@ -128,6 +105,7 @@ export function testAppKit(overrides: Partial<AppKitOptions> = {}) {
     apiUrl: 'https://api.test',
     networks: [sigilDev(), ethereum, arbitrum],
     adapters: [fake.adapter],
+    connectors: [fake.source],
     features: { email: false, socials: false, analytics: false },
     themeMode: 'dark',
     prefetch: false,

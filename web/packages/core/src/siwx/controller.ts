@@ -1,12 +1,12 @@
 import { track, type SigilContext } from '../context.js'
-import { ErrorMessages, isUserRejection, RpcErrorMessages, RpcErrorCode, toSigilError } from '../errors.js'
+import { ErrorMessages, errorText } from '../errors.js'
 import { closeModal } from '../modal.js'
 import { isUnsupportedNetwork } from '../networks.js'
 import { showError } from '../notification.js'
 import { currentView, resetView } from '../router.js'
 import type { SigilState } from '../store.js'
-import type { CaipNetworkId } from '../types.js'
-import type { SIWXMessage, SIWXMessageData, SIWXSession, SiwxState } from './types.js'
+import type { CaipNetworkId, ChainNamespace } from '../types.js'
+import type { SIWXMessage, SIWXMessageData, SIWXMessageInput, SIWXSession, SiwxState } from './types.js'
 
 /** The sign-in flow of spec section 4, driven by the connection state. */
 export interface SiwxController {
@@ -26,6 +26,7 @@ export interface SiwxControllerDeps {
 
 interface Target {
   key: string
+  namespace: ChainNamespace
   chainId: CaipNetworkId
   address: string
 }
@@ -41,18 +42,12 @@ function targetOf(state: SigilState): Target | undefined {
   const network = chain.network.caipNetwork
   if (!address || !network || isUnsupportedNetwork(network)) return undefined
   if (!state.networks.some((n) => n.caipNetworkId === network.caipNetworkId)) return undefined
-  return { key: `${network.caipNetworkId}:${address.toLowerCase()}`, chainId: network.caipNetworkId, address }
+  return { key: `${network.caipNetworkId}:${address.toLowerCase()}`, namespace: state.activeNamespace, chainId: network.caipNetworkId, address }
 }
 
 function dataOf(message: SIWXMessage): SIWXMessageData {
   const { toString: _text, ...data } = message
   return data
-}
-
-/** The text shown for a failed sign-in: the wallet's rejection or the server's message. */
-export function siwxErrorMessage(error: unknown): string {
-  if (isUserRejection(error)) return RpcErrorMessages[RpcErrorCode.userRejected] as string
-  return toSigilError(error).message
 }
 
 export function createSiwxController(ctx: SigilContext, deps: SiwxControllerDeps): SiwxController {
@@ -74,9 +69,18 @@ export function createSiwxController(ctx: SigilContext, deps: SiwxControllerDeps
     }
   }
 
+  /** The message input, with the account as the namespace's adapter states it ('Ethereum', EIP-55). */
+  const messageFor = async (t: Target): Promise<SIWXMessage> => {
+    if (!siwx) throw new Error('siwx is not configured')
+    const account = await ctx.adapters[t.namespace]?.signInAccount?.(t.address)
+    const input: SIWXMessageInput = account
+      ? { accountAddress: account.address, chainId: t.chainId, accountLabel: account.label }
+      : { accountAddress: t.address, chainId: t.chainId }
+    return siwx.createMessage(input)
+  }
+
   const prepare = (t: Target): Promise<SIWXMessage> => {
-    if (!siwx) return Promise.reject(new Error('siwx is not configured'))
-    const message = siwx.createMessage({ accountAddress: t.address, chainId: t.chainId })
+    const message = messageFor(t)
     prepared = { key: t.key, at: Date.now(), message }
     return message
   }
@@ -85,7 +89,7 @@ export function createSiwxController(ctx: SigilContext, deps: SiwxControllerDeps
   const setupFailed = async (gen: number, error: unknown) => {
     if (gen !== generation) return
     prepared = undefined
-    const reason = toSigilError(error).message
+    const reason = errorText(error)
     track(ctx, 'SIWX_AUTH_ERROR', { message: reason, stage: 'setup' })
     const wasOpen = store.getState().modal.open
     try {
@@ -152,7 +156,7 @@ export function createSiwxController(ctx: SigilContext, deps: SiwxControllerDeps
         const ready = prepared && prepared.key === t.key && Date.now() - prepared.at < PREPARED_MAX_AGE_MS ? prepared.message : undefined
         // A nonce is used once: whatever happens next, the next attempt gets a new message.
         prepared = undefined
-        const message = await (ready ?? siwx.createMessage({ accountAddress: t.address, chainId: t.chainId }))
+        const message = await (ready ?? messageFor(t))
         const text = message.toString()
         const signature = await deps.signMessage(text)
         const session: SIWXSession = { data: dataOf(message), message: text, signature }
@@ -169,7 +173,7 @@ export function createSiwxController(ctx: SigilContext, deps: SiwxControllerDeps
         track(ctx, 'SIWX_AUTH_SUCCESS', { network: t.chainId })
       } catch (error) {
         if (gen !== generation) return
-        const message = siwxErrorMessage(error)
+        const message = errorText(error)
         setSiwx({ status: 'signed-out', error: message })
         track(ctx, 'SIWX_AUTH_ERROR', { message, network: t.chainId })
         // The view stays (or comes back) with the error.

@@ -1,37 +1,22 @@
 /*
  * Building sign-in messages (CAIP-122 / EIP-4361 text). Loaded on demand by serverSiwx and
- * localSiwx, so the keccak code for EIP-55 checksums stays out of the host page's first load.
+ * localSiwx. How a namespace states its accounts (the chain's name, the address's canonical
+ * form) comes from its chain adapter, through the message input.
  */
-import { keccak_256 } from '@noble/hashes/sha3'
 import type { SIWXMessage, SIWXMessageData, SIWXMessageInput } from './types.js'
-
-/** The EIP-55 mixed-case form of an EVM address (input with or without 0x, any case). */
-export function toChecksumAddress(address: string): string {
-  const hex = address.replace(/^0x/i, '').toLowerCase()
-  if (!/^[0-9a-f]{40}$/.test(hex)) throw new Error(`Invalid EVM address: ${address}`)
-  const hash = keccak_256(new TextEncoder().encode(hex))
-  let out = '0x'
-  for (let i = 0; i < 40; i++) {
-    const byte = hash[i >> 1] as number
-    const nibble = i % 2 === 0 ? byte >> 4 : byte & 0x0f
-    const c = hex[i] as string
-    out += nibble >= 8 ? c.toUpperCase() : c
-  }
-  return out
-}
 
 /** RFC 3339 in UTC without fractional seconds, e.g. 2026-11-22T00:30:00Z. */
 export function rfc3339(date: Date): string {
   return date.toISOString().replace(/\.\d{3}Z$/, 'Z')
 }
 
-const ACCOUNT_KIND: Record<string, string> = { eip155: 'Ethereum', solana: 'Solana' }
-
-/** The exact message text for `data` (the format the Sigil server parses). */
-export function formatSiwxMessage(data: SIWXMessageData): string {
+/**
+ * The exact message text for `data` (the format the Sigil server parses). `accountLabel` names
+ * the chain ('Ethereum'); the CAIP-2 namespace stands in without one.
+ */
+export function formatSiwxMessage(data: SIWXMessageData, accountLabel?: string): string {
   const [namespace = '', reference = ''] = data.chainId.split(':')
-  const kind = ACCOUNT_KIND[namespace] ?? namespace
-  let text = `${data.domain} wants you to sign in with your ${kind} account:\n${data.accountAddress}\n\n`
+  let text = `${data.domain} wants you to sign in with your ${accountLabel ?? namespace} account:\n${data.accountAddress}\n\n`
   if (data.statement) text += `${data.statement}\n`
   text += `\nURI: ${data.uri}\nVersion: ${data.version}\nChain ID: ${reference}\nNonce: ${data.nonce}`
   if (data.issuedAt) text += `\nIssued At: ${data.issuedAt}`
@@ -43,8 +28,8 @@ export function formatSiwxMessage(data: SIWXMessageData): string {
 }
 
 /** Attaches `toString()` (the message text) to message fields. */
-export function toSiwxMessage(data: SIWXMessageData): SIWXMessage {
-  const text = formatSiwxMessage(data)
+export function toSiwxMessage(data: SIWXMessageData, accountLabel?: string): SIWXMessage {
+  const text = formatSiwxMessage(data, accountLabel)
   return { ...data, toString: () => text }
 }
 
@@ -63,10 +48,9 @@ export interface BuildMessageOptions {
 export function buildMessage(input: SIWXMessageInput, options: BuildMessageOptions): SIWXMessage {
   const location = (globalThis as { location?: { host?: string; origin?: string } }).location
   const now = options.now ?? new Date()
-  const namespace = input.chainId.split(':')[0]
   const data: SIWXMessageData = {
     domain: options.domain ?? location?.host ?? '',
-    accountAddress: namespace === 'eip155' ? toChecksumAddress(input.accountAddress) : input.accountAddress,
+    accountAddress: input.accountAddress,
     uri: options.uri ?? location?.origin ?? '',
     version: '1',
     chainId: input.chainId,
@@ -77,7 +61,7 @@ export function buildMessage(input: SIWXMessageInput, options: BuildMessageOptio
   if (options.expirationMinutes !== undefined && options.expirationMinutes > 0) {
     data.expirationTime = rfc3339(new Date(now.getTime() + options.expirationMinutes * 60_000))
   }
-  return toSiwxMessage(data)
+  return toSiwxMessage(data, input.accountLabel)
 }
 
 /** Message fields without `toString` (what a session stores). */

@@ -3,7 +3,7 @@ import { resolveOptions } from '../options.js'
 import { currentView } from '../router.js'
 import { MemoryStorage, testClient, testOptions } from '../test-utils/index.js'
 import { localSiwx, serverSiwx } from './config.js'
-import { buildMessage, formatSiwxMessage, toChecksumAddress } from './message.js'
+import { buildMessage, formatSiwxMessage } from './message.js'
 import { SIWX_TOKEN_KEY } from './server-client.js'
 import { SIWX_LOCAL_KEY } from './local-impl.js'
 
@@ -111,14 +111,9 @@ describe('siwx option', () => {
 })
 
 describe('sign-in message', () => {
-  it('checksums EVM addresses (EIP-55 vectors)', () => {
-    expect(toChecksumAddress('0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed')).toBe('0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed')
-    expect(toChecksumAddress('FB6916095CA1DF60BB79CE92CE3EA74C37C5D359')).toBe('0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359')
-  })
-
-  it('formats the exact CAIP-122 text', () => {
+  it('formats the exact CAIP-122 text, the account as the adapter states it', () => {
     const message = buildMessage(
-      { accountAddress: '0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed', chainId: 'eip155:31337' },
+      { accountAddress: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed', chainId: 'eip155:31337', accountLabel: 'Ethereum' },
       {
         nonce: 'abcdefgh1234',
         statement: 'Sign in to the Sigil demo.',
@@ -134,21 +129,33 @@ describe('sign-in message', () => {
     expect(`${message}`).toBe(message.toString())
   })
 
-  it('without a statement keeps two empty lines, and lists resources', () => {
-    const text = formatSiwxMessage({
-      domain: 'a.example',
-      accountAddress: '0xabc',
-      uri: 'https://a.example',
-      version: '1',
-      chainId: 'eip155:1',
-      nonce: 'n1234567',
-      issuedAt: '2026-01-01T00:00:00Z',
-      requestId: 'r1',
-      resources: ['https://x.example/1'],
-    })
+  it('without a statement keeps two empty lines, and lists resources; without a label the namespace names the chain', () => {
+    const text = formatSiwxMessage(
+      {
+        domain: 'a.example',
+        accountAddress: '0xabc',
+        uri: 'https://a.example',
+        version: '1',
+        chainId: 'eip155:1',
+        nonce: 'n1234567',
+        issuedAt: '2026-01-01T00:00:00Z',
+        requestId: 'r1',
+        resources: ['https://x.example/1'],
+      },
+      'Ethereum',
+    )
     expect(text).toBe(
       'a.example wants you to sign in with your Ethereum account:\n0xabc\n\n\nURI: https://a.example\nVersion: 1\nChain ID: 1\nNonce: n1234567\nIssued At: 2026-01-01T00:00:00Z\nRequest ID: r1\nResources:\n- https://x.example/1',
     )
+    const data = {
+      domain: 'a.example',
+      accountAddress: 'abc',
+      uri: 'https://a.example',
+      version: '1',
+      chainId: 'bip122:000000000019d6689c085ae165831e93',
+      nonce: 'n1234567',
+    } as const
+    expect(formatSiwxMessage(data).split('\n')[0]).toBe('a.example wants you to sign in with your bip122 account:')
   })
 })
 
@@ -183,7 +190,7 @@ describe('sign-in flow (server-backed)', () => {
     const { client, server, fake, storage, events } = setup()
     await connect(client)
     await client.siwx.sign()
-    const signed = String((fake.adapter.signMessage.mock.calls[0] as unknown[] | undefined)?.[0])
+    const signed = String((fake.adapter.signMessage.mock.calls[0] as unknown[] | undefined)?.[1])
     expect(signed).toMatch(
       /^localhost(:\d+)? wants you to sign in with your Ethereum account:\n0x1111111111111111111111111111111111111111\n\nSign in to the test\.\n\nURI: http:\/\/localhost/,
     )
@@ -233,7 +240,7 @@ describe('sign-in flow (server-backed)', () => {
     await connect(client)
     await client.siwx.cancel()
     const state = client.store.getState()
-    expect(fake.adapter.disconnect).toHaveBeenCalled()
+    expect(fake.connector.disconnect).toHaveBeenCalled()
     expect(state.chains.eip155?.connectionStatus).toBe('disconnected')
     expect(state.modal.open).toBe(false)
     expect(state.router.history).toEqual([{ view: 'Connect' }])
@@ -244,7 +251,7 @@ describe('sign-in flow (server-backed)', () => {
     await connect(client)
     await client.siwx.cancel()
     const state = client.store.getState()
-    expect(fake.adapter.disconnect).not.toHaveBeenCalled()
+    expect(fake.connector.disconnect).not.toHaveBeenCalled()
     expect(state.chains.eip155?.connectionStatus).toBe('connected')
     expect(state.modal.open).toBe(false)
     expect(state.router.history).toEqual([{ view: 'Connect' }])
@@ -256,7 +263,7 @@ describe('sign-in flow (server-backed)', () => {
     const { client, fake } = setup({ server })
     await connect(client)
     const state = client.store.getState()
-    expect(fake.adapter.disconnect).toHaveBeenCalled()
+    expect(fake.connector.disconnect).toHaveBeenCalled()
     expect(state.chains.eip155?.connectionStatus).toBe('disconnected')
     expect(state.router.history).toEqual([{ view: 'Connect' }])
     expect(state.notification).toMatchObject({ open: true, variant: 'error', message: 'A problem occurred while trying initialize authentication' })
@@ -306,7 +313,7 @@ describe('sign-in flow (server-backed)', () => {
     await client.siwx.sign()
     await client.siwx.signOut()
     expect(server.calls('/auth/v1/signout')).toHaveLength(1)
-    expect(fake.adapter.disconnect).toHaveBeenCalled()
+    expect(fake.connector.disconnect).toHaveBeenCalled()
     expect(client.store.getState().siwx.status).toBe('signed-out')
   })
 

@@ -37,8 +37,11 @@ export interface SIWXSession {
 
 /** What `createMessage` is given. */
 export interface SIWXMessageInput {
+  /** In the namespace's canonical form (EIP-55 for eip155), as its chain adapter gives it. */
   accountAddress: string
   chainId: CaipNetworkId
+  /** How the message names the chain ('Ethereum' for eip155), from the namespace's chain adapter. */
+  accountLabel?: string
 }
 
 /**

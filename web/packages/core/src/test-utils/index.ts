@@ -1,14 +1,15 @@
 import { vi } from 'vitest'
-import type { ChainAdapter, AdapterEvents, ConnectResult } from '../adapter.js'
+import type { ChainAdapter } from '../adapter.js'
 import type { AnalyticsEvent } from '../analytics.js'
 import type { BlockchainClient, Identity } from '../api/blockchain.js'
 import { createSigil, type SigilDependencies } from '../client.js'
+import type { Connection, ConnectorEvent, ConnectorSource, ConnectParams, WalletConnector } from '../connectors/types.js'
 import { detectMobile, type SigilContext } from '../context.js'
 import { arbitrum, ethereum, polygon, sigilDev, solana } from '../networks.js'
 import { resolveOptions, type SigilOptions } from '../options.js'
 import { createSigilStorage, type KeyValueStorage } from '../storage.js'
 import { createSigilStore } from '../store.js'
-import type { TokenBalance } from '../types.js'
+import type { AccountType, CaipNetwork, ChainNamespace, ConnectorType, TokenBalance } from '../types.js'
 
 /** A Map-backed Web Storage stand-in whose contents tests can read. */
 export class MemoryStorage implements KeyValueStorage {
@@ -50,38 +51,117 @@ export function testContext(
     analytics: sink,
     adapters: extra.adapters ?? { eip155: fakeAdapter().adapter },
     isMobile: () => extra.isMobile ?? false,
+    connectors: new Map(),
+    connected: new Map(),
+    accountData: { refresh: async () => {}, reset: () => {}, clear: () => {} },
+    eventListeners: new Set(),
+    lastEvent: undefined,
   }
   return { ctx, events, backend }
 }
 
-/** A scriptable ChainAdapter for eip155 that records calls and exposes its event callbacks. */
-export function fakeAdapter(initial: { accounts?: string[]; chainId?: number } = {}) {
-  const state = { accounts: initial.accounts ?? ['0x1111111111111111111111111111111111111111'], chainId: initial.chainId ?? 1 }
-  let events: AdapterEvents | undefined
-  const result = (connectorId: string): ConnectResult => ({
-    connectorId,
-    address: state.accounts[0] as string,
-    chainId: state.chainId,
-    walletInfo: { name: 'Test Wallet' },
-  })
+/** A scriptable chain adapter: it switches the wallet's chain in `onSwitch`, signs '0xsigned', names accounts through the server. */
+export function fakeAdapter(namespace: ChainNamespace = 'eip155', onSwitch: (network: CaipNetwork) => void = () => {}) {
   const adapter = {
-    namespace: 'eip155' as const,
-    setup: vi.fn((e: AdapterEvents) => {
-      events = e
-      e.connectorsChanged([{ id: 'com.test', name: 'Test Wallet', chain: 'eip155', type: 'ANNOUNCED', rdns: 'com.test' }])
-      return () => {
-        events = undefined
-      }
-    }),
-    connect: vi.fn(async (connectorId: string) => result(connectorId)),
-    reconnect: vi.fn(async (connectorId: string): Promise<ConnectResult | undefined> => (state.accounts.length ? result(connectorId) : undefined)),
-    disconnect: vi.fn(async () => {}),
-    switchNetwork: vi.fn(async (network: { id: number | string }) => {
-      state.chainId = Number(network.id)
-    }),
-    signMessage: vi.fn(async () => '0xsigned'),
+    namespace,
+    switchNetwork: vi.fn(async (_provider: unknown, network: CaipNetwork) => onSwitch(network)),
+    signMessage: vi.fn(async (_provider: unknown, _message: string, _address: string) => '0xsigned'),
+    getIdentity: vi.fn((address: string, api: BlockchainClient) => api.getIdentity(address, { sender: address })),
+    signInAccount: vi.fn(async (address: string) => ({ label: namespace === 'eip155' ? 'Ethereum' : namespace, address })),
   } satisfies ChainAdapter
-  return { adapter, state, events: () => events as AdapterEvents }
+  return { adapter }
+}
+
+export interface FakeWalletSide {
+  accounts: string[]
+  chainId: number | string
+  type?: AccountType
+}
+
+/**
+ * A scriptable connector for one wallet, connecting the namespaces in `wallets` (one eip155
+ * account on chain 1 by default). `emit` plays the wallet's events; each namespace's provider
+ * is a plain marker object.
+ */
+export function fakeConnector(
+  init: { id?: string; name?: string; type?: ConnectorType; imageUrl?: string; wallets?: Partial<Record<ChainNamespace, FakeWalletSide>> } = {},
+) {
+  const id = init.id ?? 'com.test'
+  const name = init.name ?? 'Test Wallet'
+  const wallets: Partial<Record<ChainNamespace, FakeWalletSide>> = init.wallets ?? {
+    eip155: { accounts: ['0x1111111111111111111111111111111111111111'], chainId: 1 },
+  }
+  const namespaces = Object.keys(wallets) as ChainNamespace[]
+  const providers = new Map(namespaces.map((ns) => [ns, { wallet: id, namespace: ns }]))
+  const listeners = new Set<(event: ConnectorEvent) => void>()
+  let connected = false
+  const connection = (): Connection => ({
+    connectorId: id,
+    accounts: namespaces.flatMap((namespace) => {
+      const side = wallets[namespace] as FakeWalletSide
+      return side.accounts.map((address) => ({ namespace, address, type: side.type ?? 'eoa', chainId: side.chainId }))
+    }),
+    walletInfo: { name },
+  })
+  const hasAccounts = () => namespaces.some((ns) => (wallets[ns]?.accounts.length ?? 0) > 0)
+  const connector = {
+    info: {
+      id,
+      name,
+      chain: namespaces[0] as ChainNamespace,
+      ...(namespaces.length > 1 ? { namespaces } : {}),
+      type: init.type ?? 'ANNOUNCED',
+      rdns: id,
+      ...(init.imageUrl ? { imageUrl: init.imageUrl } : {}),
+    },
+    connect: vi.fn(async (_params: ConnectParams) => {
+      connected = true
+      return connection()
+    }),
+    reconnect: vi.fn(async (_params: ConnectParams): Promise<Connection | undefined> => {
+      if (!hasAccounts()) return undefined
+      connected = true
+      return connection()
+    }),
+    disconnect: vi.fn(async (_namespace?: ChainNamespace) => {
+      connected = false
+    }),
+    getProvider: (namespace: ChainNamespace) => (connected ? providers.get(namespace) : undefined),
+    subscribe(listener: (event: ConnectorEvent) => void) {
+      listeners.add(listener)
+      return () => listeners.delete(listener)
+    },
+  } satisfies WalletConnector
+  const emit = (event: ConnectorEvent) => {
+    for (const l of [...listeners]) l(event)
+  }
+  const source: ConnectorSource = {
+    watch(onChange) {
+      onChange([connector])
+      return () => {}
+    },
+  }
+  return { connector, wallets, providers, source, emit, listenerCount: () => listeners.size }
+}
+
+/** One eip155 wallet: its connector and adapter, scriptable together. */
+export function fakeWallet(initial: { accounts?: string[]; chainId?: number; imageUrl?: string } = {}) {
+  const state: FakeWalletSide = { accounts: initial.accounts ?? ['0x1111111111111111111111111111111111111111'], chainId: initial.chainId ?? 1 }
+  const wallet = fakeConnector({ wallets: { eip155: state }, ...(initial.imageUrl ? { imageUrl: initial.imageUrl } : {}) })
+  const { adapter } = fakeAdapter('eip155', (network) => {
+    state.chainId = Number(network.id)
+  })
+  return {
+    ...wallet,
+    adapter,
+    state,
+    /** The wallet's events, as the connector reports them. */
+    events: () => ({
+      accountChanged: (address: string | undefined) => wallet.emit({ type: 'accountsChanged', namespace: 'eip155', accounts: address ? [address] : [] }),
+      chainChanged: (chainId: number) => wallet.emit({ type: 'chainChanged', namespace: 'eip155', chainId }),
+      disconnected: () => wallet.emit({ type: 'disconnect' }),
+    }),
+  }
 }
 
 /** A balance entry as the Sigil server sends it (native when no `address`). */
@@ -101,15 +181,17 @@ export function fakeBlockchainApi(balances: TokenBalance[] = [tokenBalance()], i
 }
 
 export function testClient(overrides: Partial<SigilOptions> = {}, deps: SigilDependencies & { storage?: MemoryStorage } = {}) {
-  const fake = fakeAdapter()
+  const fake = fakeWallet()
   const storage = deps.storage ?? new MemoryStorage()
   const { events, sink } = recordingSink()
   const api = fakeBlockchainApi()
   const client = createSigil(testOptions(overrides), {
     adapters: [fake.adapter],
+    connectors: [fake.source],
     analytics: sink,
     isMobile: () => false,
     blockchainApi: api,
+    reconnectTimeoutMs: 0,
     ...deps,
     storage,
   })

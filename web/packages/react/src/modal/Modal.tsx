@@ -1,16 +1,12 @@
 import { currentRoute, hideNotification, type RouteEntry, type SigilState } from '@sigil/core'
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type CSSProperties } from 'react'
+import { messages } from '@sigil/core/messages'
+import { Suspense, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type CSSProperties } from 'react'
 import type { AppKit } from '../appkit.js'
-import { ModalContext, useModal, useStore, type ModalContextValue } from './context.js'
+import { ModalContext, useMessages, useModal, useStore, type ModalContextValue } from './context.js'
 import type { Directory } from './directory.js'
 import { TIMINGS } from './styles.js'
 import { Icons } from './ui.js'
-import { AccountView } from './views/Account.js'
-import { AllWalletsView } from './views/AllWallets.js'
-import { ConnectView } from './views/Connect.js'
-import { ConnectingExternalView, WalletNotInstalledView } from './views/Connecting.js'
-import { NetworksView, UnsupportedChainView } from './views/Networks.js'
-import { SIWXSignMessageView } from './views/SIWXSignMessage.js'
+import { titleOf, viewOf } from './views.js'
 
 const FOCUSABLE = 'button:not([disabled]),[href],input:not([disabled]),select:not([disabled]),textarea:not([disabled]),[tabindex]:not([tabindex="-1"])'
 const NOTIFICATION_HIDE_MS = 3000
@@ -22,55 +18,23 @@ const selectThemeVariables = (s: SigilState) => s.themeVariables
 const selectNotification = (s: SigilState) => s.notification
 const selectSiwxStatus = (s: SigilState) => s.siwx.status
 
-/** Header text per view. */
-export function titleOf(route: RouteEntry): string {
-  switch (route.view) {
-    case 'Connect':
-      return 'Connect Wallet'
-    case 'AllWallets':
-      return 'All Wallets'
-    case 'ConnectingExternal':
-    case 'ConnectingWalletConnect':
-      return route.data?.wallet?.name ?? route.data?.connector?.name ?? 'Connecting'
-    case 'Account':
-      return 'Account'
-    case 'Networks':
-      return 'Choose Network'
-    case 'UnsupportedChain':
-      return 'Switch Network'
-    case 'SIWXSignMessage':
-      return 'Sign in with your wallet'
-    default:
-      return route.view.replace(/([a-z])([A-Z])/g, '$1 $2')
-  }
-}
-
+/** The shown view, from the registry; its feature chunk may still be loading. */
 function View({ route }: { route: RouteEntry }) {
-  switch (route.view) {
-    case 'Connect':
-      return <ConnectView />
-    case 'AllWallets':
-      return <AllWalletsView />
-    case 'ConnectingExternal':
-      return <ConnectingExternalView route={route} />
-    case 'ConnectingWalletConnect':
-    case 'ConnectingWalletConnectBasic':
-      return <WalletNotInstalledView route={route} />
-    case 'Account':
-      return <AccountView />
-    case 'Networks':
-      return <NetworksView />
-    case 'UnsupportedChain':
-      return <UnsupportedChainView />
-    case 'SIWXSignMessage':
-      return <SIWXSignMessageView />
-    default:
-      return (
-        <div className="state">
-          <p className="sub">This view arrives in a later release.</p>
-        </div>
-      )
+  const m = useMessages()
+  const entry = viewOf(route)
+  if (!entry) {
+    return (
+      <div className="state">
+        <p className="sub">{m.ui.notYet}</p>
+      </div>
+    )
   }
+  const Component = entry.component
+  return (
+    <Suspense fallback={<div className="state" aria-busy="true" />}>
+      <Component route={route} />
+    </Suspense>
+  )
 }
 
 /** The element focused in the page, looking through shadow roots. */
@@ -83,7 +47,10 @@ function deepActiveElement(): Element | null {
 /** Root of the modal tree: theme, open state and focus restoration. */
 export function ModalRoot({ appKit, directory, shadow }: { appKit: AppKit; directory: Directory; shadow: ShadowRoot }) {
   const [shakeCount, setShakeCount] = useState(0)
-  const value = useMemo<ModalContextValue>(() => ({ appKit, client: appKit.client, directory, shake: () => setShakeCount((n) => n + 1) }), [appKit, directory])
+  const value = useMemo<ModalContextValue>(
+    () => ({ appKit, client: appKit.client, directory, messages, shake: () => setShakeCount((n) => n + 1) }),
+    [appKit, directory],
+  )
   return (
     <ModalContext.Provider value={value}>
       <ModalFrame shadow={shadow} shakeCount={shakeCount} />
@@ -125,12 +92,13 @@ function ModalFrame({ shadow, shakeCount }: { shadow: ShadowRoot; shakeCount: nu
 
 function Dialog({ shadow, shakeCount }: { shadow: ShadowRoot; shakeCount: number }) {
   const { client } = useModal()
+  const m = useMessages()
   const history = useStore(selectHistory)
   const notification = useStore(selectNotification)
   // Re-render when a session arrives (closing may become allowed).
   useStore(selectSiwxStatus)
   const route = currentRoute({ router: { history } } as SigilState)
-  const title = titleOf(route)
+  const title = titleOf(route, m)
   const cardRef = useRef<HTMLDivElement>(null)
   const innerRef = useRef<HTMLDivElement>(null)
   const [height, setHeight] = useState<number>()
@@ -223,7 +191,7 @@ function Dialog({ shadow, shakeCount }: { shadow: ShadowRoot; shakeCount: number
         ) : null}
         <div className="header">
           {canGoBack ? (
-            <button type="button" className="icon-btn" aria-label="Back" onClick={() => client.goBack()}>
+            <button type="button" className="icon-btn" aria-label={m.ui.back} onClick={() => client.goBack()}>
               <Icons.back />
             </button>
           ) : (
@@ -233,7 +201,7 @@ function Dialog({ shadow, shakeCount }: { shadow: ShadowRoot; shakeCount: number
             {title}
           </h2>
           {canClose ? (
-            <button type="button" className="icon-btn" aria-label="Close" onClick={close}>
+            <button type="button" className="icon-btn" aria-label={m.ui.close} onClick={close}>
               <Icons.close />
             </button>
           ) : (

@@ -1,5 +1,6 @@
 import { createContext, useCallback, useContext, useEffect, useSyncExternalStore } from 'react'
 import type { SigilClient, SigilState } from '@sigil/core'
+import type { Messages } from '@sigil/core/messages'
 import type { GetWalletsParams, WalletListEntry } from '@sigil/core/api'
 import type { AppKit } from '../appkit.js'
 import type { Directory } from './directory.js'
@@ -8,6 +9,8 @@ export interface ModalContextValue {
   appKit: AppKit
   client: SigilClient
   directory: Directory
+  /** The message catalogue the views take their words from (English). */
+  messages: Messages
   /** Shakes the card (an error the user should notice). */
   shake(): void
 }
@@ -18,6 +21,11 @@ export function useModal(): ModalContextValue {
   const value = useContext(ModalContext)
   if (!value) throw new Error('Sigil modal context missing')
   return value
+}
+
+/** The words of the modal, from the message catalogue. */
+export function useMessages(): Messages {
+  return useModal().messages
 }
 
 /** One slice of the store; `select` must return a stable value. */

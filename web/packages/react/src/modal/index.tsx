@@ -8,6 +8,7 @@ import type { AppKit, ModalHandle } from '../appkit.js'
 import { createDirectory } from './directory.js'
 import { ModalRoot } from './Modal.js'
 import { MODAL_CSS } from './styles.js'
+import { preloadViews } from './views.js'
 
 export const HOST_TAG = 'sigil-modal'
 
@@ -33,11 +34,14 @@ export function mountModal(appKit: AppKit): ModalHandle {
   shadow.appendChild(container)
   document.body.appendChild(host)
   const directory = createDirectory(appKit.client.options)
+  // The views likely first: the wallet list, and the account once connected.
+  const preload = () => preloadViews(['Connect', 'Account'])
+  void preload().catch(() => undefined)
   const root = createRoot(container)
   // Synchronous first render: when the modal is already open, it shows in this task.
   flushSync(() => root.render(<ModalRoot appKit={appKit} directory={directory} shadow={shadow} />))
   return {
-    prefetchWallets: () => directory.prefetch(),
+    prefetchWallets: () => Promise.all([directory.prefetch(), preload()]).then(() => undefined),
     unmount() {
       root.unmount()
       host.remove()

@@ -1,5 +1,5 @@
 import {
-  ErrorMessages,
+  errorText,
   floorDecimals,
   formatBalance,
   formatFiat,
@@ -13,22 +13,26 @@ import {
   type TokenBalance,
 } from '@sigil/core'
 import { useCallback, useEffect, useId, useRef, useState, type KeyboardEvent } from 'react'
-import { useModal, useStore } from '../context.js'
+import type { Messages } from '@sigil/core/messages'
+import { useMessages, useModal, useStore } from '../context.js'
 import { Icons, Identicon, RemoteImage } from '../ui.js'
 
 const selectChain = (s: SigilState) => s.chains[s.activeNamespace]
 const selectNetwork = (s: SigilState) => s.activeCaipNetwork
 
 /** The account tabs; those with a placeholder have no content yet. */
-const TABS: readonly { id: string; label: string; placeholder?: string }[] = [
-  { id: 'tokens', label: 'Tokens' },
-  { id: 'nfts', label: 'NFTs', placeholder: 'NFTs arrive in a later release.' },
-  { id: 'activity', label: 'Activity', placeholder: 'Activity arrives in a later release.' },
+const tabsOf = (m: Messages['ui']['account']): readonly { id: string; label: string; placeholder?: string }[] => [
+  { id: 'tokens', label: m.tabs.tokens },
+  { id: 'nfts', label: m.tabs.nfts, placeholder: m.nftsLater },
+  { id: 'activity', label: m.tabs.activity, placeholder: m.activityLater },
 ]
 
 /** The connected account: avatar, address (copy), balance, network (switch), tabs, disconnect. */
 export function AccountView() {
   const { client, directory } = useModal()
+  const ui = useMessages().ui
+  const m = ui.account
+  const tabs = tabsOf(m)
   const chain = useStore(selectChain)
   const network = useStore(selectNetwork)
   const account = chain?.account
@@ -52,18 +56,18 @@ export function AccountView() {
       await navigator.clipboard.writeText(address)
       setCopied(true)
       setTimeout(() => setCopied(false), 1500)
-      showSuccess(client.store, 'Address copied')
+      showSuccess(client.store, m.addressCopied)
     } catch {
-      showError(client.store, 'Could not copy the address')
+      showError(client.store, m.copyFailed)
     }
-  }, [address, client])
+  }, [address, client, m])
 
   const disconnect = useCallback(async () => {
     setDisconnecting(true)
     try {
       await client.disconnect()
     } catch (error) {
-      showError(client.store, error instanceof Error ? error.message : 'Failed to disconnect')
+      showError(client.store, errorText(error))
     } finally {
       setDisconnecting(false)
     }
@@ -73,7 +77,7 @@ export function AccountView() {
     const delta = event.key === 'ArrowRight' ? 1 : event.key === 'ArrowLeft' ? -1 : 0
     if (!delta) return
     event.preventDefault()
-    const next = (tab + delta + TABS.length) % TABS.length
+    const next = (tab + delta + tabs.length) % tabs.length
     setTab(next)
     tabRefs.current[next]?.focus()
   }
@@ -81,15 +85,15 @@ export function AccountView() {
   if (!address) {
     return (
       <div className="state">
-        <p className="sub">No wallet connected.</p>
+        <p className="sub">{m.noWallet}</p>
         <button type="button" className="btn" onClick={() => client.push('Connect')}>
-          Connect Wallet
+          {ui.connectWallet}
         </button>
       </div>
     )
   }
   const wallet = account?.connectedWalletInfo
-  const current = TABS[tab] ?? (TABS[0] as (typeof TABS)[number])
+  const current = tabs[tab] ?? (tabs[0] as (typeof tabs)[number])
   const fiatTotal = totalFiatValue(account?.tokenBalance ?? [])
   return (
     <div data-testid="account-view">
@@ -99,7 +103,7 @@ export function AccountView() {
           <span title={address} data-testid="account-address">
             {account?.profileName ?? shortenAddress(address)}
           </span>
-          <button type="button" className="icon-btn" aria-label={copied ? 'Address copied' : 'Copy address'} onClick={() => void copy()}>
+          <button type="button" className="icon-btn" aria-label={copied ? m.addressCopied : m.copyAddress} onClick={() => void copy()}>
             {copied ? <Icons.check /> : <Icons.copy />}
           </button>
         </div>
@@ -115,7 +119,7 @@ export function AccountView() {
           <button
             type="button"
             className="pill"
-            aria-label={`${network.name}, switch network`}
+            aria-label={m.switchNetwork(network.name)}
             onClick={() => client.push('Networks')}
             disabled={!client.options.enableNetworkSwitch}
           >
@@ -125,18 +129,18 @@ export function AccountView() {
           </button>
           {account?.addressExplorerUrl ? (
             <a className="pill" href={account.addressExplorerUrl} target="_blank" rel="noreferrer noopener" style={{ paddingLeft: 12 }}>
-              Explorer <Icons.external />
+              {m.explorer} <Icons.external />
             </a>
           ) : null}
         </div>
         {wallet ? (
           <p className="sub" style={{ fontSize: 12 }}>
-            Connected with {wallet.name}
+            {m.connectedWith(wallet.name)}
           </p>
         ) : null}
       </div>
-      <div className="tabs" role="tablist" aria-label="Account">
-        {TABS.map((t, i) => (
+      <div className="tabs" role="tablist" aria-label={m.tabsLabel}>
+        {tabs.map((t, i) => (
           <button
             key={t.id}
             ref={(el) => {
@@ -174,7 +178,7 @@ export function AccountView() {
         )}
       </div>
       <button type="button" className="btn secondary block" onClick={() => void disconnect()} disabled={disconnecting} style={{ marginTop: 8 }}>
-        <Icons.power /> Disconnect
+        <Icons.power /> {ui.disconnect}
       </button>
     </div>
   )
@@ -184,9 +188,11 @@ const isPending = (status: BalanceStatus | undefined) => status === undefined ||
 
 /** The Tokens tab: one row per balance, the failure text, or an empty state; and a refresh. */
 function TokenList({ tokens, status, onRefresh }: { tokens: readonly TokenBalance[]; status: BalanceStatus; onRefresh: () => void }) {
+  const { ui, errors } = useMessages()
+  const m = ui.account
   let note: string | undefined
-  if (status === 'failed') note = ErrorMessages.tokenBalanceUnavailable
-  else if (tokens.length === 0) note = isPending(status) ? 'Loading balances…' : 'No tokens yet.'
+  if (status === 'failed') note = errors.tokenBalanceUnavailable
+  else if (tokens.length === 0) note = isPending(status) ? m.loadingBalances : m.noTokens
   return (
     <>
       <div className="tokens-head">
@@ -197,12 +203,12 @@ function TokenList({ tokens, status, onRefresh }: { tokens: readonly TokenBalanc
         ) : (
           <span />
         )}
-        <button type="button" className="icon-btn refresh" aria-label="Refresh balances" aria-busy={status === 'loading'} onClick={onRefresh}>
+        <button type="button" className="icon-btn refresh" aria-label={m.refreshBalances} aria-busy={status === 'loading'} onClick={onRefresh}>
           <Icons.refresh />
         </button>
       </div>
       {tokens.length ? (
-        <ul className="list" aria-label="Token balances">
+        <ul className="list" aria-label={m.tokenBalances}>
           {tokens.map((token) => (
             <TokenRow key={`${token.chainId}:${token.address ?? 'native'}`} token={token} />
           ))}

@@ -1,7 +1,7 @@
 import type { Wallet } from '@sigil/core'
 import type { WalletListCache } from '@sigil/core/api'
 import { useEffect, useMemo, useRef, useState, type RefObject } from 'react'
-import { useModal, useWalletPage } from '../context.js'
+import { useMessages, useModal, useWalletPage } from '../context.js'
 import { SEARCH_DEBOUNCE_MS } from '../directory.js'
 import { Icons, RemoteImage } from '../ui.js'
 
@@ -56,12 +56,13 @@ function Skeletons({ count }: { count: number }) {
 }
 
 function ErrorState({ onRetry }: { onRetry: () => void }) {
+  const ui = useMessages().ui
   return (
     <div className="state" role="alert">
       <Icons.alert />
-      <p className="sub">Could not load wallets.</p>
+      <p className="sub">{ui.allWallets.couldNotLoad}</p>
       <button type="button" className="btn secondary" onClick={onRetry}>
-        Try again
+        {ui.tryAgain}
       </button>
     </div>
   )
@@ -70,6 +71,7 @@ function ErrorState({ onRetry }: { onRetry: () => void }) {
 /** Every directory wallet, 40 a page, the next page loading as the end of the grid scrolls into view. */
 function PagedGrid({ scrollRoot }: { scrollRoot: RefObject<HTMLDivElement | null> }) {
   const { directory } = useModal()
+  const ui = useMessages().ui
   const { cache } = directory
   const [pages, setPages] = useState(() => {
     // Pages already cached (coming back to this view) show at once.
@@ -114,13 +116,13 @@ function PagedGrid({ scrollRoot }: { scrollRoot: RefObject<HTMLDivElement | null
   if (entries[0]?.page && total === 0) {
     return (
       <div className="state">
-        <p className="sub">No wallets available.</p>
+        <p className="sub">{ui.allWallets.none}</p>
       </div>
     )
   }
   return (
     <>
-      <ul className="grid" aria-label="Wallets" aria-busy={last?.loading ?? false} data-testid="all-wallets-grid">
+      <ul className="grid" aria-label={ui.connect.wallets} aria-busy={last?.loading ?? false} data-testid="all-wallets-grid">
         {wallets.map((w) => (
           <WalletTile key={w.id} wallet={w} />
         ))}
@@ -129,7 +131,7 @@ function PagedGrid({ scrollRoot }: { scrollRoot: RefObject<HTMLDivElement | null
       {last?.error && last !== entries[0] ? (
         <div className="more">
           <button type="button" className="btn secondary" onClick={() => cache.load(directory.pageParams(pages)).catch(() => undefined)}>
-            Try again
+            {ui.tryAgain}
           </button>
         </div>
       ) : null}
@@ -137,7 +139,7 @@ function PagedGrid({ scrollRoot }: { scrollRoot: RefObject<HTMLDivElement | null
       {hasMore && typeof IntersectionObserver === 'undefined' ? (
         <div className="more">
           <button type="button" className="btn secondary" onClick={() => setPages((n) => n + 1)}>
-            Load more
+            {ui.allWallets.loadMore}
           </button>
         </div>
       ) : null}
@@ -147,12 +149,13 @@ function PagedGrid({ scrollRoot }: { scrollRoot: RefObject<HTMLDivElement | null
 
 function SearchResults({ search }: { search: string }) {
   const { directory } = useModal()
+  const m = useMessages().ui.allWallets
   const params = useMemo(() => directory.searchParams(search), [directory, search])
   const entry = useWalletPage(params)
   if (entry?.error && !entry.page) return <ErrorState onRetry={() => directory.cache.load(params).catch(() => undefined)} />
   if (!entry?.page) {
     return (
-      <ul className="grid" aria-label="Search results" aria-busy="true">
+      <ul className="grid" aria-label={m.searchResults} aria-busy="true">
         <Skeletons count={8} />
       </ul>
     )
@@ -161,12 +164,12 @@ function SearchResults({ search }: { search: string }) {
   if (wallets.length === 0) {
     return (
       <div className="state" role="status">
-        <p className="sub">No wallet found for “{search}”.</p>
+        <p className="sub">{m.noneFound(search)}</p>
       </div>
     )
   }
   return (
-    <ul className="grid" aria-label="Search results" data-testid="search-results">
+    <ul className="grid" aria-label={m.searchResults} data-testid="search-results">
       {wallets.map((w) => (
         <WalletTile key={w.id} wallet={w} />
       ))}
@@ -176,6 +179,7 @@ function SearchResults({ search }: { search: string }) {
 
 /** All Wallets: search (300 ms wait, at most 100 results) over a paged grid. */
 export function AllWalletsView() {
+  const m = useMessages().ui.allWallets
   const [query, setQuery] = useState('')
   // Clearing the field shows the full list at once; typing waits 300 ms before asking the server.
   const search = useDebounced(query.trim(), SEARCH_DEBOUNCE_MS, (v) => v === '')
@@ -186,8 +190,8 @@ export function AllWalletsView() {
         <Icons.search />
         <input
           type="search"
-          aria-label="Search wallet"
-          placeholder="Search wallet"
+          aria-label={m.search}
+          placeholder={m.search}
           value={query}
           autoComplete="off"
           spellCheck={false}

@@ -1,8 +1,13 @@
 import type { Connector, SigilState, Wallet } from '@sigil/core'
 import { buildConnectList, enabledConnectMethods, type ConnectListItem } from '@sigil/core/wallet-list'
-import { Fragment, useMemo } from 'react'
-import { useModal, useStore, useWalletPage } from '../context.js'
+import { Fragment, lazy, Suspense, useMemo } from 'react'
+import { useMessages, useModal, useStore, useWalletPage } from '../context.js'
 import { Icons, RemoteImage } from '../ui.js'
+
+// Loaded only when the host turned email or socials on.
+const emailSocial = () => import('./EmailSocial.js')
+const EmailSignIn = lazy(() => emailSocial().then((m) => ({ default: m.EmailSignIn })))
+const SocialSignIn = lazy(() => emailSocial().then((m) => ({ default: m.SocialSignIn })))
 
 const selectConnectors = (s: SigilState) => s.connectors
 const selectRecent = (s: SigilState) => s.recentWallets
@@ -26,25 +31,17 @@ function itemKey(item: ConnectListItem): string {
   return item.kind === 'connector' ? `c:${item.connector.id}` : `w:${item.wallet.id}`
 }
 
-function tagOf(item: ConnectListItem): { text: string; tone: string } | undefined {
-  if (item.kind === 'wallet' && item.section === 'recent') return { text: 'Recent', tone: 'accent' }
-  if (item.kind === 'connector' || item.connector) return { text: 'Installed', tone: 'ok' }
+function tagOf(item: ConnectListItem, m: { recent: string; installed: string }): { text: string; tone: string } | undefined {
+  if (item.kind === 'wallet' && item.section === 'recent') return { text: m.recent, tone: 'accent' }
+  if (item.kind === 'connector' || item.connector) return { text: m.installed, tone: 'ok' }
   return undefined
-}
-
-const SOCIAL_LABELS: Record<string, string> = {
-  google: 'Google',
-  x: 'X',
-  discord: 'Discord',
-  farcaster: 'Farcaster',
-  github: 'GitHub',
-  apple: 'Apple',
-  facebook: 'Facebook',
 }
 
 /** The first view: email and social (when enabled, in the configured order), then the wallet list. */
 export function ConnectView() {
   const { client, directory } = useModal()
+  const ui = useMessages().ui
+  const m = ui.connect
   const { features, featuredWalletIds, excludeWalletIds } = client.options
   const connectors = useStore(selectConnectors)
   const recent = useStore(selectRecent)
@@ -60,7 +57,7 @@ export function ConnectView() {
     () =>
       buildConnectList({
         order: features.connectorTypeOrder,
-        connectors: connectors.filter((c) => namespaces.has(c.chain)),
+        connectors: connectors.filter((c) => (c.namespaces ?? [c.chain]).some((ns) => namespaces.has(ns))),
         recent,
         featured: featured?.page?.data ?? [],
         recommended: first?.page?.data ?? [],
@@ -84,11 +81,11 @@ export function ConnectView() {
 
   const walletSection = (
     <div>
-      <ul className="list" aria-label="Wallets">
+      <ul className="list" aria-label={m.wallets}>
         {items.map((item) => {
           const name = item.kind === 'connector' ? item.connector.name : item.wallet.name
           const image = item.kind === 'connector' ? item.connector.imageUrl : directory.walletImage(item.wallet)
-          const tag = tagOf(item)
+          const tag = tagOf(item, m)
           return (
             <li key={itemKey(item)}>
               <button type="button" className="row" data-section={item.section} onClick={() => select(item)}>
@@ -114,11 +111,11 @@ export function ConnectView() {
               <span className="img" style={{ display: 'flex', alignItems: 'center', justifyContent: 'center', color: 'var(--c-fg2)' }}>
                 <Icons.grid />
               </span>
-              <span className="name">All Wallets</span>
+              <span className="name">{m.allWallets}</span>
               {first?.page ? (
                 <span className="tag">
                   {first.page.count}
-                  <span className="sr"> wallets</span>
+                  <span className="sr">{m.walletsCount}</span>
                 </span>
               ) : null}
             </button>
@@ -127,51 +124,24 @@ export function ConnectView() {
       </ul>
       {first?.error && !first.page ? (
         <p className="sub" role="status" style={{ marginTop: 8, textAlign: 'center' }}>
-          The wallet directory could not be reached.
+          {m.directoryUnreachable}
         </p>
       ) : null}
     </div>
   )
 
-  // Email and social sign-in arrive with the embedded-wallet issue: the order is honoured now,
-  // the controls are shown disabled.
-  const sections = methods.map((method) => {
-    if (method === 'wallet') return { method, node: walletSection }
-    if (method === 'email') {
-      return {
-        method,
-        node: (
-          <form className="email" onSubmit={(e) => e.preventDefault()} aria-label="Continue with email">
-            <input type="email" placeholder="Email" aria-label="Email" disabled />
-            <button type="submit" className="btn" disabled>
-              Continue
-            </button>
-          </form>
-        ),
-      }
-    }
-    const socials = Array.isArray(features.socials) ? features.socials : []
-    return {
-      method,
-      node: (
-        // biome-ignore lint/a11y/useSemanticElements: a row of buttons, not form fields; a fieldset would bring its own box and legend
-        <div className="socials" role="group" aria-label="Continue with a social account">
-          {socials.map((s) => (
-            <button key={s} type="button" className="icon-btn" disabled aria-label={`Continue with ${SOCIAL_LABELS[s] ?? s}`} title={SOCIAL_LABELS[s] ?? s}>
-              {(SOCIAL_LABELS[s] ?? s).slice(0, 1)}
-            </button>
-          ))}
-        </div>
-      ),
-    }
-  })
+  const socials = Array.isArray(features.socials) ? features.socials : []
+  const sections = methods.map((method) => ({
+    method,
+    node: method === 'wallet' ? walletSection : method === 'email' ? <EmailSignIn /> : <SocialSignIn providers={socials} />,
+  }))
 
   return (
     <div className="scroll" data-testid="connect-view">
       {sections.map((section, i) => (
         <Fragment key={section.method}>
-          {i > 0 ? <div className="divider">or</div> : null}
-          {section.node}
+          {i > 0 ? <div className="divider">{ui.or}</div> : null}
+          <Suspense fallback={null}>{section.node}</Suspense>
         </Fragment>
       ))}
     </div>

@@ -1,23 +1,23 @@
-import { isUserRejection, toSigilError, type RouteEntry } from '@sigil/core'
+import { errorText, isUserRejection, type RouteOf } from '@sigil/core'
 import { useCallback, useEffect, useRef, useState } from 'react'
-import { useModal } from '../context.js'
+import { useMessages, useModal } from '../context.js'
 import { Icons, RemoteImage } from '../ui.js'
+import type { ViewProps } from '../views.js'
 
 type Status = 'waiting' | 'rejected' | 'error' | 'success'
 
 /** Connecting with a wallet present in the page: waiting, rejected or failed (with retry), success. */
-export function ConnectingExternalView({ route }: { route: RouteEntry }) {
+export function ConnectingExternalView({ route }: ViewProps<'ConnectingExternal'>) {
   const { client, directory, shake } = useModal()
-  const connector = route.data?.connector
-  const wallet = route.data?.wallet
-  const name = wallet?.name ?? connector?.name ?? 'Wallet'
+  const m = useMessages().ui
+  const { connector, wallet } = route.data
+  const name = wallet?.name ?? connector.name
   const image = connector?.imageUrl ?? (wallet ? directory.walletImage(wallet) : undefined)
   const [status, setStatus] = useState<Status>('waiting')
   const [message, setMessage] = useState('')
   const attempt = useRef(0)
 
   const run = useCallback(() => {
-    if (!connector) return
     const id = ++attempt.current
     setStatus('waiting')
     setMessage('')
@@ -27,9 +27,8 @@ export function ConnectingExternalView({ route }: { route: RouteEntry }) {
       },
       (error: unknown) => {
         if (id !== attempt.current) return
-        const mapped = toSigilError(error)
         setStatus(isUserRejection(error) ? 'rejected' : 'error')
-        setMessage(mapped.message)
+        setMessage(errorText(error))
         shake()
       },
     )
@@ -43,10 +42,10 @@ export function ConnectingExternalView({ route }: { route: RouteEntry }) {
     run()
   }, [run])
 
-  if (!connector) {
+  if (!client.context.connectors.has(connector.id)) {
     return (
       <div className="state" role="alert">
-        <p className="sub err">{name} is not available in this browser.</p>
+        <p className="sub err">{m.connecting.notAvailable(name)}</p>
       </div>
     )
   }
@@ -60,14 +59,14 @@ export function ConnectingExternalView({ route }: { route: RouteEntry }) {
       <div aria-live="polite">
         {status === 'waiting' ? (
           <>
-            <p className="headline">Continue in {name}</p>
-            <p className="sub">Accept the connection request in the wallet</p>
+            <p className="headline">{m.connecting.continueIn(name)}</p>
+            <p className="sub">{m.connecting.acceptRequest}</p>
           </>
         ) : status === 'success' ? (
-          <p className="headline">Connected</p>
+          <p className="headline">{m.connecting.connected}</p>
         ) : (
           <>
-            <p className="headline">{status === 'rejected' ? 'Connection declined' : 'Connection failed'}</p>
+            <p className="headline">{status === 'rejected' ? m.connecting.declined : m.connecting.failed}</p>
             <p className="sub err" role="alert">
               {message}
             </p>
@@ -76,7 +75,7 @@ export function ConnectingExternalView({ route }: { route: RouteEntry }) {
       </div>
       {status === 'waiting' || status === 'rejected' || status === 'error' ? (
         <button type="button" className="btn secondary" onClick={run}>
-          Try again
+          {m.tryAgain}
         </button>
       ) : null}
     </div>
@@ -84,21 +83,22 @@ export function ConnectingExternalView({ route }: { route: RouteEntry }) {
 }
 
 /** A directory wallet the page has no connector for. Wallet-connect sessions arrive in a later issue. */
-export function WalletNotInstalledView({ route }: { route: RouteEntry }) {
+export function WalletNotInstalledView({ route }: { route: RouteOf<'ConnectingWalletConnect'> | RouteOf<'ConnectingWalletConnectBasic'> }) {
   const { directory } = useModal()
+  const m = useMessages().ui
   const wallet = route.data?.wallet
-  const name = wallet?.name ?? 'Wallet'
+  const name = wallet?.name ?? m.wallet
   const links = [
-    { label: 'Get the extension', href: wallet?.chrome_store },
-    { label: 'Website', href: wallet?.homepage },
+    { label: m.connecting.getExtension, href: wallet?.chrome_store },
+    { label: m.connecting.website, href: wallet?.homepage },
   ].filter((l): l is { label: string; href: string } => typeof l.href === 'string' && /^https:\/\//.test(l.href))
   return (
     <div className="connecting">
       <div className="wrap">
         <RemoteImage src={wallet ? directory.walletImage(wallet) : undefined} name={name} className="lg" />
       </div>
-      <p className="headline">{name} is not installed</p>
-      <p className="sub">Install its browser extension and reload this page. Connecting a mobile wallet by QR code comes in a later release.</p>
+      <p className="headline">{m.connecting.notInstalled(name)}</p>
+      <p className="sub">{m.connecting.installHint}</p>
       <div style={{ display: 'flex', gap: 8 }}>
         {links.map((l) => (
           <a key={l.label} className="btn secondary" href={l.href} target="_blank" rel="noreferrer noopener">

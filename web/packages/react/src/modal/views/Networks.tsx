@@ -1,12 +1,13 @@
-import { isNetworkAllowed, networksOf, showError, type CaipNetwork, type SigilState } from '@sigil/core'
+import { errorText, isNetworkAllowed, networksOf, showError, type CaipNetwork, type SigilState } from '@sigil/core'
 import { useState } from 'react'
-import { useModal, useStore } from '../context.js'
+import { useMessages, useModal, useStore } from '../context.js'
 import { Icons, RemoteImage } from '../ui.js'
 
 const selectState = (s: SigilState) => s
 
 function NetworkList({ networks, onSwitched }: { networks: CaipNetwork[]; onSwitched?: () => void }) {
   const { client, directory, shake } = useModal()
+  const m = useMessages().ui.networks
   const state = useStore(selectState)
   const active = state.activeCaipNetwork.caipNetworkId
   const [busy, setBusy] = useState<string>()
@@ -18,7 +19,7 @@ function NetworkList({ networks, onSwitched }: { networks: CaipNetwork[]; onSwit
       await client.switchNetwork(network)
       onSwitched?.()
     } catch (error) {
-      showError(client.store, error instanceof Error ? error.message : 'Switch network failed')
+      showError(client.store, errorText(error))
       shake()
     } finally {
       setBusy(undefined)
@@ -26,7 +27,7 @@ function NetworkList({ networks, onSwitched }: { networks: CaipNetwork[]; onSwit
   }
 
   return (
-    <ul className="list" aria-label="Networks">
+    <ul className="list" aria-label={m.list}>
       {networks.map((network) => {
         const isActive = network.caipNetworkId === active
         const connected = state.chains[network.chainNamespace]?.connectionStatus === 'connected'
@@ -44,7 +45,7 @@ function NetworkList({ networks, onSwitched }: { networks: CaipNetwork[]; onSwit
             >
               <RemoteImage src={directory.networkImage(network)} name={network.name} className="round" />
               <span className="name">{network.name}</span>
-              {busy === network.caipNetworkId ? <span className="tag">Switching…</span> : null}
+              {busy === network.caipNetworkId ? <span className="tag">{m.switching}</span> : null}
               {isActive ? (
                 <span className="net-check">
                   <Icons.check />
@@ -76,19 +77,20 @@ const selectNamespace = (s: SigilState) => s.activeNamespace
 /** The wallet sits on a network the host does not support: switch to an allowed one, or disconnect. */
 export function UnsupportedChainView() {
   const { client } = useModal()
+  const ui = useMessages().ui
   const namespace = useStore(selectNamespace)
   const state = useStore(selectState)
   const networks = networksOf(state, namespace)
   return (
     <div>
       <p className="sub" style={{ textAlign: 'center', margin: '0 8px 12px' }}>
-        This app doesn’t support your current network. Switch to an available option to continue.
+        {ui.networks.unsupported}
       </p>
       <div className="scroll" style={{ maxHeight: 320 }}>
         <NetworkList networks={networks} />
       </div>
       <button type="button" className="btn secondary block" style={{ marginTop: 12 }} onClick={() => void client.disconnect().catch(() => undefined)}>
-        <Icons.power /> Disconnect
+        <Icons.power /> {ui.disconnect}
       </button>
     </div>
   )

@@ -53,7 +53,8 @@ async function connected(siwx: SIWXConfig) {
   })
   const dialog = await waitFor(() => {
     const el = shadow().querySelector<HTMLElement>('[role=dialog][data-view=SIWXSignMessage]')
-    if (!el) throw new Error('no sign-in view')
+    // the view's feature chunk loads on first show
+    if (!el?.querySelector('.siwx-actions')) throw new Error('no sign-in view')
     return el
   })
   return { appKit, fake, dialog }
@@ -90,7 +91,7 @@ describe('SIWXSignMessage view', () => {
     act(() => {
       overlay.dispatchEvent(new MouseEvent('mousedown', { bubbles: true }))
     })
-    expect(appKit.getState().modal.open).toBe(true)
+    expect(appKit.client.store.getState().modal.open).toBe(true)
   })
 
   it('Close shows when sign-in is optional', async () => {
@@ -98,7 +99,7 @@ describe('SIWXSignMessage view', () => {
     const close = button(dialog, 'Close')
     expect(close).toBeDefined()
     act(() => close?.click())
-    expect(appKit.getState().modal.open).toBe(false)
+    expect(appKit.client.store.getState().modal.open).toBe(false)
   })
 
   it('Sign: the wallet signs, the session is added, the modal closes and the hook reports it', async () => {
@@ -109,15 +110,15 @@ describe('SIWXSignMessage view', () => {
     await act(async () => {
       button(dialog, 'Sign')?.click()
     })
-    await waitFor(() => expect(appKit.getState().modal.open).toBe(false))
-    expect(fake.adapter.signMessage).toHaveBeenCalledWith(`localhost wants you to sign in\n${ADDRESS}`, ADDRESS)
+    await waitFor(() => expect(appKit.client.store.getState().modal.open).toBe(false))
+    expect(fake.adapter.signMessage).toHaveBeenCalledWith(fake.providers.get('eip155'), `localhost wants you to sign in\n${ADDRESS}`, ADDRESS)
     expect(siwx.addSession).toHaveBeenCalledWith(expect.objectContaining({ signature: '0xsigned' }))
     expect(seen?.status).toBe('signed-in')
     expect(seen?.session?.id).toBe('sess-1')
     await act(() => seen?.signOut() as Promise<void>)
     expect(siwx.revokeSession).toHaveBeenCalled()
     expect(seen?.status).toBe('signed-out')
-    expect(appKit.getState().chains.eip155?.connectionStatus).toBe('disconnected')
+    expect(appKit.client.store.getState().chains.eip155?.connectionStatus).toBe('disconnected')
   })
 
   it('a failure shows the error line and the view stays', async () => {
@@ -133,7 +134,7 @@ describe('SIWXSignMessage view', () => {
       return el
     })
     expect(alert.textContent).toBe('User rejected the request.')
-    expect(appKit.getState().modal.open).toBe(true)
+    expect(appKit.client.store.getState().modal.open).toBe(true)
     siwx.fail = Object.assign(new Error('Nonce has already been used'), { status: 409 })
     await act(async () => {
       button(shadow().querySelector('[role=dialog]') as HTMLElement, 'Sign')?.click()
@@ -157,8 +158,8 @@ describe('SIWXSignMessage view', () => {
       cancel.click()
     })
     await flush()
-    expect(appKit.getState().chains.eip155?.connectionStatus).toBe('disconnected')
-    expect(appKit.getState().router.history).toEqual([{ view: 'Connect' }])
+    expect(appKit.client.store.getState().chains.eip155?.connectionStatus).toBe('disconnected')
+    expect(appKit.client.store.getState().router.history).toEqual([{ view: 'Connect' }])
   })
 
   it('works with localSiwx end to end (session kept in storage)', async () => {
@@ -167,7 +168,7 @@ describe('SIWXSignMessage view', () => {
     await act(async () => {
       button(dialog, 'Sign')?.click()
     })
-    await waitFor(() => expect(appKit.getState().siwx.status).toBe('signed-in'))
+    await waitFor(() => expect(appKit.client.store.getState().siwx.status).toBe('signed-in'))
     expect(storage.getItem('@appkit/siwx')).toContain('"signature":"0xsigned"')
   })
 })

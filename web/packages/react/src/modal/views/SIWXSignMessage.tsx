@@ -1,6 +1,6 @@
 import type { SigilState } from '@sigil/core'
 import { useCallback, useId } from 'react'
-import { useModal, useStore } from '../context.js'
+import { useMessages, useModal, useStore } from '../context.js'
 import { RemoteImage } from '../ui.js'
 
 const selectSiwx = (s: SigilState) => s.siwx
@@ -10,16 +10,18 @@ const selectConnectors = (s: SigilState) => s.connectors
 /** Sign in with the wallet (spec section 4): site and wallet icons, title, statement, Cancel and Sign. */
 export function SIWXSignMessageView() {
   const { client, shake } = useModal()
+  const ui = useMessages().ui
+  const m = ui.siwx
   const siwx = useStore(selectSiwx)
   const chain = useStore(selectChain)
   const connectors = useStore(selectConnectors)
   const headingId = useId()
   const errorId = useId()
   const metadata = client.options.metadata
-  const appName = metadata?.name || 'This app'
+  const appName = metadata?.name || m.thisApp
   const siteIcon = metadata?.icons?.[0]
   const connector = connectors.find((c) => c.id === chain?.connectorId)
-  const walletName = chain?.account.connectedWalletInfo?.name ?? connector?.name ?? 'Wallet'
+  const walletName = chain?.account.connectedWalletInfo?.name ?? connector?.name ?? ui.wallet
   const walletIcon = chain?.account.connectedWalletInfo?.icon ?? connector?.imageUrl
   const statement = (client.options.siwx as { statement?: string } | undefined)?.statement
   const signing = siwx.status === 'signing'
@@ -38,12 +40,12 @@ export function SIWXSignMessageView() {
         <RemoteImage src={walletIcon} name={walletName} className="lg" />
       </div>
       <p className="headline" id={headingId}>
-        {appName} wants to connect to your wallet
+        {m.wantsToConnect(appName)}
       </p>
-      <p className="sub">{statement ?? 'Sign this message to prove you own this wallet and proceed.'}</p>
-      <p className="sub">Signing is free and does not send a transaction.</p>
+      <p className="sub">{statement ?? m.defaultStatement}</p>
+      <p className="sub">{m.free}</p>
       <div aria-live="polite">
-        {signing ? <p className="sub">Confirm the signature in {walletName}</p> : null}
+        {signing ? <p className="sub">{m.confirmIn(walletName)}</p> : null}
         {siwx.error && !signing ? (
           <p className="sub err" role="alert" id={errorId}>
             {siwx.error}
@@ -53,10 +55,10 @@ export function SIWXSignMessageView() {
       {/* biome-ignore lint/a11y/useSemanticElements: a row of buttons, not form fields; a fieldset would bring its own box and legend */}
       <div className="siwx-actions" role="group" aria-labelledby={headingId}>
         <button type="button" className="btn secondary" onClick={cancel} disabled={signing}>
-          Cancel
+          {m.cancel}
         </button>
         <button type="button" className="btn" onClick={sign} disabled={signing} aria-describedby={siwx.error ? errorId : undefined}>
-          {signing ? 'Signing…' : 'Sign'}
+          {signing ? m.signing : m.sign}
         </button>
       </div>
     </div>

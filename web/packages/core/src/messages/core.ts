@@ -1,0 +1,71 @@
+/*
+ * The message catalogue's part that ships with core: the error catalogue of spec section 8 and
+ * the JSON-RPC code texts (core throws them), and the connect button's words. The modal's view
+ * texts are in ./ui.ts and load with the modal; ./index.ts joins both into the catalogue.
+ */
+
+/** Texts of the JSON-RPC / EIP-1193 error codes (spec section 8). */
+export const rpc: Readonly<Record<number, string>> = {
+  [-32700]: 'Invalid JSON was received by the server.',
+  [-32600]: 'The JSON sent is not a valid request object.',
+  [-32601]: 'The method does not exist / is not available.',
+  [-32602]: 'Invalid method parameter(s).',
+  [-32603]: 'An internal error was received.',
+  [-32005]: 'Request exceeds defined limit.',
+  4001: 'User rejected the request.',
+  4100: 'The requested method and/or account has not been authorized by the user.',
+  4200: 'The Provider does not support the requested method.',
+  4900: 'The Provider is disconnected from all chains.',
+  4901: 'The Provider is not connected to the requested chain.',
+  4902: 'Unrecognized chain ID.',
+  5000: 'An error occurred.',
+  32603: 'Invalid chain id.',
+  503: 'The service is unavailable.',
+}
+
+/** The spec's error catalogue, kept verbatim. */
+export const errors = {
+  tokenBalanceUnavailable: 'Token Balance Unavailable',
+  failedToFetchTransactions: 'Failed to fetch transactions',
+  gasPriceNetworkNotSupported: 'Network not supported for Gas Price',
+  swapsNetworkNotSupported: 'Network not supported for Swaps',
+  failedToDisconnect: 'Failed to disconnect',
+  failedToDisconnectChain: (chain: string, reason: string) => `Failed to disconnect chain ${chain}: ${reason}`,
+  chainNotSupported: 'Chain is not supported',
+  adapterNotFound: 'Adapter not found',
+  chainAdapterNotFound: 'Chain adapter not found',
+  adapterForNamespaceMissing: (namespace: string) => `Adapter for namespace ${namespace} doesn't exist`,
+  caipNetworkUndefined: 'CaipNetwork is undefined',
+  caipNetworkOrAddressUndefined: 'CaipNetwork or CaipAddress is undefined',
+  networkNotFound: 'Network not found',
+  addressOrAuthConnectorNotFound: 'Address or auth connector not found',
+  invalidChainId: 'Invalid chainId',
+  networkControllerClientNotSet: 'NetworkController client not set',
+  connectionControllerClientNotSet: 'ConnectionController client not set',
+  invalidAppConfiguration: 'Invalid App Configuration',
+  invalidProjectId: 'Invalid Project ID',
+  projectIdNotConfigured: 'Project ID Not Configured',
+  sessionExpired: 'Session Expired',
+  embeddedWalletNetworkError: 'Network Error - Could not load embedded wallet',
+  embeddedWalletTimeout: 'Embedded Wallet Request Timed Out',
+  emailLoginDependency: 'Unable to load email login dependency',
+  authInitFailed: 'A problem occurred while trying initialize authentication',
+  signatureDeclined: 'Signature declined',
+  smartAccountsUnsupported: 'This application might not support Smart Accounts',
+  siweAndSiwx: 'Cannot set both `siweConfig` and `siwx` options',
+  amountAndReceiverRequired: 'An amount and receiver address are required',
+  tokenRequired: 'A token is required',
+  unsupportedChain: 'Unsupported chain',
+  requestTimeout: 'The request took too long to respond.',
+  unknown: 'Unknown error',
+  invalidCaipAddress: 'Invalid CAIP address',
+  invalidCaipNetworkId: 'Invalid CAIP network id',
+  errorResolvingName: 'Error resolving name',
+  errorFetchingNameSuggestions: 'Error fetching name suggestions',
+  errorFetchingNamesForAddress: 'Error fetching names for address',
+  errorRegisteringName: (name: string) => `Error registering name ${name}`,
+  tryAgainAfter: (seconds: number) => `Please try again after ${seconds} seconds`,
+}
+
+/** What the host page's connect button says before the modal loads. */
+export const connectButton = { label: 'Connect Wallet', loading: 'Connecting…' }

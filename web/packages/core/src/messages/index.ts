@@ -1,0 +1,21 @@
+/*
+ * The English message catalogue: every text a visitor can see, the error catalogue of spec
+ * section 8 included. Views and controllers take their words from here, so another locale is
+ * another object of type `Messages`, with no view touched. It is kept in two files so that the
+ * view texts load with the modal rather than with the host page.
+ */
+import { connectButton, errors, rpc } from './core.js'
+import { ui } from './ui.js'
+
+/** The catalogue's shape: what a locale provides. */
+export interface Messages {
+  rpc: Readonly<Record<number, string>>
+  errors: typeof errors
+  connectButton: typeof connectButton
+  ui: typeof ui
+}
+
+export const en: Messages = { rpc, errors, connectButton, ui }
+
+/** The catalogue in use. */
+export const messages: Messages = en

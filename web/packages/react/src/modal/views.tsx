@@ -1,0 +1,86 @@
+/*
+ * The view registry: each view's title and component, with its route typed by the view's
+ * parameters (ViewParams in @sigil/core). Components load per feature, each feature a chunk of
+ * its own, the first time one of its views shows.
+ */
+import type { RouteEntry, RouteOf, View } from '@sigil/core'
+import type { Messages } from '@sigil/core/messages'
+import { lazy, type ComponentType, type LazyExoticComponent } from 'react'
+
+export interface ViewProps<V extends View> {
+  route: RouteOf<V>
+}
+
+interface ViewEntry<V extends View> {
+  title(route: RouteOf<V>, m: Messages): string
+  component: LazyExoticComponent<ComponentType<ViewProps<V>>>
+  /** Starts loading the view's feature chunk. */
+  preload(): Promise<unknown>
+}
+
+/** A feature: its chunk, and a way to name each of its views. */
+function feature<M>(load: () => Promise<M>) {
+  return <V extends View>(pick: (module: M) => ComponentType<ViewProps<V>>, title: (route: RouteOf<V>, m: Messages) => string): ViewEntry<V> => ({
+    title,
+    preload: load,
+    component: lazy(() => load().then((m) => ({ default: pick(m) }))),
+  })
+}
+
+const connect = feature(() => import('./features/connect.js'))
+const account = feature(() => import('./features/account.js'))
+const siwx = feature(() => import('./features/siwx.js'))
+
+export const views: { [V in View]?: ViewEntry<V> } = {
+  Connect: connect(
+    (m) => m.ConnectView,
+    (_, m) => m.ui.titles.Connect,
+  ),
+  AllWallets: connect(
+    (m) => m.AllWalletsView,
+    (_, m) => m.ui.titles.AllWallets,
+  ),
+  ConnectingExternal: connect<'ConnectingExternal'>(
+    (m) => m.ConnectingExternalView,
+    (r) => r.data.wallet?.name ?? r.data.connector.name,
+  ),
+  ConnectingWalletConnect: connect<'ConnectingWalletConnect'>(
+    (m) => m.WalletNotInstalledView,
+    (r) => r.data.wallet.name,
+  ),
+  ConnectingWalletConnectBasic: connect<'ConnectingWalletConnectBasic'>(
+    (m) => m.WalletNotInstalledView,
+    (_, m) => m.ui.titles.Connecting,
+  ),
+  Account: account(
+    (m) => m.AccountView,
+    (_, m) => m.ui.titles.Account,
+  ),
+  Networks: account(
+    (m) => m.NetworksView,
+    (_, m) => m.ui.titles.Networks,
+  ),
+  UnsupportedChain: account(
+    (m) => m.UnsupportedChainView,
+    (_, m) => m.ui.titles.UnsupportedChain,
+  ),
+  SIWXSignMessage: siwx(
+    (m) => m.SIWXSignMessageView,
+    (_, m) => m.ui.titles.SIWXSignMessage,
+  ),
+}
+
+/** The entry of a route's view; typed loosely here, in the one place that renders any view. */
+export function viewOf(route: RouteEntry): ViewEntry<View> | undefined {
+  return views[route.view] as ViewEntry<View> | undefined
+}
+
+/** Header text of a route: the view's own, else its name spelled out. */
+export function titleOf(route: RouteEntry, m: Messages): string {
+  return viewOf(route)?.title(route as never, m) ?? route.view.replace(/([a-z])([A-Z])/g, '$1 $2')
+}
+
+/** Loads the feature chunks of the views likely to show next. */
+export function preloadViews(names: readonly View[]): Promise<unknown> {
+  return Promise.all(names.map((name) => views[name]?.preload()))
+}
