@@ -42,8 +42,9 @@ wait_http "http://127.0.0.1:$API_PORT/health"
 if [ "$HAS_WEB_DEMO" = 1 ]; then
   [ -d web/node_modules ] || (cd web && npm ci --no-audit --no-fund)
   (cd web && npm run build)
+  SGL_ADDRESS="$(node -e 'console.log(require("./var/devchain.json").tokens[0].address)')"
   (cd web && VITE_SIGIL_API_URL="http://127.0.0.1:$API_PORT" VITE_SIGIL_PROJECT_ID="$PROJECT_ID" \
-     VITE_SIGIL_DEV_RPC_URL="http://127.0.0.1:$CHAIN_PORT" npm run dev -w @sigil/demo) &
+     VITE_SIGIL_DEV_RPC_URL="http://127.0.0.1:$CHAIN_PORT" VITE_SIGIL_SGL_ADDRESS="$SGL_ADDRESS" npm run dev -w @sigil/demo) &
   pids+=($!)
   wait_http "http://127.0.0.1:$DEMO_PORT/"
 fi

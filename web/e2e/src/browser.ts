@@ -71,9 +71,9 @@ export async function walletAccount(page: Page): Promise<string> {
 /** The modal: an element with role dialog (playwright's selectors pierce open shadow roots). */
 export const modal = (page: Page): Locator => page.getByRole('dialog')
 
-export async function screenshot(page: Page, dir: string, name: string): Promise<void> {
+export async function screenshot(page: Page, dir: string, name: string, options: { fullPage?: boolean } = {}): Promise<void> {
   mkdirSync(dir, { recursive: true })
-  await page.screenshot({ path: join(dir, `${name}.png`), animations: 'disabled' })
+  await page.screenshot({ path: join(dir, `${name}.png`), animations: 'disabled', fullPage: options.fullPage ?? false })
 }
 
 export interface AxeFinding {

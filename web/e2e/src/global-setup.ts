@@ -151,12 +151,19 @@ export default async function setup(project: TestProject) {
     let demoError: string | null = null
     const demoDist = join(tmp, 'demo-dist')
     // Sign-in off by default; the sign-in suite opens the page with ?siwx=required.
-    const viteEnv = { VITE_SIGIL_API_URL: apiUrl, VITE_SIGIL_PROJECT_ID: projectId, VITE_SIGIL_DEV_RPC_URL: rpcUrl, VITE_SIGIL_SIWX: 'off' }
+    const sgl = devchain.tokens.find((t) => t.symbol === 'SGL')?.address ?? ''
+    const viteEnv = {
+      VITE_SIGIL_API_URL: apiUrl,
+      VITE_SIGIL_PROJECT_ID: projectId,
+      VITE_SIGIL_DEV_RPC_URL: rpcUrl,
+      VITE_SIGIL_SIWX: 'off',
+      VITE_SIGIL_SGL_ADDRESS: sgl,
+    }
     if (!existsSync(join(WEB_DIR, 'apps/demo/package.json'))) {
       demoError = 'web/apps/demo does not exist'
     } else {
       const started = Date.now()
-      const libraries = ['@sigil/core', '@sigil/adapter-evm', '@sigil/react'].flatMap((w) => ['-w', w])
+      const libraries = ['@sigil/core', '@sigil/adapter-evm', '@sigil/react', '@sigil/wagmi'].flatMap((w) => ['-w', w])
       let build = spawnSync('npm', ['run', 'build', '--if-present', ...libraries], { cwd: WEB_DIR, encoding: 'utf8' })
       if (build.status === 0) {
         build = spawnSync('npm', ['run', 'build', '-w', '@sigil/demo', '--', '--outDir', demoDist, '--emptyOutDir'], {

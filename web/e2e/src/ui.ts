@@ -55,6 +55,28 @@ export const ui = {
   refreshBalancesButton: (page: Page) => ui.dialog(page).getByRole('button', { name: /refresh balances/i }),
   /** Tokens tab: the line under the tabs ('Token Balance Unavailable', 'No tokens yet.'). */
   tokensNote: (page: Page) => ui.dialog(page).getByTestId('tokens-note'),
+  /** The demo's wagmi card: wagmi's own view of the connection (useConnection, useChainId). */
+  wagmi: {
+    status: (page: Page) => page.getByTestId('wagmi-status'),
+    address: (page: Page) => page.getByTestId('wagmi-address'),
+    chainId: (page: Page) => page.getByTestId('wagmi-chain-id'),
+    /** useSwitchChain, by the chain's name ('Arbitrum One', 'Sigil Dev', ...). */
+    switchTo: (page: Page, chain: string) => page.getByRole('button', { name: `Switch to ${chain} with wagmi` }),
+    disconnect: (page: Page) => page.getByRole('button', { name: 'Disconnect with wagmi' }),
+    /** useWriteContract: 1 SGL to anvil's account 1. */
+    sendSgl: (page: Page) => page.getByRole('button', { name: 'Send 1 SGL' }),
+    txHash: (page: Page) => page.getByTestId('sgl-tx-hash'),
+    /** useWaitForTransactionReceipt: 'success' or 'reverted' once mined. */
+    txStatus: (page: Page) => page.getByTestId('sgl-tx-status'),
+  },
+  /** The demo's provider card: useAppKitProvider('eip155') with viem and ethers. */
+  provider: {
+    signTypedData: (page: Page) => page.getByRole('button', { name: 'Sign typed data' }),
+    signature: (page: Page) => page.getByTestId('typed-signature'),
+    /** ethers BrowserProvider: the shown balance; its `data-wei` holds the exact amount. */
+    ethBalance: (page: Page) => page.getByTestId('ethers-eth-balance'),
+    sglBalance: (page: Page) => page.getByTestId('ethers-sgl-balance'),
+  },
   /** An entry of the Networks view. */
   networkOption: (page: Page, name: string) =>
     ui

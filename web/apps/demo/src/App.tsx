@@ -1,15 +1,10 @@
 import { formatBalance } from '@sigil/core'
+import { useState } from 'react'
 import { ConnectButton, useAppKit, useAppKitAccount, useAppKitNetwork, useAppKitSiwx, useAppKitState, useAppKitTheme, useDisconnect } from '@sigil/react'
 import { config } from './config.js'
-
-function Field({ label, value, testId }: { label: string; value: string; testId: string }) {
-  return (
-    <div className="field">
-      <dt>{label}</dt>
-      <dd data-testid={testId}>{value}</dd>
-    </div>
-  )
-}
+import { Field } from './Field.js'
+import { ProviderCard } from './ProviderCard.js'
+import { WagmiCard } from './WagmiCard.js'
 
 export function App({ themeKey }: { themeKey: string }) {
   const { open } = useAppKit()
@@ -20,6 +15,8 @@ export function App({ themeKey }: { themeKey: string }) {
   const { themeMode, setThemeMode } = useAppKitTheme()
   const siwx = useAppKitSiwx()
   const session = siwx.session
+  // The last mined transaction: the provider card reads the balances again after it.
+  const [lastReceipt, setLastReceipt] = useState<string>()
 
   const toggleTheme = () => {
     const next = themeMode === 'dark' ? 'light' : 'dark'
@@ -89,6 +86,8 @@ export function App({ themeKey }: { themeKey: string }) {
           </div>
         </section>
       ) : null}
+      <WagmiCard onReceipt={setLastReceipt} />
+      <ProviderCard refreshKey={lastReceipt} />
       <p className="note">
         Directory API <code>{config.apiUrl}</code> · dev chain RPC <code>{config.devRpcUrl}</code>
       </p>

@@ -7,6 +7,13 @@ export const config = {
   devRpcUrl: import.meta.env.VITE_SIGIL_DEV_RPC_URL || 'http://127.0.0.1:8545',
   /** Sign-in with the wallet: required by default; `?siwx=off|optional` or VITE_SIGIL_SIWX overrides. */
   siwx: siwxMode(new URLSearchParams(location.search).get('siwx') ?? import.meta.env.VITE_SIGIL_SIWX),
+  /**
+   * The dev chain's SGL token (devchain/deploy.mjs deploys it first, so a fresh anvil always has
+   * it at this address; `make demo` and the e2e setup pass the deployed one).
+   */
+  sglAddress: (import.meta.env.VITE_SIGIL_SGL_ADDRESS || '0x5FbDB2315678afecb367f032d93F642f64180aa3') as `0x${string}`,
+  /** Who gets the SGL the demo sends: anvil's account 1 (alice.eth on the dev chain). */
+  sglRecipient: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' as `0x${string}`,
 }
 
 function siwxMode(value: string | null | undefined): 'required' | 'optional' | 'off' {
@@ -15,5 +22,7 @@ function siwxMode(value: string | null | undefined): 'required' | 'optional' | '
 
 export const SIWX_STATEMENT = 'Sign in to the Sigil demo.'
 
+export const devChain = sigilDev({ rpcUrl: config.devRpcUrl })
+
 /** The local dev chain (anvil, 31337) first, then Ethereum, Arbitrum and Polygon. */
-export const networks = [sigilDev({ rpcUrl: config.devRpcUrl }), ethereum, arbitrum, polygon]
+export const networks = [devChain, ethereum, arbitrum, polygon]

@@ -1,6 +1,8 @@
-import { evmAdapter } from '@sigil/adapter-evm'
 import { createAppKit, serverSiwx, type ThemeMode } from '@sigil/react'
+import { WagmiAdapter } from '@sigil/wagmi'
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { createRoot } from 'react-dom/client'
+import { WagmiProvider } from 'wagmi'
 import { App, ConfigError } from './App.js'
 import { config, networks, SIWX_STATEMENT } from './config.js'
 import './page.css'
@@ -18,11 +20,14 @@ document.documentElement.dataset.theme = themeMode
 
 const root = createRoot(document.getElementById('root') as HTMLElement)
 try {
+  // The eip155 chain adapter with a wagmi config that follows the modal; wagmi reads the chains
+  // through the Sigil server's RPC proxy.
+  const wagmiAdapter = new WagmiAdapter({ networks, projectId: config.projectId, apiUrl: config.apiUrl, pollingInterval: 1000 })
   createAppKit({
     projectId: config.projectId,
     apiUrl: config.apiUrl,
     networks,
-    adapters: [evmAdapter()],
+    adapters: [wagmiAdapter],
     metadata: { name: 'Sigil demo', description: 'Sigil wallet-connection demo', url: location.origin, icons: [SITE_ICON] },
     features: { email: false, socials: false },
     themeMode,
@@ -31,7 +36,14 @@ try {
       ? {}
       : { siwx: serverSiwx({ apiUrl: config.apiUrl, projectId: config.projectId, required: config.siwx === 'required', statement: SIWX_STATEMENT }) }),
   })
-  root.render(<App themeKey={THEME_KEY} />)
+  const queryClient = new QueryClient()
+  root.render(
+    <WagmiProvider config={wagmiAdapter.wagmiConfig}>
+      <QueryClientProvider client={queryClient}>
+        <App themeKey={THEME_KEY} />
+      </QueryClientProvider>
+    </WagmiProvider>,
+  )
 } catch (error) {
   root.render(<ConfigError message={error instanceof Error ? error.message : String(error)} />)
 }
