@@ -31,6 +31,7 @@ export function createIdentityController(ctx: SigilContext, api: () => Promise<B
       // Spec section 7: data calls are skipped on an unsupported network.
       const adapter = ctx.adapters[namespace]
       if (!adapter?.getIdentity || !address || isUnsupportedNetwork(chain?.network.caipNetwork)) return
+      const lookup = adapter.getIdentity.bind(adapter)
       const cached = ctx.storage.getIdentity(address)
       if (cached) return apply(namespace, address, cached)
       const key = address.toLowerCase()
@@ -38,8 +39,7 @@ export function createIdentityController(ctx: SigilContext, api: () => Promise<B
       if (running) return running
       const promise = (async () => {
         try {
-          const client = await api()
-          const identity = await (adapter.getIdentity?.(address, client) ?? client.getIdentity(address))
+          const identity = await lookup(address, await api())
           ctx.storage.setIdentity(address, identity)
           apply(namespace, address, identity)
         } catch {
