@@ -175,4 +175,33 @@ describe('WagmiAdapter', () => {
     expect(wagmiState(again.config)).toMatchObject({ status: 'connected', chainId: 1, accounts: [getAddress(ACCOUNT)] })
     expect(wallet.methods()).not.toContain('eth_requestAccounts')
   })
+
+  it('follows the newest modal when createAppKit runs again (hot reload), and waits for one before any', async () => {
+    const wallet = new FakeProvider()
+    const connector = injectedConnector({ id: 'com.test', name: 'Test Wallet', chain: 'eip155', type: 'ANNOUNCED', rdns: 'com.test' }, wallet)
+    const source: ConnectorSource = {
+      watch(onChange) {
+        onChange([connector])
+        return () => {}
+      },
+    }
+    const adapter = new WagmiAdapter({ networks, projectId: 'p1', apiUrl: 'https://api.test', storage: null })
+    // wagmi asks before any modal exists: the answer waits for one
+    const authorized = adapter.connector.isAuthorized()
+    const make = () => {
+      const client = createSigil(
+        { projectId: 'p1', networks, apiUrl: 'https://api.test' },
+        { adapters: [adapter], connectors: [source], storage: new MemoryStorage(), isMobile: () => false, restore: false },
+      )
+      cleanups.push(() => client.destroy())
+      return client
+    }
+    const first = make()
+    expect(await authorized).toBe(false)
+    first.destroy()
+    const second = make()
+    await second.connect('com.test')
+    await vi.waitFor(() => expect(adapter.wagmiConfig.state.status).toBe('connected'))
+    expect(await adapter.connector.getProvider()).toBe(wallet)
+  })
 })

@@ -43,7 +43,9 @@ export class WagmiAdapter implements ChainAdapter<Eip1193Provider> {
   readonly wagmiConfig: Config
   private readonly evm = evmAdapter()
   private readonly bridge: SigilBridge
-  private attached: ((client: SigilClient) => void) | undefined
+  /** The modal it is attached to (a new createAppKit, e.g. on hot reload, replaces it). */
+  private client: SigilClient | undefined
+  private readonly waiting = new Set<(client: SigilClient) => void>()
 
   constructor(options: WagmiAdapterOptions) {
     this.networks = options.networks.filter((n) => n.chainNamespace === 'eip155')
@@ -54,13 +56,14 @@ export class WagmiAdapter implements ChainAdapter<Eip1193Provider> {
     const transports = Object.fromEntries(
       this.networks.map((network) => [Number(network.id), options.transports?.[Number(network.id)] ?? http(sigilRpcUrl(apiUrl, options.projectId, network))]),
     )
-    const modal = new Promise<SigilClient>((resolve) => {
-      this.attached = resolve
-    })
     this.bridge = {
       disconnecting: false,
       // After the modal's start-up restore, so wagmi's reconnect sees the restored connection.
-      client: () => modal.then((client) => settled(client)),
+      client: () => {
+        const { client } = this
+        if (client) return settled(client)
+        return new Promise<SigilClient>((resolve) => this.waiting.add(resolve)).then(settled)
+      },
     }
     this.wagmiConfig = createConfig({
       chains: this.wagmiChains,
@@ -96,7 +99,9 @@ export class WagmiAdapter implements ChainAdapter<Eip1193Provider> {
 
   /** Keeps wagmi's state in step with the modal's eip155 connection; `createAppKit` calls it. */
   attach(client: SigilClient): () => void {
-    this.attached?.(client)
+    this.client = client
+    for (const resolve of this.waiting) resolve(client)
+    this.waiting.clear()
     const config = this.wagmiConfig
     let connecting = false
     const sync = () => {
@@ -134,6 +139,7 @@ export class WagmiAdapter implements ChainAdapter<Eip1193Provider> {
     return () => {
       stopModal()
       stopWagmi()
+      if (this.client === client) this.client = undefined
     }
   }
 }
