@@ -1,7 +1,9 @@
 /*
  * @sigil/core entry: what a host page needs to render a connect button and restore a
- * connection. The directory client, wallet-list ordering and network data live in subpath
- * entries (`@sigil/core/api`, `/wallet-list`, `/networks`) so they load on demand.
+ * connection: the store, the actions, the connectors (how wallets are reached) and the chain
+ * adapter interface (what a namespace does with a wallet). The directory client, wallet-list
+ * ordering, network data and the views' message catalogue live in subpath entries
+ * (`@sigil/core/api`, `/wallet-list`, `/networks`, `/messages`) so they load on demand.
  */
 export { createSigil, type SigilClient, type SigilDependencies } from './client.js'
 export type { ChainAdapter } from './adapter.js'

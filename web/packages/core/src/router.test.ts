@@ -7,6 +7,17 @@ const wallet: Wallet = { id: 'a'.repeat(64), name: 'Rabby', image_id: 'img', rdn
 const connector: Connector = { id: 'io.rabby', name: 'Rabby Wallet', chain: 'eip155', type: 'ANNOUNCED', rdns: 'io.rabby' }
 
 describe('history stack', () => {
+  it('views take the parameters the registry gives them (checked by the compiler)', () => {
+    const { store } = testContext().ctx
+    // @ts-expect-error ConnectingExternal needs the connector to connect with
+    pushView(store, 'ConnectingExternal')
+    // @ts-expect-error Account takes no parameters
+    pushView(store, 'Account', { connector })
+    pushView(store, 'ConnectingWalletConnect', { wallet: { id: 'w', name: 'W', image_id: 'i' } })
+    const top = store.getState().router.history.at(-1)
+    expect(top?.view === 'ConnectingWalletConnect' && top.data.wallet.name).toBe('W')
+  })
+
   it('push, replace, pop and reset', () => {
     const { store } = testContext().ctx
     const views = () => store.getState().router.history.map((e) => e.view)
