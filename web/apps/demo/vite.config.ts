@@ -11,6 +11,11 @@ export default defineConfig(({ command }) => ({
     // The manifest lets `make size` tell the entry and its static imports from on-demand chunks.
     manifest: true,
     rolldownOptions: {
+      // wagmi and react-query mark their hooks 'use client' (for server components); a browser
+      // bundle has no use for the directive, so the note about dropping it is noise.
+      onLog(level, log, handler) {
+        if (log.code !== 'MODULE_LEVEL_DIRECTIVE') handler(level, log)
+      },
       output: {
         codeSplitting: {
           // Chunks by owner, so `make size` tells Sigil's JS from the page's own code and from the
