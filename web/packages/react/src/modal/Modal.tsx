@@ -1,6 +1,6 @@
 import { currentRoute, hideNotification, type RouteEntry, type SigilState } from '@sigil/core'
 import { messages } from '@sigil/core/messages'
-import { Suspense, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type CSSProperties } from 'react'
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type CSSProperties } from 'react'
 import type { AppKit } from '../appkit.js'
 import { ModalContext, useMessages, useModal, useStore, type ModalContextValue } from './context.js'
 import type { Directory } from './directory.js'
@@ -18,7 +18,7 @@ const selectThemeVariables = (s: SigilState) => s.themeVariables
 const selectNotification = (s: SigilState) => s.notification
 const selectSiwxStatus = (s: SigilState) => s.siwx.status
 
-/** The shown view, from the registry; its feature chunk may still be loading. */
+/** The shown view, from the registry; a placeholder while its feature chunk loads. */
 function View({ route }: { route: RouteEntry }) {
   const m = useMessages()
   const entry = viewOf(route)
@@ -30,11 +30,7 @@ function View({ route }: { route: RouteEntry }) {
     )
   }
   const Component = entry.component
-  return (
-    <Suspense fallback={<div className="state" aria-busy="true" />}>
-      <Component route={route} />
-    </Suspense>
-  )
+  return <Component route={route} />
 }
 
 /** The element focused in the page, looking through shadow roots. */

@@ -5,7 +5,8 @@
  */
 import type { RouteEntry, RouteOf, View } from '@sigil/core'
 import type { Messages } from '@sigil/core/messages'
-import { lazy, type ComponentType, type LazyExoticComponent } from 'react'
+import type { ComponentType } from 'react'
+import { loadable } from './loadable.js'
 
 export interface ViewProps<V extends View> {
   route: RouteOf<V>
@@ -13,18 +14,17 @@ export interface ViewProps<V extends View> {
 
 interface ViewEntry<V extends View> {
   title(route: RouteOf<V>, m: Messages): string
-  component: LazyExoticComponent<ComponentType<ViewProps<V>>>
+  component: ComponentType<ViewProps<V>>
   /** Starts loading the view's feature chunk. */
   preload(): Promise<unknown>
 }
 
 /** A feature: its chunk, and a way to name each of its views. */
 function feature<M>(load: () => Promise<M>) {
-  return <V extends View>(pick: (module: M) => ComponentType<ViewProps<V>>, title: (route: RouteOf<V>, m: Messages) => string): ViewEntry<V> => ({
-    title,
-    preload: load,
-    component: lazy(() => load().then((m) => ({ default: pick(m) }))),
-  })
+  return <V extends View>(pick: (module: M) => ComponentType<ViewProps<V>>, title: (route: RouteOf<V>, m: Messages) => string): ViewEntry<V> => {
+    const view = loadable(() => load().then(pick), <div className="state" aria-busy="true" />)
+    return { title, preload: view.preload, component: view.Component }
+  }
 }
 
 const connect = feature(() => import('./features/connect.js'))

@@ -1,13 +1,14 @@
 import type { Connector, SigilState, Wallet } from '@sigil/core'
 import { buildConnectList, enabledConnectMethods, type ConnectListItem } from '@sigil/core/wallet-list'
-import { Fragment, lazy, Suspense, useMemo } from 'react'
+import { Fragment, useMemo } from 'react'
 import { useMessages, useModal, useStore, useWalletPage } from '../context.js'
+import { loadable } from '../loadable.js'
 import { Icons, RemoteImage } from '../ui.js'
 
 // Loaded only when the host turned email or socials on.
 const emailSocial = () => import('./EmailSocial.js')
-const EmailSignIn = lazy(() => emailSocial().then((m) => ({ default: m.EmailSignIn })))
-const SocialSignIn = lazy(() => emailSocial().then((m) => ({ default: m.SocialSignIn })))
+const { Component: EmailSignIn } = loadable(() => emailSocial().then((m) => m.EmailSignIn))
+const { Component: SocialSignIn } = loadable(() => emailSocial().then((m) => m.SocialSignIn))
 
 const selectConnectors = (s: SigilState) => s.connectors
 const selectRecent = (s: SigilState) => s.recentWallets
@@ -141,7 +142,7 @@ export function ConnectView() {
       {sections.map((section, i) => (
         <Fragment key={section.method}>
           {i > 0 ? <div className="divider">{ui.or}</div> : null}
-          <Suspense fallback={null}>{section.node}</Suspense>
+          {section.node}
         </Fragment>
       ))}
     </div>
