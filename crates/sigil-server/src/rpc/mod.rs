@@ -11,7 +11,9 @@ pub mod limiter;
 pub mod routes;
 pub mod upstream;
 
-use std::collections::{HashMap, HashSet};
+// Looked up on every proxied call: a fast hasher (keys are chain ids, methods, call keys).
+type HashMap<K, V> = std::collections::HashMap<K, V, foldhash::fast::RandomState>;
+type HashSet<K> = std::collections::HashSet<K, foldhash::fast::RandomState>;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
