@@ -93,7 +93,10 @@ function whenIdle(run: () => void): void {
 export function createAppKit(options: AppKitOptions): AppKit {
   const { adapters, prefetch: prefetchOnIdle = true, storage, ...sigilOptions } = options
   let client: SigilClient | undefined
+  // Events wait in the deferred sink; the sink (and its config request) loads when the page is
+  // idle, never inside the click that opened the modal.
   const analytics = deferredAnalyticsSink(async () => {
+    await new Promise<void>((resolve) => whenIdle(resolve))
     const api = await import('@sigil/core/api')
     return api.createDirectoryAnalyticsSink(api.directoryClientFor((client as SigilClient).options))
   })
