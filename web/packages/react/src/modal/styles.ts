@@ -14,10 +14,12 @@ export const TIMINGS = {
  *
  * Opening shows the card and its wallet list at the first paint: no entrance animation from
  * opacity 0. A view that replaces another slides in, a new header title fades in (`.enter`).
+ * Buttons are reset property by property rather than with `all:unset`, which makes the style
+ * engine resolve every CSS property for each of them on the first open.
  */
 export const MODAL_CSS = /* css */ `
 :host{all:initial !important;position:fixed !important;top:0 !important;left:0 !important;width:0 !important;height:0 !important;z-index:var(--sigil-z-index,2147483000) !important;display:block !important}
-*,*::before,*::after{box-sizing:border-box}
+*{box-sizing:border-box}
 .root{
   --sigil-font-family:system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;
   --sigil-accent:#3b6cf6;--sigil-accent-fg:#fff;--sigil-border-radius-master:4px;
@@ -41,11 +43,11 @@ export const MODAL_CSS = /* css */ `
 .view.enter{animation:view-in var(--t-view) ease both}
 .scroll{overflow-y:auto;max-height:min(520px,calc(100vh - 120px));margin:0 -14px;padding:0 14px}
 button{font:inherit;color:inherit}
-.icon-btn{all:unset;box-sizing:border-box;width:36px;height:36px;display:inline-flex;align-items:center;justify-content:center;border-radius:50%;color:var(--c-fg2);cursor:pointer}
+.icon-btn{appearance:none;border:0;margin:0;padding:0;background:none;font:inherit;text-align:inherit;line-height:inherit;letter-spacing:inherit;word-spacing:inherit;text-transform:inherit;text-indent:inherit;text-shadow:inherit;text-rendering:inherit;box-sizing:border-box;width:36px;height:36px;display:inline-flex;align-items:center;justify-content:center;border-radius:50%;color:var(--c-fg2);cursor:pointer}
 .icon-btn:hover{background:var(--c-surface);color:var(--c-fg)}
 :focus-visible{outline:2px solid var(--sigil-accent) !important;outline-offset:2px}
 .list{display:flex;flex-direction:column;gap:6px;margin:0;padding:0;list-style:none}
-.row{all:unset;box-sizing:border-box;display:flex;align-items:center;gap:12px;width:100%;min-height:56px;padding:8px 12px 8px 8px;border-radius:var(--r-m);background:var(--c-surface);cursor:pointer;color:var(--c-fg)}
+.row{appearance:none;border:0;margin:0;outline-offset:0;font:inherit;text-align:inherit;line-height:inherit;letter-spacing:inherit;word-spacing:inherit;text-transform:inherit;text-indent:inherit;text-shadow:inherit;text-rendering:inherit;box-sizing:border-box;display:flex;align-items:center;gap:12px;width:100%;min-height:56px;padding:8px 12px 8px 8px;border-radius:var(--r-m);background:var(--c-surface);cursor:pointer;color:var(--c-fg)}
 .row:hover:not([aria-disabled=true]){background:var(--c-surface2)}
 .row[aria-disabled=true]{opacity:.5;cursor:not-allowed}
 .row .name{flex:1;font-weight:500;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
