@@ -14,6 +14,12 @@ export interface OpenOptions {
   data?: RouteData
 }
 
+/** Whether the history is already just `view` with `data`: opening on it changes nothing (and notifies no one). */
+function showsOnly(state: SigilState, view: View, data: RouteData | undefined): boolean {
+  const only = state.router.history.length === 1 ? state.router.history[0] : undefined
+  return only !== undefined && only.view === view && only.data === data
+}
+
 /** Opens the modal on the view the routing rules pick and tracks MODAL_OPEN. */
 export function openModal(ctx: SigilContext, options: OpenOptions = {}): void {
   const state = ctx.store.getState()
@@ -25,7 +31,7 @@ export function openModal(ctx: SigilContext, options: OpenOptions = {}): void {
   })
   // Already open with an explicit view (e.g. UnsupportedChain while browsing): stack it.
   if (state.modal.open && options.view) pushView(ctx.store, view, options.data)
-  else resetView(ctx.store, view, options.data)
+  else if (!showsOnly(state, view, options.data)) resetView(ctx.store, view, options.data)
   ctx.store.setState({ modal: { ...ctx.store.getState().modal, open: true } })
   track(ctx, 'MODAL_OPEN', { connected: isConnected(state) })
 }

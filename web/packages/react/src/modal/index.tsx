@@ -36,9 +36,18 @@ export function mountModal(appKit: AppKit): ModalHandle {
   const root = createRoot(container)
   // Synchronous first render: when the modal is already open, it shows in this task.
   flushSync(() => root.render(<ModalRoot appKit={appKit} directory={directory} shadow={shadow} />))
+  let prerendering = false
+  let unmounted = false
   return {
-    prefetchWallets: () => directory.prefetch(),
+    async prefetchWallets() {
+      await directory.prefetch()
+      // The wallet list is cached: render the Connect view ahead, hidden, at idle priority.
+      if (prerendering || unmounted) return
+      prerendering = true
+      root.render(<ModalRoot appKit={appKit} directory={directory} shadow={shadow} prerender />)
+    },
     unmount() {
+      unmounted = true
       root.unmount()
       host.remove()
     },
