@@ -206,6 +206,7 @@ pub fn chain_with(upstreams: &[&str], testnet: bool) -> sigil_server::chains::Ch
         ens_registry: None,
         price_pairs: vec![],
         allow_methods: vec![],
+        esplora: None,
     }])
     .unwrap()
 }
