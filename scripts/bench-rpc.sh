@@ -16,7 +16,7 @@ CONNECTIONS="${BENCH_CONNECTIONS:-16}"
 # machine's noise moves single runs by 20% or more).
 ROUNDS="${BENCH_ROUNDS:-5}"
 ensure_wrk
-cargo build --locked --release -p sigil-server >&2
+cargo build --locked --release -p sigil-server --bin sigil --example floor_proxy >&2
 ANVIL="$(bash scripts/anvil.sh)"
 
 WORK="$(mktemp -d)"
@@ -29,7 +29,12 @@ SIGIL=target/release/sigil
 PROJECT="$($SIGIL project add --name bench --origin '*')"
 $SIGIL serve --listen "127.0.0.1:$API_PORT" --dev-rpc-url "http://127.0.0.1:$CHAIN_PORT" --rpc-requests-per-second 1000000 >/dev/null 2>&1 &
 SERVER=$!
-trap 'kill $SERVER $ANVIL_PID 2>/dev/null; wait 2>/dev/null; rm -rf "$WORK"' EXIT
+# The floor: the smallest proxy the same libraries make (no parsing, routing or checks), to
+# show what the extra hop itself costs here.
+FLOOR_PORT="$(free_port)"
+target/release/examples/floor_proxy "127.0.0.1:$FLOOR_PORT" "http://127.0.0.1:$CHAIN_PORT/" >/dev/null 2>&1 &
+FLOOR=$!
+trap 'kill $SERVER $FLOOR $ANVIL_PID 2>/dev/null; wait 2>/dev/null; rm -rf "$WORK"' EXIT
 wait_rpc "http://127.0.0.1:$CHAIN_PORT/"
 wait_http "http://127.0.0.1:$API_PORT/health"
 
@@ -66,10 +71,11 @@ curl -fsS -o /dev/null -H 'content-type: application/json' -d "$BLOCK" "$PROXY"
 sleep 5
 for m in eth_blockNumber eth_call "eth_getBalance*"; do
   case "$m" in eth_blockNumber) body="$BLOCK" ;; eth_call) body="$CALL" ;; *) body=distinct ;; esac
-  : > "$WORK/direct"; : > "$WORK/proxy"
+  : > "$WORK/direct"; : > "$WORK/proxy"; : > "$WORK/floor"
   for _ in $(seq "$ROUNDS"); do
     run "$DIRECT" "$body" >> "$WORK/direct"
     run "$PROXY" "$body" >> "$WORK/proxy"
+    [ "$body" = distinct ] && run "http://127.0.0.1:$FLOOR_PORT/" "$body" >> "$WORK/floor"
   done
   col() { awk -v c="$2" '{ print $c }' "$WORK/$1" | median; }
   drps=$(col direct 1); dp50=$(col direct 2); dp99=$(col direct 3)
@@ -77,6 +83,12 @@ for m in eth_blockNumber eth_call "eth_getBalance*"; do
   printf '%-16s %-8s %10.0f %9.3f %9.3f\n' "$m" direct "$drps" "$dp50" "$dp99"
   printf '%-16s %-8s %10.0f %9.3f %9.3f\n' "$m" proxy "$prps" "$pp50" "$pp99"
   goal=""; [ "$m" = "eth_getBalance*" ] && goal="; goals: p50 <= x1.5, throughput >= x0.6"
+  if [ -s "$WORK/floor" ]; then
+    frps=$(col floor 1); fp50=$(col floor 2); fp99=$(col floor 3)
+    printf '%-16s %-8s %10.0f %9.3f %9.3f\n' "$m" floor "$frps" "$fp50" "$fp99"
+    awk -v a="$fp50" -v b="$dp50" -v e="$frps" -v f="$drps" \
+      'BEGIN { printf "  floor (a bare hyper proxy, same upstream client): p50 x%.3f, throughput x%.3f: the hop itself\n", a / b, e / f }'
+  fi
   awk -v m="$m" -v a="$pp50" -v b="$dp50" -v c="$pp99" -v d="$dp99" -v e="$prps" -v f="$drps" -v g="$goal" \
     'BEGIN { printf "%s proxy overhead: p50 x%.3f (%+.1f%%), p99 x%.3f, throughput x%.3f%s\n", m, a / b, (a / b - 1) * 100, c / d, e / f, g }'
 done

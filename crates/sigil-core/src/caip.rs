@@ -110,6 +110,12 @@ fn valid_reference(s: &str) -> bool {
     (1..=32).contains(&s.len()) && s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
 }
 
+/// Whether `s` is a CAIP-2 chain id (the check of `ChainId::from_str`, without allocating).
+pub fn is_chain_id(s: &str) -> bool {
+    let mut parts = s.split(':');
+    matches!((parts.next(), parts.next(), parts.next()), (Some(ns), Some(reference), None) if valid_namespace(ns) && valid_reference(reference))
+}
+
 impl FromStr for ChainId {
     type Err = CaipError;
     fn from_str(s: &str) -> Result<Self, Self::Err> {

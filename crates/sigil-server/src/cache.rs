@@ -2,7 +2,7 @@
 //! full, expired entries are dropped first, and if none are expired, everything is.
 
 use std::borrow::Borrow;
-use std::collections::HashMap;
+type HashMap<K, V> = std::collections::HashMap<K, V, foldhash::fast::RandomState>;
 use std::hash::Hash;
 use std::sync::RwLock;
 use std::time::{Duration, Instant};
@@ -15,7 +15,7 @@ pub struct TtlCache<K, V> {
 
 impl<K: Eq + Hash, V: Clone> TtlCache<K, V> {
     pub fn new(ttl: Duration, max: usize) -> Self {
-        TtlCache { ttl, max, entries: RwLock::new(HashMap::new()) }
+        TtlCache { ttl, max, entries: RwLock::new(HashMap::default()) }
     }
 
     /// The value stored under `key` less than the TTL ago (looked up by any borrowed form of

@@ -194,6 +194,39 @@ settings! {
         /// The relay URL clients are given, when it is not ws(s)://<this server's host>/relay (e.g. behind a proxy): tokens for it are accepted too.
         #[arg(value_name = "URL")]
         relay_url: String, env "SIGIL_RELAY_URL";
+        /// File holding the embedded wallets' key-encryption key (64 hex digits). Never in the database.
+        #[arg(value_name = "FILE")]
+        kek_file: PathBuf, env "SIGIL_KEK_FILE";
+        /// The key-encryption key itself (64 hex digits), when not in a file.
+        #[arg(value_name = "HEX")]
+        kek: String, env "SIGIL_KEK";
+        /// Mail server for embedded-wallet codes and links (host name). Without it, email login is off.
+        #[arg(value_name = "HOST")]
+        smtp_host: String, env "SIGIL_SMTP_HOST";
+        /// Mail server port.
+        #[arg(value_name = "PORT")]
+        smtp_port: u16 = "587", env "SIGIL_SMTP_PORT";
+        /// Mail server TLS: none, starttls or tls.
+        #[arg(value_enum)]
+        smtp_tls: crate::wallet::mail::SmtpTls = "starttls", env "SIGIL_SMTP_TLS";
+        /// Mail server user name.
+        #[arg(value_name = "USER")]
+        smtp_username: String, env "SIGIL_SMTP_USERNAME";
+        /// Mail server password.
+        #[arg(value_name = "PASSWORD")]
+        smtp_password: String, env "SIGIL_SMTP_PASSWORD";
+        /// Sender of embedded-wallet email.
+        #[arg(value_name = "MAILBOX")]
+        mail_from: String = "Sigil wallet <wallet@localhost>", env "SIGIL_MAIL_FROM";
+        /// Address the embedded-wallet frame and its API are served on: their own origin, apart from the API.
+        #[arg(value_name = "ADDR")]
+        frame_listen: SocketAddr, env "SIGIL_FRAME_LISTEN";
+        /// Public base URL of the frame origin. [default: http://<frame-listen>]
+        #[arg(value_name = "URL")]
+        frame_public_url: String, env "SIGIL_FRAME_PUBLIC_URL", check check_public_url;
+        /// Folder of the built frame page (web/packages/frame).
+        #[arg(value_name = "DIR")]
+        frame_dir: PathBuf = "web/packages/frame/dist", env "SIGIL_FRAME_DIR";
         /// Take the client address from X-Forwarded-For (only behind a trusted reverse proxy).
         #[arg(value_name = "BOOL", num_args = 0..=1, default_missing_value = "true")]
         trust_proxy_headers: bool = "false", env "SIGIL_TRUST_PROXY_HEADERS";
@@ -306,6 +339,10 @@ pub struct Config {
     pub public_url: String,
     pub chains: Chains,
     pub rpc: RpcSettings,
+    /// The embedded wallets' key-encryption key, from --kek-file or --kek.
+    pub kek: Option<crate::wallet::keys::Kek>,
+    /// The frame origin's base URL, without a trailing slash ("" when no frame is served).
+    pub frame_url: String,
 }
 
 impl Config {
@@ -330,7 +367,21 @@ impl Config {
         }
         let rpc =
             RpcSettings { requests_per_second: settings.rpc_requests_per_second, timeout: Duration::from_secs(settings.rpc_timeout), ..RpcSettings::default() };
-        Ok(Config { settings, database_url, public_url, chains, rpc })
+        let kek = match (&settings.kek_file, &settings.kek) {
+            (Some(path), _) => {
+                let setting = Setting { key: "kek_file", env: "SIGIL_KEK_FILE" };
+                let text = std::fs::read_to_string(path).map_err(|e| setting.invalid(format!("cannot read {}: {e}", path.display())))?;
+                Some(crate::wallet::keys::Kek::from_hex(&text).map_err(|e| setting.invalid(e.to_string()))?)
+            }
+            (None, Some(hex)) => Some(crate::wallet::keys::Kek::from_hex(hex).map_err(|e| Setting { key: "kek", env: "SIGIL_KEK" }.invalid(e.to_string()))?),
+            (None, None) => None,
+        };
+        let frame_url = match (&settings.frame_public_url, settings.frame_listen) {
+            (Some(url), _) => url.trim_end_matches('/').to_owned(),
+            (None, Some(addr)) => format!("http://{addr}"),
+            (None, None) => String::new(),
+        };
+        Ok(Config { settings, database_url, public_url, chains, rpc, kek, frame_url })
     }
 
     /// Defaults for tests and embedding: an in-process server on `database_url`.

@@ -45,6 +45,11 @@ pub enum ErrorCode {
     UnknownNonce,
     NonceUsed,
     NonceExpired,
+    InvalidCode,
+    CodeExpired,
+    DeviceNotApproved,
+    EmailTaken,
+    NotAllowed,
 }
 
 impl ErrorCode {

@@ -54,17 +54,18 @@ impl FromRequestParts<AppState> for UpstreamBudget {
 }
 
 /// One stored row's worth of the client's budget for the project (`--writes-per-minute` per
-/// project and client address): sign-in nonces and sessions.
+/// project and client address): sign-in nonces and sessions, and (per client address on the
+/// frame origin, which has no project gate) embedded-wallet codes and links.
 pub struct WriteBudget;
 
 impl FromRequestParts<AppState> for WriteBudget {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
-        let project = project(parts)?;
+        let scope = parts.extensions.get::<Arc<Project>>().map_or_else(|| "frame".to_owned(), |p| p.id.clone());
         let ClientAddr(addr) = ClientAddr::from_request_parts(parts, state).await?;
         let limit = state.config.settings.writes_per_minute;
-        state.limiter.check(&project.id, addr, crate::analytics::limiter::EventKind::Write, limit, Instant::now()).map_err(ApiError::too_many_requests)?;
+        state.limiter.check(&scope, addr, crate::analytics::limiter::EventKind::Write, limit, Instant::now()).map_err(ApiError::too_many_requests)?;
         Ok(WriteBudget)
     }
 }

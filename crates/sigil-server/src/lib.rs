@@ -26,6 +26,7 @@ pub mod query;
 pub mod relay;
 pub mod retention;
 pub mod rpc;
+pub mod wallet;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -73,6 +74,8 @@ pub struct Shared {
     pub directory: Arc<directory::snapshot::Directory>,
     pub relay: Arc<relay::Relay>,
     pub verify_key: Arc<relay::verify::VerifyKey>,
+    /// The embedded-wallet service, when configured (key-encryption key and mail server).
+    pub wallets: Option<Arc<wallet::Wallets>>,
 }
 
 impl AppState {
@@ -93,6 +96,10 @@ impl AppState {
         };
         let postgres = config::database_kind(&config.database_url) == Ok(config::DatabaseKind::Postgres);
         let relay = Arc::new(relay::Relay::new(db.clone(), relay_settings, postgres));
+        let wallets = wallet::from_config(&db, &config).unwrap_or_else(|e| {
+            tracing::error!(error = %e, "the embedded wallet is off: its mail settings are unusable");
+            None
+        });
         AppState(Arc::new(Shared {
             db,
             config: Arc::new(config),
@@ -105,6 +112,7 @@ impl AppState {
             directory,
             relay,
             verify_key: Default::default(),
+            wallets,
         }))
     }
 }
@@ -163,9 +171,26 @@ pub fn app(state: AppState) -> Router {
         .route_layer(metrics::TrackLayer(state.metrics.clone()))
         .fallback(|| async { ApiError::not_found(sigil_core::errors::NOT_FOUND) })
         .with_state(state);
-    // The layers every request passes, outermost first, wrap the router once as one service:
-    // `Router::layer` would wrap each route apart and clone a boxed service per layer on every
-    // request, which cost the proxy about a quarter of its throughput.
+    layered(&config, router)
+}
+
+/// The frame origin: the embedded-wallet page and its API, with the same layers.
+pub fn frame_app(state: AppState) -> Router {
+    let (routes, _) = wallet::routes::router().split_for_parts();
+    let config = state.config.clone();
+    let router = routes
+        .route("/", axum::routing::get(wallet::routes::frame_page))
+        .route("/assets/{*file}", axum::routing::get(wallet::routes::frame_asset))
+        .route_layer(metrics::TrackLayer(state.metrics.clone()))
+        .fallback(|| async { ApiError::not_found(sigil_core::errors::NOT_FOUND) })
+        .with_state(state);
+    layered(&config, router)
+}
+
+/// The layers every request passes, outermost first, around `router` as one service:
+/// `Router::layer` would wrap each route apart and clone a boxed service per layer on every
+/// request, which cost the proxy about a quarter of its throughput.
+fn layered(config: &Arc<Config>, router: Router) -> Router {
     macro_rules! stack {
         ($($trace:expr)?) => {
             ServiceBuilder::new()
@@ -192,6 +217,8 @@ pub fn app(state: AppState) -> Router {
 /// A server running in the background (tests, benchmarks) or the foreground (`sigil serve`).
 pub struct RunningServer {
     pub addr: SocketAddr,
+    /// Where the embedded-wallet frame is served, when it is.
+    pub frame_addr: Option<SocketAddr>,
     shutdown: tokio::sync::watch::Sender<bool>,
     task: tokio::task::JoinHandle<std::io::Result<()>>,
     /// Probes, pruning, directory reloads: stopped with the server.
@@ -233,8 +260,19 @@ pub async fn start(state: AppState, addr: SocketAddr) -> anyhow::Result<RunningS
     if limits.max_connections < settings.max_connections {
         tracing::warn!(max_connections = limits.max_connections, "fewer connections than configured fit under the file-descriptor limit");
     }
+    let mut frame_addr = None;
+    if let Some(frame_listen) = state.config.settings.frame_listen {
+        let frame_listener = TcpListener::bind(frame_listen).await.map_err(|e| anyhow::anyhow!("cannot listen on {frame_listen} (frame): {e}"))?;
+        frame_addr = Some(frame_listener.local_addr()?);
+        let serving = listener::serve(frame_listener, frame_app(state.clone()), limits, rx.clone());
+        background.push(tokio::spawn(async move {
+            if let Err(e) = serving.await {
+                tracing::error!(error = %e, "the frame origin stopped serving");
+            }
+        }));
+    }
     let task = tokio::spawn(listener::serve(listener, app(state), limits, rx));
-    Ok(RunningServer { addr, shutdown: tx, task, background })
+    Ok(RunningServer { addr, frame_addr, shutdown: tx, task, background })
 }
 
 /// Resolves on SIGTERM or Ctrl-C.

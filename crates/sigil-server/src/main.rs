@@ -30,6 +30,27 @@ enum Command {
     /// Manage the wallet directory.
     #[command(subcommand)]
     Wallets(WalletsCommand),
+    /// Manage the embedded wallets' key-encryption key.
+    #[command(subcommand)]
+    Keys(KeysCommand),
+}
+
+#[derive(Subcommand)]
+enum KeysCommand {
+    /// Print a new random key-encryption key (64 hex digits) for --kek-file.
+    NewKek,
+    /// Re-encrypt every embedded wallet's keys under a new key-encryption key. Afterwards,
+    /// start the server with the new one; the old one can no longer open any key.
+    Rotate {
+        #[command(flatten)]
+        storage: StorageArgs,
+        /// File with the key-encryption key the keys are encrypted under now.
+        #[arg(long, value_name = "FILE")]
+        kek_file: PathBuf,
+        /// File with the new key-encryption key.
+        #[arg(long, value_name = "FILE")]
+        new_kek_file: PathBuf,
+    },
 }
 
 #[derive(Subcommand)]
@@ -110,6 +131,22 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
                 let origins: Vec<String> = p.allowed_origins.iter().map(|o| o.to_string()).collect();
                 out(&format!("{}\t{}\t{}\tanalytics={}\n", p.id, p.name, origins.join(","), p.features.analytics));
             }
+            db.close().await;
+            Ok(())
+        }
+        Command::Keys(KeysCommand::NewKek) => {
+            out(&format!("{}\n", sigil_server::wallet::keys::Kek::generate_hex()));
+            Ok(())
+        }
+        Command::Keys(KeysCommand::Rotate { storage, kek_file, new_kek_file }) => {
+            let read = |path: &PathBuf| -> anyhow::Result<sigil_server::wallet::keys::Kek> {
+                let text = std::fs::read_to_string(path).map_err(|e| anyhow::anyhow!("cannot read {}: {e}", path.display()))?;
+                sigil_server::wallet::keys::Kek::from_hex(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))
+            };
+            let (old, new) = (read(&kek_file)?, read(&new_kek_file)?);
+            let db = db::connect(&config::storage_url(&storage)?).await?;
+            let count = sigil_server::wallet::rotate_keys(&db, &old, &new).await?;
+            out(&format!("{count} keys re-encrypted under key-encryption key {}\n", new.id()));
             db.close().await;
             Ok(())
         }

@@ -35,6 +35,11 @@ impl ProjectQuery {
     }
 }
 
+/// One parameter of a query string, decoded (borrowed when it needs no decoding).
+pub fn param<'a>(query: &'a str, name: &str) -> Option<std::borrow::Cow<'a, str>> {
+    url::form_urlencoded::parse(query.as_bytes()).find(|(k, _)| k == name).map(|(_, v)| v)
+}
+
 /// A non-empty value, trimmed.
 pub fn text(value: &Option<String>) -> Option<&str> {
     value.as_deref().map(str::trim).filter(|s| !s.is_empty())

@@ -40,7 +40,8 @@ fn header_name(namespace: Namespace) -> Option<&'static str> {
     match namespace {
         Namespace::Eip155 => Some("Ethereum"),
         Namespace::Solana => Some("Solana"),
-        Namespace::Polkadot | Namespace::Bip122 | Namespace::Cosmos => None,
+        Namespace::Bip122 => Some("Bitcoin"),
+        Namespace::Polkadot | Namespace::Cosmos => None,
     }
 }
 
@@ -340,6 +341,7 @@ impl SignInMessage {
         let address_check = match self.namespace {
             Namespace::Eip155 => check_evm_address(&self.address),
             Namespace::Solana => check_solana_address(&self.address),
+            Namespace::Bip122 => check_bitcoin_address(&self.address),
             other => Err(format!("sign-in messages for {other} accounts are not supported")),
         };
         address_check.map_err(|reason| ParseError::new(2, Field::Address, reason))?;
@@ -711,6 +713,12 @@ pub fn check_evm_address(s: &str) -> Result<(), String> {
 }
 
 /// Check a Solana address: base58 that decodes to a 32-byte public key.
+/// Check a Bitcoin address: base58 (P2PKH, P2SH) or bech32/bech32m (segwit, taproot) with a
+/// valid checksum, on any network (the chain id says which).
+pub fn check_bitcoin_address(s: &str) -> Result<(), String> {
+    s.parse::<bitcoin::Address<bitcoin::address::NetworkUnchecked>>().map(|_| ()).map_err(|e| format!("'{}' is not a Bitcoin address: {e}", shorten(s)))
+}
+
 pub fn check_solana_address(s: &str) -> Result<(), String> {
     match bs58::decode(s).into_vec() {
         Ok(bytes) if bytes.len() == 32 => Ok(()),

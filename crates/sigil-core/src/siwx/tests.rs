@@ -195,7 +195,7 @@ fn solana_message_round_trips() {
 #[test]
 fn header_errors() {
     assert_err("", 1, Field::Header);
-    assert_err(&MINIMAL.replace("Ethereum", "Bitcoin"), 1, Field::Header);
+    assert_err(&MINIMAL.replace("Ethereum", "Dogecoin"), 1, Field::Header);
     assert_err(&MINIMAL.replace("wants you", "asks you"), 1, Field::Header);
     assert_err(&MINIMAL.replace("account:", "account"), 1, Field::Header);
     assert_err(&MINIMAL.replace("example.com wants", "exa mple.com wants"), 1, Field::Domain);
@@ -521,4 +521,62 @@ fn solana_sign_in_message_verifies() {
     let mut tampered = m.clone();
     tampered.nonce = "n0nce12346".into();
     assert_eq!(verify_message(&tampered, &sig), Err(VerifyError::BadSignature));
+}
+
+// ---- Bitcoin ----
+
+/// BIP-322's own test vectors (simple signatures, P2WPKH).
+#[test]
+fn bip322_vectors() {
+    let address = "bc1q9vza2e8x573nczrlzms0wvx3gsqjx7vavgkx0l";
+    let empty =
+        "AkcwRAIgM2gBAQqvZX15ZiysmKmQpDrG83avLIT492QBzLnQIxYCIBaTpOaD20qRlEylyxFSeEA2ba9YOixpX8z46TSDtS40ASECx/EgAxlkQpQ9hYjgGu6EBCPMVPwVIVJqO4XCsMvViHI=";
+    let hello =
+        "AkcwRAIgZRfIY3p7/DoVTty6YZbWS71bc5Vct9p9Fia83eRmw2QCICK/ENGfwLtptFluMGs2KsqoNSk89pO7F29zJLUx9a/sASECx/EgAxlkQpQ9hYjgGu6EBCPMVPwVIVJqO4XCsMvViHI=";
+    assert_eq!(verify_bitcoin("", empty, address), Ok(()));
+    assert_eq!(verify_bitcoin("Hello World", hello, address), Ok(()));
+    // Swapped: each signature is for the other message.
+    assert_eq!(verify_bitcoin("Hello World", empty, address), Err(VerifyError::BadSignature));
+    assert_eq!(verify_bitcoin("", hello, address), Err(VerifyError::BadSignature));
+    assert_eq!(verify_bitcoin("Hello World", "not base64 !", address), Err(VerifyError::InvalidEncoding));
+}
+
+/// A legacy (BIP-137) signature, made here with a known key, and a BIP-322 one from the same
+/// key through the crate's signer: both verify for their address, neither for another.
+#[test]
+fn bitcoin_legacy_and_bip322_from_one_key() {
+    let wif = "L3VFeEujGtevx9w18HD1fhRbCH67Az2dpCymeRE1SoPK6XQtaN2k";
+    let p2wpkh = "bc1q9vza2e8x573nczrlzms0wvx3gsqjx7vavgkx0l";
+    let key = bitcoin::PrivateKey::from_wif(wif).unwrap();
+    let p2pkh = bitcoin::Address::p2pkh(key.public_key(&bitcoin::secp256k1::Secp256k1::new()), bitcoin::Network::Bitcoin).to_string();
+    let legacy = bip322::sign_legacy_encoded(&p2pkh, "Sign in to Sigil", wif).unwrap();
+    assert_eq!(verify_bitcoin("Sign in to Sigil", &legacy, &p2pkh), Ok(()));
+    assert_eq!(verify_bitcoin("Sign in to Sigil!", &legacy, &p2pkh), Err(VerifyError::BadSignature));
+    let simple = bip322::sign_simple_encoded(p2wpkh, "Sign in to Sigil", &[wif], None).unwrap();
+    assert_eq!(verify_bitcoin("Sign in to Sigil", &simple, p2wpkh), Ok(()));
+    let other = "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4";
+    assert_eq!(verify_bitcoin("Sign in to Sigil", &simple, other), Err(VerifyError::BadSignature));
+    assert!(check_bitcoin_address(p2wpkh).is_ok() && check_bitcoin_address("bcrt1qw508d6qejxtdg4y5r3zarvary0c5xw7kygt080").is_ok());
+    assert!(check_bitcoin_address("bc1qnotanaddress").is_err());
+}
+
+#[test]
+fn bitcoin_sign_in_messages_parse_and_verify() {
+    let wif = "L3VFeEujGtevx9w18HD1fhRbCH67Az2dpCymeRE1SoPK6XQtaN2k";
+    let address = "bc1q9vza2e8x573nczrlzms0wvx3gsqjx7vavgkx0l";
+    let m = SignInMessage::new(
+        Namespace::Bip122,
+        "localhost:5173",
+        address,
+        "http://localhost:5173",
+        "000000000019d6689c085ae165831e93",
+        "abcd1234",
+        "2026-11-23T20:00:00Z",
+    );
+    let text = m.to_string();
+    assert!(text.starts_with("localhost:5173 wants you to sign in with your Bitcoin account:\nbc1q9vza"), "{text}");
+    let parsed = SignInMessage::parse(&text).unwrap();
+    assert_eq!((parsed.namespace, parsed.caip2_chain_id().as_str()), (Namespace::Bip122, "bip122:000000000019d6689c085ae165831e93"));
+    let signature = bip322::sign_simple_encoded(address, &text, &[wif], None).unwrap();
+    assert_eq!(verify_message(&parsed, &signature), Ok(()));
 }

@@ -12,7 +12,7 @@ pub use crate::evm::EIP1271_MAGIC_VALUE;
 pub enum VerifyError {
     #[error("the signature is not valid hex")]
     InvalidHex,
-    #[error("the signature is neither base58 nor hex")]
+    #[error("the signature is not in an encoding this kind of account uses")]
     InvalidEncoding,
     #[error("the signature must be {expected} bytes, got {actual}")]
     InvalidLength { expected: usize, actual: usize },
@@ -105,6 +105,30 @@ pub fn verify_solana(message: &str, signature_base58_or_hex: &str, pubkey_base58
     key.verify_strict(message.as_bytes(), &signature).map_err(|_| VerifyError::BadSignature)
 }
 
+/// Verify a Bitcoin message signature: BIP-322 (simple: the witness, base64; or full: the
+/// signed transaction, base64) for any address type, or a legacy BIP-137 signature (65 bytes,
+/// base64) for P2PKH and segwit keys.
+pub fn verify_bitcoin(message: &str, signature: &str, address: &str) -> Result<(), VerifyError> {
+    let signature = signature.trim();
+    let verified = bip322::verify_simple_encoded(address, message, signature).is_ok()
+        || bip322::verify_full_encoded(address, message, signature).is_ok()
+        || bip322::verify_legacy_encoded(address, message, signature).is_ok();
+    if verified {
+        return Ok(());
+    }
+    if signature.parse::<bitcoin::Address<bitcoin::address::NetworkUnchecked>>().is_ok() || base64_len(signature).is_none() {
+        return Err(VerifyError::InvalidEncoding);
+    }
+    Err(VerifyError::BadSignature)
+}
+
+fn base64_len(s: &str) -> Option<usize> {
+    use bitcoin::base64::Engine;
+    // BIP-322 signatures may carry a three-letter kind first ("smp", "ful").
+    let body = s.strip_prefix("smp").or_else(|| s.strip_prefix("ful")).unwrap_or(s);
+    bitcoin::base64::engine::general_purpose::STANDARD.decode(body).ok().map(|b| b.len())
+}
+
 /// Verify a signature over a sign-in message for its own namespace and address: EIP-191 for
 /// `eip155` (an EOA; for a contract account this fails and the caller tries EIP-1271 with
 /// [`eip191_hash`] and [`eip1271_call_data`]), ed25519 for `solana`.
@@ -113,6 +137,7 @@ pub fn verify_message(message: &SignInMessage, signature: &str) -> Result<(), Ve
     match message.namespace {
         Namespace::Eip155 => verify_eip191(&text, signature, &message.address),
         Namespace::Solana => verify_solana(&text, signature, &message.address),
+        Namespace::Bip122 => verify_bitcoin(&text, signature, &message.address),
         other => Err(VerifyError::UnsupportedNamespace(other)),
     }
 }

@@ -1,8 +1,10 @@
 //! Account data: balances (native and configured ERC-20 tokens, with fiat values) and prices.
 
+pub mod bitcoin;
 pub mod evm;
 pub mod prices;
 pub mod routes;
+pub mod solana;
 
 /// Balance and price routes, under the project gate.
 pub fn router() -> utoipa_axum::router::OpenApiRouter<crate::AppState> {

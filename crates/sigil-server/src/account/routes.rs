@@ -101,7 +101,55 @@ fn balance_response(state: &AppState, project: &Project, mut balances: Vec<Token
     Json(BalanceResponse { balances })
 }
 
-/// Native balance and every configured ERC-20 with a non-zero balance.
+/// What an account holds of one asset, before pricing.
+pub struct Holding {
+    /// The token's address or mint; None for the chain's own currency.
+    pub token: Option<String>,
+    pub name: String,
+    pub symbol: String,
+    pub decimals: u8,
+    pub icon: Option<String>,
+    /// In the smallest unit, decimal digits.
+    pub integer: String,
+}
+
+/// EVM: the native balance and every configured ERC-20 held, in one batched call.
+async fn evm_holdings(state: &AppState, chain: &crate::chains::ChainConfig, owner: &str) -> ApiResult<Vec<Holding>> {
+    let mut calls = vec![crate::rpc::jsonrpc::Call {
+        id: "null".into(),
+        method: "eth_getBalance".into(),
+        params: Some(format!(r#"["{owner}","latest"]"#)),
+        notification: false,
+    }];
+    // Token addresses were checked when the chains were loaded; the owner by the route.
+    calls.extend(chain.tokens.iter().filter_map(|t| evm::balance_of(&t.address, owner)));
+    let results = evm::batch(&state.rpc, &chain.id, &calls).await.map_err(upstream_error)?;
+    let native = results[0].clone().ok_or_else(|| ApiError::unavailable("eth_getBalance failed"))?;
+    let decimal = |hex: &str| amount::hex_to_decimal(hex).map_err(|e| ApiError::unavailable(format!("upstream answered {e}")));
+    let mut held = vec![Holding {
+        token: None,
+        name: chain.native.name.clone(),
+        symbol: chain.native.symbol.clone(),
+        decimals: chain.native.decimals,
+        icon: None,
+        integer: decimal(&native)?,
+    }];
+    for (t, hex) in chain.tokens.iter().zip(results.into_iter().skip(1)) {
+        let Some(hex) = hex.filter(|h| !amount::is_zero_hex(h)) else { continue };
+        held.push(Holding {
+            token: Some(t.address.clone()),
+            name: t.name.clone(),
+            symbol: t.symbol.clone(),
+            decimals: t.decimals,
+            icon: t.icon.clone(),
+            integer: decimal(&hex)?,
+        });
+    }
+    Ok(held)
+}
+
+/// Native balance and every held token: ERC-20s (configured) on EVM chains, SPL tokens on
+/// Solana, the address's confirmed and unconfirmed coins on Bitcoin.
 #[utoipa::path(get, path = "/v1/account/{address}/balance", tag = "blockchain",
     params(("address" = String, Path, description = "EVM address (40 hex, optional 0x)"), BalanceQuery, crate::query::ProjectQuery),
     responses((status = 200, body = BalanceResponse), (status = 400, body = crate::error::ErrorBody), (status = 403, body = crate::error::ErrorBody),
@@ -118,59 +166,52 @@ pub async fn balance(
     let currency = currency(&query.currency)?;
     let force = query.force_update.unwrap_or(false);
     let kind = parsed.known_namespace().map_or(ChainKind::Other, |n| n.kind());
-    if kind == ChainKind::Evm && !is_evm_address(&address) {
-        return Err(ApiError::invalid_param("address", "expected an EVM address: 40 hex characters, optional 0x"));
+    let address_ok = match kind {
+        ChainKind::Evm => is_evm_address(&address),
+        ChainKind::Solana => sigil_core::siwx::check_solana_address(&address).is_ok(),
+        ChainKind::Bitcoin => sigil_core::siwx::check_bitcoin_address(&address).is_ok(),
+        ChainKind::Other => true,
+    };
+    if !address_ok {
+        let expected = match kind {
+            ChainKind::Evm => "an EVM address: 40 hex characters, optional 0x",
+            ChainKind::Solana => "a Solana address: base58 of a 32-byte public key",
+            _ => "a Bitcoin address",
+        };
+        return Err(ApiError::invalid_param("address", format!("expected {expected}")));
     }
     let chains = state.rpc.chains();
-    // Balances are read per kind of chain; kinds without a reader (yet) have none to show.
-    let Some(chain) = chains.get(chain_id).filter(|c| c.kind() == ChainKind::Evm) else {
+    // Balances are read per kind of chain; an unconfigured chain has none to show.
+    let Some(chain) = chains.get(chain_id).filter(|c| c.kind() != ChainKind::Other) else {
         return Ok(Json(BalanceResponse { balances: Vec::new() }));
     };
-    let owner = evm::normalize(&address);
+    let owner = if kind == ChainKind::Evm { evm::normalize(&address) } else { address.clone() };
     let key = (chain.id.clone(), owner.clone(), currency);
     if !force {
         if let Some(hit) = state.balance_cache.get(&key) {
             return Ok(balance_response(&state, &project, hit));
         }
     }
-
-    let mut calls = vec![crate::rpc::jsonrpc::Call {
-        id: "null".into(),
-        method: "eth_getBalance".into(),
-        params: Some(format!(r#"["{owner}","latest"]"#)),
-        notification: false,
-    }];
-    // Token addresses were checked when the chains were loaded; the owner just above.
-    calls.extend(chain.tokens.iter().filter_map(|t| evm::balance_of(&t.address, &owner)));
-    let results = evm::batch(&state.rpc, &chain.id, &calls).await.map_err(upstream_error)?;
-    let native_hex = results[0].clone().ok_or_else(|| ApiError::unavailable("eth_getBalance failed"))?;
-
+    let held = match kind {
+        ChainKind::Evm => evm_holdings(&state, chain, &owner).await?,
+        ChainKind::Solana => super::solana::holdings(&state.rpc, chain, &owner).await?,
+        ChainKind::Bitcoin => super::bitcoin::holdings(&state.rpc, chain, &owner).await?,
+        ChainKind::Other => Vec::new(),
+    };
     let mut balances = Vec::new();
-    let entries = std::iter::once((None, chain.native.name.clone(), chain.native.symbol.clone(), chain.native.decimals, None, Some(native_hex))).chain(
-        chain
-            .tokens
-            .iter()
-            .zip(results.into_iter().skip(1))
-            .map(|(t, r)| (Some(t.address.clone()), t.name.clone(), t.symbol.clone(), t.decimals, t.icon.as_ref(), r)),
-    );
-    for (token, name, symbol, decimals, configured_icon, hex) in entries {
-        let Some(hex) = hex else { continue };
-        if token.is_some() && amount::is_zero_hex(&hex) {
-            continue;
-        }
-        let integer = amount::hex_to_decimal(&hex).map_err(|e| ApiError::unavailable(format!("upstream answered {e}")))?;
-        let numeric = amount::format_units(&integer, decimals);
-        let price = if chain.testnet { 0.0 } else { prices::usd_price(&state.rpc, chains, chain, token.as_deref(), &symbol).await.unwrap_or(0.0) };
+    for h in held {
+        let numeric = amount::format_units(&h.integer, h.decimals);
+        let price = if chain.testnet { 0.0 } else { prices::usd_price(&state.rpc, chains, chain, h.token.as_deref(), &h.symbol).await.unwrap_or(0.0) };
         let value = numeric.parse::<f64>().unwrap_or(0.0) * price;
         balances.push(TokenBalance {
-            icon_url: token_icon(&state, &symbol, configured_icon),
-            name,
-            symbol,
+            icon_url: token_icon(&state, &h.symbol, h.icon.as_ref()),
+            name: h.name,
+            symbol: h.symbol,
             chain_id: chain.id.clone(),
-            address: token,
+            address: h.token,
             value,
             price,
-            quantity: Quantity { decimals: decimals.to_string(), numeric },
+            quantity: Quantity { decimals: h.decimals.to_string(), numeric },
         });
     }
     state.balance_cache.put(key, balances.clone());

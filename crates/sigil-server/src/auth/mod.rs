@@ -73,7 +73,8 @@ pub async fn authenticate(state: &AppState, project: &Project, message_text: &st
     let chain = message.caip2_chain_id();
     let supported = match message.namespace {
         Namespace::Eip155 => state.rpc.chains().get(&chain).is_some(),
-        Namespace::Solana => SOLANA_CHAINS.contains(&message.chain_id.as_str()),
+        Namespace::Solana => SOLANA_CHAINS.contains(&message.chain_id.as_str()) || state.rpc.chains().get(&chain).is_some(),
+        Namespace::Bip122 => state.rpc.chains().get(&chain).is_some(),
         _ => false,
     };
     if !supported {

@@ -66,6 +66,8 @@ pub struct ChainConfig {
     /// Tokens priced from a Uniswap-v2-style pair's reserves against a stablecoin.
     #[serde(default)]
     pub price_pairs: Vec<PricePair>,
+    /// Esplora-compatible API (electrs, mempool.space) of a Bitcoin chain: its balances.
+    pub esplora: Option<String>,
     /// JSON-RPC methods the proxy forwards for this chain beyond its namespace's defaults
     /// (sigil_core::rpc_methods); signing and node-admin methods are refused.
     #[serde(default)]
@@ -135,10 +137,10 @@ impl Chains {
             let invalid = |m: String| ChainsError::Invalid(chain.id.clone(), m);
             let id: ChainId = chain.id.parse().map_err(|e: sigil_core::caip::CaipError| invalid(e.to_string()))?;
             id.known_namespace().ok_or_else(|| invalid(format!("namespace '{}' is not one of eip155, solana, bip122, polkadot, cosmos", id.namespace())))?;
-            if chain.rpc.is_empty() {
-                return Err(invalid("needs at least one rpc URL".into()));
+            if chain.rpc.is_empty() && !(chain.kind() == ChainKind::Bitcoin && chain.esplora.is_some()) {
+                return Err(invalid("needs at least one rpc URL (a Bitcoin chain: an esplora URL)".into()));
             }
-            for u in chain.rpc.iter().chain(chain.ws.iter()) {
+            for u in chain.rpc.iter().chain(chain.ws.iter()).chain(chain.esplora.iter()) {
                 let parsed = url::Url::parse(u).map_err(|e| invalid(format!("'{u}' is not a URL: {e}")))?;
                 if !matches!(parsed.scheme(), "http" | "https" | "ws" | "wss") {
                     return Err(invalid(format!("'{u}' must be http(s) or ws(s)")));
@@ -262,7 +264,24 @@ mod tests {
     fn built_in_chains() {
         let c = Chains::built_in();
         let ids: Vec<&str> = c.by_id.keys().map(String::as_str).collect();
-        assert_eq!(ids, ["eip155:1", "eip155:10", "eip155:137", "eip155:31337", "eip155:42161", "eip155:8453"]);
+        assert_eq!(
+            ids,
+            [
+                "bip122:000000000019d6689c085ae165831e93",
+                "bip122:000000000933ea01ad0ee984209779ba",
+                "eip155:1",
+                "eip155:10",
+                "eip155:137",
+                "eip155:31337",
+                "eip155:42161",
+                "eip155:8453",
+                "solana:4uhcVJyU9pJkvQyS88uRDiswHXSCkY3z",
+                "solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp",
+                "solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1"
+            ]
+        );
+        assert_eq!(c.get("bip122:000000000019d6689c085ae165831e93").unwrap().kind(), ChainKind::Bitcoin);
+        assert_eq!(c.get("solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp").unwrap().native.decimals, 9);
         assert!(c.get("eip155:31337").unwrap().testnet);
         assert_eq!(c.get("eip155:1").unwrap().tokens[0].symbol, "USDC");
     }
@@ -275,7 +294,7 @@ mod tests {
         assert!(err.to_string().starts_with("chain eip155:"), "{err}");
         let err = Chains::parse("[[chains]]\nid = \"eip155:5\"\nname = \"x\"\nrpc = []\nnative = { name = \"E\", symbol = \"E\", decimals = 18 }\n", "t")
             .unwrap_err();
-        assert_eq!(err.to_string(), "chain eip155:5: needs at least one rpc URL");
+        assert_eq!(err.to_string(), "chain eip155:5: needs at least one rpc URL (a Bitcoin chain: an esplora URL)");
         let err = Chains::parse("[[chains]]\nid = \"eip155:5\"\nname = \"x\"\nrpc = [\"http://a\"]\nnative = { name = \"E\", symbol = \"E\", decimals = 18 }\ntokens = [{ address = \"0x12\", symbol = \"T\", name = \"T\", decimals = 1 }]\n", "t").unwrap_err();
         assert!(err.to_string().contains("not an EVM address"));
         let err = Chains::parse("[[chains]]\nid = \"eip155:5\"\nname = \"x\"\nrpc = [\"http://a\"]\nnative = { name = \"E\", symbol = \"E\", decimals = 18 }\nallow_methods = [\"trace_block\", \"anvil_setBalance\"]\n", "t").unwrap_err();

@@ -18,7 +18,6 @@ use sigil_core::project::is_project_id;
 use crate::error::ApiError;
 use crate::error::ErrorCode;
 use crate::projects::Project;
-use crate::query::ProjectQuery;
 use crate::AppState;
 
 const ALLOWED_METHODS: &str = "GET, POST, OPTIONS";
@@ -88,9 +87,10 @@ where
 
 /// The request's `projectId`, when it is there and well formed.
 fn project_id(req: &Request) -> Result<String, Response> {
-    // A query the gate cannot read names no project.
-    let query: ProjectQuery = crate::extract::parse_query(req.uri().query().unwrap_or("")).unwrap_or_default();
-    let Some(id) = query.project_id.as_deref().filter(|s| !s.is_empty()) else {
+    // Read on every request: a scan for the one parameter, with no allocation when it needs
+    // no decoding (ProjectQuery documents it; handlers that want st/sv extract it).
+    let id = crate::query::param(req.uri().query().unwrap_or(""), "projectId");
+    let Some(id) = id.as_deref().filter(|s| !s.is_empty()) else {
         return Err(ApiError::project_id_missing().into_response());
     };
     if !is_project_id(id) {

@@ -102,6 +102,27 @@ impl UpstreamClient {
         request
     }
 
+    /// GETs `path` below the upstream's URL (an Esplora API, say); the status and the body.
+    pub async fn get(&self, path: &str) -> Result<(StatusCode, Bytes), ClientError> {
+        let base = self.uri.to_string();
+        let uri: Uri = format!("{}{path}", base.trim_end_matches('/')).parse().map_err(|e| ClientError::Url(format!("{path}: {e}")))?;
+        let make = || {
+            let mut request = Request::get(uri.clone()).body(Full::new(Bytes::new())).expect("a request from parts that were checked");
+            request.headers_mut().insert(HOST, self.host.clone());
+            request
+        };
+        if let Some(mut conn) = self.idle().await {
+            if let Some(answer) = exchange(&mut conn, make()).await {
+                self.checkin(conn);
+                return Ok(answer);
+            }
+        }
+        let mut conn = self.connect().await?;
+        let answer = exchange(&mut conn, make()).await.ok_or(ClientError::Closed)?;
+        self.checkin(conn);
+        Ok(answer)
+    }
+
     /// POSTs a JSON body; the status and the whole body of the answer. When an idle connection
     /// fails before any answer (the upstream closed it as the request went out), the request
     /// goes once more on a new connection, as HTTP clients do for keep-alive races.

@@ -2,7 +2,7 @@
 //! generic cell rate algorithm (GCRA). Each project's state is one atomic (its theoretical
 //! arrival time), so requests of the same project never wait on a lock.
 
-use std::collections::HashMap;
+type HashMap<K, V> = std::collections::HashMap<K, V, foldhash::fast::RandomState>;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::RwLock;
 use std::time::Instant;

@@ -11,7 +11,9 @@ pub mod limiter;
 pub mod routes;
 pub mod upstream;
 
-use std::collections::{HashMap, HashSet};
+// Looked up on every proxied call: a fast hasher (keys are chain ids, methods, call keys).
+type HashMap<K, V> = std::collections::HashMap<K, V, foldhash::fast::RandomState>;
+type HashSet<K> = std::collections::HashSet<K, foldhash::fast::RandomState>;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -90,6 +92,8 @@ pub struct Rpc {
     pools: HashMap<String, Vec<Arc<Upstream>>>,
     /// The methods forwarded for each chain (its namespace's defaults and its own list).
     allowed: HashMap<String, HashSet<String>>,
+    /// The Esplora API of each Bitcoin chain that has one.
+    esplora: HashMap<String, Arc<client::UpstreamClient>>,
     pub settings: RpcSettings,
     cached: Mutex<HashMap<(String, String), Reply>>,
     in_flight: Mutex<HashMap<String, Waiters>>,
@@ -132,14 +136,36 @@ impl Rpc {
     pub fn new(chains: Chains, settings: RpcSettings) -> Rpc {
         let pools = chains.by_id.iter().map(|(id, c)| (id.clone(), c.rpc.iter().map(|u| Arc::new(Upstream::new(u))).collect())).collect();
         let allowed = chains.by_id.iter().map(|(id, c)| (id.clone(), c.allowed_methods().map(str::to_owned).collect())).collect();
+        let esplora = chains
+            .by_id
+            .iter()
+            .filter_map(|(id, c)| Some((id.clone(), Arc::new(client::UpstreamClient::new(c.esplora.as_deref()?, 64, Duration::from_secs(5)).ok()?))))
+            .collect();
         let limiter = limiter::TokenBuckets::new(settings.requests_per_second);
         let heads = chains.by_id.iter().filter(|(_, c)| !c.ws.is_empty()).map(|(id, _)| (id.clone(), Arc::default())).collect();
         let last_used = chains.by_id.keys().map(|id| (id.clone(), Default::default())).collect();
-        Rpc { chains, pools, allowed, settings, cached: Default::default(), in_flight: Default::default(), last_used, started: Instant::now(), heads, limiter }
+        Rpc {
+            chains,
+            pools,
+            allowed,
+            esplora,
+            settings,
+            cached: Default::default(),
+            in_flight: Default::default(),
+            last_used,
+            started: Instant::now(),
+            heads,
+            limiter,
+        }
     }
 
     pub fn chains(&self) -> &Chains {
         &self.chains
+    }
+
+    /// The Esplora API of a Bitcoin chain.
+    pub fn esplora(&self, chain: &str) -> Option<&client::UpstreamClient> {
+        self.esplora.get(chain).map(Arc::as_ref)
     }
 
     /// Whether the proxy forwards `method` for `chain` (sigil_core::rpc_methods).

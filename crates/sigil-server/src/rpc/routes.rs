@@ -8,7 +8,6 @@ use axum::extract::State;
 use axum::http::{header, HeaderValue, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use axum::Extension;
-use sigil_core::caip::ChainId;
 
 use super::jsonrpc::{self, Call, Parsed, Reply};
 use crate::projects::Project;
@@ -23,6 +22,13 @@ pub struct ProxyQuery {
     #[serde(rename = "chainId")]
     #[param(rename = "chainId", required = true)]
     pub chain_id: Option<String>,
+}
+
+impl ProxyQuery {
+    /// Read on every proxied call: a scan for its one parameter rather than a deserializer.
+    pub fn read(query: &str) -> ProxyQuery {
+        ProxyQuery { chain_id: crate::query::param(query, "chainId").map(std::borrow::Cow::into_owned) }
+    }
 }
 
 fn json(status: StatusCode, body: String) -> Response {
@@ -47,9 +53,11 @@ pub async fn proxy(State(state): State<AppState>, Extension(project): Extension<
         let message = sigil_core::errors::body_too_large(super::BODY_LIMIT);
         return json(StatusCode::PAYLOAD_TOO_LARGE, Reply::error(jsonrpc::INVALID_REQUEST, &message).to_json("null"));
     };
-    let query: ProxyQuery = crate::extract::parse_query(uri.query().unwrap_or("")).unwrap_or_default();
-    let Some(chain) = text(&query.chain_id) else { return bad(jsonrpc::INVALID_PARAMS, "The chainId query parameter is required") };
-    if chain.parse::<ChainId>().is_err() {
+    let query = ProxyQuery::read(uri.query().unwrap_or(""));
+    let Some(chain) = text(&query.chain_id) else {
+        return bad(jsonrpc::INVALID_PARAMS, "The chainId query parameter is required");
+    };
+    if !sigil_core::caip::is_chain_id(chain) {
         return bad(jsonrpc::INVALID_PARAMS, &format!("'{chain}' is not a CAIP-2 chain id"));
     }
     if state.rpc.chains().get(chain).is_none() {

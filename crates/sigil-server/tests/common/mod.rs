@@ -77,6 +77,11 @@ impl TestServer {
         Some(TestServer { base, db, project, http: reqwest::Client::new(), server: Some(server), _dir: dir })
     }
 
+    /// Where the embedded-wallet frame is served, when the configuration asks for it.
+    pub fn frame_addr(&self) -> Option<std::net::SocketAddr> {
+        self.server.as_ref().and_then(|s| s.frame_addr)
+    }
+
     pub fn url(&self, path_and_query: &str) -> String {
         format!("{}{}", self.base, path_and_query)
     }
@@ -201,6 +206,7 @@ pub fn chain_with(upstreams: &[&str], testnet: bool) -> sigil_server::chains::Ch
         ens_registry: None,
         price_pairs: vec![],
         allow_methods: vec![],
+        esplora: None,
     }])
     .unwrap()
 }

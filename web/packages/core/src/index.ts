@@ -67,7 +67,7 @@ export {
   selectWalletView,
   type OpenViewInput,
 } from './router.js'
-export { closeModal, goBack, isConnected, openModal, selectWallet, setModalLoading, type CloseOptions, type OpenOptions } from './modal.js'
+export { closeModal, goBack, isConnected, openingView, openModal, selectWallet, setModalLoading, type CloseOptions, type OpenOptions } from './modal.js'
 export { activeAccount, resetAccount, setAccountAddress, setAccountProps } from './account.js'
 export {
   applyConnection,

@@ -45,6 +45,19 @@ describe('modal', () => {
     expect(ctx.store.getState().router.history).toEqual([{ view: 'Connect' }])
   })
 
+  it('opening on the view already shown alone leaves the history untouched', () => {
+    const { ctx } = testContext()
+    const before = ctx.store.getState().router
+    const changes: string[] = []
+    ctx.store.subscribe((state, previous) => {
+      if (state.router !== previous.router) changes.push('router')
+      if (state.modal !== previous.modal) changes.push('modal')
+    })
+    openModal(ctx)
+    expect(ctx.store.getState().router).toBe(before)
+    expect(changes).toEqual(['modal'])
+  })
+
   it('close tracks MODAL_CLOSE only when the modal was open', () => {
     const { ctx, events } = testContext()
     expect(closeModal(ctx)).toBe(true)

@@ -12,17 +12,24 @@ export function isConnected(state: SigilState): boolean {
 /** The view to open on, with its parameters (the routing rules pick one when none is given). */
 export type OpenOptions = RouteEntry | { view?: undefined; data?: undefined }
 
+/** Whether the history is already just `route` (same view, same data): opening on it changes nothing (and notifies no one). */
+function showsOnly(state: SigilState, route: RouteEntry): boolean {
+  const only = state.router.history.length === 1 ? state.router.history[0] : undefined
+  return only !== undefined && only.view === route.view && only.data === route.data
+}
+
+/** The view open() shows when none is asked for, by the routing rules (the UI pre-renders it). */
+export function openingView(ctx: SigilContext, state: SigilState = ctx.store.getState()): View {
+  return pickOpenView({ isConnected: isConnected(state), hasAdapters: Object.keys(ctx.adapters).length > 0, isMobile: ctx.isMobile() })
+}
+
 /** Opens the modal on the view the routing rules pick and tracks MODAL_OPEN. */
 export function openModal(ctx: SigilContext, options: OpenOptions = {}): void {
   const state = ctx.store.getState()
-  const route: RouteEntry = options.view
-    ? options
-    : ({
-        view: pickOpenView({ isConnected: isConnected(state), hasAdapters: Object.keys(ctx.adapters).length > 0, isMobile: ctx.isMobile() }),
-      } as RouteEntry)
+  const route: RouteEntry = options.view ? options : ({ view: openingView(ctx, state) } as RouteEntry)
   // Already open with an explicit view (e.g. UnsupportedChain while browsing): stack it.
   if (state.modal.open && options.view) pushRoute(ctx.store, route)
-  else resetRoute(ctx.store, route)
+  else if (!showsOnly(state, route)) resetRoute(ctx.store, route)
   ctx.store.setState({ modal: { ...ctx.store.getState().modal, open: true } })
   track(ctx, 'MODAL_OPEN', { connected: isConnected(state) })
 }

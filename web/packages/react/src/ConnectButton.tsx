@@ -1,5 +1,5 @@
 import { connectButtonMessages, formatBalance, shortenAddress } from '@sigil/core'
-import { useCallback, useEffect, type CSSProperties, type ReactNode } from 'react'
+import { memo, useCallback, useEffect, type CSSProperties, type ReactNode } from 'react'
 import { getAppKit } from './appkit.js'
 import { useAppKit, useAppKitAccount, useAppKitSelector } from './hooks.js'
 import type { SigilState } from '@sigil/core'
@@ -34,8 +34,11 @@ function injectStyle(): void {
 
 const selectLoading = (s: SigilState) => s.modal.loading
 
-/** Opens the modal: 'Connect Wallet' when disconnected, the account (balance and address) when connected. */
-export function ConnectButton({
+/**
+ * Opens the modal: 'Connect Wallet' when disconnected, the account (balance and address) when
+ * connected. Memoised: the host re-rendering (e.g. on the modal opening) does not re-render it.
+ */
+export const ConnectButton = memo(function ConnectButton({
   label = connectButtonMessages.label,
   loadingLabel = connectButtonMessages.loading,
   balance = true,
@@ -85,4 +88,4 @@ export function ConnectButton({
       {content}
     </button>
   )
-}
+})

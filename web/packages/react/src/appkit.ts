@@ -25,8 +25,9 @@ export interface AppKitOptions extends SigilOptions {
   /** Where wallets are found; the page's injected wallets (EIP-6963, window.ethereum) by default. */
   connectors?: ConnectorSource[]
   /**
-   * Load the modal code and the directory's first wallet page while the page is idle, so the
-   * first open shows the wallet list at once. Default true.
+   * Load the modal code and the directory's first wallet page while the page is idle, and
+   * render the Connect view ahead (hidden), so the first open shows the wallet list at once.
+   * Default true.
    */
   prefetch?: boolean
   /** Where the modal keeps its state between visits; localStorage by default. */
@@ -83,7 +84,11 @@ export interface ModalModule {
 }
 
 export interface ModalHandle {
-  /** Fetches the directory's first page (and featured wallets), preloads their images and the views likely next. */
+  /**
+   * Fetches the directory's first page (and featured wallets), preloads their images and the
+   * views likely next, then renders the Connect view ahead, hidden, so that opening only has to
+   * reveal it.
+   */
   prefetchWallets(): Promise<void>
   unmount(): void
 }
@@ -121,7 +126,10 @@ function whenIdle(run: () => void): void {
 export function createAppKit(options: AppKitOptions): AppKit {
   const { adapters, connectors, prefetch: prefetchOnIdle = true, storage, ...sigilOptions } = options
   let client: SigilClient | undefined
+  // Events wait in the deferred sink; the sink (and its config request) loads when the page is
+  // idle, never inside the click that opened the modal.
   const analytics = deferredAnalyticsSink(async () => {
+    await new Promise<void>((resolve) => whenIdle(resolve))
     const api = await import('@sigil/core/api')
     return api.createDirectoryAnalyticsSink(api.directoryClientFor((client as SigilClient).options))
   })

@@ -33,6 +33,18 @@ describe('directory analytics sink', () => {
     expect(api.sendEvent).toHaveBeenCalledTimes(2)
   })
 
+  it('stamps an event when tracked and sends it later, outside the tracking call', async () => {
+    const api = fakeApi(true)
+    let now = 1000
+    const sink = createDirectoryAnalyticsSink(api, { now: () => now, uuid: () => 'u-2', pageUrl: () => 'https://shop.example/' })
+    await sink.enabled
+    sink.track({ type: 'track', event: 'MODAL_OPEN' })
+    now = 2000
+    expect(api.sendEvent).not.toHaveBeenCalled()
+    await flush()
+    expect(api.sendEvent).toHaveBeenCalledWith(expect.objectContaining({ eventId: 'u-2', timestamp: 1000, domain: 'shop.example' }))
+  })
+
   it('sends nothing when analytics is disabled or the config cannot be read', async () => {
     for (const state of [false, new Error('down')]) {
       const api = fakeApi(state)

@@ -19,9 +19,18 @@ function randomUuid(): string {
   return `${s.slice(0, 8)}-${s.slice(8, 12)}-${s.slice(12, 16)}-${s.slice(16, 20)}-${s.slice(20)}`
 }
 
+/** Runs `task` once the page is idle (at most 2 s later), outside the interaction that tracked the event. */
+function whenIdle(task: () => void): void {
+  const idle = (globalThis as { requestIdleCallback?: (cb: () => void, o?: { timeout: number }) => number }).requestIdleCallback
+  if (typeof idle === 'function') idle(task, { timeout: 2000 })
+  else setTimeout(task, 0)
+}
+
 /**
  * Posts events to the server's /e, only once GET /getAnalyticsConfig said analytics is
  * enabled for the project (asked once). Failures are swallowed: analytics never breaks the modal.
+ * An event is stamped when tracked and sent when the page is idle: tracking the modal's opening
+ * never adds work to the click that opened it.
  */
 export function createDirectoryAnalyticsSink(
   api: DirectoryClient,
@@ -38,14 +47,18 @@ export function createDirectoryAnalyticsSink(
     enabled,
     track(event) {
       const url = pageUrl()
-      let domain = ''
-      try {
-        domain = new URL(url).hostname
-      } catch {
-        // not a URL (e.g. about:blank): domain stays empty
-      }
-      const body = { eventId: uuid(), url, domain, timestamp: now(), props: { ...event } as Record<string, unknown> }
-      void enabled.then((on) => (on ? api.sendEvent(body).catch(() => undefined) : undefined))
+      const timestamp = now()
+      const props = { ...event } as Record<string, unknown>
+      whenIdle(() => {
+        let domain = ''
+        try {
+          domain = new URL(url).hostname
+        } catch {
+          // not a URL (e.g. about:blank): domain stays empty
+        }
+        const body = { eventId: uuid(), url, domain, timestamp, props }
+        void enabled.then((on) => (on ? api.sendEvent(body).catch(() => undefined) : undefined))
+      })
     },
   }
 }

@@ -1,5 +1,5 @@
 import { act } from 'react'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { SigilError } from '@sigil/core'
 import type { AppKit } from '../appkit.js'
 import { ConnectButton } from '../ConnectButton.js'
@@ -219,5 +219,88 @@ describe('router-driven views', () => {
       if (view() !== 'Account') throw new Error(String(view()))
     })
     expect(appKit.client.store.getState().activeCaipNetwork.caipNetworkId).toBe('eip155:42161')
+  })
+})
+
+/** An image that loads at once, so the directory's image preload completes in tests. */
+class InstantImage {
+  onload: (() => void) | null = null
+  onerror: (() => void) | null = null
+  decoding = 'auto'
+  set src(_url: string) {
+    queueMicrotask(() => this.onload?.())
+  }
+}
+
+describe('pre-rendered Connect view', () => {
+  it('is rendered hidden once the wallets are prefetched; opening reveals it, closing starts afresh', async () => {
+    stubDirectory()
+    vi.stubGlobal('Image', InstantImage)
+    const { appKit } = testAppKit()
+    current = appKit
+    await act(() => appKit.prefetch())
+    const root = () => shadow().querySelector<HTMLElement>('.root')
+    const hidden = await waitFor(() => {
+      const el = shadow().querySelector<HTMLElement>('[role=dialog]')
+      if (!el?.querySelector('[data-section=recommended]')) throw new Error('not pre-rendered')
+      return el
+    })
+    expect(root()?.style.display).toBe('none')
+    expect(appKit.client.store.getState().modal.open).toBe(false)
+    // Preloaded icons show at once, without a placeholder.
+    expect(hidden.querySelector('[data-section=recommended] .img')?.getAttribute('data-state')).toBe('loaded')
+
+    await act(() => appKit.open())
+    expect(root()?.style.display).toBe('')
+    expect(shadow().querySelector('[role=dialog]')).toBe(hidden)
+    expect(view()).toBe('Connect')
+    expect(shadow().activeElement).toBe(hidden)
+    // The view it opened on shows as it is; the views after it animate in.
+    expect(shadow().querySelector('.view')?.classList.contains('enter')).toBe(false)
+    expect(shadow().querySelector('.title')?.classList.contains('enter')).toBe(false)
+    act(() => appKit.client.push('AllWallets'))
+    expect(shadow().querySelector('.view')?.classList.contains('enter')).toBe(true)
+    expect(shadow().querySelector('.title')?.classList.contains('enter')).toBe(true)
+
+    press('Escape')
+    expect(appKit.client.store.getState().modal.open).toBe(false)
+    const next = await waitFor(() => {
+      const el = shadow().querySelector<HTMLElement>('[role=dialog]')
+      if (!el || el === hidden) throw new Error('no new pre-render')
+      return el
+    })
+    expect(root()?.style.display).toBe('none')
+    expect(next.getAttribute('data-view')).toBe('Connect')
+  })
+
+  it('opening on another view shows it without the view animation', async () => {
+    stubDirectory()
+    vi.stubGlobal('Image', InstantImage)
+    const { appKit } = testAppKit()
+    current = appKit
+    await act(() => appKit.prefetch())
+    await waitFor(() => {
+      if (!shadow().querySelector('[role=dialog]')) throw new Error('not pre-rendered')
+    })
+    await act(() => appKit.open({ view: 'Networks' }))
+    expect(view()).toBe('Networks')
+    expect(shadow().querySelector('.view')?.classList.contains('enter')).toBe(false)
+    expect(shadow().querySelector('.title')?.classList.contains('enter')).toBe(false)
+  })
+
+  it('with email and socials on, the hidden view shows them from its first render (their chunk loads with the prefetch)', async () => {
+    stubDirectory()
+    vi.stubGlobal('Image', InstantImage)
+    const { appKit } = testAppKit({ features: { email: true, socials: ['google', 'x'], analytics: false } })
+    current = appKit
+    await act(() => appKit.prefetch())
+    const hidden = await waitFor(() => {
+      const el = shadow().querySelector<HTMLElement>('[role=dialog]')
+      if (!el?.querySelector('[data-section=recommended]')) throw new Error('not pre-rendered')
+      return el
+    })
+    expect(shadow().querySelector<HTMLElement>('.root')?.style.display).toBe('none')
+    expect(hidden.querySelector('form.email')).not.toBeNull()
+    expect(hidden.querySelectorAll('.socials button')).toHaveLength(2)
   })
 })

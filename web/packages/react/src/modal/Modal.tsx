@@ -1,6 +1,6 @@
-import { currentRoute, hideNotification, type RouteEntry, type SigilState } from '@sigil/core'
+import { currentRoute, hideNotification, openingView, type RouteEntry, type SigilClient, type SigilState } from '@sigil/core'
 import { messages } from '@sigil/core/messages'
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type CSSProperties } from 'react'
+import { Activity, memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type CSSProperties, type ReactNode } from 'react'
 import type { AppKit } from '../appkit.js'
 import { ModalContext, useMessages, useModal, useStore, type ModalContextValue } from './context.js'
 import type { Directory } from './directory.js'
@@ -18,20 +18,24 @@ const selectThemeVariables = (s: SigilState) => s.themeVariables
 const selectNotification = (s: SigilState) => s.notification
 const selectSiwxStatus = (s: SigilState) => s.siwx.status
 
-/** The shown view, from the registry; a placeholder while its feature chunk loads. */
-function View({ route }: { route: RouteEntry }) {
-  const m = useMessages()
-  const entry = viewOf(route)
-  if (!entry) {
-    return (
-      <div className="state">
-        <p className="sub">{m.ui.notYet}</p>
-      </div>
-    )
-  }
-  const Component = entry.component
-  return <Component route={route} />
-}
+/** The shown view, from the registry; a new route object for the same view and data renders nothing new. */
+const View = memo(
+  function View({ route }: { route: RouteEntry }) {
+    const m = useMessages()
+    const entry = viewOf(route)
+    if (!entry) {
+      return (
+        <div className="state">
+          <p className="sub">{m.ui.notYet}</p>
+        </div>
+      )
+    }
+    // A placeholder while its feature chunk loads (none once the chunk was preloaded).
+    const Component = entry.component
+    return <Component route={route} />
+  },
+  (a, b) => a.route.view === b.route.view && a.route.data === b.route.data,
+)
 
 /** The element focused in the page, looking through shadow roots. */
 function deepActiveElement(): Element | null {
@@ -40,8 +44,30 @@ function deepActiveElement(): Element | null {
   return active
 }
 
-/** Root of the modal tree: theme, open state and focus restoration. */
-export function ModalRoot({ appKit, directory, shadow }: { appKit: AppKit; directory: Directory; shadow: ShadowRoot }) {
+/** The history a closed modal is pre-rendered with: the Connect view, as open() shows it when disconnected. */
+const CONNECT_HISTORY: RouteEntry[] = [{ view: 'Connect' }]
+
+/** The store's history when it is just the Connect view (the one open() keeps), else the same content afresh. */
+function connectHistory(history: RouteEntry[]): RouteEntry[] {
+  const only = history.length === 1 ? history[0] : undefined
+  return only?.view === 'Connect' && only.data === undefined ? history : CONNECT_HISTORY
+}
+
+/** Identifies the shown view: a new key is a new view (a new element, state afresh). */
+const viewKeyOf = (history: RouteEntry[]) => `${history.length}:${currentRoute({ router: { history } } as SigilState).view}`
+
+/** Whether the next open() (no view asked for) would show the Connect view. */
+function opensOnConnect(client: SigilClient): (state: SigilState) => boolean {
+  return (state) => openingView(client.context, state) === 'Connect'
+}
+
+/**
+ * Root of the modal tree: theme, open state and focus restoration. With `prerender` (set once
+ * the wallet list is cached), a closed modal that would open on the Connect view keeps that
+ * view rendered ahead, hidden (an <Activity> in hidden mode: display none, no effects), so
+ * opening only reveals it.
+ */
+export function ModalRoot({ appKit, directory, shadow, prerender = false }: { appKit: AppKit; directory: Directory; shadow: ShadowRoot; prerender?: boolean }) {
   const [shakeCount, setShakeCount] = useState(0)
   const value = useMemo<ModalContextValue>(
     () => ({ appKit, client: appKit.client, directory, messages, shake: () => setShakeCount((n) => n + 1) }),
@@ -49,13 +75,29 @@ export function ModalRoot({ appKit, directory, shadow }: { appKit: AppKit; direc
   )
   return (
     <ModalContext.Provider value={value}>
-      <ModalFrame shadow={shadow} shakeCount={shakeCount} />
+      <ModalFrame shadow={shadow} shakeCount={shakeCount} prerender={prerender} />
     </ModalContext.Provider>
   )
 }
 
-function ModalFrame({ shadow, shakeCount }: { shadow: ShadowRoot; shakeCount: number }) {
+function ModalFrame({ shadow, shakeCount, prerender }: { shadow: ShadowRoot; shakeCount: number; prerender: boolean }) {
+  const { client } = useModal()
   const modal = useStore(selectModal)
+  const selectOpensOnConnect = useMemo(() => opensOnConnect(client), [client])
+  const connectNext = useStore(selectOpensOnConnect)
+  const storeHistory = useStore(selectHistory)
+  // Closed, the pre-rendered dialog shows what open() will: the Connect view alone.
+  const history = modal.open ? storeHistory : connectHistory(storeHistory)
+  // Each time the modal closes its tree goes (state starts afresh on the next open), as before.
+  const [session, setSession] = useState(0)
+  const [wasOpen, setWasOpen] = useState(modal.open)
+  // The view the modal opened on (while closed, the pre-rendered one): it shows without animation.
+  const [openedOn, setOpenedOn] = useState(() => viewKeyOf(history))
+  if (wasOpen !== modal.open) {
+    setWasOpen(modal.open)
+    setOpenedOn(viewKeyOf(history))
+    if (!modal.open) setSession((n) => n + 1)
+  }
   const themeMode = useStore(selectThemeMode)
   const themeVariables = useStore(selectThemeVariables)
   const restoreTo = useRef<Element | null>(null)
@@ -78,23 +120,41 @@ function ModalFrame({ shadow, shakeCount }: { shadow: ShadowRoot; shakeCount: nu
     return vars as CSSProperties
   }, [themeVariables])
 
-  if (!modal.open) return null
+  if (!modal.open && !(prerender && connectNext)) return null
   return (
-    <div className="root" data-theme={themeMode} style={style}>
-      <Dialog shadow={shadow} shakeCount={shakeCount} />
-    </div>
+    <Activity key={session} mode={modal.open ? 'visible' : 'hidden'}>
+      <div className="root" data-theme={themeMode} style={style}>
+        <Dialog shadow={shadow} shakeCount={shakeCount} history={history} openedOn={openedOn} />
+      </div>
+    </Activity>
   )
 }
 
-function Dialog({ shadow, shakeCount }: { shadow: ShadowRoot; shakeCount: number }) {
+/** The card: header, the shown view and the dialog behaviour (focus, Tab trap, Escape, height). */
+const Dialog = memo(function Dialog({
+  shadow,
+  shakeCount,
+  history,
+  openedOn,
+}: {
+  shadow: ShadowRoot
+  shakeCount: number
+  history: RouteEntry[]
+  openedOn: string
+}) {
   const { client } = useModal()
   const m = useMessages()
-  const history = useStore(selectHistory)
   const notification = useStore(selectNotification)
   // Re-render when a session arrives (closing may become allowed).
   useStore(selectSiwxStatus)
   const route = currentRoute({ router: { history } } as SigilState)
   const title = titleOf(route, m)
+  const viewKey = viewKeyOf(history)
+  // The view and title the modal opened with show as they are; the ones after animate in.
+  const [opened, setOpened] = useState({ on: openedOn, title })
+  if (opened.on !== openedOn) setOpened({ on: openedOn, title })
+  const [navigated, setNavigated] = useState(false)
+  if (!navigated && viewKey !== openedOn) setNavigated(true)
   const cardRef = useRef<HTMLDivElement>(null)
   const innerRef = useRef<HTMLDivElement>(null)
   const [height, setHeight] = useState<number>()
@@ -193,9 +253,7 @@ function Dialog({ shadow, shakeCount }: { shadow: ShadowRoot; shakeCount: number
           ) : (
             <span />
           )}
-          <h2 className="title" key={title}>
-            {title}
-          </h2>
+          <Title key={title} text={title} enter={navigated || title !== opened.title} />
           {canClose ? (
             <button type="button" className="icon-btn" aria-label={m.ui.close} onClick={close}>
               <Icons.close />
@@ -206,12 +264,24 @@ function Dialog({ shadow, shakeCount }: { shadow: ShadowRoot; shakeCount: number
         </div>
         <div className="sizer" style={height === undefined ? undefined : { height }}>
           <div ref={innerRef} className="body">
-            <div className="view" key={`${history.length}:${route.view}`}>
+            <ViewFrame key={viewKey} enter={navigated}>
               <View route={route} />
-            </div>
+            </ViewFrame>
           </div>
         </div>
       </div>
     </div>
   )
+})
+
+/** A view's box. It slides in when it replaces another view, not as the first view of an open (the card is just shown). */
+function ViewFrame({ enter, children }: { enter: boolean; children: ReactNode }) {
+  const [entering] = useState(enter)
+  return <div className={entering ? 'view enter' : 'view'}>{children}</div>
+}
+
+/** The header title; it fades in when it changes, not with the modal. */
+function Title({ text, enter }: { text: string; enter: boolean }) {
+  const [entering] = useState(enter)
+  return <h2 className={entering ? 'title enter' : 'title'}>{text}</h2>
 }

@@ -57,6 +57,14 @@ export function createDirectory(options: ResolvedOptions, fetchImpl?: typeof fet
   return directory
 }
 
+/** Images preloaded successfully in this page: a view showing one renders it as loaded at once. */
+const loadedImages = new Set<string>()
+
+/** Whether `url` was preloaded (and so is in the browser's image cache). */
+export function isImagePreloaded(url: string): boolean {
+  return loadedImages.has(url)
+}
+
 /** Loads images into the browser cache; gives up after 2 s so a slow image never holds anything. */
 export function preloadImages(urls: readonly string[], timeoutMs = IMAGE_PRELOAD_TIMEOUT_MS): Promise<void> {
   if (typeof Image === 'undefined' || urls.length === 0) return Promise.resolve()
@@ -64,7 +72,11 @@ export function preloadImages(urls: readonly string[], timeoutMs = IMAGE_PRELOAD
     (url) =>
       new Promise<void>((resolve) => {
         const img = new Image()
-        img.onload = img.onerror = () => resolve()
+        img.onload = () => {
+          loadedImages.add(url)
+          resolve()
+        }
+        img.onerror = () => resolve()
         img.decoding = 'async'
         img.src = url
       }),

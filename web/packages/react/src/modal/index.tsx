@@ -34,15 +34,25 @@ export function mountModal(appKit: AppKit): ModalHandle {
   shadow.appendChild(container)
   document.body.appendChild(host)
   const directory = createDirectory(appKit.client.options)
-  // The views likely first: the wallet list, and the account once connected.
-  const preload = () => preloadViews(['Connect', 'Account'])
+  // The views likely first: the wallet list (with its email and social parts when on), and the account once connected.
+  const preload = () => preloadViews(['Connect', 'Account'], appKit.client.options)
   void preload().catch(() => undefined)
   const root = createRoot(container)
   // Synchronous first render: when the modal is already open, it shows in this task.
   flushSync(() => root.render(<ModalRoot appKit={appKit} directory={directory} shadow={shadow} />))
+  let prerendering = false
+  let unmounted = false
   return {
-    prefetchWallets: () => Promise.all([directory.prefetch(), preload()]).then(() => undefined),
+    async prefetchWallets() {
+      await Promise.all([directory.prefetch(), preload()])
+      // The wallet list is cached and the Connect view's code is loaded (a hidden view runs no
+      // effects, so it could not load a chunk it lacked): render it ahead, hidden, at idle priority.
+      if (prerendering || unmounted) return
+      prerendering = true
+      root.render(<ModalRoot appKit={appKit} directory={directory} shadow={shadow} prerender />)
+    },
     unmount() {
+      unmounted = true
       root.unmount()
       host.remove()
     },

@@ -11,10 +11,15 @@ export const TIMINGS = {
  * The modal's whole stylesheet. It lives inside the shadow root: host page rules cannot reach
  * it and it cannot leak out. Host themeVariables (`sigil-*` keys) are set as custom properties
  * on `.root` and win over the palette defaults below.
+ *
+ * Opening shows the card and its wallet list at the first paint: no entrance animation from
+ * opacity 0. A view that replaces another slides in, a new header title fades in (`.enter`).
+ * Buttons are reset property by property rather than with `all:unset`, which makes the style
+ * engine resolve every CSS property for each of them on the first open.
  */
 export const MODAL_CSS = /* css */ `
 :host{all:initial !important;position:fixed !important;top:0 !important;left:0 !important;width:0 !important;height:0 !important;z-index:var(--sigil-z-index,2147483000) !important;display:block !important}
-*,*::before,*::after{box-sizing:border-box}
+*{box-sizing:border-box}
 .root{
   --sigil-font-family:system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;
   --sigil-accent:#3b6cf6;--sigil-accent-fg:#fff;--sigil-border-radius-master:4px;
@@ -26,22 +31,23 @@ export const MODAL_CSS = /* css */ `
 }
 .root[data-theme=light]{--c-bg:#ffffff;--c-fg:#141414;--c-fg2:#5c6464;--c-fg3:#9aa3a3;--c-surface:#f3f4f4;--c-surface2:#e9ebeb;--c-border:rgba(0,0,0,.08);--c-overlay:rgba(0,0,0,.3);--c-error:#d92d3f;--c-success:#0a7d38;--c-shadow:0 16px 48px rgba(0,0,0,.18)}
 .root[data-theme=dark]{--c-bg:#121313;--c-fg:#e4e7e7;--c-fg2:#949e9e;--c-fg3:#6c7474;--c-surface:#1e2020;--c-surface2:#272a2a;--c-border:rgba(255,255,255,.08);--c-overlay:rgba(0,0,0,.55);--c-error:#f25a67;--c-success:#26d962;--c-shadow:0 16px 48px rgba(0,0,0,.5)}
-.overlay{position:fixed;inset:0;display:flex;align-items:center;justify-content:center;padding:8px;background:var(--c-overlay);animation:fade var(--t-view) ease both}
-.card{position:relative;width:360px;max-width:100%;max-height:calc(100vh - 16px);display:flex;flex-direction:column;background:var(--c-bg);color:var(--c-fg);border:1px solid var(--c-border);border-radius:var(--r-l);box-shadow:var(--c-shadow);overflow:hidden;outline:none;animation:pop var(--t-view) ease both}
+.overlay{position:fixed;inset:0;display:flex;align-items:center;justify-content:center;padding:8px;background:var(--c-overlay)}
+.card{position:relative;width:360px;max-width:100%;max-height:calc(100vh - 16px);display:flex;flex-direction:column;background:var(--c-bg);color:var(--c-fg);border:1px solid var(--c-border);border-radius:var(--r-l);box-shadow:var(--c-shadow);overflow:hidden;outline:none}
 .card:focus,.card:focus-visible{outline:none !important}
 .card.shake{animation:shake var(--t-shake) cubic-bezier(.36,.07,.19,.97) both}
 .header{display:grid;grid-template-columns:40px 1fr 40px;align-items:center;gap:8px;padding:14px 14px 6px}
-.title{margin:0;text-align:center;font-size:16px;font-weight:600;overflow:hidden;text-overflow:ellipsis;white-space:nowrap;animation:fade var(--t-header) ease both}
+.title{margin:0;text-align:center;font-size:16px;font-weight:600;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
+.title.enter{animation:fade var(--t-header) ease both}
 .sizer{transition:height var(--t-height) ease;overflow:hidden;min-height:0}
 .body{padding:8px 14px 14px}
-.view{animation:view-in var(--t-view) ease both}
+.view.enter{animation:view-in var(--t-view) ease both}
 .scroll{overflow-y:auto;max-height:min(520px,calc(100vh - 120px));margin:0 -14px;padding:0 14px}
 button{font:inherit;color:inherit}
-.icon-btn{all:unset;box-sizing:border-box;width:36px;height:36px;display:inline-flex;align-items:center;justify-content:center;border-radius:50%;color:var(--c-fg2);cursor:pointer}
+.icon-btn{appearance:none;border:0;margin:0;padding:0;background:none;font:inherit;text-align:inherit;line-height:inherit;letter-spacing:inherit;word-spacing:inherit;text-transform:inherit;text-indent:inherit;text-shadow:inherit;text-rendering:inherit;box-sizing:border-box;width:36px;height:36px;display:inline-flex;align-items:center;justify-content:center;border-radius:50%;color:var(--c-fg2);cursor:pointer}
 .icon-btn:hover{background:var(--c-surface);color:var(--c-fg)}
 :focus-visible{outline:2px solid var(--sigil-accent) !important;outline-offset:2px}
 .list{display:flex;flex-direction:column;gap:6px;margin:0;padding:0;list-style:none}
-.row{all:unset;box-sizing:border-box;display:flex;align-items:center;gap:12px;width:100%;min-height:56px;padding:8px 12px 8px 8px;border-radius:var(--r-m);background:var(--c-surface);cursor:pointer;color:var(--c-fg)}
+.row{appearance:none;border:0;margin:0;outline-offset:0;font:inherit;text-align:inherit;line-height:inherit;letter-spacing:inherit;word-spacing:inherit;text-transform:inherit;text-indent:inherit;text-shadow:inherit;text-rendering:inherit;box-sizing:border-box;display:flex;align-items:center;gap:12px;width:100%;min-height:56px;padding:8px 12px 8px 8px;border-radius:var(--r-m);background:var(--c-surface);cursor:pointer;color:var(--c-fg)}
 .row:hover:not([aria-disabled=true]){background:var(--c-surface2)}
 .row[aria-disabled=true]{opacity:.5;cursor:not-allowed}
 .row .name{flex:1;font-weight:500;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
@@ -119,7 +125,6 @@ button{font:inherit;color:inherit}
 .sentinel{height:1px}
 .more{display:flex;justify-content:center;padding:10px 0}
 @keyframes fade{from{opacity:0}to{opacity:1}}
-@keyframes pop{from{opacity:0;transform:translateY(8px) scale(.98)}to{opacity:1;transform:none}}
 @keyframes view-in{from{opacity:0;transform:translateX(6px)}to{opacity:1;transform:none}}
 @keyframes spin{to{transform:rotate(360deg)}}
 @keyframes shimmer{from{transform:translateX(-100%)}to{transform:translateX(100%)}}

@@ -1,4 +1,5 @@
 import { useMemo, useState, type ReactNode } from 'react'
+import { isImagePreloaded } from './directory.js'
 
 const svg = (path: ReactNode, size = 18) => (
   <svg
@@ -84,14 +85,19 @@ export const Icons = {
     ),
 }
 
+type ImageState = 'loading' | 'loaded' | 'error'
+
+/** No image: the initial; a preloaded one: shown at once; else a placeholder until it loads. */
+const initialState = (src: string | undefined): ImageState => (!src ? 'error' : isImagePreloaded(src) ? 'loaded' : 'loading')
+
 /** An image with a shimmering placeholder until it loads, and the name's initial if it fails. */
 export function RemoteImage({ src, name, className }: { src: string | undefined; name: string; className?: string }) {
-  const [state, setState] = useState<'loading' | 'loaded' | 'error'>(src ? 'loading' : 'error')
+  const [state, setState] = useState<ImageState>(() => initialState(src))
   const [shown, setShown] = useState(src)
   if (shown !== src) {
     // A different image: start over (render-time reset, no effect round trip).
     setShown(src)
-    setState(src ? 'loading' : 'error')
+    setState(initialState(src))
   }
   return (
     <span className={className ? `img ${className}` : 'img'} data-state={state}>

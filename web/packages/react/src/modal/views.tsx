@@ -3,7 +3,7 @@
  * parameters (ViewParams in @sigil/core). Components load per feature, each feature a chunk of
  * its own, the first time one of its views shows.
  */
-import type { RouteEntry, RouteOf, View } from '@sigil/core'
+import type { ResolvedOptions, RouteEntry, RouteOf, View } from '@sigil/core'
 import type { Messages } from '@sigil/core/messages'
 import type { ComponentType } from 'react'
 import { loadable } from './loadable.js'
@@ -15,15 +15,20 @@ export interface ViewProps<V extends View> {
 interface ViewEntry<V extends View> {
   title(route: RouteOf<V>, m: Messages): string
   component: ComponentType<ViewProps<V>>
-  /** Starts loading the view's feature chunk. */
-  preload(): Promise<unknown>
+  /** Starts loading the view's feature chunk, and the parts of the view `options` turn on. */
+  preload(options: ResolvedOptions): Promise<unknown>
 }
 
-/** A feature: its chunk, and a way to name each of its views. */
+/** A feature: its chunk, and a way to name each of its views (and to load the parts a view loads on its own). */
 function feature<M>(load: () => Promise<M>) {
-  return <V extends View>(pick: (module: M) => ComponentType<ViewProps<V>>, title: (route: RouteOf<V>, m: Messages) => string): ViewEntry<V> => {
+  return <V extends View>(
+    pick: (module: M) => ComponentType<ViewProps<V>>,
+    title: (route: RouteOf<V>, m: Messages) => string,
+    parts?: (module: M, options: ResolvedOptions) => Promise<unknown>,
+  ): ViewEntry<V> => {
     const view = loadable(() => load().then(pick), <div className="state" aria-busy="true" />)
-    return { title, preload: view.preload, component: view.Component }
+    const preload = (options: ResolvedOptions) => (parts ? Promise.all([view.preload(), load().then((module) => parts(module, options))]) : view.preload())
+    return { title, preload, component: view.Component }
   }
 }
 
@@ -35,6 +40,7 @@ export const views: { [V in View]?: ViewEntry<V> } = {
   Connect: connect(
     (m) => m.ConnectView,
     (_, m) => m.ui.titles.Connect,
+    (m, options) => m.preloadConnectView(options),
   ),
   AllWallets: connect(
     (m) => m.AllWalletsView,
@@ -80,7 +86,7 @@ export function titleOf(route: RouteEntry, m: Messages): string {
   return viewOf(route)?.title(route as never, m) ?? route.view.replace(/([a-z])([A-Z])/g, '$1 $2')
 }
 
-/** Loads the feature chunks of the views likely to show next. */
-export function preloadViews(names: readonly View[]): Promise<unknown> {
-  return Promise.all(names.map((name) => views[name]?.preload()))
+/** Loads the feature chunks of the views likely to show next (with the parts `options` turn on). */
+export function preloadViews(names: readonly View[], options: ResolvedOptions): Promise<unknown> {
+  return Promise.all(names.map((name) => views[name]?.preload(options)))
 }

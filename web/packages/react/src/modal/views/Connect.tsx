@@ -1,4 +1,4 @@
-import type { Connector, SigilState, Wallet } from '@sigil/core'
+import type { Connector, ResolvedOptions, SigilState, Wallet } from '@sigil/core'
 import { buildConnectList, enabledConnectMethods, type ConnectListItem } from '@sigil/core/wallet-list'
 import { Fragment, useMemo } from 'react'
 import { useMessages, useModal, useStore, useWalletPage } from '../context.js'
@@ -7,8 +7,19 @@ import { Icons, RemoteImage } from '../ui.js'
 
 // Loaded only when the host turned email or socials on.
 const emailSocial = () => import('./EmailSocial.js')
-const { Component: EmailSignIn } = loadable(() => emailSocial().then((m) => m.EmailSignIn))
-const { Component: SocialSignIn } = loadable(() => emailSocial().then((m) => m.SocialSignIn))
+const emailSignIn = loadable(() => emailSocial().then((m) => m.EmailSignIn))
+const socialSignIn = loadable(() => emailSocial().then((m) => m.SocialSignIn))
+const EmailSignIn = emailSignIn.Component
+const SocialSignIn = socialSignIn.Component
+
+/**
+ * Loads the parts of the Connect view the host turned on (email, socials), so that a view
+ * rendered ahead, hidden (no effects run there), has them in its first render.
+ */
+export function preloadConnectView(options: ResolvedOptions): Promise<unknown> {
+  const methods = enabledConnectMethods(options.features)
+  return Promise.all([methods.includes('email') ? emailSignIn.preload() : undefined, methods.includes('social') ? socialSignIn.preload() : undefined])
+}
 
 const selectConnectors = (s: SigilState) => s.connectors
 const selectRecent = (s: SigilState) => s.recentWallets

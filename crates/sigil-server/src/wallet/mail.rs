@@ -1,0 +1,99 @@
+//! Email for the embedded wallet, sent over SMTP (lettre): login codes, device approval
+//! links, and the codes that confirm an email change or a key export. The codes and links
+//! are secrets: they go into the message and nowhere else (never the log).
+
+use lettre::message::Mailbox;
+use lettre::transport::smtp::authentication::Credentials;
+use lettre::transport::smtp::client::{Tls, TlsParameters};
+use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
+
+/// How the server talks to its mail server.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SmtpTls {
+    /// Plain SMTP (a local relay or test sink).
+    None,
+    /// SMTP upgraded with STARTTLS (usually port 587).
+    Starttls,
+    /// SMTP over TLS from the start (usually port 465).
+    Tls,
+}
+
+impl std::str::FromStr for SmtpTls {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        <SmtpTls as clap::ValueEnum>::from_str(s, true)
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct MailSettings {
+    pub host: String,
+    pub port: u16,
+    pub tls: SmtpTls,
+    pub username: Option<String>,
+    pub password: Option<String>,
+    pub from: String,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum MailError {
+    #[error("the email address is not valid")]
+    Address,
+    #[error("the mail server refused or could not be reached: {0}")]
+    Send(String),
+}
+
+pub struct Mailer {
+    transport: AsyncSmtpTransport<Tokio1Executor>,
+    from: Mailbox,
+}
+
+impl Mailer {
+    pub fn new(settings: &MailSettings) -> Result<Mailer, String> {
+        let from: Mailbox = settings.from.parse().map_err(|e| format!("mail-from '{}': {e}", settings.from))?;
+        let mut builder = AsyncSmtpTransport::<Tokio1Executor>::builder_dangerous(&settings.host).port(settings.port);
+        builder = match settings.tls {
+            SmtpTls::None => builder.tls(Tls::None),
+            SmtpTls::Starttls => builder.tls(Tls::Required(TlsParameters::new(settings.host.clone()).map_err(|e| e.to_string())?)),
+            SmtpTls::Tls => builder.tls(Tls::Wrapper(TlsParameters::new(settings.host.clone()).map_err(|e| e.to_string())?)),
+        };
+        if let (Some(user), Some(pass)) = (&settings.username, &settings.password) {
+            builder = builder.credentials(Credentials::new(user.clone(), pass.clone()));
+        }
+        Ok(Mailer { transport: builder.timeout(Some(std::time::Duration::from_secs(10))).build(), from })
+    }
+
+    async fn send(&self, to: &str, subject: &str, body: String) -> Result<(), MailError> {
+        let to: Mailbox = to.parse().map_err(|_| MailError::Address)?;
+        let message = Message::builder().from(self.from.clone()).to(to).subject(subject).body(body).map_err(|e| MailError::Send(e.to_string()))?;
+        self.transport.send(message).await.map(|_| ()).map_err(|e| MailError::Send(e.to_string()))
+    }
+
+    pub async fn login_code(&self, to: &str, code: &str) -> Result<(), MailError> {
+        self.send(
+            to,
+            &format!("{code} is your Sigil login code"),
+            format!("Your login code is {code}.\n\nIt is valid for 10 minutes. If you did not ask for it, ignore this email.\n"),
+        )
+        .await
+    }
+
+    pub async fn device_approval(&self, to: &str, link: &str) -> Result<(), MailError> {
+        self.send(
+            to,
+            "Approve this device to log in",
+            format!("Someone is logging in to your wallet from a new device.\n\nIf it is you, approve the device:\n{link}\n\nIf not, ignore this email.\n"),
+        )
+        .await
+    }
+
+    pub async fn confirm_code(&self, to: &str, code: &str, what: &str) -> Result<(), MailError> {
+        self.send(
+            to,
+            &format!("{code} confirms {what}"),
+            format!("Your code to confirm {what} is {code}.\n\nIt is valid for 10 minutes. If you did not ask for it, ignore this email.\n"),
+        )
+        .await
+    }
+}

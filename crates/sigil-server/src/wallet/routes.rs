@@ -1,0 +1,408 @@
+//! The embedded-wallet API, served only on the frame's origin: the frame page calls it with
+//! its session token, which never leaves that origin. Browser requests from any other origin
+//! are refused. The frame page itself (built from web/packages/frame) is served here too, with
+//! a CSP whose `frame-ancestors` lists only the project's allowed origins.
+
+use std::sync::Arc;
+
+use axum::extract::State;
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::response::{Html, IntoResponse, Response};
+use axum::Json;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use utoipa::{IntoParams, ToSchema};
+
+use super::sign::{self, SignError};
+use super::{Action, User, Wallets};
+use crate::error::{ApiError, ApiResult, ErrorCode};
+use crate::extract::{self, Query};
+use crate::guards::WriteBudget;
+use crate::AppState;
+
+fn wallets(state: &AppState) -> ApiResult<&Arc<Wallets>> {
+    state.wallets.as_ref().ok_or_else(|| {
+        ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            ErrorCode::Unavailable,
+            "The embedded wallet is not configured on this server (key-encryption key and mail server)",
+        )
+    })
+}
+
+/// Only the frame page may call this API from a browser.
+fn from_frame(state: &AppState, headers: &HeaderMap) -> ApiResult<()> {
+    match headers.get(header::ORIGIN).and_then(|o| o.to_str().ok()) {
+        Some(origin) if origin.trim_end_matches('/') != state.config.frame_url => {
+            Err(ApiError::new(StatusCode::FORBIDDEN, ErrorCode::OriginNotAllowed, format!("Origin {origin} may not call the wallet API")))
+        }
+        _ => Ok(()),
+    }
+}
+
+fn bearer(headers: &HeaderMap) -> ApiResult<&str> {
+    headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .map(str::trim)
+        .filter(|t| !t.is_empty())
+        .ok_or_else(ApiError::unauthorized)
+}
+
+#[derive(Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ConnectEmail {
+    pub email: String,
+    pub device_id: String,
+    /// The frame's current session token, if it has one (a live session for this email connects).
+    pub token: Option<String>,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct ActionReply {
+    pub action: Action,
+}
+
+/// Connect email: VERIFY_DEVICE (a link was emailed), VERIFY_OTP (a code was emailed) or CONNECT.
+#[utoipa::path(post, path = "/wallet/v1/connect-email", tag = "wallet", request_body = ConnectEmail,
+    responses((status = 200, body = ActionReply), (status = 400, body = crate::error::ErrorBody), (status = 429, body = crate::error::ErrorBody, description = "'Please try again after {n} seconds'")))]
+pub async fn connect_email(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    _: WriteBudget,
+    extract::Json(req): extract::Json<ConnectEmail>,
+) -> ApiResult<Json<ActionReply>> {
+    from_frame(&state, &headers)?;
+    let action = wallets(&state)?.connect_email(&req.email, &req.device_id, req.token.as_deref()).await?;
+    Ok(Json(ActionReply { action }))
+}
+
+#[derive(Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ConnectDevice {
+    pub email: String,
+    pub device_id: String,
+}
+
+/// Connect device: once the device is approved, a login code goes out (VERIFY_OTP).
+#[utoipa::path(post, path = "/wallet/v1/connect-device", tag = "wallet", request_body = ConnectDevice,
+    responses((status = 200, body = ActionReply), (status = 409, body = crate::error::ErrorBody, description = "Not approved yet")))]
+pub async fn connect_device(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    _: WriteBudget,
+    extract::Json(req): extract::Json<ConnectDevice>,
+) -> ApiResult<Json<ActionReply>> {
+    from_frame(&state, &headers)?;
+    Ok(Json(ActionReply { action: wallets(&state)?.connect_device(&req.email, &req.device_id).await? }))
+}
+
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct ApproveQuery {
+    /// The secret from the emailed link.
+    pub token: Option<String>,
+}
+
+/// The link in the device-approval email.
+#[utoipa::path(get, path = "/wallet/v1/approve-device", tag = "wallet", params(ApproveQuery),
+    responses((status = 200, description = "Approved", content_type = "text/html"), (status = 404, body = crate::error::ErrorBody)))]
+pub async fn approve_device(State(state): State<AppState>, Query(q): Query<ApproveQuery>) -> ApiResult<Html<&'static str>> {
+    wallets(&state)?.approve_device(q.token.as_deref().unwrap_or_default()).await?;
+    Ok(Html("<!doctype html><meta charset=utf-8><title>Device approved</title><p>This device is approved. Go back to the page you were logging in on.</p>"))
+}
+
+#[derive(Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ConnectOtp {
+    pub email: String,
+    pub otp: String,
+    pub device_id: String,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct SessionReply {
+    /// Kept by the frame, on its own origin only.
+    pub token: String,
+    pub user: User,
+}
+
+/// Connect OTP: the emailed code; a session for the (new or known) user.
+#[utoipa::path(post, path = "/wallet/v1/connect-otp", tag = "wallet", request_body = ConnectOtp,
+    responses((status = 200, body = SessionReply), (status = 400, body = crate::error::ErrorBody)))]
+pub async fn connect_otp(State(state): State<AppState>, headers: HeaderMap, extract::Json(req): extract::Json<ConnectOtp>) -> ApiResult<Response> {
+    from_frame(&state, &headers)?;
+    let (token, user) = wallets(&state)?.connect_otp(&req.email, &req.otp, &req.device_id).await?;
+    Ok(no_store(Json(SessionReply { token, user })))
+}
+
+fn no_store(reply: impl IntoResponse) -> Response {
+    let mut res = reply.into_response();
+    res.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    res
+}
+
+/// Get user: the session's email and accounts.
+#[utoipa::path(get, path = "/wallet/v1/user", tag = "wallet", responses((status = 200, body = User), (status = 401, body = crate::error::ErrorBody)))]
+pub async fn user(State(state): State<AppState>, headers: HeaderMap) -> ApiResult<Response> {
+    from_frame(&state, &headers)?;
+    let (user, _) = wallets(&state)?.session(bearer(&headers)?).await?;
+    Ok(no_store(Json(user)))
+}
+
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Connected {
+    pub is_connected: bool,
+}
+
+/// Is connected: whether the token names a live session.
+#[utoipa::path(get, path = "/wallet/v1/is-connected", tag = "wallet", responses((status = 200, body = Connected)))]
+pub async fn is_connected(State(state): State<AppState>, headers: HeaderMap) -> ApiResult<Json<Connected>> {
+    from_frame(&state, &headers)?;
+    let live = match bearer(&headers) {
+        Ok(token) => wallets(&state)?.session(token).await.is_ok(),
+        Err(_) => false,
+    };
+    Ok(Json(Connected { is_connected: live }))
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct TokenReply {
+    pub token: String,
+}
+
+/// A new token for the session (the old one ends).
+#[utoipa::path(post, path = "/wallet/v1/refresh", tag = "wallet", responses((status = 200, body = TokenReply), (status = 401, body = crate::error::ErrorBody)))]
+pub async fn refresh(State(state): State<AppState>, headers: HeaderMap) -> ApiResult<Response> {
+    from_frame(&state, &headers)?;
+    Ok(no_store(Json(TokenReply { token: wallets(&state)?.refresh(bearer(&headers)?).await? })))
+}
+
+/// Sign out: the session ends.
+#[utoipa::path(post, path = "/wallet/v1/sign-out", tag = "wallet", responses((status = 204, description = "Signed out")))]
+pub async fn sign_out(State(state): State<AppState>, headers: HeaderMap) -> ApiResult<StatusCode> {
+    from_frame(&state, &headers)?;
+    wallets(&state)?.sign_out(bearer(&headers)?).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+#[derive(Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct RpcRequest {
+    /// CAIP-2 chain id, e.g. eip155:1 or solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp.
+    pub chain_id: String,
+    pub method: String,
+    #[serde(default)]
+    #[schema(value_type = Object)]
+    pub params: Value,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct RpcReply {
+    #[schema(value_type = Object)]
+    pub result: Value,
+}
+
+/// RPC request from the frame (after the user approved it there, for methods that need it):
+/// signatures and transactions made with the user's keys; reads through the RPC proxy; any
+/// other method gets 'Requested RPC call is not allowed'.
+#[utoipa::path(post, path = "/wallet/v1/rpc", tag = "wallet", request_body = RpcRequest,
+    responses((status = 200, body = RpcReply), (status = 400, body = crate::error::ErrorBody), (status = 401, body = crate::error::ErrorBody)))]
+pub async fn rpc(State(state): State<AppState>, headers: HeaderMap, extract::Json(req): extract::Json<RpcRequest>) -> ApiResult<Json<RpcReply>> {
+    from_frame(&state, &headers)?;
+    let service = wallets(&state)?;
+    let (user, user_id) = service.session(bearer(&headers)?).await?;
+    let account = |ns: &str| user.accounts.iter().find(|a| a.namespace == ns).map(|a| a.address.clone()).unwrap_or_default();
+    let refused = |e: SignError| match e {
+        SignError::NotAllowed => ApiError::bad_request(ErrorCode::NotAllowed, sign::NOT_ALLOWED),
+        SignError::Params(m) => ApiError::bad_request(ErrorCode::InvalidParameter, m),
+        SignError::Chain(m) => ApiError::new(StatusCode::BAD_GATEWAY, ErrorCode::UpstreamUnavailable, m),
+    };
+    let chain = req.chain_id.as_str();
+    if state.rpc.chains().get(chain).is_none() && !chain.starts_with("solana:") {
+        return Err(ApiError::invalid_param("chainId", format!("{chain} is not a chain this server serves")));
+    }
+    let result: Value = match req.method.as_str() {
+        "eth_accounts" | "eth_requestAccounts" => Value::from(vec![account("eip155")]),
+        "eth_chainId" => {
+            let id: u64 = chain.strip_prefix("eip155:").and_then(|c| c.parse().ok()).ok_or_else(|| ApiError::invalid_param("chainId", "not an EVM chain"))?;
+            format!("{id:#x}").into()
+        }
+        "personal_sign" => sign::personal_sign(&service.evm_signer(&user_id).await?, &req.params).map_err(refused)?.into(),
+        "eth_signTypedData_v4" => sign::sign_typed_data(&service.evm_signer(&user_id).await?, &req.params).map_err(refused)?.into(),
+        "eth_sendTransaction" => sign::send_transaction(&service.evm_signer(&user_id).await?, &state.rpc, chain, &req.params).await.map_err(refused)?.into(),
+        "solana_signMessage" => {
+            serde_json::json!({"signature": sign::solana_sign_message(&service.solana_signer(&user_id).await?, &req.params).map_err(refused)?})
+        }
+        "solana_signTransaction" => {
+            serde_json::json!({"transaction": sign::solana_sign_transaction(&service.solana_signer(&user_id).await?, &req.params).map_err(refused)?})
+        }
+        method if state.rpc.allows(chain, method) && method != "eth_sendRawTransaction" => {
+            let params = req.params.to_string();
+            match state
+                .rpc
+                .call(chain, method, Some(&params))
+                .await
+                .map_err(|e| ApiError::new(StatusCode::BAD_GATEWAY, ErrorCode::UpstreamUnavailable, e.to_string()))?
+            {
+                crate::rpc::jsonrpc::Reply::Result(raw) => serde_json::from_str(&raw).map_err(ApiError::internal)?,
+                crate::rpc::jsonrpc::Reply::Error(raw) => {
+                    let error: Value = serde_json::from_str(&raw).unwrap_or(Value::Null);
+                    return Err(ApiError::bad_request(
+                        ErrorCode::InvalidParameter,
+                        error["message"].as_str().unwrap_or("the chain refused the call").to_owned(),
+                    ));
+                }
+            }
+        }
+        _ => return Err(refused(SignError::NotAllowed)),
+    };
+    Ok(Json(RpcReply { result }))
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct UpdateEmail {
+    pub email: String,
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct Otp {
+    pub otp: String,
+}
+
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct NewEmail {
+    pub new_email: String,
+}
+
+/// Update email: a code to the current address (VERIFY_PRIMARY_OTP).
+#[utoipa::path(post, path = "/wallet/v1/update-email", tag = "wallet", request_body = UpdateEmail, responses((status = 200, body = ActionReply)))]
+pub async fn update_email(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    _: WriteBudget,
+    extract::Json(req): extract::Json<UpdateEmail>,
+) -> ApiResult<Json<ActionReply>> {
+    from_frame(&state, &headers)?;
+    let service = wallets(&state)?;
+    let (user, _) = service.session(bearer(&headers)?).await?;
+    Ok(Json(ActionReply { action: service.update_email(&user, &req.email).await? }))
+}
+
+/// The current address's code: a code to the new address (VERIFY_SECONDARY_OTP).
+#[utoipa::path(post, path = "/wallet/v1/update-email/primary", tag = "wallet", request_body = Otp, responses((status = 200, body = ActionReply)))]
+pub async fn update_email_primary(State(state): State<AppState>, headers: HeaderMap, extract::Json(req): extract::Json<Otp>) -> ApiResult<Json<ActionReply>> {
+    from_frame(&state, &headers)?;
+    let service = wallets(&state)?;
+    let (user, _) = service.session(bearer(&headers)?).await?;
+    Ok(Json(ActionReply { action: service.update_email_primary(&user, &req.otp).await? }))
+}
+
+/// The new address's code: the email changes.
+#[utoipa::path(post, path = "/wallet/v1/update-email/secondary", tag = "wallet", request_body = Otp, responses((status = 200, body = NewEmail)))]
+pub async fn update_email_secondary(State(state): State<AppState>, headers: HeaderMap, extract::Json(req): extract::Json<Otp>) -> ApiResult<Json<NewEmail>> {
+    from_frame(&state, &headers)?;
+    let service = wallets(&state)?;
+    let (user, user_id) = service.session(bearer(&headers)?).await?;
+    Ok(Json(NewEmail { new_email: service.update_email_secondary(&user_id, &user, &req.otp).await? }))
+}
+
+/// A code to confirm exporting the private keys.
+#[utoipa::path(post, path = "/wallet/v1/export/request", tag = "wallet", responses((status = 204, description = "Code sent")))]
+pub async fn export_request(State(state): State<AppState>, headers: HeaderMap, _: WriteBudget) -> ApiResult<StatusCode> {
+    from_frame(&state, &headers)?;
+    let service = wallets(&state)?;
+    let (user, _) = service.session(bearer(&headers)?).await?;
+    service.export_request(&user).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ExportedKeys {
+    /// The EVM private key (0x hex).
+    pub eip155: String,
+    /// The Solana keypair (base58, 64 bytes).
+    pub solana: String,
+}
+
+/// The user's own keys after a fresh code, for the frame to show (never the host page).
+#[utoipa::path(post, path = "/wallet/v1/export", tag = "wallet", request_body = Otp, responses((status = 200, body = ExportedKeys), (status = 400, body = crate::error::ErrorBody)))]
+pub async fn export(State(state): State<AppState>, headers: HeaderMap, extract::Json(req): extract::Json<Otp>) -> ApiResult<Response> {
+    from_frame(&state, &headers)?;
+    let service = wallets(&state)?;
+    let (user, user_id) = service.session(bearer(&headers)?).await?;
+    let (eip155, solana) = service.export(&user_id, &user, &req.otp).await?;
+    Ok(no_store(Json(ExportedKeys { eip155, solana })))
+}
+
+/// The frame's API and its page. Served on the frame origin only.
+pub fn router() -> utoipa_axum::router::OpenApiRouter<AppState> {
+    utoipa_axum::router::OpenApiRouter::new()
+        .routes(utoipa_axum::routes!(connect_email))
+        .routes(utoipa_axum::routes!(connect_device))
+        .routes(utoipa_axum::routes!(approve_device))
+        .routes(utoipa_axum::routes!(connect_otp))
+        .routes(utoipa_axum::routes!(user))
+        .routes(utoipa_axum::routes!(is_connected))
+        .routes(utoipa_axum::routes!(refresh))
+        .routes(utoipa_axum::routes!(sign_out))
+        .routes(utoipa_axum::routes!(rpc))
+        .routes(utoipa_axum::routes!(update_email))
+        .routes(utoipa_axum::routes!(update_email_primary))
+        .routes(utoipa_axum::routes!(update_email_secondary))
+        .routes(utoipa_axum::routes!(export_request))
+        .routes(utoipa_axum::routes!(export))
+}
+
+#[derive(Deserialize, IntoParams, Default)]
+#[into_params(parameter_in = Query)]
+#[serde(rename_all = "camelCase")]
+pub struct FrameQuery {
+    /// The host page's project: its allowed origins are the only pages that may embed the frame.
+    pub project_id: Option<String>,
+}
+
+/// The frame page (web/packages/frame, built), embeddable only by the project's allowed
+/// origins (CSP `frame-ancestors`).
+pub async fn frame_page(State(state): State<AppState>, Query(q): Query<FrameQuery>) -> ApiResult<Response> {
+    let project = match q.project_id.as_deref() {
+        Some(id) if sigil_core::project::is_project_id(id) => state.projects.find(&state.db, id).await?,
+        _ => None,
+    };
+    let Some(project) = project else { return Err(ApiError::project_id_invalid()) };
+    let page = tokio::fs::read_to_string(state.config.settings.frame_dir.join("index.html"))
+        .await
+        .map_err(|_| ApiError::not_found("The frame page is not built (web/packages/frame)"))?;
+    let ancestors = project.allowed_origins.iter().map(|o| o.to_string()).collect::<Vec<_>>().join(" ");
+    let policy = format!(
+        "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; frame-ancestors {ancestors}"
+    );
+    let mut res = Html(page).into_response();
+    let h = res.headers_mut();
+    h.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_str(&policy).map_err(ApiError::internal)?);
+    h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    h.insert(header::REFERRER_POLICY, HeaderValue::from_static("no-referrer"));
+    Ok(res)
+}
+
+/// The frame page's scripts and styles.
+pub async fn frame_asset(State(state): State<AppState>, axum::extract::Path(file): axum::extract::Path<String>) -> ApiResult<Response> {
+    if file.contains("..") || file.starts_with('/') || !file.bytes().all(|b| b.is_ascii_alphanumeric() || b"-_./".contains(&b)) {
+        return Err(ApiError::not_found("No such asset"));
+    }
+    let path = state.config.settings.frame_dir.join("assets").join(&file);
+    let bytes = tokio::fs::read(&path).await.map_err(|_| ApiError::not_found("No such asset"))?;
+    let content_type = match path.extension().and_then(|e| e.to_str()) {
+        Some("js") => "text/javascript; charset=utf-8",
+        Some("css") => "text/css; charset=utf-8",
+        Some("svg") => "image/svg+xml",
+        Some("png") => "image/png",
+        _ => "application/octet-stream",
+    };
+    // Built file names carry a content hash: they never change.
+    Ok(([(header::CONTENT_TYPE, content_type), (header::CACHE_CONTROL, "public, max-age=31536000, immutable")], bytes).into_response())
+}
