@@ -38,14 +38,15 @@ export function mountModal(appKit: AppKit): ModalHandle {
   flushSync(() => root.render(<ModalRoot appKit={appKit} directory={directory} shadow={shadow} />))
   let prerendering = false
   let unmounted = false
+  // Once the wallet list is cached, the Connect view is rendered ahead, hidden, at idle priority.
+  const prerender = () => {
+    if (prerendering || unmounted) return
+    prerendering = true
+    root.render(<ModalRoot appKit={appKit} directory={directory} shadow={shadow} prerender />)
+  }
   return {
-    async prefetchWallets() {
-      await directory.prefetch()
-      // The wallet list is cached: render the Connect view ahead, hidden, at idle priority.
-      if (prerendering || unmounted) return
-      prerendering = true
-      root.render(<ModalRoot appKit={appKit} directory={directory} shadow={shadow} prerender />)
-    },
+    // The icons preload meanwhile: a slow one holds nothing back, it shows once it has loaded.
+    prefetchWallets: () => directory.prefetch(prerender),
     unmount() {
       unmounted = true
       root.unmount()
