@@ -56,6 +56,17 @@ function connectHistory(history: RouteEntry[]): RouteEntry[] {
 /** Identifies the shown view: a new key is a new view (a new element, state afresh). */
 const viewKeyOf = (history: RouteEntry[]) => `${history.length}:${currentRoute({ router: { history } } as SigilState).view}`
 
+/** Runs `task` when the page is idle; returns a cancel. */
+function onIdle(task: () => void): () => void {
+  const w = globalThis as { requestIdleCallback?: (cb: () => void) => number; cancelIdleCallback?: (id: number) => void }
+  if (typeof w.requestIdleCallback === 'function') {
+    const id = w.requestIdleCallback(task)
+    return () => w.cancelIdleCallback?.(id)
+  }
+  const timer = setTimeout(task, 200)
+  return () => clearTimeout(timer)
+}
+
 /** Whether the next open() (no view asked for) would show the Connect view. */
 function opensOnConnect(client: SigilClient): (state: SigilState) => boolean {
   return (state) => openingView(client.context, state) === 'Connect'
@@ -98,6 +109,12 @@ function ModalFrame({ shadow, shakeCount, prerender }: { shadow: ShadowRoot; sha
     setOpenedOn(viewKeyOf(history))
     if (!modal.open) setSession((n) => n + 1)
   }
+  // Closing drops the tree at once; the next one is pre-rendered once the page is idle again.
+  const [armed, setArmed] = useState(session)
+  useEffect(() => {
+    if (modal.open || armed === session) return
+    return onIdle(() => setArmed(session))
+  }, [modal.open, session, armed])
   const themeMode = useStore(selectThemeMode)
   const themeVariables = useStore(selectThemeVariables)
   const restoreTo = useRef<Element | null>(null)
@@ -120,7 +137,7 @@ function ModalFrame({ shadow, shakeCount, prerender }: { shadow: ShadowRoot; sha
     return vars as CSSProperties
   }, [themeVariables])
 
-  if (!modal.open && !(prerender && connectNext)) return null
+  if (!modal.open && !(prerender && connectNext && armed === session)) return null
   return (
     <Activity key={session} mode={modal.open ? 'visible' : 'hidden'}>
       <div className="root" data-theme={themeMode} style={style}>

@@ -24,8 +24,11 @@ export interface Directory {
   featuredParams(): GetWalletsParams | undefined
   walletImage(wallet: Pick<Wallet, 'image_id' | 'image_url'>): string | undefined
   networkImage(network: CaipNetwork): string | undefined
-  /** Warms page 1 and the featured wallets, then preloads the first icons (2 s cap). */
-  prefetch(): Promise<void>
+  /**
+   * Warms page 1 and the featured wallets, then preloads the first icons (2 s cap). `listed`
+   * runs as soon as the wallets are cached, before the icons.
+   */
+  prefetch(listed?: () => void): Promise<void>
 }
 
 export function createDirectory(options: ResolvedOptions, fetchImpl?: typeof fetch): Directory {
@@ -47,9 +50,10 @@ export function createDirectory(options: ResolvedOptions, fetchImpl?: typeof fet
       if (network.assets?.imageUrl) return network.assets.imageUrl
       return network.assets?.imageId ? api.assetImageUrl(network.assets.imageId) : undefined
     },
-    async prefetch() {
+    async prefetch(listed) {
       const featured = directory.featuredParams()
       await Promise.all([cache.prefetch(directory.pageParams(1)), featured ? cache.prefetch(featured) : undefined])
+      listed?.()
       const wallets = [...(featured ? (cache.peek(featured).page?.data ?? []) : []), ...(cache.peek(directory.pageParams(1)).page?.data ?? []).slice(0, 8)]
       await preloadImages(wallets.map((w) => directory.walletImage(w)).filter((u): u is string => !!u))
     },

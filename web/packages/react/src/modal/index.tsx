@@ -42,14 +42,19 @@ export function mountModal(appKit: AppKit): ModalHandle {
   flushSync(() => root.render(<ModalRoot appKit={appKit} directory={directory} shadow={shadow} />))
   let prerendering = false
   let unmounted = false
+  // Once the wallet list is cached, the Connect view is rendered ahead, hidden, at idle priority.
+  const prerender = () => {
+    if (prerendering || unmounted) return
+    prerendering = true
+    root.render(<ModalRoot appKit={appKit} directory={directory} shadow={shadow} prerender />)
+  }
   return {
+    // The Connect view is rendered as soon as the wallet list is cached and its code is loaded (a
+    // hidden view runs no effects, so it could not load a chunk it lacked). The icons preload
+    // meanwhile: a slow one holds nothing back, it shows once it has loaded.
     async prefetchWallets() {
-      await Promise.all([directory.prefetch(), preload()])
-      // The wallet list is cached and the Connect view's code is loaded (a hidden view runs no
-      // effects, so it could not load a chunk it lacked): render it ahead, hidden, at idle priority.
-      if (prerendering || unmounted) return
-      prerendering = true
-      root.render(<ModalRoot appKit={appKit} directory={directory} shadow={shadow} prerender />)
+      const viewsLoaded = preload()
+      await Promise.all([directory.prefetch(() => void viewsLoaded.then(prerender, () => undefined)), viewsLoaded])
     },
     unmount() {
       unmounted = true
