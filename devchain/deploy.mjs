@@ -12,6 +12,7 @@
 //   - an ENS-style NameRegistry and NameResolver: alice.eth (account 1, with an avatar) and
 //     bob.eth (account 2) resolve both ways; account 3's reverse record claims alice.eth,
 //     which does not point back to it, so it must not be shown as account 3's name
+//   - a Farcaster-style ID registry: fid 1 held by account 1, fid 2 by account 2
 // and sends 1,000 SGL to accounts 1..3. New contracts are deployed last, so the addresses of
 // the earlier ones stay the same on a fresh anvil. Builds the contracts first if build/ is missing.
 // The JSON goes to stdout (and to --out); progress goes to stderr.
@@ -125,6 +126,19 @@ export async function deploy({ rpcUrl }) {
   }
 
   const ens = await deployNames();
+  const farcaster = await deployFarcaster();
+
+  // Farcaster: fid 1 is held by account 1 (alice), fid 2 by account 2 (bob).
+  async function deployFarcaster() {
+    const art = loadArtifact('FarcasterIdRegistry');
+    const idRegistry = await deployContract(art, [], 'FarcasterIdRegistry');
+    const fids = [
+      { fid: 1, custody: accounts[1], username: 'alice' },
+      { fid: 2, custody: accounts[2], username: 'bob' },
+    ];
+    for (const f of fids) await send(idRegistry, art.abi, 'register', [f.custody], `fid ${f.fid} for ${f.custody}`);
+    return { idRegistry, fids };
+  }
 
   async function deployNames() {
     const registryArt = loadArtifact('NameRegistry');
@@ -176,6 +190,7 @@ export async function deploy({ rpcUrl }) {
     ],
     contractWallet: { address: contractWallet, owner: deployer },
     ens,
+    farcaster,
   };
 }
 

@@ -330,6 +330,22 @@ test('names: reverse and forward records, avatar, and only owners may write', as
   assert.equal(await read(resolver, res, 'supportsInterface', ['0x691f3431']), true);
 });
 
+test('farcaster: custody addresses by fid and fids by address; only the owner registers', async () => {
+  const { idRegistry, fids } = deployed.farcaster;
+  const abi = loadArtifact('FarcasterIdRegistry').abi;
+  assert.deepEqual(fids.map((f) => [f.fid, f.custody]), [[1, accounts[1]], [2, accounts[2]]]);
+  for (const f of fids) {
+    assert.equal(getAddress(await read(idRegistry, abi, 'custodyOf', [BigInt(f.fid)])), f.custody);
+    assert.equal(await read(idRegistry, abi, 'idOf', [f.custody]), BigInt(f.fid));
+  }
+  assert.equal(await read(idRegistry, abi, 'custodyOf', [3n]), zeroAddress);
+  assert.equal(await read(idRegistry, abi, 'idCounter', []), 2n);
+  await assert.rejects(
+    pub.simulateContract({ address: idRegistry, abi, functionName: 'register', args: [accounts[4]], account: accounts[4] }),
+    /only the owner registers/,
+  );
+});
+
 test('deploy fails clearly when the RPC is unreachable', async () => {
   const port = await freePort();
   const r = await runDeploy(['--rpc', `http://127.0.0.1:${port}`, '--out', join(tmp, 'never.json')]);

@@ -20,6 +20,9 @@ export SIGIL_ANVIL="$(bash scripts/anvil.sh)"
 step "Dev chain contracts (solc-js, anvil)"
 (cd devchain && npm ci --no-audit --no-fund && npm test)
 
+step "Local OpenID Connect provider for the social login tests (npm oidc-provider)"
+(cd devidp && npm ci --no-audit --no-fund)
+
 step "Rust: unit and integration tests (SQLite and PostgreSQL, anvil)"
 cargo test --locked --workspace
 

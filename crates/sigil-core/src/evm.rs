@@ -21,6 +21,8 @@ alloy_sol_types::sol! {
     function token0() external view returns (address);
     /// EIP-1271 contract accounts.
     function isValidSignature(bytes32 hash, bytes signature) external view returns (bytes4);
+    /// Farcaster ID registry: the custody address of a Farcaster id.
+    function custodyOf(uint256 fid) external view returns (address);
 }
 
 /// `isValidSignature`'s selector, also the EIP-1271 magic return value.

@@ -227,6 +227,18 @@ settings! {
         /// Folder of the built frame page (web/packages/frame).
         #[arg(value_name = "DIR")]
         frame_dir: PathBuf = "web/packages/frame/dist", env "SIGIL_FRAME_DIR";
+        /// Social login providers (TOML, [[provider]] tables; see README): Google, Apple, X, Discord, GitHub, Facebook or any OpenID Connect issuer.
+        #[arg(value_name = "FILE")]
+        socials: PathBuf, env "SIGIL_SOCIALS";
+        /// Chain of the Farcaster ID registry (CAIP-2, served by the RPC proxy).
+        #[arg(value_name = "CHAIN")]
+        farcaster_chain: String = "eip155:10", env "SIGIL_FARCASTER_CHAIN";
+        /// The Farcaster ID registry contract (custodyOf) on that chain.
+        #[arg(value_name = "ADDRESS")]
+        farcaster_id_registry: String = "0x00000000Fc6c5F01Fc30151999387Bb99A9f489b", env "SIGIL_FARCASTER_ID_REGISTRY", check check_evm_address;
+        /// The Farcaster app's sign-in link; the channel's parameters are added to it.
+        #[arg(value_name = "URL")]
+        farcaster_app_url: String = "https://farcaster.xyz/~/siwf", env "SIGIL_FARCASTER_APP_URL", check check_http_url;
         /// Take the client address from X-Forwarded-For (only behind a trusted reverse proxy).
         #[arg(value_name = "BOOL", num_args = 0..=1, default_missing_value = "true")]
         trust_proxy_headers: bool = "false", env "SIGIL_TRUST_PROXY_HEADERS";
@@ -261,6 +273,10 @@ fn check_http_url(url: &String) -> Result<(), String> {
         Ok(u) if matches!(u.scheme(), "http" | "https") => Ok(()),
         _ => Err(format!("'{url}' is not an http(s) URL")),
     }
+}
+
+fn check_evm_address(address: &String) -> Result<(), String> {
+    sigil_core::evm::parse_address(address).map(|_| ()).ok_or_else(|| format!("'{address}' is not an EVM address (0x and 40 hex digits)"))
 }
 
 /// Options every subcommand that touches storage needs.
@@ -343,6 +359,8 @@ pub struct Config {
     pub kek: Option<crate::wallet::keys::Kek>,
     /// The frame origin's base URL, without a trailing slash ("" when no frame is served).
     pub frame_url: String,
+    /// Social login providers, from --socials.
+    pub socials: std::sync::Arc<crate::wallet::social::Socials>,
 }
 
 impl Config {
@@ -381,7 +399,9 @@ impl Config {
             (None, Some(addr)) => format!("http://{addr}"),
             (None, None) => String::new(),
         };
-        Ok(Config { settings, database_url, public_url, chains, rpc, kek, frame_url })
+        let socials =
+            crate::wallet::social::Socials::load(settings.socials.as_deref()).map_err(|e| Setting { key: "socials", env: "SIGIL_SOCIALS" }.invalid(e))?.into();
+        Ok(Config { settings, database_url, public_url, chains, rpc, kek, frame_url, socials })
     }
 
     /// Defaults for tests and embedding: an in-process server on `database_url`.

@@ -49,7 +49,9 @@ pub enum ErrorCode {
     CodeExpired,
     DeviceNotApproved,
     EmailTaken,
+    NoEmail,
     NotAllowed,
+    LoginFailed,
 }
 
 impl ErrorCode {

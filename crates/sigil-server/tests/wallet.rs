@@ -312,6 +312,6 @@ async fn update_email_export_and_rotation(b: Backend) {
         from: "w@localhost".into(),
     })
     .unwrap();
-    let wallets = sigil_server::wallet::Wallets::new(db.clone(), new, mailer, String::new());
+    let wallets = sigil_server::wallet::Wallets::new(db.clone(), new, Some(mailer), String::new());
     assert_eq!(wallets.evm_signer(&user_id).await.unwrap().address().to_checksum(None), evm);
 }

@@ -4,10 +4,14 @@
 //! with rotating bearer tokens that only the frame's origin ever holds, keys encrypted under a
 //! key-encryption key (keys.rs), signing (sign.rs). Routes are in routes.rs.
 
+pub mod farcaster;
 pub mod keys;
+pub mod login;
+pub mod login_routes;
 pub mod mail;
 pub mod routes;
 pub mod sign;
+pub mod social;
 
 use std::sync::Arc;
 
@@ -50,7 +54,9 @@ pub struct Account {
 
 #[derive(Debug, Clone, Serialize, ToSchema, PartialEq, Eq)]
 pub struct User {
-    pub email: String,
+    /// None for a wallet made by a social login that gave no verified email.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub email: Option<String>,
     pub accounts: Vec<Account>,
 }
 
@@ -110,14 +116,23 @@ pub fn normalize_email(email: &str) -> Option<String> {
 pub struct Wallets {
     db: Db,
     kek: Kek,
-    mailer: Mailer,
+    /// None when no mail server is configured: email login is then refused (socials still work).
+    mailer: Option<Mailer>,
     /// Base URL of the frame origin (device approval links point there).
     frame_url: String,
+    /// Woken when a social login finishes (login.rs).
+    flow_done: tokio::sync::Notify,
 }
 
 impl Wallets {
-    pub fn new(db: Db, kek: Kek, mailer: Mailer, frame_url: String) -> Wallets {
-        Wallets { db, kek, mailer, frame_url }
+    pub fn new(db: Db, kek: Kek, mailer: Option<Mailer>, frame_url: String) -> Wallets {
+        Wallets { db, kek, mailer, frame_url, flow_done: tokio::sync::Notify::new() }
+    }
+
+    fn mailer(&self) -> Result<&Mailer, ApiError> {
+        self.mailer.as_ref().ok_or_else(|| {
+            ApiError::new(axum::http::StatusCode::SERVICE_UNAVAILABLE, ErrorCode::Unavailable, "Email login is not configured on this server (mail server)")
+        })
     }
 
     fn unavailable(e: impl std::fmt::Display) -> ApiError {
@@ -157,11 +172,12 @@ impl Wallets {
             .execute(&mut *tx)
             .await?;
         tx.commit().await?;
+        let mailer = self.mailer()?;
         let sent = match purpose {
-            Purpose::Login => self.mailer.login_code(to, &code).await,
-            Purpose::UpdatePrimary => self.mailer.confirm_code(to, &code, "your new email address").await,
-            Purpose::UpdateSecondary => self.mailer.confirm_code(to, &code, "this email address").await,
-            Purpose::Export => self.mailer.confirm_code(to, &code, "exporting your private key").await,
+            Purpose::Login => mailer.login_code(to, &code).await,
+            Purpose::UpdatePrimary => mailer.confirm_code(to, &code, "your new email address").await,
+            Purpose::UpdateSecondary => mailer.confirm_code(to, &code, "this email address").await,
+            Purpose::Export => mailer.confirm_code(to, &code, "exporting your private key").await,
         };
         sent.map_err(Self::unavailable)
     }
@@ -208,7 +224,7 @@ impl Wallets {
         check_device_id(device)?;
         if let Some(token) = token {
             if let Ok((user, _)) = self.session(token).await {
-                if user.email == email {
+                if user.email.as_deref() == Some(email.as_str()) {
                     return Ok(Action::Connect);
                 }
             }
@@ -236,7 +252,7 @@ impl Wallets {
                 .execute(&self.db)
                 .await?;
                 let link = format!("{}/wallet/v1/approve-device?token={secret}", self.frame_url);
-                self.mailer.device_approval(&email, &link).await.map_err(Self::unavailable)?;
+                self.mailer()?.device_approval(&email, &link).await.map_err(Self::unavailable)?;
                 Ok(Action::VerifyDevice)
             }
         }
@@ -283,13 +299,13 @@ impl Wallets {
         self.check_code(&email, Purpose::Login, code).await?;
         let user_id = match self.user_id(&email).await? {
             Some(id) => id,
-            None => self.create_user(&email).await?,
+            None => self.create_user(Some(&email)).await?,
         };
         let token = self.open_session(&user_id, device).await?;
         Ok((token, self.user(&user_id).await?))
     }
 
-    async fn create_user(&self, email: &str) -> Result<String, ApiError> {
+    async fn create_user(&self, email: Option<&str>) -> Result<String, ApiError> {
         let id = uuid::Uuid::new_v4().to_string();
         let mut tx = self.db.begin().await?;
         sqlx::query("INSERT INTO wallet_users (id, email, created_at) VALUES ($1, $2, $3)").bind(&id).bind(email).bind(now_ms()).execute(&mut *tx).await?;
@@ -336,7 +352,7 @@ impl Wallets {
     }
 
     pub async fn user(&self, user_id: &str) -> Result<User, ApiError> {
-        let email: String = sqlx::query_scalar("SELECT email FROM wallet_users WHERE id = $1").bind(user_id).fetch_one(&self.db).await?;
+        let email: Option<String> = sqlx::query_scalar("SELECT email FROM wallet_users WHERE id = $1").bind(user_id).fetch_one(&self.db).await?;
         let rows = sqlx::query("SELECT kind, address FROM wallet_keys WHERE user_id = $1 ORDER BY kind DESC").bind(user_id).fetch_all(&self.db).await?;
         let accounts = rows
             .iter()
@@ -389,48 +405,70 @@ impl Wallets {
         Ok(ed25519_dalek::SigningKey::from_bytes(&self.secret(user_id, KeyKind::Ed25519).await?))
     }
 
-    /// "Update email": a code to the current address first.
-    pub async fn update_email(&self, user: &User, new_email: &str) -> Result<Action, ApiError> {
+    /// "Update email": a code to the current address first; a wallet without one (made by a
+    /// social login) gets its first address with a code to that address only.
+    pub async fn update_email(&self, user_id: &str, user: &User, new_email: &str) -> Result<Action, ApiError> {
         let new_email = normalize_email(new_email).ok_or_else(|| ApiError::invalid_param("email", "not a valid email address"))?;
-        if new_email == user.email {
+        if user.email.as_deref() == Some(new_email.as_str()) {
             return Err(ApiError::invalid_param("email", "it is the current address"));
         }
         if self.user_id(&new_email).await?.is_some() {
             return Err(ApiError::new(axum::http::StatusCode::CONFLICT, ErrorCode::EmailTaken, "Another wallet uses that email address"));
         }
-        self.send_code(&user.email, Purpose::UpdatePrimary, Some(&new_email), &user.email).await?;
-        Ok(Action::VerifyPrimaryOtp)
+        match &user.email {
+            Some(current) => {
+                self.send_code(current, Purpose::UpdatePrimary, Some(&new_email), current).await?;
+                Ok(Action::VerifyPrimaryOtp)
+            }
+            None => {
+                self.send_code(&code_key(user_id, user), Purpose::UpdateSecondary, Some(&new_email), &new_email).await?;
+                Ok(Action::VerifySecondaryOtp)
+            }
+        }
     }
 
     /// The current address's code: then a code to the new one.
     pub async fn update_email_primary(&self, user: &User, code: &str) -> Result<Action, ApiError> {
+        let current = email_of(user)?;
         let new_email =
-            self.check_code(&user.email, Purpose::UpdatePrimary, code).await?.ok_or_else(|| ApiError::internal("an email change without its address"))?;
-        self.send_code(&user.email, Purpose::UpdateSecondary, Some(&new_email), &new_email).await?;
+            self.check_code(current, Purpose::UpdatePrimary, code).await?.ok_or_else(|| ApiError::internal("an email change without its address"))?;
+        self.send_code(current, Purpose::UpdateSecondary, Some(&new_email), &new_email).await?;
         Ok(Action::VerifySecondaryOtp)
     }
 
     /// The new address's code: the wallet's email changes.
     pub async fn update_email_secondary(&self, user_id: &str, user: &User, code: &str) -> Result<String, ApiError> {
-        let new_email =
-            self.check_code(&user.email, Purpose::UpdateSecondary, code).await?.ok_or_else(|| ApiError::internal("an email change without its address"))?;
+        let new_email = self
+            .check_code(&code_key(user_id, user), Purpose::UpdateSecondary, code)
+            .await?
+            .ok_or_else(|| ApiError::internal("an email change without its address"))?;
         sqlx::query("UPDATE wallet_users SET email = $1 WHERE id = $2").bind(&new_email).bind(user_id).execute(&self.db).await?;
         Ok(new_email)
     }
 
     pub async fn export_request(&self, user: &User) -> Result<(), ApiError> {
-        self.send_code(&user.email, Purpose::Export, None, &user.email).await
+        let email = email_of(user)?;
+        self.send_code(email, Purpose::Export, None, email).await
     }
 
     /// The user's own keys, after a fresh code: for the frame to show, never the host page.
     pub async fn export(&self, user_id: &str, user: &User, code: &str) -> Result<(String, String), ApiError> {
-        self.check_code(&user.email, Purpose::Export, code).await?;
+        self.check_code(email_of(user)?, Purpose::Export, code).await?;
         let evm = format!("0x{}", hex::encode(self.secret(user_id, KeyKind::Secp256k1).await?));
         let solana_key = self.secret(user_id, KeyKind::Ed25519).await?;
         // Solana wallets take the 64-byte keypair (secret then public), base58.
         let keypair = ed25519_dalek::SigningKey::from_bytes(&solana_key).to_keypair_bytes();
         Ok((evm, bs58::encode(keypair).into_string()))
     }
+}
+
+/// Codes are kept under the wallet's email, or its id when it has none yet.
+fn code_key(user_id: &str, user: &User) -> String {
+    user.email.clone().unwrap_or_else(|| format!("user:{user_id}"))
+}
+
+fn email_of(user: &User) -> Result<&str, ApiError> {
+    user.email.as_deref().ok_or_else(|| ApiError::bad_request(ErrorCode::NoEmail, "Add an email address to this wallet first: the code is sent there"))
 }
 
 fn check_device_id(device: &str) -> Result<(), ApiError> {
@@ -467,18 +505,22 @@ pub async fn rotate_keys(db: &Db, old: &Kek, new: &Kek) -> anyhow::Result<u64> {
     Ok(count)
 }
 
-/// The service, when the configuration provides what it needs (a KEK and a mail server).
+/// The service, when the configuration provides a key-encryption key; email login also
+/// needs a mail server.
 pub fn from_config(db: &Db, config: &crate::config::Config) -> Result<Option<Arc<Wallets>>, String> {
     let s = &config.settings;
-    let (Some(kek), Some(host)) = (&config.kek, &s.smtp_host) else { return Ok(None) };
-    let mailer = Mailer::new(&mail::MailSettings {
-        host: host.clone(),
-        port: s.smtp_port,
-        tls: s.smtp_tls,
-        username: s.smtp_username.clone(),
-        password: s.smtp_password.clone(),
-        from: s.mail_from.clone(),
-    })?;
+    let Some(kek) = &config.kek else { return Ok(None) };
+    let mailer = match &s.smtp_host {
+        Some(host) => Some(Mailer::new(&mail::MailSettings {
+            host: host.clone(),
+            port: s.smtp_port,
+            tls: s.smtp_tls,
+            username: s.smtp_username.clone(),
+            password: s.smtp_password.clone(),
+            from: s.mail_from.clone(),
+        })?),
+        None => None,
+    };
     Ok(Some(Arc::new(Wallets::new(db.clone(), kek.clone(), mailer, config.frame_url.clone()))))
 }
 

@@ -20,7 +20,7 @@ use crate::extract::{self, Query};
 use crate::guards::WriteBudget;
 use crate::AppState;
 
-fn wallets(state: &AppState) -> ApiResult<&Arc<Wallets>> {
+pub(super) fn wallets(state: &AppState) -> ApiResult<&Arc<Wallets>> {
     state.wallets.as_ref().ok_or_else(|| {
         ApiError::new(
             StatusCode::SERVICE_UNAVAILABLE,
@@ -31,7 +31,7 @@ fn wallets(state: &AppState) -> ApiResult<&Arc<Wallets>> {
 }
 
 /// Only the frame page may call this API from a browser.
-fn from_frame(state: &AppState, headers: &HeaderMap) -> ApiResult<()> {
+pub(super) fn from_frame(state: &AppState, headers: &HeaderMap) -> ApiResult<()> {
     match headers.get(header::ORIGIN).and_then(|o| o.to_str().ok()) {
         Some(origin) if origin.trim_end_matches('/') != state.config.frame_url => {
             Err(ApiError::new(StatusCode::FORBIDDEN, ErrorCode::OriginNotAllowed, format!("Origin {origin} may not call the wallet API")))
@@ -40,7 +40,7 @@ fn from_frame(state: &AppState, headers: &HeaderMap) -> ApiResult<()> {
     }
 }
 
-fn bearer(headers: &HeaderMap) -> ApiResult<&str> {
+pub(super) fn bearer(headers: &HeaderMap) -> ApiResult<&str> {
     headers
         .get(header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok())
@@ -288,8 +288,8 @@ pub async fn update_email(
 ) -> ApiResult<Json<ActionReply>> {
     from_frame(&state, &headers)?;
     let service = wallets(&state)?;
-    let (user, _) = service.session(bearer(&headers)?).await?;
-    Ok(Json(ActionReply { action: service.update_email(&user, &req.email).await? }))
+    let (user, user_id) = service.session(bearer(&headers)?).await?;
+    Ok(Json(ActionReply { action: service.update_email(&user_id, &user, &req.email).await? }))
 }
 
 /// The current address's code: a code to the new address (VERIFY_SECONDARY_OTP).
@@ -356,6 +356,14 @@ pub fn router() -> utoipa_axum::router::OpenApiRouter<AppState> {
         .routes(utoipa_axum::routes!(update_email_secondary))
         .routes(utoipa_axum::routes!(export_request))
         .routes(utoipa_axum::routes!(export))
+        .routes(utoipa_axum::routes!(super::login_routes::socials))
+        .routes(utoipa_axum::routes!(super::login_routes::social_redirect))
+        .routes(utoipa_axum::routes!(super::login_routes::social_callback))
+        .route(super::social::CALLBACK_PATH, axum::routing::post(super::login_routes::social_callback_form))
+        .routes(utoipa_axum::routes!(super::login_routes::social_connect))
+        .routes(utoipa_axum::routes!(super::login_routes::farcaster_uri))
+        .routes(utoipa_axum::routes!(super::login_routes::farcaster_connect))
+        .routes(utoipa_axum::routes!(super::login_routes::farcaster_authenticate))
 }
 
 #[derive(Deserialize, IntoParams, Default)]
