@@ -74,7 +74,7 @@ pub struct Shared {
     pub directory: Arc<directory::snapshot::Directory>,
     pub relay: Arc<relay::Relay>,
     pub verify_key: Arc<relay::verify::VerifyKey>,
-    /// The embedded-wallet service, when configured (key-encryption key and mail server).
+    /// The embedded-wallet service, when configured (a key-encryption key).
     pub wallets: Option<Arc<wallet::Wallets>>,
 }
 

@@ -175,6 +175,32 @@ async fn email_login_codes_sessions_and_signing(b: Backend) {
         .await
         .unwrap();
     assert_eq!(res.status(), 403);
+    // Every route of the frame's API (not the emailed link, the provider's callback or the
+    // Farcaster app's answer, which other origins open by design).
+    for (get, path) in [
+        (false, "/wallet/v1/connect-device"),
+        (false, "/wallet/v1/connect-otp"),
+        (true, "/wallet/v1/user"),
+        (true, "/wallet/v1/is-connected"),
+        (false, "/wallet/v1/refresh"),
+        (false, "/wallet/v1/sign-out"),
+        (false, "/wallet/v1/rpc"),
+        (false, "/wallet/v1/update-email"),
+        (false, "/wallet/v1/update-email/primary"),
+        (false, "/wallet/v1/update-email/secondary"),
+        (false, "/wallet/v1/export/request"),
+        (false, "/wallet/v1/export"),
+        (true, "/wallet/v1/socials"),
+        (false, "/wallet/v1/social/redirect"),
+        (false, "/wallet/v1/social/connect"),
+        (false, "/wallet/v1/farcaster/uri"),
+        (false, "/wallet/v1/farcaster/connect"),
+    ] {
+        let url = format!("{}{path}", frame.base);
+        let req = if get { frame.http.get(url) } else { frame.http.post(url).json(&json!({})) };
+        let res = req.header("origin", "http://evil.example").send().await.unwrap();
+        assert_eq!(res.status(), 403, "{path}");
+    }
     let (status, body) = frame.post("/wallet/v1/connect-email", None, json!({"email": "not-an-email", "deviceId": device})).await;
     assert_eq!((status, body["error"]["message"].as_str()), (400, Some("Invalid parameter 'email': not a valid email address")));
 

@@ -12,7 +12,7 @@ use utoipa::{IntoParams, ToSchema};
 
 use super::farcaster::{Authenticate, Registry};
 use super::login::{state_of, Claim};
-use super::routes::{from_frame, wallets};
+use super::routes::{wallets, FromFrame};
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{self, Query};
 use crate::guards::WriteBudget;
@@ -28,8 +28,7 @@ pub struct SocialProvider {
 /// The social logins this server is configured for, in its order (Farcaster is always there
 /// when the wallet is).
 #[utoipa::path(get, path = "/wallet/v1/socials", tag = "wallet", responses((status = 200, body = Vec<SocialProvider>)))]
-pub async fn socials(State(state): State<AppState>, headers: HeaderMap) -> ApiResult<Json<Vec<SocialProvider>>> {
-    from_frame(&state, &headers)?;
+pub async fn socials(State(state): State<AppState>, _: FromFrame) -> ApiResult<Json<Vec<SocialProvider>>> {
     wallets(&state)?;
     let mut list: Vec<SocialProvider> = state.config.socials.providers.iter().map(|p| SocialProvider { id: p.id.clone(), label: p.label.clone() }).collect();
     list.push(SocialProvider { id: "farcaster".into(), label: "Farcaster".into() });
@@ -59,11 +58,10 @@ pub struct UriReply {
     responses((status = 200, body = UriReply), (status = 400, body = crate::error::ErrorBody), (status = 503, body = crate::error::ErrorBody, description = "The provider is unreachable")))]
 pub async fn social_redirect(
     State(state): State<AppState>,
-    headers: HeaderMap,
+    _: FromFrame,
     _: WriteBudget,
     extract::Json(req): extract::Json<SocialRedirect>,
 ) -> ApiResult<Json<UriReply>> {
-    from_frame(&state, &headers)?;
     let return_url = match &req.return_url {
         Some(url) => Some(allowed_return_url(&state, url, req.project_id.as_deref()).await?),
         None => None,
@@ -170,8 +168,7 @@ fn claim_wait(state: &AppState) -> Duration {
 /// (`{"status":"pending"}` while not yet: ask again).
 #[utoipa::path(post, path = "/wallet/v1/social/connect", tag = "wallet", request_body = ConnectSocial,
     responses((status = 200, body = Claim), (status = 400, body = crate::error::ErrorBody, description = "Cancelled, refused or not verified, with the reason")))]
-pub async fn social_connect(State(state): State<AppState>, headers: HeaderMap, extract::Json(req): extract::Json<ConnectSocial>) -> ApiResult<Response> {
-    from_frame(&state, &headers)?;
+pub async fn social_connect(State(state): State<AppState>, _: FromFrame, extract::Json(req): extract::Json<ConnectSocial>) -> ApiResult<Response> {
     let login = state_of(&req.uri).ok_or_else(|| ApiError::invalid_param("uri", "it carries no login state"))?;
     let claim = wallets(&state)?.claim(&login, &req.device_id, claim_wait(&state)).await?;
     Ok(no_store(Json(claim)))
@@ -202,11 +199,10 @@ pub struct FarcasterChannel {
 #[utoipa::path(post, path = "/wallet/v1/farcaster/uri", tag = "wallet", request_body = FarcasterUri, responses((status = 200, body = FarcasterChannel)))]
 pub async fn farcaster_uri(
     State(state): State<AppState>,
-    headers: HeaderMap,
+    _: FromFrame,
     _: WriteBudget,
     extract::Json(req): extract::Json<FarcasterUri>,
 ) -> ApiResult<Json<FarcasterChannel>> {
-    from_frame(&state, &headers)?;
     let (url, channel_token) = wallets(&state)?.farcaster_start(&req.device_id, &state.config.settings.farcaster_app_url).await?;
     Ok(Json(FarcasterChannel { url, channel_token }))
 }
@@ -222,8 +218,7 @@ pub struct ConnectFarcaster {
 /// (`{"status":"pending"}` while not yet); its userName.
 #[utoipa::path(post, path = "/wallet/v1/farcaster/connect", tag = "wallet", request_body = ConnectFarcaster,
     responses((status = 200, body = Claim), (status = 400, body = crate::error::ErrorBody)))]
-pub async fn farcaster_connect(State(state): State<AppState>, headers: HeaderMap, extract::Json(req): extract::Json<ConnectFarcaster>) -> ApiResult<Response> {
-    from_frame(&state, &headers)?;
+pub async fn farcaster_connect(State(state): State<AppState>, _: FromFrame, extract::Json(req): extract::Json<ConnectFarcaster>) -> ApiResult<Response> {
     let claim = wallets(&state)?.claim(&req.channel_token, &req.device_id, claim_wait(&state)).await?;
     Ok(no_store(Json(claim)))
 }

@@ -5,7 +5,8 @@
 
 use std::sync::Arc;
 
-use axum::extract::State;
+use axum::extract::{FromRequestParts, State};
+use axum::http::request::Parts;
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{Html, IntoResponse, Response};
 use axum::Json;
@@ -22,21 +23,25 @@ use crate::AppState;
 
 pub(super) fn wallets(state: &AppState) -> ApiResult<&Arc<Wallets>> {
     state.wallets.as_ref().ok_or_else(|| {
-        ApiError::new(
-            StatusCode::SERVICE_UNAVAILABLE,
-            ErrorCode::Unavailable,
-            "The embedded wallet is not configured on this server (key-encryption key and mail server)",
-        )
+        ApiError::new(StatusCode::SERVICE_UNAVAILABLE, ErrorCode::Unavailable, "The embedded wallet is not configured on this server (key-encryption key)")
     })
 }
 
 /// Only the frame page may call this API from a browser.
-pub(super) fn from_frame(state: &AppState, headers: &HeaderMap) -> ApiResult<()> {
-    match headers.get(header::ORIGIN).and_then(|o| o.to_str().ok()) {
-        Some(origin) if origin.trim_end_matches('/') != state.config.frame_url => {
-            Err(ApiError::new(StatusCode::FORBIDDEN, ErrorCode::OriginNotAllowed, format!("Origin {origin} may not call the wallet API")))
+/// Guard: a browser request comes from the frame's own origin (the host page, or any other
+/// site, may not call the wallet API; the frame page itself and non-browser clients may).
+pub struct FromFrame;
+
+impl FromRequestParts<AppState> for FromFrame {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
+        match parts.headers.get(header::ORIGIN).and_then(|o| o.to_str().ok()) {
+            Some(origin) if origin.trim_end_matches('/') != state.config.frame_url => {
+                Err(ApiError::new(StatusCode::FORBIDDEN, ErrorCode::OriginNotAllowed, format!("Origin {origin} may not call the wallet API")))
+            }
+            _ => Ok(FromFrame),
         }
-        _ => Ok(()),
     }
 }
 
@@ -69,11 +74,10 @@ pub struct ActionReply {
     responses((status = 200, body = ActionReply), (status = 400, body = crate::error::ErrorBody), (status = 429, body = crate::error::ErrorBody, description = "'Please try again after {n} seconds'")))]
 pub async fn connect_email(
     State(state): State<AppState>,
-    headers: HeaderMap,
+    _: FromFrame,
     _: WriteBudget,
     extract::Json(req): extract::Json<ConnectEmail>,
 ) -> ApiResult<Json<ActionReply>> {
-    from_frame(&state, &headers)?;
     let action = wallets(&state)?.connect_email(&req.email, &req.device_id, req.token.as_deref()).await?;
     Ok(Json(ActionReply { action }))
 }
@@ -90,11 +94,10 @@ pub struct ConnectDevice {
     responses((status = 200, body = ActionReply), (status = 409, body = crate::error::ErrorBody, description = "Not approved yet")))]
 pub async fn connect_device(
     State(state): State<AppState>,
-    headers: HeaderMap,
+    _: FromFrame,
     _: WriteBudget,
     extract::Json(req): extract::Json<ConnectDevice>,
 ) -> ApiResult<Json<ActionReply>> {
-    from_frame(&state, &headers)?;
     Ok(Json(ActionReply { action: wallets(&state)?.connect_device(&req.email, &req.device_id).await? }))
 }
 
@@ -131,8 +134,7 @@ pub struct SessionReply {
 /// Connect OTP: the emailed code; a session for the (new or known) user.
 #[utoipa::path(post, path = "/wallet/v1/connect-otp", tag = "wallet", request_body = ConnectOtp,
     responses((status = 200, body = SessionReply), (status = 400, body = crate::error::ErrorBody)))]
-pub async fn connect_otp(State(state): State<AppState>, headers: HeaderMap, extract::Json(req): extract::Json<ConnectOtp>) -> ApiResult<Response> {
-    from_frame(&state, &headers)?;
+pub async fn connect_otp(State(state): State<AppState>, _: FromFrame, extract::Json(req): extract::Json<ConnectOtp>) -> ApiResult<Response> {
     let (token, user) = wallets(&state)?.connect_otp(&req.email, &req.otp, &req.device_id).await?;
     Ok(no_store(Json(SessionReply { token, user })))
 }
@@ -145,8 +147,7 @@ fn no_store(reply: impl IntoResponse) -> Response {
 
 /// Get user: the session's email and accounts.
 #[utoipa::path(get, path = "/wallet/v1/user", tag = "wallet", responses((status = 200, body = User), (status = 401, body = crate::error::ErrorBody)))]
-pub async fn user(State(state): State<AppState>, headers: HeaderMap) -> ApiResult<Response> {
-    from_frame(&state, &headers)?;
+pub async fn user(State(state): State<AppState>, _: FromFrame, headers: HeaderMap) -> ApiResult<Response> {
     let (user, _) = wallets(&state)?.session(bearer(&headers)?).await?;
     Ok(no_store(Json(user)))
 }
@@ -159,8 +160,7 @@ pub struct Connected {
 
 /// Is connected: whether the token names a live session.
 #[utoipa::path(get, path = "/wallet/v1/is-connected", tag = "wallet", responses((status = 200, body = Connected)))]
-pub async fn is_connected(State(state): State<AppState>, headers: HeaderMap) -> ApiResult<Json<Connected>> {
-    from_frame(&state, &headers)?;
+pub async fn is_connected(State(state): State<AppState>, _: FromFrame, headers: HeaderMap) -> ApiResult<Json<Connected>> {
     let live = match bearer(&headers) {
         Ok(token) => wallets(&state)?.session(token).await.is_ok(),
         Err(_) => false,
@@ -175,15 +175,13 @@ pub struct TokenReply {
 
 /// A new token for the session (the old one ends).
 #[utoipa::path(post, path = "/wallet/v1/refresh", tag = "wallet", responses((status = 200, body = TokenReply), (status = 401, body = crate::error::ErrorBody)))]
-pub async fn refresh(State(state): State<AppState>, headers: HeaderMap) -> ApiResult<Response> {
-    from_frame(&state, &headers)?;
+pub async fn refresh(State(state): State<AppState>, _: FromFrame, headers: HeaderMap) -> ApiResult<Response> {
     Ok(no_store(Json(TokenReply { token: wallets(&state)?.refresh(bearer(&headers)?).await? })))
 }
 
 /// Sign out: the session ends.
 #[utoipa::path(post, path = "/wallet/v1/sign-out", tag = "wallet", responses((status = 204, description = "Signed out")))]
-pub async fn sign_out(State(state): State<AppState>, headers: HeaderMap) -> ApiResult<StatusCode> {
-    from_frame(&state, &headers)?;
+pub async fn sign_out(State(state): State<AppState>, _: FromFrame, headers: HeaderMap) -> ApiResult<StatusCode> {
     wallets(&state)?.sign_out(bearer(&headers)?).await?;
     Ok(StatusCode::NO_CONTENT)
 }
@@ -210,8 +208,7 @@ pub struct RpcReply {
 /// other method gets 'Requested RPC call is not allowed'.
 #[utoipa::path(post, path = "/wallet/v1/rpc", tag = "wallet", request_body = RpcRequest,
     responses((status = 200, body = RpcReply), (status = 400, body = crate::error::ErrorBody), (status = 401, body = crate::error::ErrorBody)))]
-pub async fn rpc(State(state): State<AppState>, headers: HeaderMap, extract::Json(req): extract::Json<RpcRequest>) -> ApiResult<Json<RpcReply>> {
-    from_frame(&state, &headers)?;
+pub async fn rpc(State(state): State<AppState>, _: FromFrame, headers: HeaderMap, extract::Json(req): extract::Json<RpcRequest>) -> ApiResult<Json<RpcReply>> {
     let service = wallets(&state)?;
     let (user, user_id) = service.session(bearer(&headers)?).await?;
     let account = |ns: &str| user.accounts.iter().find(|a| a.namespace == ns).map(|a| a.address.clone()).unwrap_or_default();
@@ -282,11 +279,11 @@ pub struct NewEmail {
 #[utoipa::path(post, path = "/wallet/v1/update-email", tag = "wallet", request_body = UpdateEmail, responses((status = 200, body = ActionReply)))]
 pub async fn update_email(
     State(state): State<AppState>,
+    _: FromFrame,
     headers: HeaderMap,
     _: WriteBudget,
     extract::Json(req): extract::Json<UpdateEmail>,
 ) -> ApiResult<Json<ActionReply>> {
-    from_frame(&state, &headers)?;
     let service = wallets(&state)?;
     let (user, user_id) = service.session(bearer(&headers)?).await?;
     Ok(Json(ActionReply { action: service.update_email(&user_id, &user, &req.email).await? }))
@@ -294,8 +291,12 @@ pub async fn update_email(
 
 /// The current address's code: a code to the new address (VERIFY_SECONDARY_OTP).
 #[utoipa::path(post, path = "/wallet/v1/update-email/primary", tag = "wallet", request_body = Otp, responses((status = 200, body = ActionReply)))]
-pub async fn update_email_primary(State(state): State<AppState>, headers: HeaderMap, extract::Json(req): extract::Json<Otp>) -> ApiResult<Json<ActionReply>> {
-    from_frame(&state, &headers)?;
+pub async fn update_email_primary(
+    State(state): State<AppState>,
+    _: FromFrame,
+    headers: HeaderMap,
+    extract::Json(req): extract::Json<Otp>,
+) -> ApiResult<Json<ActionReply>> {
     let service = wallets(&state)?;
     let (user, _) = service.session(bearer(&headers)?).await?;
     Ok(Json(ActionReply { action: service.update_email_primary(&user, &req.otp).await? }))
@@ -303,8 +304,12 @@ pub async fn update_email_primary(State(state): State<AppState>, headers: Header
 
 /// The new address's code: the email changes.
 #[utoipa::path(post, path = "/wallet/v1/update-email/secondary", tag = "wallet", request_body = Otp, responses((status = 200, body = NewEmail)))]
-pub async fn update_email_secondary(State(state): State<AppState>, headers: HeaderMap, extract::Json(req): extract::Json<Otp>) -> ApiResult<Json<NewEmail>> {
-    from_frame(&state, &headers)?;
+pub async fn update_email_secondary(
+    State(state): State<AppState>,
+    _: FromFrame,
+    headers: HeaderMap,
+    extract::Json(req): extract::Json<Otp>,
+) -> ApiResult<Json<NewEmail>> {
     let service = wallets(&state)?;
     let (user, user_id) = service.session(bearer(&headers)?).await?;
     Ok(Json(NewEmail { new_email: service.update_email_secondary(&user_id, &user, &req.otp).await? }))
@@ -312,8 +317,7 @@ pub async fn update_email_secondary(State(state): State<AppState>, headers: Head
 
 /// A code to confirm exporting the private keys.
 #[utoipa::path(post, path = "/wallet/v1/export/request", tag = "wallet", responses((status = 204, description = "Code sent")))]
-pub async fn export_request(State(state): State<AppState>, headers: HeaderMap, _: WriteBudget) -> ApiResult<StatusCode> {
-    from_frame(&state, &headers)?;
+pub async fn export_request(State(state): State<AppState>, _: FromFrame, headers: HeaderMap, _: WriteBudget) -> ApiResult<StatusCode> {
     let service = wallets(&state)?;
     let (user, _) = service.session(bearer(&headers)?).await?;
     service.export_request(&user).await?;
@@ -331,8 +335,7 @@ pub struct ExportedKeys {
 
 /// The user's own keys after a fresh code, for the frame to show (never the host page).
 #[utoipa::path(post, path = "/wallet/v1/export", tag = "wallet", request_body = Otp, responses((status = 200, body = ExportedKeys), (status = 400, body = crate::error::ErrorBody)))]
-pub async fn export(State(state): State<AppState>, headers: HeaderMap, extract::Json(req): extract::Json<Otp>) -> ApiResult<Response> {
-    from_frame(&state, &headers)?;
+pub async fn export(State(state): State<AppState>, _: FromFrame, headers: HeaderMap, extract::Json(req): extract::Json<Otp>) -> ApiResult<Response> {
     let service = wallets(&state)?;
     let (user, user_id) = service.session(bearer(&headers)?).await?;
     let (eip155, solana) = service.export(&user_id, &user, &req.otp).await?;
