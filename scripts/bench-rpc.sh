@@ -25,18 +25,19 @@ API_PORT="$(free_port)"
 "$ANVIL" --host 127.0.0.1 --port "$CHAIN_PORT" --chain-id 31337 --silent &
 ANVIL_PID=$!
 export SIGIL_DATABASE_URL="sqlite://$WORK/bench.db" SIGIL_LOG=warn
-SIGIL=target/release/sigil
+RELEASE="${CARGO_TARGET_DIR:-target}/release"
+SIGIL="$RELEASE/sigil"
 PROJECT="$($SIGIL project add --name bench --origin '*')"
 $SIGIL serve --listen "127.0.0.1:$API_PORT" --dev-rpc-url "http://127.0.0.1:$CHAIN_PORT" --rpc-requests-per-second 1000000 >/dev/null 2>&1 &
 SERVER=$!
 # The floor: the smallest proxy the same libraries make (no parsing, routing or checks), to
 # show what the extra hop itself costs here.
 FLOOR_PORT="$(free_port)"
-target/release/examples/floor_proxy "127.0.0.1:$FLOOR_PORT" "http://127.0.0.1:$CHAIN_PORT/" >/dev/null 2>&1 &
+"$RELEASE/examples/floor_proxy" "127.0.0.1:$FLOOR_PORT" "http://127.0.0.1:$CHAIN_PORT/" >/dev/null 2>&1 &
 FLOOR=$!
 # The lowest floor: a TCP relay with no HTTP at all, the loopback hop alone.
 TCP_PORT="$(free_port)"
-target/release/examples/floor_tcp "127.0.0.1:$TCP_PORT" "127.0.0.1:$CHAIN_PORT" >/dev/null 2>&1 &
+"$RELEASE/examples/floor_tcp" "127.0.0.1:$TCP_PORT" "127.0.0.1:$CHAIN_PORT" >/dev/null 2>&1 &
 TCP=$!
 trap 'kill $SERVER $FLOOR $TCP $ANVIL_PID 2>/dev/null; wait 2>/dev/null; rm -rf "$WORK"' EXIT
 wait_rpc "http://127.0.0.1:$CHAIN_PORT/"
