@@ -16,7 +16,7 @@ CONNECTIONS="${BENCH_CONNECTIONS:-16}"
 # machine's noise moves single runs by 20% or more).
 ROUNDS="${BENCH_ROUNDS:-5}"
 ensure_wrk
-cargo build --locked --release -p sigil-server --bin sigil --example floor_proxy >&2
+cargo build --locked --release -p sigil-server --bin sigil --example floor_proxy --example floor_tcp >&2
 ANVIL="$(bash scripts/anvil.sh)"
 
 WORK="$(mktemp -d)"
@@ -25,16 +25,21 @@ API_PORT="$(free_port)"
 "$ANVIL" --host 127.0.0.1 --port "$CHAIN_PORT" --chain-id 31337 --silent &
 ANVIL_PID=$!
 export SIGIL_DATABASE_URL="sqlite://$WORK/bench.db" SIGIL_LOG=warn
-SIGIL=target/release/sigil
+RELEASE="${CARGO_TARGET_DIR:-target}/release"
+SIGIL="$RELEASE/sigil"
 PROJECT="$($SIGIL project add --name bench --origin '*')"
 $SIGIL serve --listen "127.0.0.1:$API_PORT" --dev-rpc-url "http://127.0.0.1:$CHAIN_PORT" --rpc-requests-per-second 1000000 >/dev/null 2>&1 &
 SERVER=$!
 # The floor: the smallest proxy the same libraries make (no parsing, routing or checks), to
 # show what the extra hop itself costs here.
 FLOOR_PORT="$(free_port)"
-target/release/examples/floor_proxy "127.0.0.1:$FLOOR_PORT" "http://127.0.0.1:$CHAIN_PORT/" >/dev/null 2>&1 &
+"$RELEASE/examples/floor_proxy" "127.0.0.1:$FLOOR_PORT" "http://127.0.0.1:$CHAIN_PORT/" >/dev/null 2>&1 &
 FLOOR=$!
-trap 'kill $SERVER $FLOOR $ANVIL_PID 2>/dev/null; wait 2>/dev/null; rm -rf "$WORK"' EXIT
+# The lowest floor: a TCP relay with no HTTP at all, the loopback hop alone.
+TCP_PORT="$(free_port)"
+"$RELEASE/examples/floor_tcp" "127.0.0.1:$TCP_PORT" "127.0.0.1:$CHAIN_PORT" >/dev/null 2>&1 &
+TCP=$!
+trap 'kill $SERVER $FLOOR $TCP $ANVIL_PID 2>/dev/null; wait 2>/dev/null; rm -rf "$WORK"' EXIT
 wait_rpc "http://127.0.0.1:$CHAIN_PORT/"
 wait_http "http://127.0.0.1:$API_PORT/health"
 
@@ -71,11 +76,12 @@ curl -fsS -o /dev/null -H 'content-type: application/json' -d "$BLOCK" "$PROXY"
 sleep 5
 for m in eth_blockNumber eth_call "eth_getBalance*"; do
   case "$m" in eth_blockNumber) body="$BLOCK" ;; eth_call) body="$CALL" ;; *) body=distinct ;; esac
-  : > "$WORK/direct"; : > "$WORK/proxy"; : > "$WORK/floor"
+  : > "$WORK/direct"; : > "$WORK/proxy"; : > "$WORK/floor"; : > "$WORK/tcp"
   for _ in $(seq "$ROUNDS"); do
     run "$DIRECT" "$body" >> "$WORK/direct"
     run "$PROXY" "$body" >> "$WORK/proxy"
     [ "$body" = distinct ] && run "http://127.0.0.1:$FLOOR_PORT/" "$body" >> "$WORK/floor"
+    [ "$body" = distinct ] && run "http://127.0.0.1:$TCP_PORT/" "$body" >> "$WORK/tcp"
   done
   col() { awk -v c="$2" '{ print $c }' "$WORK/$1" | median; }
   drps=$(col direct 1); dp50=$(col direct 2); dp99=$(col direct 3)
@@ -88,6 +94,12 @@ for m in eth_blockNumber eth_call "eth_getBalance*"; do
     printf '%-16s %-8s %10.0f %9.3f %9.3f\n' "$m" floor "$frps" "$fp50" "$fp99"
     awk -v a="$fp50" -v b="$dp50" -v e="$frps" -v f="$drps" \
       'BEGIN { printf "  floor (a bare hyper proxy, same upstream client): p50 x%.3f, throughput x%.3f: the hop itself\n", a / b, e / f }'
+  fi
+  if [ -s "$WORK/tcp" ]; then
+    trps=$(col tcp 1); tp50=$(col tcp 2); tp99=$(col tcp 3)
+    printf '%-16s %-8s %10.0f %9.3f %9.3f\n' "$m" tcp "$trps" "$tp50" "$tp99"
+    awk -v a="$tp50" -v b="$dp50" -v e="$trps" -v f="$drps" \
+      'BEGIN { printf "  tcp (a TCP relay, no HTTP: the loopback hop alone): p50 x%.3f, throughput x%.3f\n", a / b, e / f }'
   fi
   awk -v m="$m" -v a="$pp50" -v b="$dp50" -v c="$pp99" -v d="$dp99" -v e="$prps" -v f="$drps" -v g="$goal" \
     'BEGIN { printf "%s proxy overhead: p50 x%.3f (%+.1f%%), p99 x%.3f, throughput x%.3f%s\n", m, a / b, (a / b - 1) * 100, c / d, e / f, g }'

@@ -27,6 +27,7 @@ const STATUS_SLOTS: usize = 900;
 /// record without taking a lock (a shared lock here cost the proxy ~20% of its throughput).
 struct MethodStats {
     statuses: Box<[AtomicU64]>,
+    /// Per bucket, the values above the bound below it (not cumulative).
     buckets: [AtomicU64; BUCKETS.len()],
     sum_nanos: AtomicU64,
     count: AtomicU64,
@@ -53,10 +54,10 @@ impl RouteStats {
         let m = self.by_method[method].get_or_init(MethodStats::new);
         let slot = usize::from(status.clamp(STATUS_MIN, STATUS_MIN + STATUS_SLOTS as u16 - 1) - STATUS_MIN);
         m.statuses[slot].fetch_add(1, Relaxed);
-        for (i, bound) in BUCKETS.iter().enumerate() {
-            if seconds <= *bound {
-                m.buckets[i].fetch_add(1, Relaxed);
-            }
+        // Only the smallest bucket that holds the value counts it here (one atomic write rather
+        // than one per larger bucket); the rendering adds them up as Prometheus wants.
+        if let Some(i) = BUCKETS.iter().position(|bound| seconds <= *bound) {
+            m.buckets[i].fetch_add(1, Relaxed);
         }
         m.sum_nanos.fetch_add((seconds * 1e9) as u64, Relaxed);
         m.count.fetch_add(1, Relaxed);
@@ -103,8 +104,10 @@ impl Metrics {
         out.push_str("# TYPE sigil_http_request_duration_seconds histogram\n");
         for (route, method, m) in each() {
             let labels = format!("method=\"{method}\",route=\"{}\"", escape(route));
+            let mut cumulative = 0;
             for (i, bound) in BUCKETS.iter().enumerate() {
-                let _ = writeln!(out, "sigil_http_request_duration_seconds_bucket{{{labels},le=\"{bound}\"}} {}", m.buckets[i].load(Relaxed));
+                cumulative += m.buckets[i].load(Relaxed);
+                let _ = writeln!(out, "sigil_http_request_duration_seconds_bucket{{{labels},le=\"{bound}\"}} {cumulative}");
             }
             let count = m.count.load(Relaxed);
             let _ = writeln!(out, "sigil_http_request_duration_seconds_bucket{{{labels},le=\"+Inf\"}} {count}");

@@ -13,7 +13,13 @@ pub fn normalize(address: &str) -> String {
 
 /// An `eth_call` of `data` (hex call data) on `to`, at the latest block.
 pub fn eth_call(to: &str, data: &str) -> Call {
-    Call { id: "null".into(), method: "eth_call".into(), params: Some(format!(r#"[{{"to":"{to}","data":"{data}"}},"latest"]"#)), notification: false }
+    Call {
+        id: "null".into(),
+        method: "eth_call".into(),
+        params: Some(format!(r#"[{{"to":"{to}","data":"{data}"}},"latest"]"#)),
+        notification: false,
+        exact: false,
+    }
 }
 
 /// ERC-20 `balanceOf(owner)` on `token`; None when `owner` is not an address.

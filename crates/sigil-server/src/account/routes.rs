@@ -120,6 +120,7 @@ async fn evm_holdings(state: &AppState, chain: &crate::chains::ChainConfig, owne
         method: "eth_getBalance".into(),
         params: Some(format!(r#"["{owner}","latest"]"#)),
         notification: false,
+        exact: false,
     }];
     // Token addresses were checked when the chains were loaded; the owner by the route.
     calls.extend(chain.tokens.iter().filter_map(|t| evm::balance_of(&t.address, owner)));

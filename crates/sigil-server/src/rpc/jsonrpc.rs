@@ -1,6 +1,7 @@
 //! JSON-RPC 2.0 framing for the proxy. Ids and results are kept as raw JSON text, so 19-digit
 //! ids (above 2^53) and large results pass through unchanged.
 
+use bytes::Bytes;
 use serde_json::value::RawValue;
 
 pub const PARSE_ERROR: i64 = -32700;
@@ -43,6 +44,58 @@ impl Reply {
     }
 }
 
+/// What the proxy answers one call with: the upstream's response as it is, when it already is
+/// exactly the response to the client's request (nothing to rewrite), or a reply to frame.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Answer {
+    Raw(Bytes),
+    Reply(Reply),
+}
+
+impl Answer {
+    /// An upstream's single response to the request `id` the client sent as it is: the bytes
+    /// themselves when they are a JSON-RPC 2.0 response to that id with nothing else in it
+    /// (only jsonrpc, id, and a result or an error), else the reply read out of them.
+    pub fn for_request(bytes: Bytes, id: &str) -> Answer {
+        match serde_json::from_slice::<ExactReply>(&bytes) {
+            Ok(r) if r.jsonrpc.get() == "\"2.0\"" && r.id.get() == id && r.exactly_one() => Answer::Raw(bytes),
+            _ => Answer::Reply(Reply::from_upstream(&bytes)),
+        }
+    }
+
+    pub fn into_reply(self) -> Reply {
+        match self {
+            Answer::Raw(bytes) => Reply::from_upstream(&bytes),
+            Answer::Reply(reply) => reply,
+        }
+    }
+}
+
+/// An upstream's response object with no member besides those of a response.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ExactReply<'a> {
+    #[serde(borrow)]
+    jsonrpc: &'a RawValue,
+    #[serde(borrow)]
+    id: &'a RawValue,
+    #[serde(borrow, default, deserialize_with = "present")]
+    result: Option<&'a RawValue>,
+    #[serde(borrow, default, deserialize_with = "present")]
+    error: Option<&'a RawValue>,
+}
+
+impl ExactReply<'_> {
+    /// A result, or an error object, and not both.
+    fn exactly_one(&self) -> bool {
+        match (self.result, self.error) {
+            (Some(_), None) => true,
+            (None, Some(e)) => e.get().starts_with('{'),
+            _ => false,
+        }
+    }
+}
+
 /// An upstream's response object, borrowed: only what a reply needs.
 #[derive(serde::Deserialize)]
 struct RawReply<'a> {
@@ -75,6 +128,9 @@ pub struct Call {
     pub params: Option<String>,
     /// A call without an id member: JSON-RPC answers it with nothing.
     pub notification: bool,
+    /// The call object has only jsonrpc, id, method (with no escapes) and params, so its bytes
+    /// can go upstream as they are: the upstream reads exactly what was checked.
+    pub exact: bool,
 }
 
 /// A call, or the error to answer in its place (with the id when it could be read).
@@ -90,13 +146,19 @@ pub enum Parsed {
 pub fn parse(body: &[u8]) -> Result<Parsed, Reply> {
     let parse_error = || Reply::error(PARSE_ERROR, "Parse error");
     // The first non-blank byte tells a batch from a single call, so the body is parsed once.
-    if body.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'[') {
+    let first = body.iter().find(|b| !b.is_ascii_whitespace());
+    if first == Some(&b'[') {
         let items: Vec<&RawValue> = serde_json::from_slice(body).map_err(|_| parse_error())?;
-        Ok(Parsed::Batch(items.into_iter().map(parse_item).collect()))
-    } else {
-        let raw: &RawValue = serde_json::from_slice(body).map_err(|_| parse_error())?;
-        Ok(Parsed::Single(parse_item(raw)))
+        return Ok(Parsed::Batch(items.into_iter().map(parse_item).collect()));
     }
+    // The usual request, read in one pass: one object with the members of a call only.
+    if first == Some(&b'{') {
+        if let Ok(exact) = serde_json::from_slice::<ExactCall>(body) {
+            return Ok(Parsed::Single(check(exact.into(), true)));
+        }
+    }
+    let raw: &RawValue = serde_json::from_slice(body).map_err(|_| parse_error())?;
+    Ok(Parsed::Single(parse_item(raw)))
 }
 
 fn valid_id(raw: &str) -> bool {
@@ -117,17 +179,41 @@ struct RawCall<'a> {
     params: Option<&'a RawValue>,
 }
 
+/// A call object with no other member (and none twice, as for every call).
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ExactCall<'a> {
+    #[serde(borrow)]
+    jsonrpc: Option<&'a RawValue>,
+    #[serde(borrow, default, deserialize_with = "present")]
+    id: Option<&'a RawValue>,
+    #[serde(borrow)]
+    method: Option<&'a RawValue>,
+    #[serde(borrow)]
+    params: Option<&'a RawValue>,
+}
+
+impl<'a> From<ExactCall<'a>> for RawCall<'a> {
+    fn from(c: ExactCall<'a>) -> RawCall<'a> {
+        RawCall { jsonrpc: c.jsonrpc, id: c.id, method: c.method, params: c.params }
+    }
+}
+
 fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<&'de RawValue>, D::Error> {
     <&RawValue as serde::Deserialize>::deserialize(d).map(Some)
 }
 
 fn parse_item(raw: &RawValue) -> Item {
-    let invalid = |id: &str, why: &str| Err((id.to_owned(), Reply::error(INVALID_REQUEST, &format!("Invalid request: {why}"))));
     // serde would also read a struct from an array; a call must be an object.
-    let call = match serde_json::from_str::<RawCall>(raw.get()) {
-        Ok(call) if raw.get().starts_with('{') => call,
-        _ => return invalid("null", "expected an object"),
-    };
+    match serde_json::from_str::<RawCall>(raw.get()) {
+        Ok(call) if raw.get().starts_with('{') => check(call, false),
+        _ => Err(("null".to_owned(), Reply::error(INVALID_REQUEST, "Invalid request: expected an object"))),
+    }
+}
+
+/// The call, or the error to answer in its place. `exact`: the object has no other member.
+fn check(call: RawCall, exact: bool) -> Item {
+    let invalid = |id: &str, why: &str| Err((id.to_owned(), Reply::error(INVALID_REQUEST, &format!("Invalid request: {why}"))));
     let id = match call.id {
         Some(id) if valid_id(id.get()) => id.get().to_owned(),
         Some(_) => return invalid("null", "id must be a string, number or null"),
@@ -136,8 +222,11 @@ fn parse_item(raw: &RawValue) -> Item {
     if call.jsonrpc.map(RawValue::get) != Some("\"2.0\"") {
         return invalid(&id, "jsonrpc must be \"2.0\"");
     }
-    let method = match call.method.map(|m| serde_json::from_str::<String>(m.get())) {
-        Some(Ok(m)) if !m.is_empty() && m.len() <= 128 => m,
+    let (method, escaped) = match call.method.map(|m| (serde_json::from_str::<String>(m.get()), m.get().len())) {
+        Some((Ok(m), raw_len)) if !m.is_empty() && m.len() <= 128 => {
+            let escaped = raw_len != m.len() + 2;
+            (m, escaped)
+        }
         _ => return invalid(&id, "method must be a non-empty string"),
     };
     let params = match call.params {
@@ -145,7 +234,7 @@ fn parse_item(raw: &RawValue) -> Item {
         Some(p) if p.get().starts_with('[') || p.get().starts_with('{') => Some(p.get().to_owned()),
         Some(_) => return invalid(&id, "params must be an array or an object"),
     };
-    Ok(Call { id, method, params, notification: call.id.is_none() })
+    Ok(Call { id, method, params, notification: call.id.is_none(), exact: exact && !escaped })
 }
 
 /// A request body for an upstream.
@@ -217,6 +306,43 @@ mod tests {
         assert!(items[0].is_err() && items[1].is_err());
         assert_eq!(items[2].as_ref().unwrap().params.as_deref(), Some("[]"));
         assert!(matches!(&items[3], Err((id, Reply::Error(e))) if id == "null" && e.contains("expected an object")), "{:?}", items[3]);
+    }
+
+    #[test]
+    fn only_a_call_with_nothing_to_rewrite_goes_as_it_is() {
+        let single = |body: &str| match parse(body.as_bytes()).unwrap() {
+            Parsed::Single(Ok(call)) => call,
+            other => panic!("{other:?}"),
+        };
+        let call = single(r#" {"jsonrpc":"2.0","id":"a","method":"eth_getBalance","params":["0x1","latest"]}"#);
+        assert!(call.exact);
+        assert_eq!((call.id.as_str(), call.method.as_str(), call.params.as_deref()), (r#""a""#, "eth_getBalance", Some(r#"["0x1","latest"]"#)));
+        // Another member, or an escaped method name: the upstream gets a body of our own.
+        assert!(!single(r#"{"jsonrpc":"2.0","id":1,"method":"eth_chainId","extra":{"a":1}}"#).exact);
+        assert!(!single(r#"{"jsonrpc":"2.0","id":1,"method":"eth_chain\u0049d"}"#).exact);
+        assert_eq!(single(r#"{"jsonrpc":"2.0","id":1,"method":"eth_chain\u0049d"}"#).method, "eth_chainId");
+        // A member twice is no call at all, exact or not.
+        assert!(matches!(parse(br#"{"jsonrpc":"2.0","id":1,"method":"eth_chainId","method":"evm_mine"}"#).unwrap(), Parsed::Single(Err(_))));
+        assert!(matches!(parse(br#"{"jsonrpc":"2.0","id":1,"method":"eth_chainId","x":1,"method":"evm_mine"}"#).unwrap(), Parsed::Single(Err(_))));
+        // Batches are always rewritten (ids 0..n upstream).
+        let Parsed::Batch(items) = parse(br#"[{"jsonrpc":"2.0","id":1,"method":"eth_chainId"}]"#).unwrap() else { panic!() };
+        assert!(!items[0].as_ref().unwrap().exact);
+    }
+
+    #[test]
+    fn an_upstream_answer_goes_back_as_it_is_only_when_it_fits() {
+        let raw = |s: &'static str| Bytes::from_static(s.as_bytes());
+        let ok = raw(r#"{"jsonrpc":"2.0","id":"a","result":"0x0"}"#);
+        assert_eq!(Answer::for_request(ok.clone(), r#""a""#), Answer::Raw(ok.clone()));
+        let err = raw(r#"{"jsonrpc":"2.0","id":7,"error":{"code":3,"message":"reverted"}}"#);
+        assert_eq!(Answer::for_request(err.clone(), "7"), Answer::Raw(err));
+        // Another id, another member, both or neither of result and error: framed anew.
+        assert_eq!(Answer::for_request(ok, "1"), Answer::Reply(Reply::Result(r#""0x0""#.into())));
+        assert_eq!(Answer::for_request(raw(r#"{"jsonrpc":"2.0","id":1,"result":"0x0","extra":1}"#), "1"), Answer::Reply(Reply::Result(r#""0x0""#.into())));
+        assert_eq!(Answer::for_request(raw(r#"{"jsonrpc":"2.0","id":1,"result":"0x0","error":null}"#), "1"), Answer::Reply(Reply::Result(r#""0x0""#.into())));
+        assert_eq!(Answer::for_request(raw(r#"{"id":1,"result":"0x0"}"#), "1"), Answer::Reply(Reply::Result(r#""0x0""#.into())));
+        assert!(matches!(Answer::for_request(raw(r#"{"jsonrpc":"2.0","id":1}"#), "1"), Answer::Reply(Reply::Error(e)) if e.contains("Invalid response")));
+        assert!(matches!(Answer::for_request(raw("<html>"), "1"), Answer::Reply(Reply::Error(_))));
     }
 
     #[test]

@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 use bytes::Bytes;
 
 use crate::chains::Chains;
-use jsonrpc::Reply;
+use jsonrpc::{Answer, Reply};
 use upstream::Upstream;
 
 /// Largest JSON-RPC request body (a full batch of calls with data).
@@ -239,35 +239,50 @@ impl Rpc {
 
     /// One call's reply, sharing identical in-flight reads and caching chain constants.
     pub async fn call(self: &Arc<Self>, chain: &str, method: &str, params: Option<&str>) -> Result<Reply, Failure> {
+        self.forward(chain, method, params, None).await.map(Answer::into_reply)
+    }
+
+    /// One call's answer, as `call`. `exact`: the client's request body and its id, when the
+    /// body can go upstream as it is (jsonrpc::Call::exact); the upstream's answer then goes back
+    /// as it is too when it answers that id, with nothing parsed into a new body either way.
+    pub async fn forward(self: &Arc<Self>, chain: &str, method: &str, params: Option<&str>, exact: Option<(&Bytes, &str)>) -> Result<Answer, Failure> {
         if method == "eth_blockNumber" && params.is_none_or(|p| p.trim() == "[]") {
             if let Some(n) = self.head(chain) {
                 self.touch(chain);
-                return Ok(Reply::Result(format!("\"0x{n:x}\"")));
+                return Ok(Answer::Reply(Reply::Result(format!("\"0x{n:x}\""))));
             }
         }
-        let cache_key = CACHED_FOREVER.contains(&method).then(|| (chain.to_owned(), method.to_owned()));
-        if let Some(key) = &cache_key {
-            if let Some(hit) = self.cached.lock().unwrap_or_else(|e| e.into_inner()).get(key) {
-                return Ok(hit.clone());
+        if CACHED_FOREVER.contains(&method) {
+            let key = (chain.to_owned(), method.to_owned());
+            if let Some(hit) = self.cached.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
+                return Ok(Answer::Reply(hit.clone()));
             }
+            let bytes = self.shared(format!("{chain}|{method}|{}", params.unwrap_or("")), chain, jsonrpc::request_body(method, params).into()).await?;
+            let reply = Reply::from_upstream(&bytes);
+            if reply.is_result() {
+                self.cached.lock().unwrap_or_else(|e| e.into_inner()).insert(key, reply.clone());
+            }
+            return Ok(Answer::Reply(reply));
         }
-        let body = jsonrpc::request_body(method, params);
-        let bytes = if is_coalescable(method) {
-            let key = format!("{chain}|{method}|{}", params.unwrap_or(""));
-            self.shared(key, chain, body).await?
-        } else {
-            self.send(chain, Bytes::from(body)).await?
+        let body = match exact {
+            Some((raw, _)) => raw.clone(),
+            None => Bytes::from(jsonrpc::request_body(method, params)),
         };
-        let reply = Reply::from_upstream(&bytes);
-        if let (Some(key), true) = (cache_key, reply.is_result()) {
-            self.cached.lock().unwrap_or_else(|e| e.into_inner()).insert(key, reply.clone());
-        }
-        Ok(reply)
+        let bytes = if is_coalescable(method) {
+            // Calls that share this one get the same answer, framed for their own ids.
+            self.shared(format!("{chain}|{method}|{}", params.unwrap_or("")), chain, body).await?
+        } else {
+            self.send(chain, body).await?
+        };
+        Ok(match exact {
+            Some((_, id)) => Answer::for_request(bytes, id),
+            None => Answer::Reply(Reply::from_upstream(&bytes)),
+        })
     }
 
     /// The answer of an identical call already in flight, or of a new one that later identical
     /// calls wait for. A waiter whose leader went away (its client left) asks again itself.
-    async fn shared(&self, key: String, chain: &str, body: String) -> Result<Bytes, Failure> {
+    async fn shared(&self, key: String, chain: &str, body: Bytes) -> Result<Bytes, Failure> {
         enum Role {
             Wait(tokio::sync::oneshot::Receiver<Result<Bytes, Failure>>),
             Lead,
@@ -292,14 +307,14 @@ impl Rpc {
                 }
             };
             match role {
-                Role::Alone => return self.send(chain, Bytes::from(body)).await,
+                Role::Alone => return self.send(chain, body).await,
                 Role::Wait(rx) => match rx.await {
                     Ok(answer) => return answer,
                     Err(_) => continue,
                 },
                 Role::Lead => {
                     let leader = Leader { rpc: self, key: &key };
-                    let answer = self.send(chain, Bytes::from(body)).await;
+                    let answer = self.send(chain, body).await;
                     for waiter in leader.finish() {
                         let _ = waiter.send(answer.clone());
                     }

@@ -9,7 +9,7 @@ use axum::http::{header, HeaderValue, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use axum::Extension;
 
-use super::jsonrpc::{self, Call, Parsed, Reply};
+use super::jsonrpc::{self, Answer, Call, Parsed, Reply};
 use crate::projects::Project;
 use crate::query::text;
 use crate::AppState;
@@ -31,8 +31,11 @@ impl ProxyQuery {
     }
 }
 
-fn json(status: StatusCode, body: String) -> Response {
-    (status, [(header::CONTENT_TYPE, "application/json")], body).into_response()
+fn json(status: StatusCode, body: impl Into<Body>) -> Response {
+    let mut res = Response::new(body.into());
+    *res.status_mut() = status;
+    res.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    res
 }
 
 /// Forwards a JSON-RPC request or batch (at most 1000) to the chain's upstreams.
@@ -95,11 +98,17 @@ pub async fn proxy(State(state): State<AppState>, Extension(project): Extension<
             false => json(StatusCode::OK, not_allowed(&call.method).to_json(&call.id)),
         },
         Parsed::Single(Err((id, reply))) => json(StatusCode::BAD_REQUEST, reply.to_json(&id)),
-        Parsed::Single(Ok(call)) => match state.rpc.call(chain, &call.method, call.params.as_deref()).await {
-            _ if call.notification => StatusCode::NO_CONTENT.into_response(),
-            Ok(reply) => json(StatusCode::OK, reply.to_json(&call.id)),
-            Err(f) => unavailable(f, &call.id),
-        },
+        Parsed::Single(Ok(call)) => {
+            // A call with an id of its own goes upstream as the client sent it, when nothing in
+            // it needs rewriting; its answer then comes back as the upstream sent it.
+            let exact = (call.exact && !call.notification && call.id != "null").then_some((&body, call.id.as_str()));
+            match state.rpc.forward(chain, &call.method, call.params.as_deref(), exact).await {
+                _ if call.notification => StatusCode::NO_CONTENT.into_response(),
+                Ok(Answer::Raw(bytes)) => json(StatusCode::OK, bytes),
+                Ok(Answer::Reply(reply)) => json(StatusCode::OK, reply.to_json(&call.id)),
+                Err(f) => unavailable(f, &call.id),
+            }
+        }
         Parsed::Batch(items) => {
             let items = items
                 .into_iter()
