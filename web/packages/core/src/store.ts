@@ -21,6 +21,12 @@ export interface ViewParams {
   ConnectingFarcaster: undefined
   SIWXSignMessage: undefined
   ApproveTransaction: undefined
+  /** The embedded wallet's email login: the emailed 6-digit code. */
+  EmailVerifyOtp: { email: string }
+  /** The embedded wallet's email login: approve this device from the email first. */
+  EmailVerifyDevice: { email: string }
+  /** The embedded wallet's email change: the new address, then a code to each address. */
+  UpdateEmail: undefined
   Swap: undefined
   UnsupportedChain: undefined
   RegisterAccountName: undefined
