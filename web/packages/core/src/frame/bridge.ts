@@ -7,8 +7,8 @@
  * sign-out waits at most 3 s, a heartbeat every 5 s. Loaded on demand (email login, a stored
  * embedded session), never with the host page.
  */
-import { errors, rpc } from '../messages/core.js'
-import { SigilError, UserRejectedRequestError } from '../errors.js'
+import { errors } from '../messages/core.js'
+import { RpcErrorCode, SigilError, UserRejectedRequestError } from '../errors.js'
 import type { z } from 'zod'
 import { AppRequest, FrameMessage, ResultOf, type AppRequestType } from './messages.js'
 
@@ -54,10 +54,10 @@ function randomId(): string {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')
 }
 
-/** An error the frame answered with: 4001 as UserRejectedRequestError, else its message. */
+/** An error the frame answered with: 4001 as UserRejectedRequestError, else its message ('An error occurred' without one). */
 function frameError(message: string | undefined, code: number | undefined): SigilError {
   if (code === 4001) return new UserRejectedRequestError()
-  return new SigilError(message || (rpc[5000] as string), code ?? 5000)
+  return new SigilError(message || errors.anErrorOccurred, code ?? RpcErrorCode.defaultError)
 }
 
 export class FrameBridge {
