@@ -50,7 +50,8 @@ export async function typeCode(page: Page, code: string): Promise<void> {
 
 /** Pastes the code into the first input (a paste event with the text, as a clipboard gives it). */
 export async function pasteCode(page: Page, code: string): Promise<void> {
-  await emb.otpInputs(page)
+  await emb
+    .otpInputs(page)
     .first()
     .evaluate((input, text) => {
       const data = new DataTransfer()

@@ -154,12 +154,19 @@ export default async function setup(project: TestProject) {
     const devchain = JSON.parse(readFileSync(deployment, 'utf8')) as DevchainDeployment
 
     // The mail sink the server sends codes to (SMTP) and the tests read (HTTP).
-    const mail = start('mail-sink', process.execPath, [join(WEB_DIR, 'e2e/mail-sink.mjs'), '--smtp-port', String(ports.smtp), '--http-port', String(ports.mail)])
+    const mail = start('mail-sink', process.execPath, [
+      join(WEB_DIR, 'e2e/mail-sink.mjs'),
+      '--smtp-port',
+      String(ports.smtp),
+      '--http-port',
+      String(ports.mail),
+    ])
     await waitFor('the mail sink', httpOk(`${mailUrl}/health`), mail.child, mail.log)
 
     // The frame page the server serves on its frame origin, built before the server starts.
     const frameBuild = spawnSync('npm', ['run', 'build', '-w', '@sigil/frame'], { cwd: WEB_DIR, encoding: 'utf8' })
-    if (frameBuild.status !== 0) throw new Error(`npm run build -w @sigil/frame failed (${frameBuild.status}):\n${frameBuild.stdout.slice(-4000)}\n${frameBuild.stderr.slice(-4000)}`)
+    if (frameBuild.status !== 0)
+      throw new Error(`npm run build -w @sigil/frame failed (${frameBuild.status}):\n${frameBuild.stdout.slice(-4000)}\n${frameBuild.stderr.slice(-4000)}`)
 
     // The server proxies the dev chain to this anvil (EIP-1271 sign-in checks, balances, names),
     // and holds embedded wallets (a fresh key-encryption key, the mail sink, the frame origin).

@@ -7,8 +7,7 @@
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { getAddress, recoverMessageAddress, recoverTypedDataAddress, type Hex } from 'viem'
-import { greetingTypedData } from '../../apps/demo/src/contracts.js'
-import { DEMO_MESSAGE } from '../../apps/demo/src/ProviderCard.js'
+import { DEMO_MESSAGE, greetingTypedData } from '../../apps/demo/src/contracts.js'
 import { screenshot } from '../src/browser.js'
 import { accounts, nativeBalance, rpc, tokenBalance, transferToken } from '../src/chain.js'
 import { emb, freshEmail, logIn, pasteCode, submitEmail, typeCode } from '../src/embedded.js'
@@ -175,7 +174,9 @@ describe('embedded wallet: requests', () => {
     await emb.approveButton(t.page).click()
     await expect.poll(() => emb.provider.txHash(t.page).innerText(), { timeout: 30_000 }).toMatch(/^0x[0-9a-f]{64}$/)
     const hash = await emb.provider.txHash(t.page).innerText()
-    await expect.poll(async () => (await rpc<{ status: string } | null>(t.env.rpcUrl, 'eth_getTransactionReceipt', [hash]))?.status, { timeout: 20_000 }).toBe('0x1')
+    await expect
+      .poll(async () => (await rpc<{ status: string } | null>(t.env.rpcUrl, 'eth_getTransactionReceipt', [hash]))?.status, { timeout: 20_000 })
+      .toBe('0x1')
     expect(await nativeBalance(t.env.rpcUrl, account1)).toBe(recipientBefore + 10n ** 16n)
     expect(await nativeBalance(t.env.rpcUrl, addr)).toBeLessThan(10n ** 18n - 10n ** 16n)
 

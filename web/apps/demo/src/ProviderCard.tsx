@@ -2,11 +2,8 @@ import { useAppKitAccount, useAppKitNetwork, useAppKitProvider, type Eip1193Prov
 import { useEffect, useState } from 'react'
 import { createWalletClient, custom, formatEther, formatUnits } from 'viem'
 import { config, devChain } from './config.js'
-import { erc20Abi, greetingTypedData } from './contracts.js'
+import { DEMO_MESSAGE, erc20Abi, greetingTypedData } from './contracts.js'
 import { Field } from './Field.js'
-
-/** What "Sign message" signs (personal_sign). */
-export const DEMO_MESSAGE = 'Hello from the Sigil demo'
 
 /**
  * The connected wallet's EIP-1193 provider from useAppKitProvider, used directly: viem signs
@@ -68,7 +65,11 @@ export function ProviderCard({ refreshKey }: { refreshKey: string | undefined })
     }
   }
   const signMessage = () =>
-    request('personal_sign', [`0x${Array.from(new TextEncoder().encode(DEMO_MESSAGE), (b) => b.toString(16).padStart(2, '0')).join('')}`, address], setMessageSignature)
+    request(
+      'personal_sign',
+      [`0x${Array.from(new TextEncoder().encode(DEMO_MESSAGE), (b) => b.toString(16).padStart(2, '0')).join('')}`, address],
+      setMessageSignature,
+    )
   const sendEth = () => request('eth_sendTransaction', [{ from: address, to: config.sglRecipient, value: '0x2386f26fc10000' }], setTxHash)
   // eth_sign signs raw hashes: wallets that care refuse it (the embedded wallet does).
   const notAllowed = () => request('eth_sign', [address, `0x${'00'.repeat(32)}`], () => undefined)

@@ -146,6 +146,8 @@ export function createSigil(input: SigilOptions, deps: SigilDependencies = {}): 
         chainId: () => store.getState().activeCaipNetwork.caipNetworkId,
         enableLogger: options.enableFrameLogger,
         storage: deps.storage ?? defaultBackend(),
+        dappData: { ...(options.metadata ? { metadata: options.metadata } : {}), sdkType: options.sdkType },
+        theme: () => ({ themeMode: store.getState().themeMode, themeVariables: store.getState().themeVariables }),
       }),
     )
   }

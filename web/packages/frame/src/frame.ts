@@ -202,7 +202,8 @@ export function startFrame(win: Window = window): FrameController {
     if (!parsed.success) {
       log('dropped an invalid message')
       const id = (event.data as { id?: unknown } | null)?.id
-      if (typeof id === 'string' && /^[A-Za-z0-9-]{8,64}$/.test(id)) post({ id, type: 'RESPONSE', ok: false, error: { message: m.invalidMessage } }, event.origin)
+      if (typeof id === 'string' && /^[A-Za-z0-9-]{8,64}$/.test(id))
+        post({ id, type: 'RESPONSE', ok: false, error: { message: m.invalidMessage } }, event.origin)
       return
     }
     const request = parsed.data

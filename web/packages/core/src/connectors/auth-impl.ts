@@ -31,14 +31,34 @@ export function createAuthImpl(options: AuthConnectorOptions, { emit, emitReques
   }
 
   const frame = () => {
-    bridge ??= new FrameBridge({
+    if (bridge) return bridge
+    const created = new FrameBridge({
       frameUrl: options.frameUrl,
       projectId: options.projectId,
       chainId,
       version: options.version,
       ...(options.enableLogger ? { enableLogger: true } : {}),
     })
-    return bridge
+    bridge = created
+    // Once ready, the frame learns whose page it serves and the modal's theme (for its approval view).
+    void created.ready
+      .then(async () => {
+        const { dappData, theme } = options
+        if (dappData)
+          await created.request('SYNC_DAPP_DATA', {
+            ...(dappData.metadata ? { metadata: dappData.metadata } : {}),
+            sdkType: dappData.sdkType,
+            sdkVersion: options.version,
+            projectId: options.projectId,
+          })
+        if (theme) {
+          const { themeMode, themeVariables } = theme()
+          const variables = Object.fromEntries(Object.entries(themeVariables).filter((e): e is [string, string | number] => e[1] !== undefined))
+          await created.request('SYNC_THEME', { themeMode, themeVariables: variables })
+        }
+      })
+      .catch(() => undefined)
+    return created
   }
 
   const forget = () => {
@@ -163,7 +183,8 @@ export function createAuthImpl(options: AuthConnectorOptions, { emit, emitReques
         await b.request('SIGN_OUT', undefined, { timeoutMs: FRAME_SIGN_OUT_WAIT_MS }).catch(() => undefined)
         emitEip1193('accountsChanged', [])
       },
-      getProvider: (namespace: ChainNamespace) => (user ? (namespace === 'eip155' ? evmProvider : namespace === 'solana' ? solanaProvider : undefined) : undefined),
+      getProvider: (namespace: ChainNamespace) =>
+        user ? (namespace === 'eip155' ? evmProvider : namespace === 'solana' ? solanaProvider : undefined) : undefined,
       async connectEmail(email: string) {
         const trimmed = email.trim()
         if (!EMAIL_RE.test(trimmed)) throw new SigilError(errors.invalidEmail, 'INVALID_EMAIL')

@@ -4,6 +4,7 @@
  * origin. Its accounts span eip155 and solana. This shell is all the host page loads up front;
  * the frame bridge, the message schemas and the provider load on first use (./auth-impl.ts).
  */
+import type { Metadata, ThemeMode, ThemeVariables } from '../options.js'
 import type { KeyValueStorage } from '../storage.js'
 import type { Connector } from '../types.js'
 import type { ConnectorEvent, ConnectorSource, WalletConnector } from './types.js'
@@ -41,6 +42,10 @@ export interface AuthConnectorOptions {
   chainId: () => string
   enableLogger?: boolean
   storage: KeyValueStorage
+  /** The host's name and icons, for the frame's approval view; the SDK type. */
+  dappData?: { metadata?: Metadata; sdkType: string }
+  /** The modal's theme, which the frame follows. */
+  theme?: () => { themeMode: ThemeMode; themeVariables: ThemeVariables }
 }
 
 /** The embedded wallet's connector: a WalletConnector with the email login steps. */

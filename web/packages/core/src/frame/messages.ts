@@ -103,7 +103,7 @@ export const ResultOf = {
 export type ResultOf<T extends AppRequestType> = z.infer<(typeof ResultOf)[T]>
 
 /** Every frame-to-app message: one reply per request, and the frame's own events. */
-export const FrameMessage = z.discriminatedUnion('type', [
+export const FrameMessage = z.union([
   z.object({ type: z.literal('FRAME_READY'), payload: z.object({ version: z.string().max(40).optional() }) }),
   z.object({ type: z.literal('HEARTBEAT') }),
   z.object({ id, type: z.literal('RESPONSE'), ok: z.literal(true), payload: z.unknown() }),
