@@ -16,7 +16,12 @@ function fakeAuth() {
     },
     connectEmail: vi.fn(),
   } as unknown as AuthConnector
-  const source: ConnectorSource = { watch: (onChange) => (onChange([auth]), () => undefined) }
+  const source: ConnectorSource = {
+    watch(onChange) {
+      onChange([auth])
+      return () => undefined
+    },
+  }
   const emit = (event: EmbeddedRequestEvent) => {
     for (const l of [...listeners]) l(event)
   }

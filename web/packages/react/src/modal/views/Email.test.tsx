@@ -40,7 +40,12 @@ function fakeAuth() {
     showFrame: vi.fn(),
     subscribeRequests: () => () => undefined,
   } satisfies AuthConnector
-  const source: ConnectorSource = { watch: (onChange) => (onChange([auth]), () => undefined) }
+  const source: ConnectorSource = {
+    watch(onChange) {
+      onChange([auth])
+      return () => undefined
+    },
+  }
   return { auth, source }
 }
 
