@@ -116,6 +116,9 @@ export function createAuthImpl(options: AuthConnectorOptions, { emit, emitReques
           return evmAddress() ? [evmAddress()] : []
         case 'eth_chainId':
           return `0x${(evmChain() ?? 1).toString(16)}`
+        case 'wallet_getCapabilities':
+          // No EIP-5792 capabilities (asset discovery, batching) here: balances come from the server.
+          return {}
         case 'wallet_switchEthereumChain': {
           const wanted = parseChainId((params as [{ chainId: string }] | undefined)?.[0]?.chainId)
           const caip = `eip155:${wanted}`
