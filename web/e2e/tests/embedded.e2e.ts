@@ -220,8 +220,8 @@ describe('embedded wallet: session', () => {
     await typeCode(t.page, codeOf(secondary))
     await expect.poll(() => emb.accountEmail(t.page).innerText(), { timeout: 10_000 }).toBe(`Signed in as ${newEmail}`)
 
-    // Sign out: disconnected, and a reload stays so.
-    await t.page.getByRole('button', { name: 'Disconnect', exact: true }).click()
+    // Sign out from the Account view: disconnected, and a reload stays so.
+    await ui.disconnectButton(t.page).click()
     await expect.poll(() => ui.status(t.page).innerText()).toBe('disconnected')
     const cache = await t.page.evaluate(() => [localStorage.getItem('@appkit/email_login'), localStorage.getItem('@appkit/email')])
     expect(cache).toEqual([null, null])
