@@ -119,7 +119,7 @@ button{font:inherit;color:inherit}
 .otp input:focus{border-color:var(--sigil-accent)}
 .email-verify{gap:12px}
 .approve{display:flex;flex-direction:column;gap:8px}
-.approve-slot{height:340px;display:flex;align-items:center;justify-content:center;border-radius:var(--r-m)}
+.approve-slot{height:290px;display:flex;align-items:center;justify-content:center;border-radius:var(--r-m)}
 .acct-type{font-size:11px;text-transform:uppercase;letter-spacing:.04em}
 .email input{all:unset;flex:1;min-width:0;height:40px;padding:0 12px;border-radius:var(--r-m);background:var(--c-surface);border:1px solid var(--c-border);color:var(--c-fg)}
 .socials{display:flex;gap:6px}
