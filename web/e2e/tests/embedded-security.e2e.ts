@@ -4,10 +4,13 @@
  * are dropped by both the host page and the frame, and a page outside the project's allowed
  * origins cannot embed the frame at all.
  */
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { ConsoleMessage, Page } from 'playwright-core'
 import { logIn, freshEmail } from '../src/embedded.js'
 import { useDemo } from '../src/fixtures.js'
+import { codeOf, LOGIN_CODE, waitForMail } from '../src/mail.js'
 import { waitConnected } from '../src/ui.js'
 
 const t = useDemo({ wallet: false })
@@ -35,10 +38,19 @@ describe('embedded wallet: security', () => {
       w.seen = []
       window.addEventListener('message', (e) => w.seen.push(JSON.stringify(e.data)))
     })
+    const consoleLines: string[] = []
+    t.page.on('console', (m) => consoleLines.push(m.text()))
     await t.page.goto(`${t.demoUrl}/?email=on`)
-    await logIn(t.page, t.env.mailUrl, freshEmail('frank'))
+    const email = freshEmail('frank')
+    await logIn(t.page, t.env.mailUrl, email)
     const token = await frameOf(t.page)?.evaluate(() => localStorage.getItem('sigil-frame:token'))
     expect(token).toMatch(/^[0-9a-f]{64}$/)
+    const code = codeOf(await waitForMail(t.env.mailUrl, email, LOGIN_CODE))
+    // Neither the token nor the code is in the server's log, nor the token in any page's console.
+    const serverLog = readFileSync(join(t.env.logsDir, 'sigil.log'), 'utf8')
+    expect(serverLog).not.toContain(token)
+    expect(serverLog).not.toMatch(new RegExp(`(^|[^0-9.])${code}([^0-9]|$)`, 'm'))
+    expect(consoleLines.filter((l) => l.includes(token as string))).toEqual([])
     const live = await fetch(`${t.env.frameUrl}/wallet/v1/is-connected`, { headers: { authorization: `Bearer ${token}` } })
     expect(((await live.json()) as { isConnected: boolean }).isConnected).toBe(true)
 
