@@ -65,13 +65,12 @@ export class FrameBridge {
   readonly iframe: HTMLIFrameElement
   /** Settles 500 ms after the frame said it is ready; rejects after 20 s without it. */
   readonly ready: Promise<void>
-  /** When the frame last sent its heartbeat (ms since epoch). */
+  /** When the frame last sent its heartbeat (ms since epoch; it sends one every 5 s). */
   lastHeartbeat = 0
   private readonly pending = new Map<string, Pending>()
   private readonly log: (...args: unknown[]) => void
   private readonly onMessage: (event: MessageEvent) => void
   private readonly win: Window
-  private heartbeat: ReturnType<typeof setInterval> | undefined
 
   constructor(options: FrameBridgeOptions) {
     const doc = options.document ?? document
@@ -200,17 +199,8 @@ export class FrameBridge {
     this.iframe.tabIndex = 0
   }
 
-  /** Starts noting the frame's heartbeat (every 5 s); the frame sends it on its own. */
-  watchHeartbeat(onLost: () => void): () => void {
-    this.heartbeat = setInterval(() => {
-      if (this.lastHeartbeat && Date.now() - this.lastHeartbeat > 3 * FRAME_HEARTBEAT_MS) onLost()
-    }, FRAME_HEARTBEAT_MS)
-    return () => clearInterval(this.heartbeat)
-  }
-
   destroy(): void {
     this.win.removeEventListener('message', this.onMessage)
-    if (this.heartbeat) clearInterval(this.heartbeat)
     for (const pending of [...this.pending.values()]) {
       pending.done()
       pending.reject(new SigilError(errors.somethingWentWrong, 'ABORTED'))
