@@ -7,6 +7,7 @@
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { getAddress, recoverMessageAddress, recoverTypedDataAddress, type Hex } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
 import { DEMO_MESSAGE, greetingTypedData } from '../../apps/demo/src/contracts.js'
 import { screenshot } from '../src/browser.js'
 import { accounts, nativeBalance, rpc, tokenBalance, transferToken } from '../src/chain.js'
@@ -232,5 +233,28 @@ describe('embedded wallet: session', () => {
     // The same wallet under the new address (devices are approved per address: a link first again).
     await logIn(t.page, t.env.mailUrl, newEmail)
     expect(await address()).toBe(addr)
+  })
+
+  it('exports the private keys inside the frame only, after a fresh email code; the key is the account', async () => {
+    await open()
+    const email = freshEmail('heidi')
+    await logIn(t.page, t.env.mailUrl, email)
+    const addr = await address()
+    const before = await lastMailId(t.env.mailUrl, email)
+    await openModal(t.page)
+    await ui.dialog(t.page).getByTestId('export-key-button').click()
+    const exporting = emb.frame(t.page).getByTestId('frame-export')
+    await exporting.getByRole('button', { name: 'Email me a code' }).click()
+    const mail = await waitForMail(t.env.mailUrl, email, /^\d{6} confirms exporting your private key$/, before)
+    await exporting.getByRole('textbox', { name: 'Code' }).fill(codeOf(mail))
+    await exporting.getByRole('button', { name: 'Show keys' }).click()
+    const key = (await emb.frame(t.page).getByTestId('export-eip155').innerText()).trim()
+    expect(key).toMatch(/^0x[0-9a-f]{64}$/)
+    expect(privateKeyToAccount(key as Hex).address).toBe(addr)
+    // The host page has it nowhere: not in its document, not in the modal's shadow root.
+    const host = await t.page.evaluate(() => document.documentElement.outerHTML + (document.querySelector('sigil-modal')?.shadowRoot?.innerHTML ?? ''))
+    expect(host.toLowerCase()).not.toContain(key.slice(2).toLowerCase())
+    await emb.frame(t.page).getByRole('button', { name: 'Done' }).click()
+    await expect.poll(() => ui.dialog(t.page).getAttribute('data-view')).toBe('Account')
   })
 })

@@ -27,6 +27,8 @@ export interface ViewParams {
   EmailVerifyDevice: { email: string }
   /** The embedded wallet's email change: the new address, then a code to each address. */
   UpdateEmail: undefined
+  /** The embedded wallet's private keys, shown by the frame itself after a fresh email code. */
+  ExportKey: undefined
   Swap: undefined
   UnsupportedChain: undefined
   RegisterAccountName: undefined

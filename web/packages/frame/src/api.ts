@@ -83,4 +83,6 @@ export const api = {
   updateEmail: (email: string) => call<{ action: 'VERIFY_PRIMARY_OTP' | 'VERIFY_SECONDARY_OTP' }>('POST', 'update-email', { email }, true),
   updateEmailPrimary: (otp: string) => call<{ action: 'VERIFY_SECONDARY_OTP' }>('POST', 'update-email/primary', { otp }, true),
   updateEmailSecondary: (otp: string) => call<{ newEmail: string }>('POST', 'update-email/secondary', { otp }, true),
+  exportRequest: () => call<void>('POST', 'export/request', {}, true),
+  exportKeys: (otp: string) => call<{ eip155: string; solana: string }>('POST', 'export', { otp }, true),
 }

@@ -67,4 +67,38 @@ describe('the frame', () => {
       error: { message: 'You are not logged in to the embedded wallet' },
     })
   })
+
+  it('exports the keys inside the frame only: a code first, the keys shown here, the host told only that it is done', async () => {
+    const { win, posted, send } = fakeWindow()
+    localStorage.setItem('sigil-frame:token', 'a'.repeat(64))
+    const calls: string[] = []
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string) => {
+        calls.push(url)
+        if (url === '/wallet/v1/refresh') return new Response(JSON.stringify({ token: 'b'.repeat(64) }), { status: 200 })
+        if (url === '/wallet/v1/export/request') return new Response(null, { status: 204 })
+        if (url === '/wallet/v1/export') return new Response(JSON.stringify({ eip155: '0xsecret', solana: 'base58secret' }), { status: 200 })
+        return new Response('{}', { status: 404 })
+      }),
+    )
+    const frame = startFrame(win)
+    send({ id: 'request-0001', type: 'EXPORT_KEYS' })
+    await vi.waitFor(() => expect(frame.getState().keyExport?.step).toBe('start'))
+    frame.exportSendCode()
+    await vi.waitFor(() => expect(frame.getState().keyExport?.step).toBe('code'))
+    frame.exportShow('12345')
+    await vi.waitFor(() => expect(frame.getState().keyExport?.error).toBe('Enter the 6-digit code'))
+    frame.exportShow('123456')
+    await vi.waitFor(() => expect(frame.getState().keyExport?.keys).toEqual({ eip155: '0xsecret', solana: 'base58secret' }))
+    expect(posted.some((p) => p.message.id === 'request-0001')).toBe(false)
+    frame.exportDone()
+    await vi.waitFor(() =>
+      expect(posted.find((p) => p.message.id === 'request-0001')?.message).toEqual({ id: 'request-0001', type: 'RESPONSE', ok: true, payload: {} }),
+    )
+    expect(frame.getState().keyExport).toBeUndefined()
+    expect(JSON.stringify(posted)).not.toContain('secret')
+    expect(calls).toEqual(['/wallet/v1/refresh', '/wallet/v1/export/request', '/wallet/v1/export'])
+    localStorage.clear()
+  })
 })

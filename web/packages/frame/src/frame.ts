@@ -21,8 +21,17 @@ export interface Approval {
   busy: boolean
 }
 
+/** The key export the user runs in this frame: a code to their email, then the keys, shown here only. */
+export interface KeyExport {
+  step: 'start' | 'code' | 'keys'
+  busy: boolean
+  error?: string
+  keys?: { eip155: string; solana: string }
+}
+
 export interface FrameState {
   approval: Approval | undefined
+  keyExport: KeyExport | undefined
   appName: string | undefined
   themeMode: 'light' | 'dark'
 }
@@ -34,6 +43,10 @@ export interface FrameController {
   subscribe(listener: Listener): () => void
   approve(): void
   reject(): void
+  /** Key export: ask for the code, show the keys with it, or finish (the keys are forgotten). */
+  exportSendCode(): void
+  exportShow(otp: string): void
+  exportDone(): void
 }
 
 class RequestError extends Error {
@@ -53,7 +66,8 @@ export function startFrame(win: Window = window): FrameController {
   const allowed = meta.startsWith('__') ? [] : meta.split(/\s+/).filter(Boolean)
   let chainId = params.get('chainId') || 'eip155:1'
   let email: string | undefined
-  let state: FrameState = { approval: undefined, appName: undefined, themeMode: 'light' }
+  let state: FrameState = { approval: undefined, keyExport: undefined, appName: undefined, themeMode: 'light' }
+  let exportDone: (() => void) | undefined
   const listeners = new Set<Listener>()
   const set = (patch: Partial<FrameState>) => {
     state = { ...state, ...patch }
@@ -185,6 +199,15 @@ export function startFrame(win: Window = window): FrameController {
       case 'SYNC_DAPP_DATA':
         set({ appName: request.payload.metadata?.name })
         return {}
+      case 'EXPORT_KEYS': {
+        loggedIn()
+        exportDone?.()
+        await new Promise<void>((resolve) => {
+          exportDone = resolve
+          set({ keyExport: { step: 'start', busy: false } })
+        })
+        return {}
+      }
       case 'RELOAD':
         setTimeout(() => win.location.reload(), 0)
         return {}
@@ -246,8 +269,34 @@ export function startFrame(win: Window = window): FrameController {
     approvalDone = undefined
     done?.(ok)
   }
+  const exportStep = async (task: () => Promise<Partial<KeyExport>>) => {
+    const current = state.keyExport
+    if (!current || current.busy) return
+    set({ keyExport: { step: current.step, busy: true } })
+    try {
+      set({ keyExport: { ...current, busy: false, error: undefined, ...(await task()) } })
+    } catch (error) {
+      set({ keyExport: { ...current, busy: false, error: error instanceof Error ? error.message : messages.errors.anErrorOccurred } })
+    }
+  }
   return {
     getState: () => state,
+    exportSendCode: () =>
+      void exportStep(async () => {
+        await api.exportRequest()
+        return { step: 'code' }
+      }),
+    exportShow: (otp: string) =>
+      void exportStep(async () => {
+        if (!/^\d{6}$/.test(otp.trim())) throw new Error(messages.errors.invalidOtp)
+        return { step: 'keys', keys: await api.exportKeys(otp.trim()) }
+      }),
+    exportDone() {
+      set({ keyExport: undefined })
+      const done = exportDone
+      exportDone = undefined
+      done?.()
+    },
     subscribe(listener) {
       listeners.add(listener)
       return () => listeners.delete(listener)

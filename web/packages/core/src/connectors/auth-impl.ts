@@ -223,6 +223,10 @@ export function createAuthImpl(options: AuthConnectorOptions, { emit, emitReques
         if (user) user = { ...user, email: newEmail }
         return newEmail
       },
+      async exportKeys(exportOptions?: { signal?: AbortSignal }) {
+        // The keys never come here: the frame shows them itself and only says when the user is done.
+        await frame().request('EXPORT_KEYS', undefined, { timeoutMs: 0, ...(exportOptions?.signal ? { signal: exportOptions.signal } : {}) })
+      },
       showFrame: (rect) => bridge?.show(rect),
     },
   }

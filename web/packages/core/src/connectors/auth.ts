@@ -63,6 +63,8 @@ export interface AuthConnector extends WalletConnector {
   getEmail(): string | undefined
   /** Milliseconds until another code may be asked for (0 when it may now). */
   emailCooldownMs(now?: number): number
+  /** The frame shows the user their private keys (after a fresh email code); resolves when they are done there. */
+  exportKeys(options?: { signal?: AbortSignal }): Promise<void>
   /** Shows the frame (its approval UI) over `rect`, or hides it. */
   showFrame(rect: { left: number; top: number; width: number; height: number } | undefined): void
   /** Requests that matter to the modal (approval, refused methods). Returns an unsubscribe. */
@@ -127,6 +129,7 @@ export function embeddedWallet(options: AuthConnectorOptions): ConnectorSource {
     updateEmail: async (email) => (await load()).connector.updateEmail(email),
     updateEmailPrimaryOtp: async (otp) => (await load()).connector.updateEmailPrimaryOtp(otp),
     updateEmailSecondaryOtp: async (otp) => (await load()).connector.updateEmailSecondaryOtp(otp),
+    exportKeys: async (exportOptions) => (await load()).connector.exportKeys(exportOptions),
     getEmail: () => options.storage.getItem(LoginCacheKeys.email) ?? undefined,
     emailCooldownMs(now = Date.now()) {
       const last = Number(options.storage.getItem(LoginCacheKeys.lastEmailLoginTime))

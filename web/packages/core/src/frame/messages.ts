@@ -58,6 +58,8 @@ export const AppRequest = z.discriminatedUnion('type', [
     }),
   }),
   z.object({ id, type: z.literal('RELOAD') }),
+  /** Sigil's own: the frame shows the user's private keys to them, after a fresh email code; settles when they are done. */
+  z.object({ id, type: z.literal('EXPORT_KEYS') }),
 ])
 export type AppRequest = z.infer<typeof AppRequest>
 export type AppRequestType = AppRequest['type']
@@ -99,6 +101,7 @@ export const ResultOf = {
   SYNC_THEME: z.object({}),
   SYNC_DAPP_DATA: z.object({}),
   RELOAD: z.object({}),
+  EXPORT_KEYS: z.object({}),
 } satisfies Record<AppRequestType, z.ZodType>
 export type ResultOf<T extends AppRequestType> = z.infer<(typeof ResultOf)[T]>
 

@@ -25,6 +25,7 @@ export const ui = {
     EmailVerifyDevice: 'Register Device',
     UpdateEmail: 'Edit Email',
     ApproveTransaction: 'Approve Request',
+    ExportKey: 'Export Private Key',
   },
   email: {
     codeSentTo: (email: string) => `Enter the code we sent to ${email}`,
@@ -45,11 +46,13 @@ export const ui = {
     updateSecondary: (email: string) => `Enter the code we sent to ${email}`,
     updated: (email: string) => `Email changed to ${email}`,
     editEmail: 'Edit email',
+    exportKey: 'Export private key',
     signedInAs: (email: string) => `Signed in as ${email}`,
   },
   approve: {
     loading: 'Opening the embedded wallet…',
     hint: 'Review the request below and approve or reject it.',
+    exportHint: 'Your keys stay inside the embedded wallet below.',
   },
   frame: {
     title: 'Sigil embedded wallet',
@@ -73,6 +76,15 @@ export const ui = {
     socialUnavailable: 'Social login is not available in this frame yet',
     notLoggedIn: 'You are not logged in to the embedded wallet',
     invalidMessage: 'Invalid message',
+    exportIntro: (app: string) => `Your private keys show here, in the wallet's own page: never to ${app}. Anyone who has them controls your wallet.`,
+    exportSendCode: 'Email me a code',
+    exportCodeSent: 'Enter the code we emailed you',
+    exportCode: 'Code',
+    exportShow: 'Show keys',
+    exportEvm: 'EVM private key',
+    exportSolana: 'Solana keypair (base58)',
+    exportDone: 'Done',
+    exportCancel: 'Cancel',
   },
   connect: {
     wallets: 'Wallets',

@@ -87,6 +87,10 @@ export const views: { [V in View]?: ViewEntry<V> } = {
     (m) => m.ApproveTransactionView,
     (_, m) => m.ui.titles.ApproveTransaction,
   ),
+  ExportKey: email<'ExportKey'>(
+    (m) => m.ExportKeyView,
+    (_, m) => m.ui.titles.ExportKey,
+  ),
   SIWXSignMessage: siwx(
     (m) => m.SIWXSignMessageView,
     (_, m) => m.ui.titles.SIWXSignMessage,

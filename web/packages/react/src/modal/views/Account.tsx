@@ -203,6 +203,9 @@ function EmbeddedAccount({ type }: { type: string | undefined }) {
       <button type="button" className="pill" onClick={() => client.push('UpdateEmail')} data-testid="edit-email">
         {ui.email.editEmail}
       </button>
+      <button type="button" className="pill" onClick={() => client.push('ExportKey')} data-testid="export-key-button">
+        {ui.email.exportKey}
+      </button>
     </div>
   )
 }

@@ -1,23 +1,23 @@
 /*
- * ApproveTransaction: the embedded wallet's own approval UI, made visible. The frame (on the
- * Sigil server's origin) draws what is signed and the Approve / Reject buttons; this view keeps
- * a place for it and lays the frame over that place while it shows. Closing is blocked here
+ * Views that show the embedded wallet's frame: ApproveTransaction (the frame's own approval UI,
+ * made visible) and ExportKey (the frame shows the user their keys after a fresh email code).
+ * The frame (on the Sigil server's origin) draws its content; these views keep a place for it
+ * and lay the frame over that place while they show. Closing ApproveTransaction is blocked
  * unless forced (core).
  */
-import { useEffect, useRef } from 'react'
+import { errorText, isUserRejection } from '@sigil/core'
+import { useEffect, useRef, useState } from 'react'
 import { useMessages, useModal } from '../context.js'
 
-export function ApproveTransactionView() {
+/** A place in the view the frame is laid over, following it every frame (the modal animates its height). */
+function FrameSlot({ loading }: { loading: string }) {
   const { client } = useModal()
-  const m = useMessages().ui.approve
   const slot = useRef<HTMLDivElement>(null)
   const auth = client.getAuthConnector()
-
   useEffect(() => {
     if (!auth) return
     let frame = 0
     let last = ''
-    // Follows the slot every frame: the modal animates its height and may move.
     const follow = () => {
       const el = slot.current
       if (el) {
@@ -36,13 +36,49 @@ export function ApproveTransactionView() {
       auth.showFrame(undefined)
     }
   }, [auth])
+  return (
+    <div ref={slot} className="approve-slot" aria-busy="true">
+      <p className="sub">{loading}</p>
+    </div>
+  )
+}
 
+export function ApproveTransactionView() {
+  const m = useMessages().ui.approve
   return (
     <div className="approve" data-testid="approve-transaction">
       <p className="sub">{m.hint}</p>
-      <div ref={slot} className="approve-slot" aria-busy="true">
-        <p className="sub">{m.loading}</p>
-      </div>
+      <FrameSlot loading={m.loading} />
+    </div>
+  )
+}
+
+export function ExportKeyView() {
+  const { client } = useModal()
+  const m = useMessages().ui.approve
+  const auth = client.getAuthConnector()
+  const [error, setError] = useState<string>()
+  // The frame runs the export; the view goes back once the user is done there.
+  useEffect(() => {
+    if (!auth) return
+    const controller = new AbortController()
+    auth.exportKeys({ signal: controller.signal }).then(
+      () => client.goBack(),
+      (e: unknown) => {
+        if (!controller.signal.aborted && !isUserRejection(e)) setError(errorText(e))
+      },
+    )
+    return () => controller.abort()
+  }, [auth, client])
+  return (
+    <div className="approve" data-testid="export-key">
+      <p className="sub">{m.exportHint}</p>
+      {error ? (
+        <p className="sub err" role="alert">
+          {error}
+        </p>
+      ) : null}
+      <FrameSlot loading={m.loading} />
     </div>
   )
 }

@@ -35,6 +35,7 @@ function fakeAuth() {
     updateEmail: vi.fn(async () => 'VERIFY_PRIMARY_OTP' as const),
     updateEmailPrimaryOtp: vi.fn(async () => undefined),
     updateEmailSecondaryOtp: vi.fn(async () => 'new@b.co'),
+    exportKeys: vi.fn(async () => undefined),
     getEmail: () => 'a@b.co',
     emailCooldownMs: () => cooldown,
     showFrame: vi.fn(),
