@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # make bench-ui: median click-Connect-to-wallet-list time in headless Chromium for the demo
-# (real server, anvil) against a plain React dialog page, in one run.
+# (real server, anvil) against a plain React dialog page, in one run; and the embedded wallet's
+# p50 over 20 runs of frame ready after open and personal_sign (Approve click to reply) beside an
+# injected wallet's personal_sign (web/e2e/bench/embedded.bench-ui.ts).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/chromium.sh

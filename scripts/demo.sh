@@ -1,21 +1,27 @@
 #!/usr/bin/env bash
 # make demo: builds the server, seeds the wallet directory and a demo project into
-# var/sigil.db (SQLite), runs the server, a local dev chain (anvil, chain id 31337) and the demo
-# host page. Ctrl-C stops everything.
+# var/sigil.db (SQLite), runs the server, a local dev chain (anvil, chain id 31337), a local mail
+# sink (the embedded wallet's login codes and device links land there; the demo page shows its
+# inbox) and the demo host page. Ctrl-C stops everything.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/common.sh
 
 API_PORT="${SIGIL_DEMO_API_PORT:-8080}"
 CHAIN_PORT="${SIGIL_DEMO_CHAIN_PORT:-8545}"
+FRAME_PORT="${SIGIL_DEMO_FRAME_PORT:-8081}"
+SMTP_PORT="${SIGIL_DEMO_SMTP_PORT:-2525}"
+MAIL_PORT="${SIGIL_DEMO_MAIL_PORT:-8025}"
 DEMO_PORT=5173
 HAS_WEB_DEMO=0
 [ -f web/apps/demo/package.json ] && HAS_WEB_DEMO=1
 export SIGIL_DATABASE_URL="${SIGIL_DATABASE_URL:-sqlite://var/sigil.db}"
 
 cargo build --locked -p sigil-server
-SIGIL=target/debug/sigil
+SIGIL="${CARGO_TARGET_DIR:-target}/debug/sigil"
 mkdir -p var
+# The embedded wallets' key-encryption key: made once, kept apart from the database.
+[ -s var/kek ] || { (umask 077; $SIGIL keys new-kek > var/kek); }
 $SIGIL wallets import data/wallets.json | head -n 1
 if [ ! -s var/demo-project-id ]; then
   $SIGIL project add --name "Sigil demo" --origin http://localhost:5173 --origin http://127.0.0.1:5173 > var/demo-project-id
@@ -35,7 +41,17 @@ wait_rpc "http://127.0.0.1:$CHAIN_PORT/"
 [ -d devchain/node_modules ] || (cd devchain && npm ci --no-audit --no-fund)
 node devchain/deploy.mjs --rpc "http://127.0.0.1:$CHAIN_PORT" --out var/devchain.json >/dev/null
 
-$SIGIL serve --listen "127.0.0.1:$API_PORT" --dev-deployment var/devchain.json &
+[ -d web/node_modules ] || (cd web && npm ci --no-audit --no-fund)
+# The local mail sink (npm smtp-server, from web/node_modules): SMTP for the server, an inbox for the page.
+node web/e2e/mail-sink.mjs --smtp-port "$SMTP_PORT" --http-port "$MAIL_PORT" &
+pids+=($!)
+wait_http "http://127.0.0.1:$MAIL_PORT/health"
+# The embedded wallet's frame page, served by the server on its frame origin.
+(cd web && npm run build -w @sigil/frame)
+
+$SIGIL serve --listen "127.0.0.1:$API_PORT" --dev-deployment var/devchain.json \
+  --frame-listen "127.0.0.1:$FRAME_PORT" --kek-file var/kek \
+  --smtp-host 127.0.0.1 --smtp-port "$SMTP_PORT" --smtp-tls none &
 pids+=($!)
 wait_http "http://127.0.0.1:$API_PORT/health"
 
@@ -44,7 +60,8 @@ if [ "$HAS_WEB_DEMO" = 1 ]; then
   (cd web && npm run build)
   SGL_ADDRESS="$(node -e 'console.log(require("./var/devchain.json").tokens[0].address)')"
   (cd web && VITE_SIGIL_API_URL="http://127.0.0.1:$API_PORT" VITE_SIGIL_PROJECT_ID="$PROJECT_ID" \
-     VITE_SIGIL_DEV_RPC_URL="http://127.0.0.1:$CHAIN_PORT" VITE_SIGIL_SGL_ADDRESS="$SGL_ADDRESS" npm run dev -w @sigil/demo) &
+     VITE_SIGIL_DEV_RPC_URL="http://127.0.0.1:$CHAIN_PORT" VITE_SIGIL_SGL_ADDRESS="$SGL_ADDRESS" \
+     VITE_SIGIL_FRAME_URL="http://127.0.0.1:$FRAME_PORT" VITE_SIGIL_MAIL_URL="http://127.0.0.1:$MAIL_PORT" npm run dev -w @sigil/demo) &
   pids+=($!)
   wait_http "http://127.0.0.1:$DEMO_PORT/"
 fi
@@ -54,7 +71,8 @@ cat <<MSG
 Sigil is running.
 MSG
 [ "$HAS_WEB_DEMO" = 1 ] && cat <<MSG
-  demo page    http://127.0.0.1:$DEMO_PORT   (open it in a browser with a wallet extension)
+  demo page    http://127.0.0.1:$DEMO_PORT   (open it in a browser with a wallet extension, or log in with any email)
+  mail sink    http://127.0.0.1:$MAIL_PORT/messages   (SMTP on 127.0.0.1:$SMTP_PORT; the demo page shows this inbox)
 MSG
 cat <<MSG
   dev chain    http://127.0.0.1:$CHAIN_PORT   (anvil, chain id 31337, 10 funded dev accounts;
@@ -62,6 +80,7 @@ cat <<MSG
 MSG
 cat <<MSG
   API server   http://127.0.0.1:$API_PORT   (OpenAPI: /openapi.json, metrics: /metrics)
+  wallet frame http://127.0.0.1:$FRAME_PORT   (embedded wallets; key-encryption key in var/kek)
   projectId    $PROJECT_ID
   try          curl 'http://127.0.0.1:$API_PORT/getWallets?projectId=$PROJECT_ID&entries=3'
 Press Ctrl-C to stop.

@@ -6,6 +6,9 @@
  *   - the Sigil server (target/debug/sigil) on a fresh SQLite database, with the wallet
  *     directory imported from data/wallets.json, a project allowed for the demo's origin, and
  *     the deployment's tokens added to the dev chain (--dev-deployment);
+ *   - a mail sink (web/e2e/mail-sink.mjs: npm smtp-server) that the server sends its email codes
+ *     and device links to over SMTP, and that the tests read over HTTP;
+ *   - the server's embedded-wallet frame origin (--frame-listen) serving web/packages/frame/dist;
  *   - the demo host page, built with those addresses and served by `vite preview`.
  *
  * The demo is built into the temporary folder (not apps/demo/dist), with the library packages
@@ -13,6 +16,7 @@
  * Env: SIGIL_E2E_KEEP=1 leaves the temporary folder (database, logs, demo build) in place.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
 import { existsSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -100,8 +104,17 @@ export default async function setup(project: TestProject) {
     ] as const) {
       if (!existsSync(path)) throw new Error(`missing ${what}: ${path}`)
     }
-    const [chainPort, apiPort, demoPort] = await Promise.all([freePort(), freePort(), freePort()])
-    const ports = { chain: chainPort, api: apiPort, demo: demoPort }
+    const [chainPort, apiPort, demoPort, framePort, smtpPort, mailPort] = await Promise.all([
+      freePort(),
+      freePort(),
+      freePort(),
+      freePort(),
+      freePort(),
+      freePort(),
+    ])
+    const ports = { chain: chainPort, api: apiPort, demo: demoPort, frame: framePort, smtp: smtpPort, mail: mailPort }
+    const frameUrl = `http://127.0.0.1:${ports.frame}`
+    const mailUrl = `http://127.0.0.1:${ports.mail}`
     const rpcUrl = `http://127.0.0.1:${ports.chain}`
     const apiUrl = `http://127.0.0.1:${ports.api}`
     const demoUrl = `http://127.0.0.1:${ports.demo}`
@@ -140,8 +153,45 @@ export default async function setup(project: TestProject) {
     if (deploy.status !== 0) throw new Error(`node devchain/deploy.mjs failed (${deploy.status}):\n${deploy.stderr.slice(-4000)}`)
     const devchain = JSON.parse(readFileSync(deployment, 'utf8')) as DevchainDeployment
 
-    // The server proxies the dev chain to this anvil (EIP-1271 sign-in checks, balances, names).
-    const sigil = start('sigil', SIGIL_BIN, ['serve', '--listen', `127.0.0.1:${ports.api}`, '--dev-rpc-url', rpcUrl, '--dev-deployment', deployment], sigilEnv)
+    // The mail sink the server sends codes to (SMTP) and the tests read (HTTP).
+    const mail = start('mail-sink', process.execPath, [
+      join(WEB_DIR, 'e2e/mail-sink.mjs'),
+      '--smtp-port',
+      String(ports.smtp),
+      '--http-port',
+      String(ports.mail),
+    ])
+    await waitFor('the mail sink', httpOk(`${mailUrl}/health`), mail.child, mail.log)
+
+    // The frame page the server serves on its frame origin, built before the server starts.
+    const frameBuild = spawnSync('npm', ['run', 'build', '-w', '@sigil/frame'], { cwd: WEB_DIR, encoding: 'utf8' })
+    if (frameBuild.status !== 0)
+      throw new Error(`npm run build -w @sigil/frame failed (${frameBuild.status}):\n${frameBuild.stdout.slice(-4000)}\n${frameBuild.stderr.slice(-4000)}`)
+
+    // The server proxies the dev chain to this anvil (EIP-1271 sign-in checks, balances, names),
+    // and holds embedded wallets (a fresh key-encryption key, the mail sink, the frame origin).
+    const sigil = start(
+      'sigil',
+      SIGIL_BIN,
+      [
+        'serve',
+        '--listen',
+        `127.0.0.1:${ports.api}`,
+        '--dev-rpc-url',
+        rpcUrl,
+        '--dev-deployment',
+        deployment,
+        '--frame-listen',
+        `127.0.0.1:${ports.frame}`,
+        '--smtp-host',
+        '127.0.0.1',
+        '--smtp-port',
+        String(ports.smtp),
+        '--smtp-tls',
+        'none',
+      ],
+      { ...sigilEnv, SIGIL_KEK: randomBytes(32).toString('hex') },
+    )
     await waitFor('sigil serve', httpOk(`${apiUrl}/health`), sigil.child, sigil.log)
 
     // 3. the demo, built for these addresses, served by vite preview. The library packages are
@@ -158,6 +208,9 @@ export default async function setup(project: TestProject) {
       VITE_SIGIL_DEV_RPC_URL: rpcUrl,
       VITE_SIGIL_SIWX: 'off',
       VITE_SIGIL_SGL_ADDRESS: sgl,
+      VITE_SIGIL_FRAME_URL: frameUrl,
+      // Email login off by default; the embedded-wallet suites open the page with ?email=on.
+      VITE_SIGIL_EMAIL: 'off',
     }
     if (!existsSync(join(WEB_DIR, 'apps/demo/package.json'))) {
       demoError = 'web/apps/demo does not exist'
@@ -190,8 +243,8 @@ export default async function setup(project: TestProject) {
       }
     }
 
-    const env: E2eEnv = { rpcUrl, apiUrl, demoUrl: demo, demoError, projectId, artifactsDir: ARTIFACTS_DIR, logsDir: tmp, devchain }
-    console.log(`[e2e] anvil ${rpcUrl}, sigil ${apiUrl}, demo ${demoUrl}, projectId ${projectId}, logs ${tmp}`)
+    const env: E2eEnv = { rpcUrl, apiUrl, demoUrl: demo, demoError, projectId, frameUrl, mailUrl, artifactsDir: ARTIFACTS_DIR, logsDir: tmp, devchain }
+    console.log(`[e2e] anvil ${rpcUrl}, sigil ${apiUrl}, frame ${frameUrl}, mail ${mailUrl}, demo ${demoUrl}, projectId ${projectId}, logs ${tmp}`)
     project.provide('e2e', env)
   } catch (error) {
     stopAll()

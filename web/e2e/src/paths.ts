@@ -6,7 +6,8 @@ import type { DevchainDeployment } from './chain.js'
 export const E2E_DIR = fileURLToPath(new URL('..', import.meta.url))
 export const WEB_DIR = join(E2E_DIR, '..')
 export const REPO_ROOT = join(WEB_DIR, '..')
-export const SIGIL_BIN = join(REPO_ROOT, 'target/debug/sigil')
+// cargo's target folder: CARGO_TARGET_DIR when set (as scripts/e2e.sh's cargo build used it).
+export const SIGIL_BIN = join(process.env.CARGO_TARGET_DIR ?? join(REPO_ROOT, 'target'), 'debug/sigil')
 // The binary scripts/anvil.sh installs (scripts/e2e.sh passes it as SIGIL_ANVIL).
 export const ANVIL_BIN = process.env.SIGIL_ANVIL ?? join(REPO_ROOT, 'var/tools/node_modules/@foundry-rs/anvil-linux-amd64/bin/anvil')
 export const ARTIFACTS_DIR = join(REPO_ROOT, 'test-artifacts')
@@ -21,6 +22,10 @@ export interface E2eEnv {
   /** Why there is no demo page (build failed, app missing). */
   demoError: string | null
   projectId: string
+  /** The Sigil server's embedded-wallet frame origin. */
+  frameUrl: string
+  /** The mail sink's HTTP inbox (web/e2e/mail-sink.mjs); the server sends its codes there. */
+  mailUrl: string
   artifactsDir: string
   logsDir: string
   /** The dev-chain contracts deployed to this anvil (tokens held by account 0, names). */

@@ -377,8 +377,16 @@ pub struct FrameQuery {
     pub project_id: Option<String>,
 }
 
+/// Where the frame page's `<meta name="sigil-allowed-origins">` takes the project's origins.
+pub const ALLOWED_ORIGINS_SLOT: &str = "__SIGIL_ALLOWED_ORIGINS__";
+
+/// Text escaped for an HTML attribute value.
+fn html_attribute(text: &str) -> String {
+    text.replace('&', "&amp;").replace('"', "&quot;").replace('<', "&lt;").replace('>', "&gt;")
+}
+
 /// The frame page (web/packages/frame, built), embeddable only by the project's allowed
-/// origins (CSP `frame-ancestors`).
+/// origins (CSP `frame-ancestors`), which it also lists for itself (the origins it answers).
 pub async fn frame_page(State(state): State<AppState>, Query(q): Query<FrameQuery>) -> ApiResult<Response> {
     let project = match q.project_id.as_deref() {
         Some(id) if sigil_core::project::is_project_id(id) => state.projects.find(&state.db, id).await?,
@@ -389,6 +397,8 @@ pub async fn frame_page(State(state): State<AppState>, Query(q): Query<FrameQuer
         .await
         .map_err(|_| ApiError::not_found("The frame page is not built (web/packages/frame)"))?;
     let ancestors = project.allowed_origins.iter().map(|o| o.to_string()).collect::<Vec<_>>().join(" ");
+    // The page answers messages only from these origins: it reads them from its meta tag.
+    let page = page.replace(ALLOWED_ORIGINS_SLOT, &html_attribute(&ancestors));
     let policy = format!(
         "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; frame-ancestors {ancestors}"
     );
@@ -416,4 +426,15 @@ pub async fn frame_asset(State(state): State<AppState>, axum::extract::Path(file
     };
     // Built file names carry a content hash: they never change.
     Ok(([(header::CONTENT_TYPE, content_type), (header::CACHE_CONTROL, "public, max-age=31536000, immutable")], bytes).into_response())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn origins_are_escaped_for_the_meta_tag() {
+        assert_eq!(html_attribute("https://a.com http://*.b.org:8080"), "https://a.com http://*.b.org:8080");
+        assert_eq!(html_attribute("\"><script>&"), "&quot;&gt;&lt;script&gt;&amp;");
+    }
 }

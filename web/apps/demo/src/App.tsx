@@ -3,6 +3,7 @@ import { useState } from 'react'
 import { ConnectButton, useAppKit, useAppKitAccount, useAppKitNetwork, useAppKitSiwx, useAppKitState, useAppKitTheme, useDisconnect } from '@sigil/react'
 import { config } from './config.js'
 import { Field } from './Field.js'
+import { Inbox } from './Inbox.js'
 import { ProviderCard } from './ProviderCard.js'
 import { WagmiCard } from './WagmiCard.js'
 
@@ -86,6 +87,7 @@ export function App({ themeKey }: { themeKey: string }) {
           </div>
         </section>
       ) : null}
+      {config.mailUrl && config.email ? <Inbox url={config.mailUrl} /> : null}
       <WagmiCard onReceipt={setLastReceipt} />
       <ProviderCard refreshKey={lastReceipt} />
       <p className="note">

@@ -2,7 +2,7 @@ import { useAppKitAccount, useAppKitNetwork, useAppKitProvider, type Eip1193Prov
 import { useEffect, useState } from 'react'
 import { createWalletClient, custom, formatEther, formatUnits } from 'viem'
 import { config, devChain } from './config.js'
-import { erc20Abi, greetingTypedData } from './contracts.js'
+import { DEMO_MESSAGE, erc20Abi, greetingTypedData } from './contracts.js'
 import { Field } from './Field.js'
 
 /**
@@ -18,6 +18,9 @@ export function ProviderCard({ refreshKey }: { refreshKey: string | undefined })
   const [signError, setSignError] = useState<string>()
   const [balances, setBalances] = useState<{ eth: bigint; sgl: bigint | undefined }>()
   const [readError, setReadError] = useState<string>()
+  const [messageSignature, setMessageSignature] = useState<string>()
+  const [txHash, setTxHash] = useState<string>()
+  const [requestError, setRequestError] = useState<string>()
 
   // A new account, chain or transaction: read the balances again.
   // biome-ignore lint/correctness/useExhaustiveDependencies: refreshKey (the last receipt) only asks for a new read
@@ -45,7 +48,31 @@ export function ProviderCard({ refreshKey }: { refreshKey: string | undefined })
   useEffect(() => {
     setSignature(undefined)
     setSignError(undefined)
+    setMessageSignature(undefined)
+    setTxHash(undefined)
+    setRequestError(undefined)
   }, [address, chainId])
+
+  /** A request straight to the provider; its error (4001 when declined) shows under the card. */
+  const request = async (method: string, params: unknown[], done: (result: string) => void) => {
+    if (!walletProvider) return
+    setRequestError(undefined)
+    try {
+      done(String(await walletProvider.request({ method, params })))
+    } catch (error) {
+      const code = (error as { code?: unknown }).code
+      setRequestError(`${code !== undefined ? `${String(code)}: ` : ''}${error instanceof Error ? error.message : String(error)}`)
+    }
+  }
+  const signMessage = () =>
+    request(
+      'personal_sign',
+      [`0x${Array.from(new TextEncoder().encode(DEMO_MESSAGE), (b) => b.toString(16).padStart(2, '0')).join('')}`, address],
+      setMessageSignature,
+    )
+  const sendEth = () => request('eth_sendTransaction', [{ from: address, to: config.sglRecipient, value: '0x2386f26fc10000' }], setTxHash)
+  // eth_sign signs raw hashes: wallets that care refuse it (the embedded wallet does).
+  const notAllowed = () => request('eth_sign', [address, `0x${'00'.repeat(32)}`], () => undefined)
 
   const signTypedData = async () => {
     if (!walletProvider || !address) return
@@ -73,12 +100,24 @@ export function ProviderCard({ refreshKey }: { refreshKey: string | undefined })
           testId="ethers-sgl-balance"
         />
         {readError ? <Field label="Error" value={readError} testId="ethers-error" /> : null}
+        <Field label="Message signature" value={messageSignature ?? '—'} testId="message-signature" />
+        <Field label="ETH sent" value={txHash ?? '—'} testId="eth-tx-hash" />
+        {requestError ? <Field label="Request error" value={requestError} testId="provider-request-error" /> : null}
         <Field label="Signature" value={signature ?? '—'} testId="typed-signature" />
         {signError ? <Field label="Error" value={signError} testId="typed-signature-error" /> : null}
       </dl>
       <div className="row-actions">
         <button type="button" onClick={() => void signTypedData()} disabled={!walletProvider}>
           Sign typed data
+        </button>
+        <button type="button" onClick={() => void signMessage()} disabled={!walletProvider}>
+          Sign message
+        </button>
+        <button type="button" onClick={() => void sendEth()} disabled={!walletProvider}>
+          Send 0.01 ETH
+        </button>
+        <button type="button" onClick={() => void notAllowed()} disabled={!walletProvider}>
+          Call eth_sign
         </button>
       </div>
     </section>

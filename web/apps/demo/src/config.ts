@@ -5,6 +5,12 @@ export const config = {
   apiUrl: import.meta.env.VITE_SIGIL_API_URL || 'http://127.0.0.1:8080',
   projectId: import.meta.env.VITE_SIGIL_PROJECT_ID ?? '',
   devRpcUrl: import.meta.env.VITE_SIGIL_DEV_RPC_URL || 'http://127.0.0.1:8545',
+  /** The Sigil server's embedded-wallet frame origin (its --frame-public-url); email login needs it. */
+  frameUrl: import.meta.env.VITE_SIGIL_FRAME_URL || undefined,
+  /** The local mail sink's inbox (make demo): the demo shows the codes and links it received. */
+  mailUrl: import.meta.env.VITE_SIGIL_MAIL_URL || undefined,
+  /** Email login to the embedded wallet: on with a frame URL unless `?email=off` (or VITE_SIGIL_EMAIL=off); `?email=on` turns it on. */
+  email: emailMode(new URLSearchParams(location.search).get('email') ?? import.meta.env.VITE_SIGIL_EMAIL, Boolean(import.meta.env.VITE_SIGIL_FRAME_URL)),
   /** Sign-in with the wallet: required by default; `?siwx=off|optional` or VITE_SIGIL_SIWX overrides. */
   siwx: siwxMode(new URLSearchParams(location.search).get('siwx') ?? import.meta.env.VITE_SIGIL_SIWX),
   /**
@@ -14,6 +20,12 @@ export const config = {
   sglAddress: (import.meta.env.VITE_SIGIL_SGL_ADDRESS || '0x5FbDB2315678afecb367f032d93F642f64180aa3') as `0x${string}`,
   /** Who gets the SGL the demo sends: anvil's account 1 (alice.eth on the dev chain). */
   sglRecipient: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' as `0x${string}`,
+}
+
+function emailMode(value: string | null | undefined, hasFrame: boolean): boolean {
+  if (value === 'on') return true
+  if (value === 'off') return false
+  return hasFrame
 }
 
 function siwxMode(value: string | null | undefined): 'required' | 'optional' | 'off' {

@@ -29,7 +29,9 @@ try {
     networks,
     adapters: [wagmiAdapter],
     metadata: { name: 'Sigil demo', description: 'Sigil wallet-connection demo', url: location.origin, icons: [SITE_ICON] },
-    features: { email: false, socials: false },
+    // Email login to the embedded wallet, held by the Sigil server behind its frame origin.
+    ...(config.frameUrl ? { frameUrl: config.frameUrl } : {}),
+    features: { email: config.email, socials: false },
     themeMode,
     // Sign-in verified and kept by the Sigil server (nonce, signature check, sessions).
     ...(config.siwx === 'off'

@@ -8,6 +8,12 @@ interface ImportMetaEnv {
   readonly VITE_SIGIL_SIWX?: string
   /** The dev chain's SGL token address (from devchain/deploy.mjs). */
   readonly VITE_SIGIL_SGL_ADDRESS?: string
+  /** The Sigil server's embedded-wallet frame origin. */
+  readonly VITE_SIGIL_FRAME_URL?: string
+  /** The local mail sink's HTTP inbox (make demo). */
+  readonly VITE_SIGIL_MAIL_URL?: string
+  /** 'on' or 'off': email login to the embedded wallet (on by default when a frame URL is set). */
+  readonly VITE_SIGIL_EMAIL?: string
 }
 
 interface ImportMeta {

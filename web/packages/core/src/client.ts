@@ -8,14 +8,16 @@ import type { AnalyticsSink } from './analytics.js'
 import type { BlockchainClient } from './api/blockchain.js'
 import { createBalanceController, type RefreshBalanceOptions } from './balance.js'
 import { unwatchAll } from './connection.js'
+import { embeddedWallet, isAuthConnector, AUTH_CONNECTOR_ID, type AuthConnector } from './connectors/auth.js'
 import { injectedConnectors } from './connectors/injected.js'
 import type { Connection, ConnectorSource, WalletConnector } from './connectors/types.js'
 import { detectMobile, type SigilContext, type SigilEvent } from './context.js'
+import { watchEmbeddedRequests } from './embedded.js'
 import { createIdentityController } from './identity.js'
 import { closeModal, goBack, openModal, selectWallet, type CloseOptions, type OpenOptions } from './modal.js'
 import { resolveOptions, type ResolvedOptions, type SigilOptions } from './options.js'
 import { currentView, pushView } from './router.js'
-import { createSigilStorage, type KeyValueStorage, type SigilStorage } from './storage.js'
+import { createSigilStorage, defaultBackend, type KeyValueStorage, type SigilStorage } from './storage.js'
 import { createSigilStore, type SigilStore, type View, type ViewArgs } from './store.js'
 import { createSiwxController, type SiwxController } from './siwx/controller.js'
 import { siwxBlocksClose } from './siwx/guard.js'
@@ -64,6 +66,8 @@ export interface SigilClient {
   getProvider(namespace: ChainNamespace): unknown
   /** The connector a namespace is connected through. */
   getConnector(namespace: ChainNamespace): WalletConnector | undefined
+  /** The embedded wallet's connector, when the host set `frameUrl` and email or socials are on. */
+  getAuthConnector(): AuthConnector | undefined
   /** The modal's events (MODAL_OPEN, CONNECT_SUCCESS, …), whether analytics is on or not. Returns an unsubscribe. */
   subscribeEvents(listener: (event: SigilEvent) => void): () => void
   /** The last event, if any. */
@@ -131,7 +135,22 @@ export function createSigil(input: SigilOptions, deps: SigilDependencies = {}): 
 
   // Connectors from every source, limited to namespaces the host has an adapter for.
   const teardowns: (() => void)[] = []
-  const sources = deps.connectors ?? [injectedConnectors()]
+  const sources = [...(deps.connectors ?? [injectedConnectors()])]
+  const { features } = options
+  if (options.frameUrl && (features.email || (Array.isArray(features.socials) && features.socials.length > 0))) {
+    sources.push(
+      embeddedWallet({
+        frameUrl: options.frameUrl,
+        projectId: options.projectId,
+        version: options.sdkVersion,
+        chainId: () => store.getState().activeCaipNetwork.caipNetworkId,
+        enableLogger: options.enableFrameLogger,
+        storage: deps.storage ?? defaultBackend(),
+        dappData: { ...(options.metadata ? { metadata: options.metadata } : {}), sdkType: options.sdkType },
+        theme: () => ({ themeMode: store.getState().themeMode, themeVariables: store.getState().themeVariables }),
+      }),
+    )
+  }
   const lists: WalletConnector[][] = sources.map(() => [])
   sources.forEach((source, i) => {
     teardowns.push(
@@ -160,6 +179,10 @@ export function createSigil(input: SigilOptions, deps: SigilDependencies = {}): 
     signMessage: (message) => signMessage(ctx, { message }),
     getProvider: (namespace) => store.getState().providers[namespace]?.provider,
     getConnector: (namespace) => ctx.connected.get(namespace),
+    getAuthConnector: () => {
+      const connector = ctx.connectors.get(AUTH_CONNECTOR_ID)
+      return isAuthConnector(connector) ? connector : undefined
+    },
     subscribeEvents(listener) {
       ctx.eventListeners.add(listener)
       return () => ctx.eventListeners.delete(listener)
@@ -175,6 +198,8 @@ export function createSigil(input: SigilOptions, deps: SigilDependencies = {}): 
       ctx.eventListeners.clear()
     },
   }
+  const auth = client.getAuthConnector()
+  if (auth) teardowns.push(watchEmbeddedRequests(ctx, auth))
   const siwx = createSiwxController(ctx, { disconnect: () => client.disconnect(), signMessage: (m) => client.signMessage(m) })
   ;(client as { siwx: SiwxController }).siwx = siwx
   teardowns.push(() => siwx.destroy())

@@ -9,6 +9,18 @@ export { createSigil, type SigilClient, type SigilDependencies } from './client.
 export type { ChainAdapter } from './adapter.js'
 export type { Connection, ConnectionAccount, ConnectorEvent, ConnectorSource, ConnectParams, WalletConnector } from './connectors/types.js'
 export { injectedConnector, injectedConnectors, LEGACY_INJECTED_ID, LEGACY_INJECTED_NAME, type InjectedConnectorsOptions } from './connectors/injected.js'
+export {
+  AUTH_CONNECTOR_ID,
+  EMAIL_COOLDOWN_MS,
+  embeddedWallet,
+  isAuthConnector,
+  LoginCacheKeys,
+  type AuthConnector,
+  type AuthConnectorOptions,
+  type EmailAction,
+  type EmbeddedRequestEvent,
+} from './connectors/auth.js'
+export { NOT_ALLOWED_ERROR_DELAY_MS } from './embedded.js'
 export { isEip1193Provider, parseChainId, type Eip1193Listener, type Eip1193Provider } from './connectors/eip1193.js'
 export * from './actions/index.js'
 export { deferredAnalyticsSink, type AnalyticsEvent, type AnalyticsSink } from './analytics.js'

@@ -60,6 +60,13 @@ export interface SigilOptions {
   featuredWalletIds?: string[]
   /** Base URL of the Sigil server; defaults to the page's own origin. */
   apiUrl?: string
+  /**
+   * The Sigil server's embedded-wallet frame origin (`--frame-public-url`). With it, and email
+   * on, visitors can log in with an email code to a wallet the server holds.
+   */
+  frameUrl?: string
+  /** The embedded-wallet frame logs what it drops to the console (default off). */
+  enableFrameLogger?: boolean
   /** Keep a wallet on an unconfigured chain instead of showing UnsupportedChain. */
   allowUnsupportedChain?: boolean
   /** Let the user switch networks from the modal. */
@@ -86,6 +93,8 @@ export interface ResolvedOptions {
   excludeWalletIds: string[]
   featuredWalletIds: string[]
   apiUrl: string
+  frameUrl: string | undefined
+  enableFrameLogger: boolean
   allowUnsupportedChain: boolean
   enableNetworkSwitch: boolean
   embedded: boolean
@@ -156,6 +165,8 @@ export function resolveOptions(options: SigilOptions): ResolvedOptions {
     excludeWalletIds: options.excludeWalletIds ?? [],
     featuredWalletIds: options.featuredWalletIds ?? [],
     apiUrl: (options.apiUrl ?? sameOrigin()).replace(/\/+$/, ''),
+    frameUrl: options.frameUrl ? options.frameUrl.replace(/\/+$/, '') : undefined,
+    enableFrameLogger: options.enableFrameLogger ?? false,
     allowUnsupportedChain: options.allowUnsupportedChain ?? false,
     enableNetworkSwitch: options.enableNetworkSwitch ?? true,
     embedded: options.embedded ?? false,

@@ -71,7 +71,8 @@ export interface SigilStorage {
 /** Storage that does nothing: used where localStorage is missing or throws (private modes). */
 const memoryless: KeyValueStorage = { getItem: () => null, setItem: () => {}, removeItem: () => {} }
 
-function defaultBackend(): KeyValueStorage {
+/** localStorage, or a storage that keeps nothing where it is missing or throws. */
+export function defaultBackend(): KeyValueStorage {
   try {
     const local = (globalThis as { localStorage?: KeyValueStorage }).localStorage
     return local ?? memoryless

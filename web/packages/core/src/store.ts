@@ -21,6 +21,14 @@ export interface ViewParams {
   ConnectingFarcaster: undefined
   SIWXSignMessage: undefined
   ApproveTransaction: undefined
+  /** The embedded wallet's email login: the emailed 6-digit code. */
+  EmailVerifyOtp: { email: string }
+  /** The embedded wallet's email login: approve this device from the email first. */
+  EmailVerifyDevice: { email: string }
+  /** The embedded wallet's email change: the new address, then a code to each address. */
+  UpdateEmail: undefined
+  /** The embedded wallet's private keys, shown by the frame itself after a fresh email code. */
+  ExportKey: undefined
   Swap: undefined
   UnsupportedChain: undefined
   RegisterAccountName: undefined

@@ -112,7 +112,15 @@ button{font:inherit;color:inherit}
 .token .symbol,.token .value{font-size:12px;color:var(--c-fg2)}
 .fiat{font-size:14px;font-weight:600;color:var(--c-fg)}
 .net-check{color:var(--sigil-accent)}
-.email{display:flex;gap:8px}
+.email{display:flex;gap:8px;flex-wrap:wrap}
+.email .sub{flex-basis:100%;margin:0}
+.otp{display:flex;gap:8px;justify-content:center}
+.otp input{all:unset;width:40px;height:48px;text-align:center;font-size:20px;border-radius:var(--r-m);background:var(--c-surface);border:1px solid var(--c-border);color:var(--c-fg)}
+.otp input:focus{border-color:var(--sigil-accent)}
+.email-verify{gap:12px}
+.approve{display:flex;flex-direction:column;gap:8px}
+.approve-slot{height:290px;display:flex;align-items:center;justify-content:center;border-radius:var(--r-m)}
+.acct-type{font-size:11px;text-transform:uppercase;letter-spacing:.04em}
 .email input{all:unset;flex:1;min-width:0;height:40px;padding:0 12px;border-radius:var(--r-m);background:var(--c-surface);border:1px solid var(--c-border);color:var(--c-fg)}
 .socials{display:flex;gap:6px}
 .socials .icon-btn{flex:1;border-radius:var(--r-m);background:var(--c-surface);width:auto}

@@ -35,6 +35,7 @@ function feature<M>(load: () => Promise<M>) {
 const connect = feature(() => import('./features/connect.js'))
 const account = feature(() => import('./features/account.js'))
 const siwx = feature(() => import('./features/siwx.js'))
+const email = feature(() => import('./features/email.js'))
 
 export const views: { [V in View]?: ViewEntry<V> } = {
   Connect: connect(
@@ -69,6 +70,26 @@ export const views: { [V in View]?: ViewEntry<V> } = {
   UnsupportedChain: account(
     (m) => m.UnsupportedChainView,
     (_, m) => m.ui.titles.UnsupportedChain,
+  ),
+  EmailVerifyOtp: email<'EmailVerifyOtp'>(
+    (m) => m.EmailVerifyOtpView,
+    (_, m) => m.ui.titles.EmailVerifyOtp,
+  ),
+  EmailVerifyDevice: email<'EmailVerifyDevice'>(
+    (m) => m.EmailVerifyDeviceView,
+    (_, m) => m.ui.titles.EmailVerifyDevice,
+  ),
+  UpdateEmail: email<'UpdateEmail'>(
+    (m) => m.UpdateEmailView,
+    (_, m) => m.ui.titles.UpdateEmail,
+  ),
+  ApproveTransaction: email<'ApproveTransaction'>(
+    (m) => m.ApproveTransactionView,
+    (_, m) => m.ui.titles.ApproveTransaction,
+  ),
+  ExportKey: email<'ExportKey'>(
+    (m) => m.ExportKeyView,
+    (_, m) => m.ui.titles.ExportKey,
   ),
   SIWXSignMessage: siwx(
     (m) => m.SIWXSignMessageView,

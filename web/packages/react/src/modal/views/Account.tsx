@@ -19,6 +19,7 @@ import { Icons, Identicon, RemoteImage } from '../ui.js'
 
 const selectChain = (s: SigilState) => s.chains[s.activeNamespace]
 const selectNetwork = (s: SigilState) => s.activeCaipNetwork
+const selectProviderType = (s: SigilState) => s.providers[s.activeNamespace]?.type
 
 /** The account tabs; those with a placeholder have no content yet. */
 const tabsOf = (m: Messages['ui']['account']): readonly { id: string; label: string; placeholder?: string }[] => [
@@ -35,6 +36,7 @@ export function AccountView() {
   const tabs = tabsOf(m)
   const chain = useStore(selectChain)
   const network = useStore(selectNetwork)
+  const providerType = useStore(selectProviderType)
   const account = chain?.account
   const address = account?.address
   const [copied, setCopied] = useState(false)
@@ -133,11 +135,12 @@ export function AccountView() {
             </a>
           ) : null}
         </div>
-        {wallet ? (
+        {wallet && providerType !== 'AUTH' ? (
           <p className="sub" style={{ fontSize: 12 }}>
             {m.connectedWith(wallet.name)}
           </p>
         ) : null}
+        {providerType === 'AUTH' ? <EmbeddedAccount type={account?.allAccounts?.find((a) => a.address === address)?.type} /> : null}
       </div>
       <div className="tabs" role="tablist" aria-label={m.tabsLabel}>
         {tabs.map((t, i) => (
@@ -179,6 +182,29 @@ export function AccountView() {
       </div>
       <button type="button" className="btn secondary block" onClick={() => void disconnect()} disabled={disconnecting} style={{ marginTop: 8 }}>
         <Icons.power /> {ui.disconnect}
+      </button>
+    </div>
+  )
+}
+
+/** The embedded wallet's account: its type, the email it belongs to, and a way to change that email. */
+function EmbeddedAccount({ type }: { type: string | undefined }) {
+  const { client } = useModal()
+  const ui = useMessages().ui
+  const email = client.getAuthConnector()?.getEmail()
+  return (
+    <div className="sub" style={{ fontSize: 12, display: 'flex', gap: 8, alignItems: 'center', flexWrap: 'wrap', justifyContent: 'center' }}>
+      {type ? (
+        <span className="tag acct-type" data-testid="account-type">
+          {ui.account.accountTypes[type as keyof typeof ui.account.accountTypes] ?? type}
+        </span>
+      ) : null}
+      {email ? <span data-testid="account-email">{ui.email.signedInAs(email)}</span> : null}
+      <button type="button" className="pill" onClick={() => client.push('UpdateEmail')} data-testid="edit-email">
+        {ui.email.editEmail}
+      </button>
+      <button type="button" className="pill" onClick={() => client.push('ExportKey')} data-testid="export-key-button">
+        {ui.email.exportKey}
       </button>
     </div>
   )

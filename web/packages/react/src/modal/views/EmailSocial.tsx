@@ -1,19 +1,63 @@
 /*
  * Email and social sign-in on the Connect view: a chunk of its own, loaded only when the host
- * turned email or socials on. They arrive with the embedded-wallet issue: the configured order
- * is honoured now, the controls are shown disabled.
+ * turned email or socials on. Email logs in to the embedded wallet (when the host set
+ * `frameUrl`); social login arrives with its own issue: its buttons show disabled.
  */
-import type { SocialProvider } from '@sigil/core'
-import { useMessages } from '../context.js'
+import { AUTH_CONNECTOR_ID, errorText, type SocialProvider } from '@sigil/core'
+import { useState, type FormEvent } from 'react'
+import { useMessages, useModal } from '../context.js'
 
 export function EmailSignIn() {
-  const m = useMessages().ui.connect
+  const { client, shake } = useModal()
+  const { ui } = useMessages()
+  const m = ui.connect
+  const auth = client.getAuthConnector()
+  const [email, setEmail] = useState('')
+  const [busy, setBusy] = useState(false)
+  const [error, setError] = useState<string>()
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault()
+    if (!auth || busy) return
+    setBusy(true)
+    setError(undefined)
+    try {
+      const action = await auth.connectEmail(email)
+      const trimmed = email.trim()
+      if (action === 'VERIFY_DEVICE') client.push('EmailVerifyDevice', { email: trimmed })
+      else if (action === 'VERIFY_OTP') client.push('EmailVerifyOtp', { email: trimmed })
+      else await client.connect(AUTH_CONNECTOR_ID)
+    } catch (e) {
+      setError(errorText(e))
+      shake()
+    } finally {
+      setBusy(false)
+    }
+  }
+
   return (
-    <form className="email" onSubmit={(e) => e.preventDefault()} aria-label={m.continueWithEmail}>
-      <input type="email" placeholder={m.email} aria-label={m.email} disabled />
-      <button type="submit" className="btn" disabled>
+    <form className="email" onSubmit={(e) => void submit(e)} aria-label={m.continueWithEmail} noValidate>
+      <input
+        type="email"
+        name="email"
+        autoComplete="email"
+        placeholder={m.email}
+        aria-label={m.email}
+        disabled={!auth}
+        value={email}
+        onChange={(e) => setEmail(e.target.value)}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? 'sigil-email-error' : undefined}
+      />
+      <button type="submit" className="btn" disabled={!auth || busy || !email.trim()} aria-busy={busy}>
         {m.continue}
       </button>
+      {error ? (
+        <p className="sub err" role="alert" id="sigil-email-error" data-testid="email-error">
+          {error}
+        </p>
+      ) : null}
+      {auth ? null : <p className="sub">{m.emailUnavailable}</p>}
     </form>
   )
 }

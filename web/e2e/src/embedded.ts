@@ -1,0 +1,87 @@
+/**
+ * The embedded wallet in the demo page (opened with ?email=on): email login through the modal,
+ * device approval and codes read from the mail sink, and the frame's approval UI.
+ */
+import type { FrameLocator, Page } from 'playwright-core'
+import { codeOf, DEVICE_LINK, lastMailId, linkOf, LOGIN_CODE, waitForMail } from './mail.js'
+import { openModal, ui, waitConnected } from './ui.js'
+
+let counter = 0
+/** A fresh address per test run and use: each gets its own 30 s code rule. */
+export function freshEmail(name: string): string {
+  counter += 1
+  return `${name}-${Date.now().toString(36)}-${counter}@example.com`
+}
+
+export const emb = {
+  emailInput: (page: Page) => ui.dialog(page).getByRole('textbox', { name: /^email$/i }),
+  continueButton: (page: Page) => ui.dialog(page).getByRole('button', { name: /^continue$/i }),
+  emailError: (page: Page) => ui.dialog(page).getByTestId('email-error'),
+  deviceView: (page: Page) => ui.dialog(page).getByTestId('email-verify-device'),
+  otpView: (page: Page) => ui.dialog(page).getByTestId('email-verify-otp'),
+  otpInputs: (page: Page) => ui.dialog(page).getByTestId('otp-inputs').locator('input'),
+  otpError: (page: Page) => ui.dialog(page).getByTestId('otp-error'),
+  resend: (page: Page) => ui.dialog(page).getByTestId('otp-resend'),
+  approveView: (page: Page) => ui.dialog(page).getByTestId('approve-transaction'),
+  accountType: (page: Page) => ui.dialog(page).getByTestId('account-type'),
+  accountEmail: (page: Page) => ui.dialog(page).getByTestId('account-email'),
+  editEmail: (page: Page) => ui.dialog(page).getByTestId('edit-email'),
+  /** The modal's banner (error, success). */
+  notification: (page: Page) => ui.dialog(page).locator('.toast'),
+  frame: (page: Page): FrameLocator => page.frameLocator('iframe[data-sigil-frame]'),
+  approveButton: (page: Page) => emb.frame(page).getByRole('button', { name: /^approve$/i }),
+  rejectButton: (page: Page) => emb.frame(page).getByRole('button', { name: /^reject$/i }),
+  approval: (page: Page) => emb.frame(page).getByTestId('frame-approval'),
+  provider: {
+    signMessage: (page: Page) => page.getByRole('button', { name: 'Sign message' }),
+    messageSignature: (page: Page) => page.getByTestId('message-signature'),
+    sendEth: (page: Page) => page.getByRole('button', { name: 'Send 0.01 ETH' }),
+    txHash: (page: Page) => page.getByTestId('eth-tx-hash'),
+    callEthSign: (page: Page) => page.getByRole('button', { name: 'Call eth_sign' }),
+    requestError: (page: Page) => page.getByTestId('provider-request-error'),
+  },
+}
+
+/** Types the code into the six inputs, one key at a time. */
+export async function typeCode(page: Page, code: string): Promise<void> {
+  await emb.otpInputs(page).first().click()
+  await page.keyboard.type(code)
+}
+
+/** Pastes the code into the first input (a paste event with the text, as a clipboard gives it). */
+export async function pasteCode(page: Page, code: string): Promise<void> {
+  await emb
+    .otpInputs(page)
+    .first()
+    .evaluate((input, text) => {
+      const data = new DataTransfer()
+      data.setData('text/plain', text)
+      input.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }))
+    }, code)
+}
+
+/** Submits the email on the Connect view. */
+export async function submitEmail(page: Page, email: string): Promise<void> {
+  await emb.emailInput(page).fill(email)
+  await emb.continueButton(page).click()
+}
+
+/**
+ * Logs in from the Connect view as a new device: the approval link from the mail sink is
+ * opened, then the emailed code entered. Resolves once the page reports the connection.
+ */
+export async function logIn(page: Page, mailUrl: string, email: string, options: { knownDevice?: boolean } = {}): Promise<void> {
+  const before = await lastMailId(mailUrl, email)
+  await openModal(page)
+  await submitEmail(page, email)
+  if (!options.knownDevice) {
+    await emb.deviceView(page).waitFor({ state: 'visible', timeout: 30_000 })
+    const link = linkOf(await waitForMail(mailUrl, email, DEVICE_LINK, before))
+    const approved = await fetch(link)
+    if (!approved.ok) throw new Error(`approval link answered ${approved.status}`)
+  }
+  await emb.otpView(page).waitFor({ state: 'visible', timeout: 30_000 })
+  const code = codeOf(await waitForMail(mailUrl, email, LOGIN_CODE, before))
+  await typeCode(page, code)
+  await waitConnected(page, 30_000)
+}

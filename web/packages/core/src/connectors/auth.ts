@@ -1,0 +1,150 @@
+/*
+ * The embedded wallet as a connector (type AUTH): a wallet the Sigil server holds for a visitor
+ * who logged in with an email code, reached only through the secure frame on the server's frame
+ * origin. Its accounts span eip155 and solana. This shell is all the host page loads up front;
+ * the frame bridge, the message schemas and the provider load on first use (./auth-impl.ts).
+ */
+import type { Metadata, ThemeMode, ThemeVariables } from '../options.js'
+import type { KeyValueStorage } from '../storage.js'
+import type { Connector } from '../types.js'
+import type { ConnectorEvent, ConnectorSource, WalletConnector } from './types.js'
+
+export const AUTH_CONNECTOR_ID = 'sigil-embedded'
+
+/** Login-cache keys (spec sections 3 and 4). */
+export const LoginCacheKeys = {
+  emailLogin: '@appkit/email_login',
+  email: '@appkit/email',
+  lastChain: '@appkit/last_chain',
+  socialUsername: '@appkit/social_username',
+  lastEmailLoginTime: '@appkit/last_email_login_time',
+} as const
+
+/** Spec section 9: a new email code no sooner than 30 s after the last. */
+export const EMAIL_COOLDOWN_MS = 30_000
+
+/** What the embedded wallet's requests mean for the modal. */
+export type EmbeddedRequestEvent =
+  /** An unsafe request waits for the user's approval in the frame; `abort` gives it up. */
+  | { type: 'approval-start'; abort: () => void }
+  | { type: 'approval-end'; ok: boolean }
+  /** A method the embedded wallet refuses: the modal shows `message`. */
+  | { type: 'not-allowed'; message: string }
+
+export type EmailAction = 'VERIFY_DEVICE' | 'VERIFY_OTP' | 'CONNECT'
+
+export interface AuthConnectorOptions {
+  /** The Sigil server's frame origin (`--frame-public-url`). */
+  frameUrl: string
+  projectId: string
+  version: string
+  /** The active network's CAIP-2 id, for the frame's query and requests. */
+  chainId: () => string
+  enableLogger?: boolean
+  storage: KeyValueStorage
+  /** The host's name and icons, for the frame's approval view; the SDK type. */
+  dappData?: { metadata?: Metadata; sdkType: string }
+  /** The modal's theme, which the frame follows. */
+  theme?: () => { themeMode: ThemeMode; themeVariables: ThemeVariables }
+}
+
+/** The embedded wallet's connector: a WalletConnector with the email login steps. */
+export interface AuthConnector extends WalletConnector {
+  /** Step 1: sends a device-approval link or a code (per the server), or connects a live session. */
+  connectEmail(email: string): Promise<EmailAction>
+  /** After the device was approved from the email: a code is sent. Rejects while not approved. */
+  connectDevice(): Promise<void>
+  /** The emailed code: the frame holds a session afterwards (connect() then yields the accounts). */
+  connectOtp(otp: string): Promise<void>
+  updateEmail(email: string): Promise<'VERIFY_PRIMARY_OTP' | 'VERIFY_SECONDARY_OTP'>
+  updateEmailPrimaryOtp(otp: string): Promise<void>
+  updateEmailSecondaryOtp(otp: string): Promise<string>
+  /** The email being logged in with, or of the session. */
+  getEmail(): string | undefined
+  /** Milliseconds until another code may be asked for (0 when it may now). */
+  emailCooldownMs(now?: number): number
+  /** The frame shows the user their private keys (after a fresh email code); resolves when they are done there. */
+  exportKeys(options?: { signal?: AbortSignal }): Promise<void>
+  /** Shows the frame (its approval UI) over `rect`, or hides it. */
+  showFrame(rect: { left: number; top: number; width: number; height: number } | undefined): void
+  /** Requests that matter to the modal (approval, refused methods). Returns an unsubscribe. */
+  subscribeRequests(listener: (event: EmbeddedRequestEvent) => void): () => void
+}
+
+export function isAuthConnector(connector: WalletConnector | undefined): connector is AuthConnector {
+  return connector?.info.type === 'AUTH' && typeof (connector as AuthConnector).connectEmail === 'function'
+}
+
+/** The part that loads on first use. */
+export interface AuthImpl {
+  connector: Omit<AuthConnector, 'info' | 'subscribe' | 'subscribeRequests' | 'getEmail' | 'emailCooldownMs'>
+}
+
+/** The embedded wallet's connector source: one AUTH connector, its work loaded on first use. */
+export function embeddedWallet(options: AuthConnectorOptions): ConnectorSource {
+  const info: Connector = { id: AUTH_CONNECTOR_ID, name: 'Email', chain: 'eip155', namespaces: ['eip155', 'solana'], type: 'AUTH' }
+  const listeners = new Set<(event: ConnectorEvent) => void>()
+  const requestListeners = new Set<(event: EmbeddedRequestEvent) => void>()
+  let impl: Promise<AuthImpl> | undefined
+  let loaded: AuthImpl | undefined
+  const load = () => {
+    impl ??= import('./auth-impl.js').then((m) => {
+      loaded = m.createAuthImpl(options, {
+        emit: (event) => {
+          for (const l of [...listeners]) l(event)
+        },
+        emitRequest: (event) => {
+          for (const l of [...requestListeners]) l(event)
+        },
+      })
+      return loaded
+    })
+    impl.catch(() => (impl = undefined))
+    return impl
+  }
+  const connector: AuthConnector = {
+    info,
+    connect: async (params) => (await load()).connector.connect(params),
+    reconnect: async (params) => {
+      // Nothing to restore without a stored login: the frame is not even loaded then.
+      if (options.storage.getItem(LoginCacheKeys.emailLogin) !== 'true') return undefined
+      const { connector: c } = await load()
+      return c.reconnect(params)
+    },
+    disconnect: async (namespace) => {
+      if (!loaded) {
+        for (const key of Object.values(LoginCacheKeys)) options.storage.removeItem(key)
+        return
+      }
+      await loaded.connector.disconnect(namespace)
+    },
+    getProvider: (namespace) => loaded?.connector.getProvider(namespace),
+    subscribe(listener) {
+      listeners.add(listener)
+      return () => listeners.delete(listener)
+    },
+    connectEmail: async (email) => (await load()).connector.connectEmail(email),
+    connectDevice: async () => (await load()).connector.connectDevice(),
+    connectOtp: async (otp) => (await load()).connector.connectOtp(otp),
+    updateEmail: async (email) => (await load()).connector.updateEmail(email),
+    updateEmailPrimaryOtp: async (otp) => (await load()).connector.updateEmailPrimaryOtp(otp),
+    updateEmailSecondaryOtp: async (otp) => (await load()).connector.updateEmailSecondaryOtp(otp),
+    exportKeys: async (exportOptions) => (await load()).connector.exportKeys(exportOptions),
+    getEmail: () => options.storage.getItem(LoginCacheKeys.email) ?? undefined,
+    emailCooldownMs(now = Date.now()) {
+      const last = Number(options.storage.getItem(LoginCacheKeys.lastEmailLoginTime))
+      return Number.isFinite(last) && last > 0 ? Math.max(0, last + EMAIL_COOLDOWN_MS - now) : 0
+    },
+    showFrame: (rect) => loaded?.connector.showFrame(rect),
+    subscribeRequests(listener) {
+      requestListeners.add(listener)
+      return () => requestListeners.delete(listener)
+    },
+  }
+  return {
+    watch(onChange) {
+      onChange([connector])
+      return () => undefined
+    },
+  }
+}

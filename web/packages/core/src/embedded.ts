@@ -1,0 +1,52 @@
+/*
+ * What the embedded wallet's requests do to the modal (spec section 4): an unsafe request shows
+ * the ApproveTransaction view (the frame's own approval UI made visible there) until it settles,
+ * then the view is popped or the modal closes, and a success refreshes the native balance; a
+ * request the embedded wallet does not allow opens the modal, shows the error after 300 ms and is
+ * rejected. Closing the approval view by force aborts the pending request.
+ */
+import { isAuthConnector, type EmbeddedRequestEvent } from './connectors/auth.js'
+import type { WalletConnector } from './connectors/types.js'
+import type { SigilContext } from './context.js'
+import { closeModal, openModal } from './modal.js'
+import { showError } from './notification.js'
+import { currentView, popView } from './router.js'
+
+/** Spec section 4: the not-allowed error shows 300 ms after the modal opens. */
+export const NOT_ALLOWED_ERROR_DELAY_MS = 300
+
+export function watchEmbeddedRequests(ctx: SigilContext, connector: WalletConnector): () => void {
+  if (!isAuthConnector(connector)) return () => undefined
+  const { store } = ctx
+  let pending: { abort: () => void; openedModal: boolean } | undefined
+  const stopStore = store.subscribe((state, previous) => {
+    // The approval view went away while the request still waits (a forced close): give it up.
+    if (pending && currentView(previous) === 'ApproveTransaction' && (currentView(state) !== 'ApproveTransaction' || !state.modal.open)) {
+      const { abort } = pending
+      pending = undefined
+      abort()
+    }
+  })
+  const stopRequests = connector.subscribeRequests((event: EmbeddedRequestEvent) => {
+    const state = store.getState()
+    if (event.type === 'approval-start') {
+      pending = { abort: event.abort, openedModal: !state.modal.open }
+      openModal(ctx, { view: 'ApproveTransaction' })
+    } else if (event.type === 'approval-end') {
+      const was = pending
+      pending = undefined
+      if (was && currentView(store.getState()) === 'ApproveTransaction') {
+        if (was.openedModal || store.getState().router.history.length <= 1) closeModal(ctx, { force: true })
+        else popView(store)
+      }
+      if (event.ok) void ctx.accountData.refresh(state.activeNamespace)
+    } else {
+      if (!state.modal.open) openModal(ctx)
+      setTimeout(() => showError(store, event.message), NOT_ALLOWED_ERROR_DELAY_MS)
+    }
+  })
+  return () => {
+    stopStore()
+    stopRequests()
+  }
+}

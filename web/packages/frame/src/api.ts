@@ -1,0 +1,88 @@
+/*
+ * The embedded-wallet API on this frame's own origin (/wallet/v1/...). The session token is
+ * kept in this origin's storage only and sent as a bearer token; it never leaves the frame.
+ */
+const TOKEN_KEY = 'sigil-frame:token'
+const DEVICE_KEY = 'sigil-frame:device'
+
+export interface ApiAccount {
+  namespace: 'eip155' | 'solana'
+  address: string
+  type: 'eoa' | 'smartAccount' | 'payment'
+}
+export interface ApiUser {
+  email?: string
+  accounts: ApiAccount[]
+}
+
+export class ApiError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+  ) {
+    super(message)
+  }
+}
+
+function storage(): Storage | undefined {
+  try {
+    return window.localStorage
+  } catch {
+    return undefined
+  }
+}
+
+let memoryToken: string | undefined
+
+export const session = {
+  token(): string | undefined {
+    return storage()?.getItem(TOKEN_KEY) ?? memoryToken
+  },
+  setToken(token: string | undefined) {
+    memoryToken = token
+    if (token) storage()?.setItem(TOKEN_KEY, token)
+    else storage()?.removeItem(TOKEN_KEY)
+  },
+  deviceId(): string {
+    const stored = storage()?.getItem(DEVICE_KEY)
+    if (stored && /^[A-Za-z0-9_-]{8,128}$/.test(stored)) return stored
+    const bytes = new Uint8Array(16)
+    crypto.getRandomValues(bytes)
+    const id = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')
+    storage()?.setItem(DEVICE_KEY, id)
+    return id
+  },
+}
+
+async function call<T>(method: 'GET' | 'POST', path: string, body?: unknown, auth = false): Promise<T> {
+  const headers: Record<string, string> = {}
+  if (body !== undefined) headers['content-type'] = 'application/json'
+  const token = session.token()
+  if (auth && token) headers.authorization = `Bearer ${token}`
+  const res = await fetch(`/wallet/v1/${path}`, { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}), credentials: 'omit' })
+  if (res.status === 204) return undefined as T
+  const data = (await res.json().catch(() => undefined)) as { error?: { message?: string } } | undefined
+  if (!res.ok) throw new ApiError(data?.error?.message ?? `HTTP ${res.status}`, res.status)
+  return data as T
+}
+
+export const api = {
+  connectEmail: (email: string) =>
+    call<{ action: 'VERIFY_DEVICE' | 'VERIFY_OTP' | 'CONNECT' }>('POST', 'connect-email', {
+      email,
+      deviceId: session.deviceId(),
+      ...(session.token() ? { token: session.token() } : {}),
+    }),
+  connectDevice: (email: string) => call<{ action: 'VERIFY_OTP' }>('POST', 'connect-device', { email, deviceId: session.deviceId() }),
+  connectOtp: (email: string, otp: string) => call<{ token: string; user: ApiUser }>('POST', 'connect-otp', { email, otp, deviceId: session.deviceId() }),
+  user: () => call<ApiUser>('GET', 'user', undefined, true),
+  isConnected: () => call<{ isConnected: boolean }>('GET', 'is-connected', undefined, true),
+  refresh: () => call<{ token: string }>('POST', 'refresh', undefined, true),
+  signOut: () => call<void>('POST', 'sign-out', undefined, true),
+  rpc: (chainId: string, method: string, params: unknown) => call<{ result: unknown }>('POST', 'rpc', { chainId, method, params: params ?? [] }, true),
+  updateEmail: (email: string) => call<{ action: 'VERIFY_PRIMARY_OTP' | 'VERIFY_SECONDARY_OTP' }>('POST', 'update-email', { email }, true),
+  updateEmailPrimary: (otp: string) => call<{ action: 'VERIFY_SECONDARY_OTP' }>('POST', 'update-email/primary', { otp }, true),
+  updateEmailSecondary: (otp: string) => call<{ newEmail: string }>('POST', 'update-email/secondary', { otp }, true),
+  exportRequest: () => call<void>('POST', 'export/request', {}, true),
+  exportKeys: (otp: string) => call<{ eip155: string; solana: string }>('POST', 'export', { otp }, true),
+}

@@ -1,0 +1,307 @@
+/*
+ * The frame's message handling: requests from the host page are accepted only from the parent
+ * window on one of the project's allowed origins (the server writes them into the page), are
+ * validated with the shared zod schemas, and get exactly one RESPONSE each, validated before it
+ * is posted. Unsafe RPC requests wait for the user's approval in this frame's own view.
+ */
+import { messages } from '@sigil/core/messages'
+import { AppRequest, FrameMessage, originAllowed, ResultOf, rpcSafety, RPC_NOT_ALLOWED, type AppRequestType, type FrameUser } from '@sigil/core/frame-messages'
+import type { z } from 'zod'
+import { api, ApiError, session, type ApiUser } from './api.js'
+
+const m = messages.ui.frame
+const HEARTBEAT_MS = 5_000
+const VERSION = '0.1.0'
+
+export interface Approval {
+  id: string
+  method: string
+  params: unknown
+  chainId: string
+  busy: boolean
+}
+
+/** The key export the user runs in this frame: a code to their email, then the keys, shown here only. */
+export interface KeyExport {
+  step: 'start' | 'code' | 'keys'
+  busy: boolean
+  error?: string
+  keys?: { eip155: string; solana: string }
+}
+
+export interface FrameState {
+  approval: Approval | undefined
+  keyExport: KeyExport | undefined
+  appName: string | undefined
+  themeMode: 'light' | 'dark'
+}
+
+type Listener = () => void
+
+export interface FrameController {
+  getState(): FrameState
+  subscribe(listener: Listener): () => void
+  approve(): void
+  reject(): void
+  /** Key export: ask for the code, show the keys with it, or finish (the keys are forgotten). */
+  exportSendCode(): void
+  exportShow(otp: string): void
+  exportDone(): void
+}
+
+class RequestError extends Error {
+  constructor(
+    message: string,
+    readonly code?: number,
+  ) {
+    super(message)
+  }
+}
+
+export function startFrame(win: Window = window): FrameController {
+  const params = new URLSearchParams(win.location.search)
+  const logger = params.get('enableLogger') === 'true'
+  const log = (...args: unknown[]) => (logger ? console.warn('[sigil frame]', ...args) : console.debug('[sigil frame]', ...args))
+  const meta = win.document.querySelector('meta[name="sigil-allowed-origins"]')?.getAttribute('content') ?? ''
+  const allowed = meta.startsWith('__') ? [] : meta.split(/\s+/).filter(Boolean)
+  let chainId = params.get('chainId') || 'eip155:1'
+  let email: string | undefined
+  let state: FrameState = { approval: undefined, keyExport: undefined, appName: undefined, themeMode: 'light' }
+  let exportDone: (() => void) | undefined
+  const listeners = new Set<Listener>()
+  const set = (patch: Partial<FrameState>) => {
+    state = { ...state, ...patch }
+    for (const l of [...listeners]) l()
+  }
+  let approvalDone: ((ok: boolean) => void) | undefined
+
+  const parentOrigin = (() => {
+    const ancestors = (win.location as Location & { ancestorOrigins?: DOMStringList }).ancestorOrigins
+    const first = ancestors?.length ? ancestors[0] : undefined
+    if (first) return first
+    try {
+      return win.document.referrer ? new URL(win.document.referrer).origin : undefined
+    } catch {
+      return undefined
+    }
+  })()
+
+  const post = (message: FrameMessage, origin: string) => {
+    const checked = FrameMessage.safeParse(message)
+    if (!checked.success) {
+      log('refused to post an invalid message')
+      return
+    }
+    win.parent.postMessage(checked.data, origin)
+  }
+
+  const userOf = (u: ApiUser): FrameUser => {
+    const evm = u.accounts.find((a) => a.namespace === 'eip155') ?? u.accounts[0]
+    return {
+      ...(u.email ? { email: u.email } : {}),
+      address: evm?.address ?? '',
+      chainId,
+      accounts: u.accounts,
+      preferredAccountType: evm?.type ?? 'eoa',
+      smartAccountDeployed: false,
+    }
+  }
+
+  const loggedIn = () => {
+    if (!session.token()) throw new RequestError(m.notLoggedIn)
+  }
+
+  const waitForApproval = (request: Approval) =>
+    new Promise<boolean>((resolve) => {
+      approvalDone = resolve
+      set({ approval: request })
+    })
+
+  const handle = async (request: AppRequest): Promise<unknown> => {
+    switch (request.type) {
+      case 'CONNECT_EMAIL': {
+        email = request.payload.email
+        return api.connectEmail(email)
+      }
+      case 'CONNECT_DEVICE':
+        if (!email) throw new RequestError(m.notLoggedIn)
+        return api.connectDevice(email)
+      case 'CONNECT_OTP': {
+        if (!email) throw new RequestError(m.notLoggedIn)
+        const { token } = await api.connectOtp(email, request.payload.otp)
+        session.setToken(token)
+        return {}
+      }
+      case 'GET_USER': {
+        loggedIn()
+        if (request.payload?.chainId !== undefined) chainId = String(request.payload.chainId)
+        return userOf(await api.user())
+      }
+      case 'IS_CONNECTED': {
+        if (!session.token()) return { isConnected: false }
+        const { isConnected } = await api.isConnected()
+        if (!isConnected) session.setToken(undefined)
+        return { isConnected }
+      }
+      case 'SIGN_OUT': {
+        if (session.token()) await api.signOut().catch(() => undefined)
+        session.setToken(undefined)
+        email = undefined
+        return {}
+      }
+      case 'SWITCH_NETWORK':
+        chainId = String(request.payload.chainId)
+        return { chainId }
+      case 'GET_CHAIN_ID':
+        return { chainId }
+      case 'GET_SMART_ACCOUNT_ENABLED_NETWORKS':
+        return { smartAccountEnabledNetworks: [] }
+      case 'SET_PREFERRED_ACCOUNT': {
+        loggedIn()
+        // Only externally owned accounts exist here: the preference falls back to EOA.
+        const user = userOf(await api.user())
+        return { type: 'eoa', address: user.address }
+      }
+      case 'RPC_REQUEST': {
+        loggedIn()
+        const { method, params: rpcParams } = request.payload
+        const chain = request.payload.chainId !== undefined ? String(request.payload.chainId) : chainId
+        const safety = rpcSafety(method)
+        if (safety === 'not-allowed') throw new RequestError(RPC_NOT_ALLOWED, 4200)
+        if (safety === 'unsafe') {
+          const ok = await waitForApproval({ id: request.id, method, params: rpcParams, chainId: chain, busy: false })
+          if (!ok) {
+            set({ approval: undefined })
+            throw new RequestError(messages.rpc[4001] as string, 4001)
+          }
+          set({ approval: state.approval && { ...state.approval, busy: true } })
+          try {
+            return { result: (await api.rpc(chain, method, rpcParams)).result }
+          } finally {
+            set({ approval: undefined })
+          }
+        }
+        return { result: (await api.rpc(chain, method, rpcParams)).result }
+      }
+      case 'UPDATE_EMAIL':
+        loggedIn()
+        return api.updateEmail(request.payload.email)
+      case 'UPDATE_EMAIL_PRIMARY_OTP':
+        loggedIn()
+        return api.updateEmailPrimary(request.payload.otp)
+      case 'UPDATE_EMAIL_SECONDARY_OTP':
+        loggedIn()
+        return api.updateEmailSecondary(request.payload.otp)
+      case 'SYNC_THEME':
+        set({ themeMode: request.payload.themeMode })
+        win.document.documentElement.dataset.theme = request.payload.themeMode
+        return {}
+      case 'SYNC_DAPP_DATA':
+        set({ appName: request.payload.metadata?.name })
+        return {}
+      case 'EXPORT_KEYS': {
+        loggedIn()
+        exportDone?.()
+        await new Promise<void>((resolve) => {
+          exportDone = resolve
+          set({ keyExport: { step: 'start', busy: false } })
+        })
+        return {}
+      }
+      case 'RELOAD':
+        setTimeout(() => win.location.reload(), 0)
+        return {}
+      default:
+        throw new RequestError(m.socialUnavailable)
+    }
+  }
+
+  win.addEventListener('message', (event: MessageEvent) => {
+    if (event.source !== win.parent || win.parent === win || !originAllowed(allowed, event.origin)) {
+      log('dropped a message from', event.origin)
+      return
+    }
+    const parsed = AppRequest.safeParse(event.data)
+    if (!parsed.success) {
+      log('dropped an invalid message')
+      const id = (event.data as { id?: unknown } | null)?.id
+      if (typeof id === 'string' && /^[A-Za-z0-9-]{8,64}$/.test(id))
+        post({ id, type: 'RESPONSE', ok: false, error: { message: m.invalidMessage } }, event.origin)
+      return
+    }
+    const request = parsed.data
+    const origin = event.origin
+    const type: AppRequestType = request.type
+    handle(request).then(
+      (payload) => {
+        const result = (ResultOf[type] as z.ZodType).safeParse(payload ?? {})
+        if (result.success) post({ id: request.id, type: 'RESPONSE', ok: true, payload: result.data }, origin)
+        else post({ id: request.id, type: 'RESPONSE', ok: false, error: { message: messages.errors.anErrorOccurred } }, origin)
+      },
+      (error: unknown) => {
+        const message = error instanceof Error && error.message ? error.message : messages.errors.anErrorOccurred
+        const code = error instanceof RequestError ? error.code : undefined
+        post({ id: request.id, type: 'RESPONSE', ok: false, error: { message: message.slice(0, 1000), ...(code !== undefined ? { code } : {}) } }, origin)
+      },
+    )
+  })
+
+  const announce = async () => {
+    // A stored session gets a fresh token (rotation); a dead one is dropped.
+    if (session.token()) {
+      try {
+        session.setToken((await api.refresh()).token)
+      } catch (error) {
+        if (error instanceof ApiError && error.status === 401) session.setToken(undefined)
+      }
+    }
+    if (!parentOrigin || !originAllowed(allowed, parentOrigin)) {
+      log('not embedded by an allowed origin')
+      return
+    }
+    post({ type: 'FRAME_READY', payload: { version: VERSION } }, parentOrigin)
+    setInterval(() => post({ type: 'HEARTBEAT' }, parentOrigin), HEARTBEAT_MS)
+  }
+  void announce()
+
+  const finish = (ok: boolean) => {
+    const done = approvalDone
+    approvalDone = undefined
+    done?.(ok)
+  }
+  const exportStep = async (task: () => Promise<Partial<KeyExport>>) => {
+    const current = state.keyExport
+    if (!current || current.busy) return
+    set({ keyExport: { step: current.step, busy: true } })
+    try {
+      set({ keyExport: { ...current, busy: false, error: undefined, ...(await task()) } })
+    } catch (error) {
+      set({ keyExport: { ...current, busy: false, error: error instanceof Error ? error.message : messages.errors.anErrorOccurred } })
+    }
+  }
+  return {
+    getState: () => state,
+    exportSendCode: () =>
+      void exportStep(async () => {
+        await api.exportRequest()
+        return { step: 'code' }
+      }),
+    exportShow: (otp: string) =>
+      void exportStep(async () => {
+        if (!/^\d{6}$/.test(otp.trim())) throw new Error(messages.errors.invalidOtp)
+        return { step: 'keys', keys: await api.exportKeys(otp.trim()) }
+      }),
+    exportDone() {
+      set({ keyExport: undefined })
+      const done = exportDone
+      exportDone = undefined
+      done?.()
+    },
+    subscribe(listener) {
+      listeners.add(listener)
+      return () => listeners.delete(listener)
+    },
+    approve: () => finish(true),
+    reject: () => finish(false),
+  }
+}
