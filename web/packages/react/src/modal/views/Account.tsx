@@ -16,9 +16,11 @@ import { useCallback, useEffect, useId, useRef, useState, type KeyboardEvent } f
 import type { Messages } from '@sigil/core/messages'
 import { useMessages, useModal, useStore } from '../context.js'
 import { Icons, Identicon, RemoteImage } from '../ui.js'
+import { SendForm } from './SendForm.js'
 
 const selectChain = (s: SigilState) => s.chains[s.activeNamespace]
 const selectNetwork = (s: SigilState) => s.activeCaipNetwork
+const selectNamespace = (s: SigilState) => s.activeNamespace
 
 /** The account tabs; those with a placeholder have no content yet. */
 const tabsOf = (m: Messages['ui']['account']): readonly { id: string; label: string; placeholder?: string }[] => [
@@ -40,6 +42,10 @@ export function AccountView() {
   const [copied, setCopied] = useState(false)
   const [tab, setTab] = useState(0)
   const [disconnecting, setDisconnecting] = useState(false)
+  const [sending, setSending] = useState(false)
+  const namespace = useStore(selectNamespace)
+  // Sending is offered where the namespace's adapter can send (and the host left the feature on).
+  const canSend = client.options.features.send && Boolean(client.context.adapters[namespace]?.sendTransfer)
   const tabRefs = useRef<(HTMLButtonElement | null)[]>([])
   const idBase = useId()
 
@@ -138,7 +144,13 @@ export function AccountView() {
             {m.connectedWith(wallet.name)}
           </p>
         ) : null}
+        {canSend && !sending ? (
+          <button type="button" className="btn secondary" onClick={() => setSending(true)}>
+            {m.send.open}
+          </button>
+        ) : null}
       </div>
+      {canSend && sending ? <SendForm key={`${namespace}:${address}`} onDone={() => setSending(false)} /> : null}
       <div className="tabs" role="tablist" aria-label={m.tabsLabel}>
         {tabs.map((t, i) => (
           <button
