@@ -34,6 +34,8 @@ export interface ChainAdapter<Provider = unknown> {
   getAssets?(provider: Provider, address: string, network: CaipNetwork): Promise<WalletAsset[] | undefined>
   /** The account's name and avatar. Without it the account shows its address only. */
   getIdentity?(address: string, api: BlockchainClient): Promise<Identity>
+  /** The address as the namespace writes it for people (EIP-55 mixed case for EVM); shown as given without it. */
+  displayAddress?(address: string): Promise<string>
   /** How sign-in messages state an account of this namespace: the chain's name and the address's canonical form. */
   signInAccount?(address: string): Promise<{ label: string; address: string }>
   /**

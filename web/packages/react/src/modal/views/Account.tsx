@@ -38,7 +38,7 @@ export function AccountView() {
   const chain = useStore(selectChain)
   const network = useStore(selectNetwork)
   const account = chain?.account
-  const address = account?.address
+  const address = useDisplayAddress(chain?.account.address)
   const [copied, setCopied] = useState(false)
   const [tab, setTab] = useState(0)
   const [disconnecting, setDisconnecting] = useState(false)
@@ -194,6 +194,29 @@ export function AccountView() {
       </button>
     </div>
   )
+}
+
+/**
+ * The account's address in its family's written form (EIP-55 for EVM; base58 and bech32 are
+ * shown as the wallet gave them), from the namespace's adapter when it has a form of its own.
+ */
+function useDisplayAddress(address: string | undefined): string | undefined {
+  const { client } = useModal()
+  const namespace = useStore(selectNamespace)
+  const [shown, setShown] = useState<{ from: string; to: string }>()
+  useEffect(() => {
+    const format = address ? client.context.adapters[namespace]?.displayAddress : undefined
+    if (!address || !format) return
+    let live = true
+    format(address).then(
+      (to) => live && setShown({ from: address, to }),
+      () => undefined,
+    )
+    return () => {
+      live = false
+    }
+  }, [client, namespace, address])
+  return address && shown?.from === address ? shown.to : address
 }
 
 const isPending = (status: BalanceStatus | undefined) => status === undefined || status === 'idle' || status === 'loading'
