@@ -29,7 +29,7 @@ export default defineConfig(({ command }) => ({
               name: 'wagmi',
               test: /[\\/]node_modules[\\/](wagmi|@wagmi|viem|ox|abitype|@adraffy|@tanstack|@noble|@scure|eventemitter3|use-sync-external-store|isows)[\\/]/,
             },
-            { name: 'sigil', test: /[\\/]packages[\\/](core|react|adapter-evm|wagmi)[\\/]dist[\\/]/, tags: ['$initial'] },
+            { name: 'sigil', test: /[\\/]packages[\\/](core|react|adapter-evm|adapter-solana|adapter-bitcoin|wagmi)[\\/]dist[\\/]/, tags: ['$initial'] },
             { name: 'demo', test: /[\\/]apps[\\/]demo[\\/]src[\\/]/ },
           ],
         },

@@ -1,10 +1,11 @@
+import { injectedConnectors } from '@sigil/core'
 import { createAppKit, serverSiwx, type ThemeMode } from '@sigil/react'
 import { WagmiAdapter } from '@sigil/wagmi'
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { createRoot } from 'react-dom/client'
 import { WagmiProvider } from 'wagmi'
 import { App, ConfigError } from './App.js'
-import { config, networks, SIWX_STATEMENT } from './config.js'
+import { config, families, networks, SIWX_STATEMENT } from './config.js'
 import './page.css'
 
 const THEME_KEY = 'sigil-demo-theme'
@@ -19,6 +20,8 @@ const themeMode: ThemeMode =
 document.documentElement.dataset.theme = themeMode
 
 const root = createRoot(document.getElementById('root') as HTMLElement)
+// Solana and Bitcoin wallets (adapters and connectors) only when the page asks for them.
+const extra = families.some((f) => f !== 'eip155') ? (await import('./families.js')).familyParts(families) : undefined
 try {
   // The eip155 chain adapter with a wagmi config that follows the modal; wagmi reads the chains
   // through the Sigil server's RPC proxy.
@@ -27,7 +30,8 @@ try {
     projectId: config.projectId,
     apiUrl: config.apiUrl,
     networks,
-    adapters: [wagmiAdapter],
+    adapters: [...(families.includes('eip155') ? [wagmiAdapter] : []), ...(extra?.adapters ?? [])],
+    ...(extra ? { connectors: [injectedConnectors(), ...extra.connectors] } : {}),
     metadata: { name: 'Sigil demo', description: 'Sigil wallet-connection demo', url: location.origin, icons: [SITE_ICON] },
     features: { email: false, socials: false },
     themeMode,

@@ -8,6 +8,12 @@ interface ImportMetaEnv {
   readonly VITE_SIGIL_SIWX?: string
   /** The dev chain's SGL token address (from devchain/deploy.mjs). */
   readonly VITE_SIGIL_SGL_ADDRESS?: string
+  /** Chain families the page configures: 'eip155' by default; e.g. 'eip155,solana,bip122' (also `?families=`). */
+  readonly VITE_SIGIL_FAMILIES?: string
+  /** CAIP-2 id of the local Solana runtime (devsolana/). */
+  readonly VITE_SIGIL_SOLANA_CHAIN?: string
+  /** CAIP-2 id of the local Bitcoin regtest node (devbitcoin/). */
+  readonly VITE_SIGIL_BITCOIN_CHAIN?: string
 }
 
 interface ImportMeta {
