@@ -86,11 +86,7 @@ describe('Solana', () => {
     await t.page.evaluate(() => (window as unknown as { __solanaWallet: { rejectNext(): void } }).__solanaWallet.rejectNext())
     await openConnect(t.page)
     await ui.walletButton(t.page, SOLANA_WALLET_NAME).click()
-    await ui
-      .dialog(t.page)
-      .getByText(/rejected/i)
-      .first()
-      .waitFor({ timeout: 15_000 })
+    await ui.dialog(t.page).getByText('User rejected the request.').waitFor({ timeout: 15_000 })
     expect(await text(t.page, 'solana-status')).toBe('disconnected')
   })
 
@@ -134,8 +130,11 @@ describe('Solana', () => {
 
     // SOL: the receiver gets it in the runtime; the modal reads the sender's balance again.
     await form.getByLabel('Token').selectOption({ value: 'native' })
+    // The confirmation banner shows for a few seconds: wait for it from before the click.
+    const solSent = dialog.getByText('Sent 1.5 SOL').waitFor({ timeout: 30_000 })
     await submit.click()
-    await dialog.getByText('Sent 1.5 SOL').waitFor({ timeout: 30_000 })
+    await solSent
+    await form.waitFor({ state: 'detached' })
     expect(await lamports(receiver)).toBe(1_500_000_000)
     const afterSol = await solShown(ADDRESS)
     await expect.poll(() => ui.tokenRow(t.page, 'SOL').getByTestId('token-quantity').textContent(), { timeout: 15_000 }).toBe(afterSol)
@@ -148,8 +147,9 @@ describe('Solana', () => {
     await again.getByLabel('Token').selectOption({ value: sgls })
     await again.getByLabel('Amount').fill('25')
     await again.getByLabel('Receiver address').fill(receiver)
+    const splSent = dialog.getByText('Sent 25 SGLS').waitFor({ timeout: 30_000 })
     await again.getByRole('button', { name: 'Send', exact: true }).click()
-    await dialog.getByText('Sent 25 SGLS').waitFor({ timeout: 30_000 })
+    await splSent
     expect(await tokens(receiver, sgls)).toBe(25)
     expect(await tokens(ADDRESS, sgls)).toBe(before - 25)
     await expect.poll(() => ui.tokenRow(t.page, 'SGLS').getByTestId('token-quantity').textContent(), { timeout: 15_000 }).toBe(shown(before - 25))
