@@ -6,7 +6,12 @@ import type { ChainAdapter, ChainNamespace, ConnectorSource } from '@sigil/core'
  * The Solana and Bitcoin parts of the page, loaded only when the page configures those
  * families (an EVM-only page never downloads them).
  */
-export function familyParts(families: readonly ChainNamespace[]): { adapters: ChainAdapter[]; connectors: ConnectorSource[] } {
+export interface FamilyParts {
+  adapters: ChainAdapter[]
+  connectors: ConnectorSource[]
+}
+
+export function familyParts(families: readonly ChainNamespace[]): FamilyParts {
   const adapters: ChainAdapter[] = []
   const connectors: ConnectorSource[] = []
   if (families.includes('solana')) {
