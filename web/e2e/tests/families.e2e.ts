@@ -37,9 +37,18 @@ const openModal = async (page: Page) => {
   await ui.dialog(page).waitFor({ state: 'visible' })
 }
 
+/** The modal on the Account view: opened unless it still shows it (it may stay open after connecting a further family). */
+async function accountView(page: Page) {
+  if (!(await ui.dialog(page).isVisible())) await openModal(page)
+  await ui
+    .dialog(page)
+    .getByRole('button', { name: /switch network$/ })
+    .waitFor()
+}
+
 /** From the Account view: the network pill, then a network of the Networks view. */
 async function switchTo(page: Page, network: string) {
-  await openModal(page)
+  await accountView(page)
   await ui
     .dialog(page)
     .getByRole('button', { name: /switch network$/ })
@@ -102,9 +111,10 @@ describe('three chain families in one modal', () => {
     await waitText(t.page, 'bip122-status', 'connected')
     await waitText(t.page, 'address', BTC)
     // The Account view shows the active family's account in its own format (bech32 here).
-    await openModal(t.page)
+    await accountView(t.page)
     expect(await ui.accountName(t.page).getAttribute('title')).toBe(BTC)
     await t.page.keyboard.press('Escape')
+    await ui.dialog(t.page).waitFor({ state: 'hidden' })
 
     // Back to Solana and to EVM: each shows its own account, the others stay connected.
     await switchTo(t.page, 'Sigil Solana Dev')
