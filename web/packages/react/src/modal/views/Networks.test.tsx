@@ -1,5 +1,6 @@
 import { act } from 'react'
 import { afterEach, describe, expect, it } from 'vitest'
+import type { CaipNetwork } from '@sigil/core'
 import { bitcoin, ethereum, sigilDev, solana, solanaDevnet } from '@sigil/core/networks'
 import type { AppKit } from '../../appkit.js'
 import { cleanup, shadow, stubDirectory, testAppKit, waitFor } from '../../test-utils.js'
@@ -10,7 +11,7 @@ afterEach(() => {
   current = undefined
 })
 
-async function networksView(networks: Parameters<typeof testAppKit>[0]['networks']) {
+async function networksView(networks: CaipNetwork[]) {
   stubDirectory(5)
   const { appKit } = testAppKit({ networks })
   current = appKit

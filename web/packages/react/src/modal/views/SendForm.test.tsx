@@ -1,3 +1,4 @@
+import type { ChainAdapter } from '@sigil/core'
 import { act } from 'react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { fakeAdapter } from '../../../../core/src/test-utils/index.js'
@@ -13,7 +14,7 @@ afterEach(() => {
 const SGL = '0x5FbDB2315678afecb367f032d93F642f64180aa3'
 const RECEIVER = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
 
-async function accountWithSend(sendTransfer?: ReturnType<typeof vi.fn>) {
+async function accountWithSend(sendTransfer?: NonNullable<ChainAdapter['sendTransfer']>) {
   stubDirectory(5, { balances: [serverBalance('ETH', '2', { name: 'Ether' }), serverBalance('SGL', '100', { name: 'Sigil', address: SGL })] })
   const { adapter } = fakeAdapter()
   const { appKit } = testAppKit({ adapters: [{ ...adapter, ...(sendTransfer ? { sendTransfer } : {}) }] })
