@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Browser end-to-end tests: headless Debian Chromium (playwright-core) against the real Sigil
-# server, a local anvil chain and the demo page, with an injected EIP-6963 test wallet.
+# server, a local anvil chain, the dev Solana runtime (devsolana/), the Bitcoin regtest node
+# (devbitcoin/) and the demo page, with injected EIP-6963, Wallet Standard (Solana) and
+# sats-connect (Bitcoin) test wallets.
 # Screenshots go to test-artifacts/. Exits non-zero when a test fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."

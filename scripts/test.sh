@@ -20,6 +20,12 @@ export SIGIL_ANVIL="$(bash scripts/anvil.sh)"
 step "Dev chain contracts (solc-js, anvil)"
 (cd devchain && npm ci --no-audit --no-fund && npm test)
 
+step "Dev Solana runtime: JSON-RPC over npm litesvm, SPL token programs (devsolana/)"
+(cd devsolana && npm ci --no-audit --no-fund && npm test)
+
+step "Dev Bitcoin regtest node: npm bcoin with the Esplora address routes (devbitcoin/)"
+(cd devbitcoin && npm ci --no-audit --no-fund && npm test)
+
 step "Local OpenID Connect provider for the social login tests (npm oidc-provider)"
 (cd devidp && npm ci --no-audit --no-fund)
 

@@ -12,6 +12,8 @@ export default defineConfig({
       { find: /^@sigil\/core\/messages$/, replacement: `${src('core')}/messages/index.ts` },
       { find: /^@sigil\/core\/(.*)$/, replacement: `${src('core')}/$1.ts` },
       { find: /^@sigil\/adapter-evm$/, replacement: `${src('adapter-evm')}/index.ts` },
+      { find: /^@sigil\/adapter-solana$/, replacement: `${src('adapter-solana')}/index.ts` },
+      { find: /^@sigil\/adapter-bitcoin$/, replacement: `${src('adapter-bitcoin')}/index.ts` },
       { find: /^@sigil\/wagmi$/, replacement: `${src('wagmi')}/index.ts` },
     ],
   },

@@ -8,6 +8,9 @@ import { join } from 'node:path'
 import AxeBuilder from '@axe-core/playwright'
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core'
 import { CHROMIUM } from './paths.js'
+import { bitcoinSigner, installBitcoinWallet, walletConfig } from './bitcoin-wallet.js'
+import { BITCOIN_WALLET_LABEL, SOLANA_WALLET_LABEL } from './paths.js'
+import { installSolanaWallet, SOLANA_WALLET_NAME, solanaKey } from './solana-wallet.js'
 import { installTestWallet, type TestWalletConfig, type TestWalletControl } from './test-wallet.js'
 
 export const CHROMIUM_ARGS = [
@@ -30,6 +33,10 @@ export type Theme = 'light' | 'dark'
 export interface PageOptions {
   wallet?: Partial<TestWalletConfig> | false
   theme?: Theme
+  /** Inject the Wallet Standard Solana test wallet, sending to this JSON-RPC URL (the dev Solana runtime). */
+  solana?: { rpcUrl: string }
+  /** Inject the sats-connect Bitcoin test wallet (it signs in the test process). */
+  bitcoin?: boolean
 }
 
 /** A fresh context (empty localStorage) with the test wallet injected before any page script. */
@@ -38,6 +45,22 @@ export async function newWalletPage(browser: Browser, rpcUrl: string, options: P
   if (options.wallet !== false) {
     const config: TestWalletConfig = { rpcUrl, chainId: 31337, ...options.wallet }
     await context.addInitScript(installTestWallet, config)
+  }
+  if (options.solana) {
+    const key = solanaKey(SOLANA_WALLET_LABEL)
+    await context.addInitScript(installSolanaWallet, {
+      name: SOLANA_WALLET_NAME,
+      rpcUrl: options.solana.rpcUrl,
+      d: key.d,
+      x: key.x,
+      address: key.address,
+      chains: ['solana:mainnet', 'solana:devnet', 'solana:testnet', 'solana:localnet'],
+    })
+  }
+  if (options.bitcoin) {
+    const sign = bitcoinSigner(BITCOIN_WALLET_LABEL)
+    await context.exposeBinding('__sigilBitcoinSign', (_source, request) => sign(request))
+    await context.addInitScript(installBitcoinWallet, walletConfig(BITCOIN_WALLET_LABEL))
   }
   const page = await context.newPage()
   const errors: string[] = []

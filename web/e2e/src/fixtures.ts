@@ -60,7 +60,8 @@ export function useDemo(options: PageOptions = {}): DemoFixture {
       .innerText({ timeout: 1000 })
       .catch(() => '(no dialog)')
     const log = await page.evaluate(() => JSON.stringify((window as unknown as { __testWallet?: { log: unknown } }).__testWallet?.log ?? null)).catch(() => '?')
-    console.error(`[e2e] "${testName}" failed. Dialog text:\n${dialog}\nWallet requests: ${log}`)
+    const errors = pageErrors(page)
+    console.error(`[e2e] "${testName}" failed. Dialog text:\n${dialog}\nWallet requests: ${log}${errors.length ? `\nPage errors:\n${errors.join('\n')}` : ''}`)
   }
   fixture.newPage = async (pageOptions = {}) => {
     const { context, page } = await newWalletPage(fixture.browser, env.rpcUrl, { ...options, ...pageOptions })

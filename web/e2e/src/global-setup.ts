@@ -17,13 +17,15 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { existsSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { TestProject } from 'vitest/node'
 import type { DevchainDeployment } from './chain.js'
-import { ANVIL_BIN, ARTIFACTS_DIR, REPO_ROOT, SIGIL_BIN, WEB_DIR, type E2eEnv } from './paths.js'
+import { bitcoinKey } from './bitcoin-wallet.js'
+import { ANVIL_BIN, ARTIFACTS_DIR, BITCOIN_WALLET_LABEL, REPO_ROOT, SIGIL_BIN, SOLANA_WALLET_LABEL, WEB_DIR, type E2eEnv } from './paths.js'
+import { solanaKey } from './solana-wallet.js'
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -142,13 +144,50 @@ export default async function setup(project: TestProject) {
     if (!/^[0-9a-f]{32}$/.test(projectId)) throw new Error(`unexpected projectId from sigil project add: ${projectId}`)
     await waitFor('anvil', rpcReady, anvil.child, anvil.log)
 
+    // The dev chains have their own pinned dependencies, installed as `make demo` does.
+    for (const dir of ['devchain', 'devsolana', 'devbitcoin']) {
+      if (existsSync(join(REPO_ROOT, dir, 'node_modules'))) continue
+      const install = spawnSync('npm', ['ci', '--prefix', dir, '--no-audit', '--no-fund'], { cwd: REPO_ROOT, encoding: 'utf8' })
+      if (install.status !== 0) throw new Error(`npm ci --prefix ${dir} failed (${install.status}):\n${install.stdout}\n${install.stderr}`)
+    }
+    // The Solana runtime (litesvm) and the Bitcoin regtest node (bcoin), each funding the
+    // injected test wallet's key; each prints one JSON line once it listens.
+    const solanaNode = start('devsolana', 'node', ['devsolana/server.mjs', '--fund', solanaKey(SOLANA_WALLET_LABEL).address])
+    const bitcoinNode = start('devbitcoin', 'node', ['devbitcoin/server.mjs', '--fund', bitcoinKey(BITCOIN_WALLET_LABEL).address])
+    const firstLine = (log: string) =>
+      readFileSync(log, 'utf8')
+        .split('\n')
+        .find((l) => l.startsWith('{'))
+    await waitFor('devsolana', async () => firstLine(solanaNode.log) !== undefined, solanaNode.child, solanaNode.log)
+    await waitFor('devbitcoin', async () => firstLine(bitcoinNode.log) !== undefined, bitcoinNode.child, bitcoinNode.log)
+    const devSolana = JSON.parse(firstLine(solanaNode.log) as string) as { url: string; caipNetworkId: string; mints: E2eEnv['solana']['mints'] }
+    const devBitcoin = JSON.parse(firstLine(bitcoinNode.log) as string) as { url: string; caipNetworkId: string }
+    // The server's chains: the built-in list plus these two.
+    const chainsFile = join(tmp, 'chains.toml')
+    const tokens = devSolana.mints.map((m) => `{ address = "${m.address}", symbol = "${m.symbol}", name = "${m.name}", decimals = ${m.decimals} }`).join(', ')
+    writeFileSync(
+      chainsFile,
+      `${readFileSync(join(REPO_ROOT, 'config/chains.toml'), 'utf8')}
+[[chains]]
+id = "${devSolana.caipNetworkId}"
+name = "Sigil Solana Dev"
+testnet = true
+rpc = ["${devSolana.url}"]
+native = { name = "Solana", symbol = "SOL", decimals = 9 }
+tokens = [${tokens}]
+
+[[chains]]
+id = "${devBitcoin.caipNetworkId}"
+name = "Bitcoin Regtest"
+testnet = true
+rpc = []
+esplora = "${devBitcoin.url}"
+native = { name = "Bitcoin", symbol = "BTC", decimals = 8 }
+`,
+    )
+
     // The dev-chain contracts, deployed before the server starts: it reads their addresses once.
     const deployment = join(tmp, 'devchain.json')
-    if (!existsSync(join(REPO_ROOT, 'devchain/node_modules'))) {
-      // As `make demo` does: the dev chain has its own pinned dependencies (solc, viem).
-      const install = spawnSync('npm', ['ci', '--prefix', 'devchain', '--no-audit', '--no-fund'], { cwd: REPO_ROOT, encoding: 'utf8' })
-      if (install.status !== 0) throw new Error(`npm ci --prefix devchain failed (${install.status}):\n${install.stdout}\n${install.stderr}`)
-    }
     const deploy = spawnSync('node', ['devchain/deploy.mjs', '--rpc', rpcUrl, '--out', deployment], { cwd: REPO_ROOT, encoding: 'utf8' })
     if (deploy.status !== 0) throw new Error(`node devchain/deploy.mjs failed (${deploy.status}):\n${deploy.stderr.slice(-4000)}`)
     const devchain = JSON.parse(readFileSync(deployment, 'utf8')) as DevchainDeployment
@@ -177,6 +216,8 @@ export default async function setup(project: TestProject) {
         'serve',
         '--listen',
         `127.0.0.1:${ports.api}`,
+        '--chains',
+        chainsFile,
         '--dev-rpc-url',
         rpcUrl,
         '--dev-deployment',
@@ -211,12 +252,16 @@ export default async function setup(project: TestProject) {
       VITE_SIGIL_FRAME_URL: frameUrl,
       // Email login off by default; the embedded-wallet suites open the page with ?email=on.
       VITE_SIGIL_EMAIL: 'off',
+      VITE_SIGIL_SOLANA_CHAIN: devSolana.caipNetworkId,
+      VITE_SIGIL_BITCOIN_CHAIN: devBitcoin.caipNetworkId,
     }
     if (!existsSync(join(WEB_DIR, 'apps/demo/package.json'))) {
       demoError = 'web/apps/demo does not exist'
     } else {
       const started = Date.now()
-      const libraries = ['@sigil/core', '@sigil/adapter-evm', '@sigil/react', '@sigil/wagmi'].flatMap((w) => ['-w', w])
+      const libraries = ['@sigil/core', '@sigil/adapter-evm', '@sigil/adapter-solana', '@sigil/adapter-bitcoin', '@sigil/react', '@sigil/wagmi'].flatMap(
+        (w) => ['-w', w],
+      )
       let build = spawnSync('npm', ['run', 'build', '--if-present', ...libraries], { cwd: WEB_DIR, encoding: 'utf8' })
       if (build.status === 0) {
         build = spawnSync('npm', ['run', 'build', '-w', '@sigil/demo', '--', '--outDir', demoDist, '--emptyOutDir'], {
@@ -243,8 +288,23 @@ export default async function setup(project: TestProject) {
       }
     }
 
-    const env: E2eEnv = { rpcUrl, apiUrl, demoUrl: demo, demoError, projectId, frameUrl, mailUrl, artifactsDir: ARTIFACTS_DIR, logsDir: tmp, devchain }
-    console.log(`[e2e] anvil ${rpcUrl}, sigil ${apiUrl}, frame ${frameUrl}, mail ${mailUrl}, demo ${demoUrl}, projectId ${projectId}, logs ${tmp}`)
+    const env: E2eEnv = {
+      rpcUrl,
+      apiUrl,
+      demoUrl: demo,
+      demoError,
+      projectId,
+      frameUrl,
+      mailUrl,
+      artifactsDir: ARTIFACTS_DIR,
+      logsDir: tmp,
+      devchain,
+      solana: { rpcUrl: devSolana.url, caipNetworkId: devSolana.caipNetworkId, mints: devSolana.mints },
+      bitcoin: { esploraUrl: devBitcoin.url, caipNetworkId: devBitcoin.caipNetworkId },
+    }
+    console.log(
+      `[e2e] anvil ${rpcUrl}, solana ${devSolana.url}, bitcoin ${devBitcoin.url}, sigil ${apiUrl}, frame ${frameUrl}, mail ${mailUrl}, demo ${demoUrl}, projectId ${projectId}, logs ${tmp}`,
+    )
     project.provide('e2e', env)
   } catch (error) {
     stopAll()

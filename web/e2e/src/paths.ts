@@ -30,4 +30,13 @@ export interface E2eEnv {
   logsDir: string
   /** The dev-chain contracts deployed to this anvil (tokens held by account 0, names). */
   devchain: DevchainDeployment
+  /** The dev Solana runtime (devsolana/, litesvm): its JSON-RPC URL, chain and test tokens. */
+  solana: { rpcUrl: string; caipNetworkId: string; mints: { symbol: string; name: string; address: string; decimals: number; program: string }[] }
+  /** The Bitcoin regtest node (devbitcoin/, bcoin): its Esplora URL and chain. */
+  bitcoin: { esploraUrl: string; caipNetworkId: string }
 }
+
+/** The injected Solana test wallet's key (ed25519, derived from this label). */
+export const SOLANA_WALLET_LABEL = 'sigil e2e solana wallet'
+/** The injected Bitcoin test wallet's key (secp256k1, P2WPKH, derived from this label). */
+export const BITCOIN_WALLET_LABEL = 'sigil e2e bitcoin wallet'

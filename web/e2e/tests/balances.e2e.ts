@@ -4,6 +4,7 @@
  * (GET /v1/account/{address}/balance, GET /v1/identity/{address}), the modal showing them.
  * Expected figures are read from anvil, never written into the test.
  */
+import { getAddress } from 'viem'
 import { describe, expect, it } from 'vitest'
 import type { Page, Request } from 'playwright-core'
 import { seriousA11yViolations, wallet, walletAccount } from '../src/browser.js'
@@ -192,12 +193,13 @@ describe('identity from the Sigil server', () => {
     await expect.poll(async () => (await shownRow(page, 'SGL')).quantity, { timeout: 10_000 }).toBe((await expectedRow('SGL', account1)).quantity)
   })
 
-  it('an account without a name shows its shortened address', async () => {
+  it('an account without a name shows its shortened address, EIP-55 checksummed', async () => {
     await connectTestWallet(t.page)
     await openAccountView(t.page)
     await ui.tokenRow(t.page, 'SGL').waitFor({ timeout: 10_000 })
     const account = await walletAccount(t.page)
     expect(account.toLowerCase()).toBe(t.env.devchain.deployer.toLowerCase())
-    expect(await ui.accountName(t.page).innerText()).toBe(shortAddress(account))
+    await expect.poll(() => ui.accountName(t.page).innerText(), { timeout: 10_000 }).toBe(shortAddress(getAddress(account)))
+    expect(await ui.accountName(t.page).getAttribute('title')).toBe(getAddress(account))
   })
 })

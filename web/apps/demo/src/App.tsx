@@ -1,7 +1,8 @@
 import { formatBalance } from '@sigil/core'
 import { useState } from 'react'
 import { ConnectButton, useAppKit, useAppKitAccount, useAppKitNetwork, useAppKitSiwx, useAppKitState, useAppKitTheme, useDisconnect } from '@sigil/react'
-import { config } from './config.js'
+import { config, families } from './config.js'
+import { FamiliesCard } from './FamiliesCard.js'
 import { Field } from './Field.js'
 import { Inbox } from './Inbox.js'
 import { ProviderCard } from './ProviderCard.js'
@@ -88,6 +89,7 @@ export function App({ themeKey }: { themeKey: string }) {
         </section>
       ) : null}
       {config.mailUrl && config.email ? <Inbox url={config.mailUrl} /> : null}
+      {families.length > 1 || families[0] !== 'eip155' ? <FamiliesCard families={families} /> : null}
       <WagmiCard onReceipt={setLastReceipt} />
       <ProviderCard refreshKey={lastReceipt} />
       <p className="note">

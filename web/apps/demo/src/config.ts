@@ -1,3 +1,4 @@
+import type { CaipNetwork, ChainNamespace } from '@sigil/core'
 import { arbitrum, ethereum, polygon, sigilDev } from '@sigil/core/networks'
 
 /** Demo configuration, from Vite env variables (see README). */
@@ -28,6 +29,11 @@ function emailMode(value: string | null | undefined, hasFrame: boolean): boolean
   return hasFrame
 }
 
+/** The chain families the page configures (`?families=eip155,solana,bip122`); EVM only by default. */
+export const families: ChainNamespace[] = (new URLSearchParams(location.search).get('families') ?? import.meta.env.VITE_SIGIL_FAMILIES ?? 'eip155')
+  .split(',')
+  .filter((f): f is ChainNamespace => f === 'eip155' || f === 'solana' || f === 'bip122')
+
 function siwxMode(value: string | null | undefined): 'required' | 'optional' | 'off' {
   return value === 'off' || value === 'optional' ? value : 'required'
 }
@@ -36,5 +42,35 @@ export const SIWX_STATEMENT = 'Sign in to the Sigil demo.'
 
 export const devChain = sigilDev({ rpcUrl: config.devRpcUrl })
 
-/** The local dev chain (anvil, 31337) first, then Ethereum, Arbitrum and Polygon. */
-export const networks = [devChain, ethereum, arbitrum, polygon]
+/** The local Solana runtime (devsolana/, litesvm), read through the Sigil server's RPC proxy. */
+const solanaChain = (import.meta.env.VITE_SIGIL_SOLANA_CHAIN || 'solana:SigiLDevSoLanaRuntime11111111111') as CaipNetwork['caipNetworkId']
+export const solanaDev: CaipNetwork = {
+  id: solanaChain.split(':')[1] as string,
+  caipNetworkId: solanaChain,
+  chainNamespace: 'solana',
+  name: 'Sigil Solana Dev',
+  nativeCurrency: { name: 'Solana', symbol: 'SOL', decimals: 9 },
+  rpcUrls: { default: { http: [`${config.apiUrl}/v1?chainId=${solanaChain}&projectId=${config.projectId}`] } },
+  testnet: true,
+  assets: { imageId: 'solana' },
+}
+
+/** The local Bitcoin regtest node (devbitcoin/, bcoin); balances through the server's Esplora source. */
+const bitcoinChain = (import.meta.env.VITE_SIGIL_BITCOIN_CHAIN || 'bip122:0f9188f13cb7b2c71f2a335e3a4fc328') as CaipNetwork['caipNetworkId']
+export const bitcoinRegtest: CaipNetwork = {
+  id: bitcoinChain.split(':')[1] as string,
+  caipNetworkId: bitcoinChain,
+  chainNamespace: 'bip122',
+  name: 'Bitcoin Regtest',
+  nativeCurrency: { name: 'Bitcoin', symbol: 'BTC', decimals: 8 },
+  rpcUrls: { default: { http: [] } },
+  testnet: true,
+  assets: { imageId: 'bitcoin' },
+}
+
+/** The local dev chain (anvil, 31337) first, then Ethereum, Arbitrum and Polygon; then the other families asked for. */
+export const networks: CaipNetwork[] = [
+  ...(families.includes('eip155') ? [devChain, ethereum, arbitrum, polygon] : []),
+  ...(families.includes('solana') ? [solanaDev] : []),
+  ...(families.includes('bip122') ? [bitcoinRegtest] : []),
+]

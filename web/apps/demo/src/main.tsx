@@ -1,10 +1,12 @@
+import { injectedConnectors } from '@sigil/core'
 import { createAppKit, serverSiwx, type ThemeMode } from '@sigil/react'
 import { WagmiAdapter } from '@sigil/wagmi'
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { createRoot } from 'react-dom/client'
 import { WagmiProvider } from 'wagmi'
 import { App, ConfigError } from './App.js'
-import { config, networks, SIWX_STATEMENT } from './config.js'
+import { config, families, networks, SIWX_STATEMENT } from './config.js'
+import type { FamilyParts } from './families.js'
 import './page.css'
 
 const THEME_KEY = 'sigil-demo-theme'
@@ -19,33 +21,48 @@ const themeMode: ThemeMode =
 document.documentElement.dataset.theme = themeMode
 
 const root = createRoot(document.getElementById('root') as HTMLElement)
-try {
-  // The eip155 chain adapter with a wagmi config that follows the modal; wagmi reads the chains
-  // through the Sigil server's RPC proxy.
-  const wagmiAdapter = new WagmiAdapter({ networks, projectId: config.projectId, apiUrl: config.apiUrl, pollingInterval: 1000 })
-  createAppKit({
-    projectId: config.projectId,
-    apiUrl: config.apiUrl,
-    networks,
-    adapters: [wagmiAdapter],
-    metadata: { name: 'Sigil demo', description: 'Sigil wallet-connection demo', url: location.origin, icons: [SITE_ICON] },
-    // Email login to the embedded wallet, held by the Sigil server behind its frame origin.
-    ...(config.frameUrl ? { frameUrl: config.frameUrl } : {}),
-    features: { email: config.email, socials: false },
-    themeMode,
-    // Sign-in verified and kept by the Sigil server (nonce, signature check, sessions).
-    ...(config.siwx === 'off'
-      ? {}
-      : { siwx: serverSiwx({ apiUrl: config.apiUrl, projectId: config.projectId, required: config.siwx === 'required', statement: SIWX_STATEMENT }) }),
-  })
-  const queryClient = new QueryClient()
-  root.render(
-    <WagmiProvider config={wagmiAdapter.wagmiConfig}>
-      <QueryClientProvider client={queryClient}>
-        <App themeKey={THEME_KEY} />
-      </QueryClientProvider>
-    </WagmiProvider>,
+/** Creates the modal and renders the page; `extra` are the Solana and Bitcoin parts, when asked for. */
+function start(extra: FamilyParts | undefined) {
+  try {
+    // The eip155 chain adapter with a wagmi config that follows the modal; wagmi reads the chains
+    // through the Sigil server's RPC proxy.
+    const wagmiAdapter = new WagmiAdapter({ networks, projectId: config.projectId, apiUrl: config.apiUrl, pollingInterval: 1000 })
+    createAppKit({
+      projectId: config.projectId,
+      apiUrl: config.apiUrl,
+      networks,
+      adapters: [...(families.includes('eip155') ? [wagmiAdapter] : []), ...(extra?.adapters ?? [])],
+      ...(extra ? { connectors: [injectedConnectors(), ...extra.connectors] } : {}),
+      metadata: { name: 'Sigil demo', description: 'Sigil wallet-connection demo', url: location.origin, icons: [SITE_ICON] },
+      // Email login to the embedded wallet, held by the Sigil server behind its frame origin.
+      ...(config.frameUrl ? { frameUrl: config.frameUrl } : {}),
+      features: { email: config.email, socials: false },
+      themeMode,
+      // Sign-in verified and kept by the Sigil server (nonce, signature check, sessions).
+      ...(config.siwx === 'off'
+        ? {}
+        : { siwx: serverSiwx({ apiUrl: config.apiUrl, projectId: config.projectId, required: config.siwx === 'required', statement: SIWX_STATEMENT }) }),
+    })
+    const queryClient = new QueryClient()
+    root.render(
+      <WagmiProvider config={wagmiAdapter.wagmiConfig}>
+        <QueryClientProvider client={queryClient}>
+          <App themeKey={THEME_KEY} />
+        </QueryClientProvider>
+      </WagmiProvider>,
+    )
+  } catch (error) {
+    root.render(<ConfigError message={error instanceof Error ? error.message : String(error)} />)
+  }
+}
+
+// Solana and Bitcoin wallets (adapters and connectors) load only when the page asks for them;
+// an EVM-only page starts at once.
+if (families.some((f) => f !== 'eip155')) {
+  import('./families.js').then(
+    (m) => start(m.familyParts(families)),
+    (error: unknown) => root.render(<ConfigError message={error instanceof Error ? error.message : String(error)} />),
   )
-} catch (error) {
-  root.render(<ConfigError message={error instanceof Error ? error.message : String(error)} />)
+} else {
+  start(undefined)
 }

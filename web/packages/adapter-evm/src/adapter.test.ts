@@ -294,3 +294,9 @@ describe('eip155 rules', () => {
     expect(api.getIdentity).toHaveBeenCalledWith(ACCOUNT, { sender: ACCOUNT })
   })
 })
+
+describe('evm adapter: how addresses are shown', () => {
+  it('writes them with the EIP-55 checksum', async () => {
+    expect(await evmAdapter().displayAddress?.('0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266')).toBe('0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266')
+  })
+})

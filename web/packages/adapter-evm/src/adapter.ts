@@ -30,6 +30,10 @@ export function evmAdapter(): EvmAdapter {
     },
     getAssets: (provider, address, network) => assets.getAssets(provider, address, network.id),
     getIdentity: (address, api) => api.getIdentity(address, { sender: address }),
+    async displayAddress(address) {
+      const { toChecksumAddress } = await import('./checksum.js')
+      return toChecksumAddress(address)
+    },
     async signInAccount(address) {
       const { toChecksumAddress } = await import('./checksum.js')
       return { label: 'Ethereum', address: toChecksumAddress(address) }

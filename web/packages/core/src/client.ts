@@ -1,6 +1,7 @@
 import { connect } from './actions/connect.js'
 import { disconnect } from './actions/disconnect.js'
 import { restoreSession } from './actions/reconnect.js'
+import { send, type SendParameters } from './actions/send.js'
 import { signMessage } from './actions/sign-message.js'
 import { switchNetwork } from './actions/switch-network.js'
 import type { ChainAdapter } from './adapter.js'
@@ -11,7 +12,7 @@ import { unwatchAll } from './connection.js'
 import { embeddedWallet, isAuthConnector, AUTH_CONNECTOR_ID, type AuthConnector } from './connectors/auth.js'
 import { injectedConnectors } from './connectors/injected.js'
 import type { Connection, ConnectorSource, WalletConnector } from './connectors/types.js'
-import { detectMobile, type SigilContext, type SigilEvent } from './context.js'
+import { detectMobile, track, type SigilContext, type SigilEvent } from './context.js'
 import { watchEmbeddedRequests } from './embedded.js'
 import { createIdentityController } from './identity.js'
 import { closeModal, goBack, openModal, selectWallet, type CloseOptions, type OpenOptions } from './modal.js'
@@ -62,6 +63,11 @@ export interface SigilClient {
   disconnect(namespace?: ChainNamespace): Promise<void>
   switchNetwork(network: CaipNetwork): Promise<void>
   signMessage(message: string): Promise<string>
+  /**
+   * Sends a token (or the network's currency) from the active account, then reads its balances
+   * again past every cache. Resolves to the transaction id.
+   */
+  send(params: SendParameters): Promise<string>
   /** The connected wallet's provider for `namespace` (EIP-1193 for eip155), if connected. */
   getProvider(namespace: ChainNamespace): unknown
   /** The connector a namespace is connected through. */
@@ -177,6 +183,13 @@ export function createSigil(input: SigilOptions, deps: SigilDependencies = {}): 
     disconnect: (namespace) => disconnect(ctx, namespace ? { namespace } : {}),
     switchNetwork: (network) => switchNetwork(ctx, { network }),
     signMessage: (message) => signMessage(ctx, { message }),
+    async send(params) {
+      const namespace = store.getState().activeNamespace
+      const id = await send(ctx, params)
+      track(ctx, 'SEND_SUCCESS', { namespace })
+      await balances.refresh(namespace, { force: true })
+      return id
+    },
     getProvider: (namespace) => store.getState().providers[namespace]?.provider,
     getConnector: (namespace) => ctx.connected.get(namespace),
     getAuthConnector: () => {

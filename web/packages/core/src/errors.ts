@@ -188,6 +188,22 @@ export class NoAccountsError extends SigilError<'NO_ACCOUNTS'> {
 }
 
 /** The namespace has no ability the action needs (e.g. signing), as its adapter says. */
+/** A send without an amount or a receiver (or with one that cannot be right). */
+export class AmountAndReceiverRequiredError extends SigilError<'AMOUNT_AND_RECEIVER_REQUIRED'> {
+  override name = 'AmountAndReceiverRequiredError'
+  constructor() {
+    super(messages.errors.amountAndReceiverRequired, 'AMOUNT_AND_RECEIVER_REQUIRED')
+  }
+}
+
+/** A send without a token the account holds. */
+export class TokenRequiredError extends SigilError<'TOKEN_REQUIRED'> {
+  override name = 'TokenRequiredError'
+  constructor() {
+    super(messages.errors.tokenRequired, 'TOKEN_REQUIRED')
+  }
+}
+
 export class UnsupportedChainError extends SigilError<'UNSUPPORTED_CHAIN'> {
   override name = 'UnsupportedChainError'
   constructor(readonly namespace: string) {

@@ -6,7 +6,7 @@
  * (`@sigil/core/api`, `/wallet-list`, `/networks`, `/messages`) so they load on demand.
  */
 export { createSigil, type SigilClient, type SigilDependencies } from './client.js'
-export type { ChainAdapter } from './adapter.js'
+export type { ChainAdapter, Transfer } from './adapter.js'
 export type { Connection, ConnectionAccount, ConnectorEvent, ConnectorSource, ConnectParams, WalletConnector } from './connectors/types.js'
 export { injectedConnector, injectedConnectors, LEGACY_INJECTED_ID, LEGACY_INJECTED_NAME, type InjectedConnectorsOptions } from './connectors/injected.js'
 export {
@@ -178,6 +178,8 @@ export {
   tryAgainAfter,
   UnauthorizedProviderError,
   UnsupportedChainError,
+  AmountAndReceiverRequiredError,
+  TokenRequiredError,
   UnsupportedProviderMethodError,
   UserRejectedRequestError,
   type RpcErrorCodeValue,

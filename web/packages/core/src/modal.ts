@@ -1,3 +1,4 @@
+import { walletBrowserLink } from './deeplink.js'
 import { track, type SigilContext } from './context.js'
 import { currentView, goingBackCloses, pickOpenView, popView, pushRoute, resetRoute, resetView, selectWalletView } from './router.js'
 import type { RouteEntry, SigilState, SigilStore, View } from './store.js'
@@ -69,9 +70,23 @@ export function setModalLoading(store: SigilStore, loading: boolean): void {
   store.setState((state) => ({ modal: { ...state.modal, loading } }))
 }
 
-/** A wallet picked from a list: ConnectingExternal when the page has its connector, else ConnectingWalletConnect. */
+/**
+ * A wallet picked from a list: ConnectingExternal when the page has its connector, else
+ * ConnectingWalletConnect. On mobile, Phantom without its extension and Coinbase Wallet on
+ * Solana without its Solana provider open the page in their own browser instead (spec section 2).
+ */
 export function selectWallet(ctx: SigilContext, wallet: Wallet): View {
-  const route = selectWalletView(ctx.store.getState().connectors, wallet)
+  const state = ctx.store.getState()
+  const location = (globalThis as { location?: { href: string; assign?(url: string): void } }).location
+  if (ctx.isMobile() && location?.href) {
+    const link = walletBrowserLink(wallet, state.connectors, state.activeNamespace, location.href)
+    if (link) {
+      track(ctx, 'SELECT_WALLET', { name: wallet.name, platform: 'browser-deeplink' })
+      location.assign?.(link)
+      return currentView(state)
+    }
+  }
+  const route = selectWalletView(state.connectors, wallet)
   pushRoute(ctx.store, route)
   return route.view
 }

@@ -16,7 +16,8 @@ export interface ViewParams {
   /** A directory wallet the page has no connector for. */
   ConnectingWalletConnect: { wallet: Wallet }
   /** The page connector to connect with, and the directory wallet it stands for when known. */
-  ConnectingExternal: { connector: Connector; wallet?: Wallet }
+  /** `also`: the same wallet's connectors for other chain families, connected after `connector`. */
+  ConnectingExternal: { connector: Connector; wallet?: Wallet; also?: Connector[] }
   ConnectingSiwe: undefined
   ConnectingFarcaster: undefined
   SIWXSignMessage: undefined

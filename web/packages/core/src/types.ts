@@ -39,7 +39,8 @@ export interface CaipNetwork {
 
 export type ConnectionStatus = 'disconnected' | 'connecting' | 'connected'
 
-export type AccountType = 'eoa' | 'smartAccount' | 'payment'
+/** Account kinds (spec section 3); Bitcoin wallets also give an 'ordinal' address for inscriptions. */
+export type AccountType = 'eoa' | 'smartAccount' | 'payment' | 'ordinal'
 
 export interface TokenBalance {
   name: string

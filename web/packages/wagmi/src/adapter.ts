@@ -95,6 +95,7 @@ export class WagmiAdapter implements ChainAdapter<Eip1193Provider> {
   getAssets: NonNullable<ChainAdapter<Eip1193Provider>['getAssets']> = (provider, address, network) =>
     (this.evm.getAssets as NonNullable<typeof this.evm.getAssets>)(provider, address, network)
   getIdentity: NonNullable<ChainAdapter['getIdentity']> = (address, api) => (this.evm.getIdentity as NonNullable<typeof this.evm.getIdentity>)(address, api)
+  displayAddress: NonNullable<ChainAdapter['displayAddress']> = (address) => (this.evm.displayAddress as NonNullable<typeof this.evm.displayAddress>)(address)
   signInAccount: NonNullable<ChainAdapter['signInAccount']> = (address) => (this.evm.signInAccount as NonNullable<typeof this.evm.signInAccount>)(address)
 
   /** Keeps wagmi's state in step with the modal's eip155 connection; `createAppKit` calls it. */

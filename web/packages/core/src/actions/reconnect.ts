@@ -68,6 +68,14 @@ export async function restoreSession(ctx: SigilContext, { connectorTimeoutMs }: 
       for (const namespace of wanted) if (!restored.includes(namespace)) clearConnection(ctx, namespace)
     }),
   )
+  // Each connector's accounts were applied as they came, the last one's namespace made active:
+  // the stored active namespace, when connected, is active again, on its wallet's network.
+  const settled = store.getState()
+  const storedNamespace = storedNetwork?.chainNamespace
+  const storedChain = storedNamespace ? settled.chains[storedNamespace] : undefined
+  if (storedNamespace && storedNamespace !== settled.activeNamespace && storedChain?.account.caipAddress && storedChain.network.caipNetwork) {
+    setActiveNetwork(ctx, storedChain.network.caipNetwork)
+  }
   // The connected namespace wins over a stored active namespace that has nothing connected.
   const state = store.getState()
   if (!state.chains[state.activeNamespace]?.account.caipAddress) {

@@ -121,6 +121,11 @@ button{font:inherit;color:inherit}
 .approve{display:flex;flex-direction:column;gap:8px}
 .approve-slot{height:290px;display:flex;align-items:center;justify-content:center;border-radius:var(--r-m)}
 .acct-type{font-size:11px;text-transform:uppercase;letter-spacing:.04em}
+.group-title{margin:10px 4px 6px;font-size:13px;font-weight:600;color:var(--c-fg2)}
+.send{display:grid;gap:6px;margin:4px 0 12px}
+.send label{font-size:13px;color:var(--c-fg2)}
+.send input,.send select{height:40px;padding:0 12px;border-radius:var(--r-m);background:var(--c-surface);border:1px solid var(--c-border);color:var(--c-fg);font:inherit}
+.send-actions{display:flex;gap:8px;justify-content:flex-end;margin-top:6px}
 .email input{all:unset;flex:1;min-width:0;height:40px;padding:0 12px;border-radius:var(--r-m);background:var(--c-surface);border:1px solid var(--c-border);color:var(--c-fg)}
 .socials{display:flex;gap:6px}
 .socials .icon-btn{flex:1;border-radius:var(--r-m);background:var(--c-surface);width:auto}

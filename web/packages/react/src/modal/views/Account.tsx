@@ -16,10 +16,12 @@ import { useCallback, useEffect, useId, useRef, useState, type KeyboardEvent } f
 import type { Messages } from '@sigil/core/messages'
 import { useMessages, useModal, useStore } from '../context.js'
 import { Icons, Identicon, RemoteImage } from '../ui.js'
+import { SendForm } from './SendForm.js'
 
 const selectChain = (s: SigilState) => s.chains[s.activeNamespace]
 const selectNetwork = (s: SigilState) => s.activeCaipNetwork
 const selectProviderType = (s: SigilState) => s.providers[s.activeNamespace]?.type
+const selectNamespace = (s: SigilState) => s.activeNamespace
 
 /** The account tabs; those with a placeholder have no content yet. */
 const tabsOf = (m: Messages['ui']['account']): readonly { id: string; label: string; placeholder?: string }[] => [
@@ -38,10 +40,14 @@ export function AccountView() {
   const network = useStore(selectNetwork)
   const providerType = useStore(selectProviderType)
   const account = chain?.account
-  const address = account?.address
+  const address = useDisplayAddress(chain?.account.address)
   const [copied, setCopied] = useState(false)
   const [tab, setTab] = useState(0)
   const [disconnecting, setDisconnecting] = useState(false)
+  const [sending, setSending] = useState(false)
+  const namespace = useStore(selectNamespace)
+  // Sending is offered where the namespace's adapter can send (and the host left the feature on).
+  const canSend = client.options.features.send && Boolean(client.context.adapters[namespace]?.sendTransfer)
   const tabRefs = useRef<(HTMLButtonElement | null)[]>([])
   const idBase = useId()
 
@@ -141,7 +147,13 @@ export function AccountView() {
           </p>
         ) : null}
         {providerType === 'AUTH' ? <EmbeddedAccount type={account?.allAccounts?.find((a) => a.address === address)?.type} /> : null}
+        {canSend && !sending ? (
+          <button type="button" className="btn secondary" onClick={() => setSending(true)}>
+            {m.send.open}
+          </button>
+        ) : null}
       </div>
+      {canSend && sending ? <SendForm key={`${namespace}:${address}`} onDone={() => setSending(false)} /> : null}
       <div className="tabs" role="tablist" aria-label={m.tabsLabel}>
         {tabs.map((t, i) => (
           <button
@@ -208,6 +220,29 @@ function EmbeddedAccount({ type }: { type: string | undefined }) {
       </button>
     </div>
   )
+}
+
+/**
+ * The account's address in its family's written form (EIP-55 for EVM; base58 and bech32 are
+ * shown as the wallet gave them), from the namespace's adapter when it has a form of its own.
+ */
+function useDisplayAddress(address: string | undefined): string | undefined {
+  const { client } = useModal()
+  const namespace = useStore(selectNamespace)
+  const [shown, setShown] = useState<{ from: string; to: string }>()
+  useEffect(() => {
+    const format = address ? client.context.adapters[namespace]?.displayAddress : undefined
+    if (!address || !format) return
+    let live = true
+    format(address).then(
+      (to) => live && setShown({ from: address, to }),
+      () => undefined,
+    )
+    return () => {
+      live = false
+    }
+  }, [client, namespace, address])
+  return address && shown?.from === address ? shown.to : address
 }
 
 const isPending = (status: BalanceStatus | undefined) => status === undefined || status === 'idle' || status === 'loading'

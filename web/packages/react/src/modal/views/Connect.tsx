@@ -63,29 +63,45 @@ export function ConnectView() {
   const first = useWalletPage(firstParams)
   const featured = useWalletPage(featuredParams)
 
-  // Only connectors of namespaces the host configured.
+  // Only connectors of namespaces the host configured; one wallet reached several ways (one
+  // connector per chain family) is listed once, with the families it speaks.
   const namespaces = useMemo(() => new Set(networks.map((n) => n.chainNamespace)), [networks])
+  const groups = useMemo(() => {
+    const byName = new Map<string, Connector[]>()
+    for (const c of connectors) {
+      if (!(c.namespaces ?? [c.chain]).some((ns) => namespaces.has(ns))) continue
+      const key = c.name.trim().toLowerCase()
+      byName.set(key, [...(byName.get(key) ?? []), c])
+    }
+    return new Map([...byName.values()].map((list) => [(list[0] as Connector).id, list]))
+  }, [connectors, namespaces])
+  const familiesOf = (id: string) => [...new Set((groups.get(id) ?? []).flatMap((c) => (c.namespaces ?? [c.chain]).filter((ns) => namespaces.has(ns))))]
   const items = useMemo(
     () =>
       buildConnectList({
         order: features.connectorTypeOrder,
-        connectors: connectors.filter((c) => (c.namespaces ?? [c.chain]).some((ns) => namespaces.has(ns))),
+        connectors: [...groups.values()].map((list) => list[0] as Connector),
         recent,
         featured: featured?.page?.data ?? [],
         recommended: first?.page?.data ?? [],
         featuredWalletIds,
         excludeWalletIds,
       }),
-    [features.connectorTypeOrder, connectors, namespaces, recent, featured, first, featuredWalletIds, excludeWalletIds],
+    [features.connectorTypeOrder, groups, recent, featured, first, featuredWalletIds, excludeWalletIds],
   )
   const methods = enabledConnectMethods(features)
   const directoryWallets = first?.page?.data ?? []
 
   const select = (item: ConnectListItem) => {
+    const also = (connector: Connector) => (groups.get(connector.id) ?? []).slice(1)
     if (item.kind === 'connector') {
-      client.push('ConnectingExternal', { connector: item.connector, wallet: walletForConnector(item.connector, directoryWallets) })
+      client.push('ConnectingExternal', {
+        connector: item.connector,
+        wallet: walletForConnector(item.connector, directoryWallets),
+        also: also(item.connector),
+      })
     } else if (item.connector) {
-      client.push('ConnectingExternal', { wallet: item.wallet, connector: item.connector })
+      client.push('ConnectingExternal', { wallet: item.wallet, connector: item.connector, also: also(item.connector) })
     } else {
       client.selectWallet(item.wallet)
     }
@@ -98,11 +114,18 @@ export function ConnectView() {
           const name = item.kind === 'connector' ? item.connector.name : item.wallet.name
           const image = item.kind === 'connector' ? item.connector.imageUrl : directory.walletImage(item.wallet)
           const tag = tagOf(item, m)
+          const connector = item.connector
+          const families = connector && namespaces.size > 1 ? familiesOf(connector.id) : []
           return (
             <li key={itemKey(item)}>
-              <button type="button" className="row" data-section={item.section} onClick={() => select(item)}>
+              <button type="button" className="row" data-section={item.section} data-families={families.join(' ') || undefined} onClick={() => select(item)}>
                 <RemoteImage src={image} name={name} />
                 <span className="name">{name}</span>
+                {families.map((ns) => (
+                  <span key={ns} className="tag family">
+                    {ui.networks.families[ns] ?? ns}
+                  </span>
+                ))}
                 {tag ? <span className={`tag ${tag.tone}`}>{tag.text}</span> : null}
               </button>
             </li>

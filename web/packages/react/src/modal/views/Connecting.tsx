@@ -10,7 +10,7 @@ type Status = 'waiting' | 'rejected' | 'error' | 'success'
 export function ConnectingExternalView({ route }: ViewProps<'ConnectingExternal'>) {
   const { client, directory, shake } = useModal()
   const m = useMessages().ui
-  const { connector, wallet } = route.data
+  const { connector, wallet, also = [] } = route.data
   const name = wallet?.name ?? connector.name
   const image = connector?.imageUrl ?? (wallet ? directory.walletImage(wallet) : undefined)
   const [status, setStatus] = useState<Status>('waiting')
@@ -21,7 +21,14 @@ export function ConnectingExternalView({ route }: ViewProps<'ConnectingExternal'
     const id = ++attempt.current
     setStatus('waiting')
     setMessage('')
-    client.connect(connector.id, wallet ? { wallet } : {}).then(
+    // A wallet speaking several families connects them together: the others after the first,
+    // each as far as it goes (a refusal there leaves the first connected).
+    const connectAll = async () => {
+      await client.connect(connector.id, { ...(wallet ? { wallet } : {}), ...(also.length ? { closeOnSuccess: false } : {}) })
+      for (const other of also) await client.connect(other.id, { closeOnSuccess: false }).catch(() => undefined)
+      if (also.length && client.store.getState().modal.open && client.canClose()) client.close()
+    }
+    connectAll().then(
       () => {
         if (id === attempt.current) setStatus('success')
       },
@@ -32,7 +39,7 @@ export function ConnectingExternalView({ route }: ViewProps<'ConnectingExternal'
         shake()
       },
     )
-  }, [client, connector, wallet, shake])
+  }, [client, connector, wallet, also, shake])
 
   // One request per visit to the view (refs survive StrictMode's effect replay).
   const started = useRef(false)

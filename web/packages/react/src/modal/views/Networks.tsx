@@ -5,7 +5,7 @@ import { Icons, RemoteImage } from '../ui.js'
 
 const selectState = (s: SigilState) => s
 
-function NetworkList({ networks, onSwitched }: { networks: CaipNetwork[]; onSwitched?: () => void }) {
+function NetworkList({ networks, onSwitched, label }: { networks: readonly CaipNetwork[]; onSwitched?: () => void; label?: string }) {
   const { client, directory, shake } = useModal()
   const m = useMessages().ui.networks
   const state = useStore(selectState)
@@ -27,7 +27,7 @@ function NetworkList({ networks, onSwitched }: { networks: CaipNetwork[]; onSwit
   }
 
   return (
-    <ul className="list" aria-label={m.list}>
+    <ul className="list" aria-label={label ?? m.list}>
       {networks.map((network) => {
         const isActive = network.caipNetworkId === active
         const connected = state.chains[network.chainNamespace]?.connectionStatus === 'connected'
@@ -61,13 +61,35 @@ function NetworkList({ networks, onSwitched }: { networks: CaipNetwork[]; onSwit
 
 const selectNetworks = (s: SigilState) => s.networks
 
-/** Every configured network; the active one is marked. Switching goes back to the previous view. */
+/**
+ * Every configured network, grouped by chain family when there are several (EVM, Solana,
+ * Bitcoin); the active one is marked. Switching goes back to the previous view; switching to
+ * another family makes it the active one (spec section 4).
+ */
 export function NetworksView() {
   const { client } = useModal()
+  const m = useMessages().ui.networks
   const networks = useStore(selectNetworks)
+  const groups = new Map<string, CaipNetwork[]>()
+  for (const network of networks) groups.set(network.chainNamespace, [...(groups.get(network.chainNamespace) ?? []), network])
+  if (groups.size < 2) {
+    return (
+      <div className="scroll">
+        <NetworkList networks={networks} onSwitched={() => client.goBack()} />
+      </div>
+    )
+  }
   return (
     <div className="scroll">
-      <NetworkList networks={networks} onSwitched={() => client.goBack()} />
+      {[...groups].map(([namespace, list]) => {
+        const family = m.families[namespace] ?? namespace
+        return (
+          <section key={namespace} data-family={namespace}>
+            <h3 className="group-title">{family}</h3>
+            <NetworkList networks={list} label={m.familyList(family)} onSwitched={() => client.goBack()} />
+          </section>
+        )
+      })}
     </div>
   )
 }

@@ -1,0 +1,174 @@
+/**
+ * Solana end to end: the demo with EVM, Solana and Bitcoin networks, the injected Wallet
+ * Standard test wallet (a real ed25519 key), the real server (balances through its proxy to the
+ * dev Solana runtime, sign-in verified in Rust) and the runtime itself (litesvm).
+ */
+import { describe, expect, inject, it } from 'vitest'
+import type { Page } from 'playwright-core'
+import { useDemo } from '../src/fixtures.js'
+import { SOLANA_WALLET_LABEL } from '../src/paths.js'
+import { base58, SOLANA_WALLET_NAME, solanaKey } from '../src/solana-wallet.js'
+import { ui } from '../src/ui.js'
+
+const env = inject('e2e')
+const t = useDemo({ solana: { rpcUrl: env.solana.rpcUrl }, bitcoin: true })
+const ADDRESS = solanaKey(SOLANA_WALLET_LABEL).address
+const FAMILIES = 'families=eip155,solana,bip122'
+
+const text = (page: Page, testId: string) => page.getByTestId(testId).textContent()
+const waitText = (page: Page, testId: string, value: string, timeout = 20_000) =>
+  page.waitForFunction(([id, v]) => document.querySelector(`[data-testid="${id}"]`)?.textContent === v, [testId, value] as const, { timeout })
+
+async function solanaRpc<T>(method: string, params: unknown[]): Promise<T> {
+  const res = await fetch(env.solana.rpcUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  })
+  const answer = (await res.json()) as { result: T; error?: unknown }
+  if (answer.error) throw new Error(JSON.stringify(answer.error))
+  return answer.result
+}
+const lamports = async (address: string) => (await solanaRpc<{ value: number }>('getBalance', [address])).value
+/** What the modal shows for an amount: floored to 3 decimals. */
+const shown = (value: number) => (Math.floor(value * 1000 + 1e-9) / 1000).toFixed(3)
+const solShown = async (address: string) => shown((await lamports(address)) / 1e9)
+/** A token's balance of `owner` in the runtime (0 without an account). */
+async function tokens(owner: string, mint: string): Promise<number> {
+  const { value } = await solanaRpc<{ value: { account: { data: { parsed: { info: { tokenAmount: { uiAmountString: string } } } } } }[] }>(
+    'getTokenAccountsByOwner',
+    [owner, { mint }, { encoding: 'jsonParsed' }],
+  )
+  return value.reduce((sum, a) => sum + Number(a.account.data.parsed.info.tokenAmount.uiAmountString), 0)
+}
+/** A fresh address nobody holds a key for. */
+const freshAddress = () => base58(crypto.getRandomValues(new Uint8Array(32)))
+
+async function openConnect(page: Page) {
+  await page.getByRole('button', { name: 'Open modal' }).click()
+  await ui.dialog(page).waitFor({ state: 'visible' })
+}
+
+async function connectSolana(page: Page, query = 'siwx=off') {
+  await page.goto(`${t.demoUrl}?${FAMILIES}&${query}`)
+  await openConnect(page)
+  await ui.walletButton(page, SOLANA_WALLET_NAME).click()
+}
+
+describe('Solana', () => {
+  it('connects the Wallet Standard test wallet and shows its SOL and SPL balances from the runtime', async () => {
+    await connectSolana(t.page)
+    await waitText(t.page, 'solana-status', 'connected')
+    expect(await text(t.page, 'solana-address')).toBe(ADDRESS)
+    // The connection made Solana the active family: the page's account is the Solana one.
+    expect(await text(t.page, 'address')).toBe(ADDRESS)
+    expect(await text(t.page, 'network')).toBe(`Sigil Solana Dev (${env.solana.caipNetworkId})`)
+    // The runtime's own answer is what the server gives back through its proxy.
+    const sol = await solShown(ADDRESS)
+    await waitText(t.page, 'solana-balance', `${sol} SOL`)
+
+    await t.page.getByRole('button', { name: 'Open modal' }).click()
+    const [sgls, sglx] = env.solana.mints
+    await ui.tokenRow(t.page, 'SGLS').waitFor({ timeout: 15_000 })
+    expect(await ui.tokenRow(t.page, 'SOL').getByTestId('token-quantity').textContent()).toBe(sol)
+    expect(sgls?.symbol).toBe('SGLS')
+    expect(await ui.tokenRow(t.page, 'SGLS').getByTestId('token-quantity').textContent()).toBe(shown(await tokens(ADDRESS, sgls?.address ?? '')))
+    expect(sglx?.symbol).toBe('SGLX')
+    expect(await ui.tokenRow(t.page, 'SGLX').getByTestId('token-quantity').textContent()).toBe(shown(await tokens(ADDRESS, sglx?.address ?? '')))
+    // The funding: 1000 SGLS and 500 SGLX, less what earlier runs sent.
+    expect(await tokens(ADDRESS, sgls?.address ?? '')).toBeGreaterThan(900)
+    // The address as Solana writes it (base58), shortened in the Account view.
+    expect(await ui.accountName(t.page).getAttribute('title')).toBe(ADDRESS)
+  })
+
+  it('a rejected connection leaves Solana disconnected', async () => {
+    await t.page.goto(`${t.demoUrl}?${FAMILIES}&siwx=off`)
+    await t.page.evaluate(() => (window as unknown as { __solanaWallet: { rejectNext(): void } }).__solanaWallet.rejectNext())
+    await openConnect(t.page)
+    await ui.walletButton(t.page, SOLANA_WALLET_NAME).click()
+    await ui.dialog(t.page).getByText('User rejected the request.').waitFor({ timeout: 15_000 })
+    expect(await text(t.page, 'solana-status')).toBe('disconnected')
+  })
+
+  it('required sign-in signs with the ed25519 key and the server returns the Solana session', async () => {
+    await connectSolana(t.page, 'siwx=required')
+    await ui
+      .dialog(t.page)
+      .getByRole('button', { name: /^sign$/i })
+      .click()
+    await waitText(t.page, 'siwx-status', 'signed-in')
+    expect(await text(t.page, 'siwx-address')).toBe(ADDRESS)
+    expect(await text(t.page, 'siwx-chain')).toBe(env.solana.caipNetworkId)
+    const raw = await t.page.evaluate(() => localStorage.getItem('@appkit/siwx-auth-token'))
+    const token = raw?.startsWith('"') ? (JSON.parse(raw) as string) : raw
+    const res = await fetch(`${env.apiUrl}/auth/v1/session?projectId=${env.projectId}&st=e2e&sv=0`, { headers: { authorization: `Bearer ${token}` } })
+    expect(res.status).toBe(200)
+    const session = (await res.json()) as { message: string; data: { accountAddress: string }; cacao: { s: { t: string } } }
+    expect(session.data.accountAddress).toBe(ADDRESS)
+    expect(session.message).toContain('wants you to sign in with your Solana account:')
+    expect(session.cacao.s.t).toBe('ed25519')
+  })
+
+  it('sends SOL and an SPL token from the Account view; the runtime and the modal both show the change', async () => {
+    await connectSolana(t.page)
+    await waitText(t.page, 'solana-status', 'connected')
+    await t.page.getByRole('button', { name: 'Open modal' }).click()
+    await ui.tokenRow(t.page, 'SGLS').waitFor({ timeout: 15_000 })
+    const dialog = ui.dialog(t.page)
+    await dialog.getByRole('button', { name: 'Send', exact: true }).click()
+    const form = dialog.getByRole('form', { name: 'Send tokens' })
+    const submit = form.getByRole('button', { name: 'Send', exact: true })
+
+    // The spec's validation texts.
+    await submit.click()
+    expect(await form.getByTestId('send-error').textContent()).toBe('An amount and receiver address are required')
+    const receiver = freshAddress()
+    await form.getByLabel('Amount').fill('1.5')
+    await form.getByLabel('Receiver address').fill(receiver)
+    await submit.click()
+    expect(await form.getByTestId('send-error').textContent()).toBe('A token is required')
+
+    // SOL: the receiver gets it in the runtime; the modal reads the sender's balance again.
+    await form.getByLabel('Token').selectOption({ value: 'native' })
+    // The confirmation banner shows for a few seconds: wait for it from before the click.
+    const solSent = dialog.getByText('Sent 1.5 SOL').waitFor({ timeout: 30_000 })
+    await submit.click()
+    await solSent
+    await form.waitFor({ state: 'detached' })
+    expect(await lamports(receiver)).toBe(1_500_000_000)
+    const afterSol = await solShown(ADDRESS)
+    await expect.poll(() => ui.tokenRow(t.page, 'SOL').getByTestId('token-quantity').textContent(), { timeout: 15_000 }).toBe(afterSol)
+
+    // An SPL token (SPL Token program): the receiver's token account is made on the way.
+    const sgls = env.solana.mints.find((m) => m.symbol === 'SGLS')?.address ?? ''
+    const before = await tokens(ADDRESS, sgls)
+    await dialog.getByRole('button', { name: 'Send', exact: true }).click()
+    const again = dialog.getByRole('form', { name: 'Send tokens' })
+    await again.getByLabel('Token').selectOption({ value: sgls })
+    await again.getByLabel('Amount').fill('25')
+    await again.getByLabel('Receiver address').fill(receiver)
+    const splSent = dialog.getByText('Sent 25 SGLS').waitFor({ timeout: 30_000 })
+    await again.getByRole('button', { name: 'Send', exact: true }).click()
+    await splSent
+    expect(await tokens(receiver, sgls)).toBe(25)
+    expect(await tokens(ADDRESS, sgls)).toBe(before - 25)
+    await expect.poll(() => ui.tokenRow(t.page, 'SGLS').getByTestId('token-quantity').textContent(), { timeout: 15_000 }).toBe(shown(before - 25))
+    // Two transactions, both signed by the wallet's key and sent by it.
+    const sent = await t.page.evaluate(() => (window as unknown as { __solanaWallet: { sent: string[] } }).__solanaWallet.sent.length)
+    expect(sent).toBe(2)
+  })
+
+  it('reload restores the Solana connection without asking the wallet', async () => {
+    await connectSolana(t.page)
+    await waitText(t.page, 'solana-status', 'connected')
+    const asked = async () =>
+      t.page.evaluate(
+        () => (window as unknown as { __solanaWallet: { log: { method: string }[] } }).__solanaWallet.log.filter((l) => l.method === 'standard:connect').length,
+      )
+    expect(await asked()).toBe(1)
+    await t.page.reload()
+    await waitText(t.page, 'solana-status', 'connected')
+    expect(await text(t.page, 'solana-address')).toBe(ADDRESS)
+    expect(await asked()).toBe(0)
+  })
+})

@@ -1,0 +1,6 @@
+export { solanaAdapter, type SolanaAdapter } from './adapter.js'
+export { isSolanaAddress } from './address.js'
+export { decodeBase58, encodeBase58 } from './base58.js'
+export { standardChain, type SolanaChain } from './chains.js'
+export { createSolanaProvider, type SendOptions, type SolanaProvider } from './provider.js'
+export { isSolanaWallet, solanaConnectors, walletStandardConnector, walletStandardId } from './wallet-standard.js'
