@@ -560,6 +560,36 @@ fn bitcoin_legacy_and_bip322_from_one_key() {
     assert!(check_bitcoin_address("bc1qnotanaddress").is_err());
 }
 
+/// Legacy (BIP-137) signatures for segwit addresses: the P2WPKH and P2SH-P2WPKH headers, and a
+/// P2PKH header used for a segwit address (as Electrum signs); each fails for another message or
+/// another address, and a header out of range is refused.
+#[test]
+fn bitcoin_bip137_for_segwit_addresses() {
+    use bitcoin::hashes::Hash;
+    use bitcoin::secp256k1::{Message, Secp256k1};
+    let secp = Secp256k1::new();
+    let key = bitcoin::PrivateKey::from_wif("L3VFeEujGtevx9w18HD1fhRbCH67Az2dpCymeRE1SoPK6XQtaN2k").unwrap();
+    let public = bitcoin::CompressedPublicKey::from_private_key(&secp, &key).unwrap();
+    let p2wpkh = bitcoin::Address::p2wpkh(&public, bitcoin::Network::Bitcoin).to_string();
+    let nested = bitcoin::Address::p2shwpkh(&public, bitcoin::Network::Bitcoin).to_string();
+    let regtest = bitcoin::Address::p2wpkh(&public, bitcoin::Network::Regtest).to_string();
+    let sign = |message: &str, base: u8| {
+        let digest = Message::from_digest(bitcoin::sign_message::signed_msg_hash(message).to_byte_array());
+        let (id, compact) = secp.sign_ecdsa_recoverable(&digest, &key.inner).serialize_compact();
+        let mut bytes = vec![base + id.to_i32() as u8];
+        bytes.extend_from_slice(&compact);
+        bitcoin::base64::Engine::encode(&bitcoin::base64::engine::general_purpose::STANDARD, bytes)
+    };
+    let m = "Sign in to Sigil";
+    assert_eq!(verify_bitcoin(m, &sign(m, 39), &p2wpkh), Ok(()));
+    assert_eq!(verify_bitcoin(m, &sign(m, 39), &regtest), Ok(()));
+    assert_eq!(verify_bitcoin(m, &sign(m, 35), &nested), Ok(()));
+    assert_eq!(verify_bitcoin(m, &sign(m, 31), &p2wpkh), Ok(()));
+    assert_eq!(verify_bitcoin("Sign in to Sigil!", &sign(m, 39), &p2wpkh), Err(VerifyError::BadSignature));
+    assert_eq!(verify_bitcoin(m, &sign(m, 39), "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4"), Err(VerifyError::BadSignature));
+    assert_eq!(verify_bitcoin(m, &sign(m, 43), &p2wpkh), Err(VerifyError::BadSignature));
+}
+
 #[test]
 fn bitcoin_sign_in_messages_parse_and_verify() {
     let wif = "L3VFeEujGtevx9w18HD1fhRbCH67Az2dpCymeRE1SoPK6XQtaN2k";

@@ -107,12 +107,12 @@ pub fn verify_solana(message: &str, signature_base58_or_hex: &str, pubkey_base58
 
 /// Verify a Bitcoin message signature: BIP-322 (simple: the witness, base64; or full: the
 /// signed transaction, base64) for any address type, or a legacy BIP-137 signature (65 bytes,
-/// base64) for P2PKH and segwit keys.
+/// base64) for P2PKH, P2WPKH and P2SH-P2WPKH addresses.
 pub fn verify_bitcoin(message: &str, signature: &str, address: &str) -> Result<(), VerifyError> {
     let signature = signature.trim();
     let verified = bip322::verify_simple_encoded(address, message, signature).is_ok()
         || bip322::verify_full_encoded(address, message, signature).is_ok()
-        || bip322::verify_legacy_encoded(address, message, signature).is_ok();
+        || verify_bip137(message, signature, address);
     if verified {
         return Ok(());
     }
@@ -120,6 +120,38 @@ pub fn verify_bitcoin(message: &str, signature: &str, address: &str) -> Result<(
         return Err(VerifyError::InvalidEncoding);
     }
     Err(VerifyError::BadSignature)
+}
+
+/// A legacy (BIP-137) message signature: header, r, s. The header says the key's form (27-30
+/// uncompressed, 31-34 compressed P2PKH, 35-38 P2SH-P2WPKH, 39-42 P2WPKH); wallets that sign
+/// segwit addresses with a P2PKH header (Electrum and others) are accepted too, so the
+/// recovered key matches when any of its single-key address forms is the address.
+fn verify_bip137(message: &str, signature: &str, address: &str) -> bool {
+    use bitcoin::base64::Engine;
+    use bitcoin::hashes::Hash;
+    use bitcoin::secp256k1::ecdsa::{RecoverableSignature, RecoveryId};
+    use bitcoin::secp256k1::{Message, Secp256k1};
+    use bitcoin::{CompressedPublicKey, PublicKey, ScriptBuf};
+
+    let Ok(bytes) = bitcoin::base64::engine::general_purpose::STANDARD.decode(signature) else { return false };
+    let Ok(bytes) = <[u8; 65]>::try_from(bytes.as_slice()) else { return false };
+    let flag = bytes[0];
+    if !(27..=42).contains(&flag) {
+        return false;
+    }
+    let Ok(id) = RecoveryId::from_i32(i32::from((flag - 27) & 3)) else { return false };
+    let Ok(sig) = RecoverableSignature::from_compact(&bytes[1..], id) else { return false };
+    let digest = Message::from_digest(bitcoin::sign_message::signed_msg_hash(message).to_byte_array());
+    let Ok(key) = Secp256k1::verification_only().recover_ecdsa(&digest, &sig) else { return false };
+    let Ok(address) = address.parse::<bitcoin::Address<bitcoin::address::NetworkUnchecked>>() else { return false };
+    let script = address.assume_checked_ref().script_pubkey();
+    let key = PublicKey { inner: key, compressed: flag >= 31 };
+    if script == ScriptBuf::new_p2pkh(&key.pubkey_hash()) {
+        return true;
+    }
+    let Ok(key) = CompressedPublicKey::try_from(key) else { return false };
+    let p2wpkh = ScriptBuf::new_p2wpkh(&key.wpubkey_hash());
+    script == p2wpkh || script == ScriptBuf::new_p2sh(&p2wpkh.script_hash())
 }
 
 fn base64_len(s: &str) -> Option<usize> {
