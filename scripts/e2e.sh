@@ -11,5 +11,7 @@ bash scripts/chromium.sh
 export SIGIL_ANVIL="$(bash scripts/anvil.sh)"
 cargo build --locked -p sigil-server
 [ -d web/node_modules ] || (cd web && npm ci --no-audit --no-fund)
+[ -d devsolana/node_modules ] || (cd devsolana && npm install --no-audit --no-fund)
+[ -d devbitcoin/node_modules ] || (cd devbitcoin && npm ci --no-audit --no-fund)
 cd web
 npm run e2e -w @sigil/e2e

@@ -21,7 +21,10 @@ step "Dev chain contracts (solc-js, anvil)"
 (cd devchain && npm ci --no-audit --no-fund && npm test)
 
 step "Dev Solana runtime: JSON-RPC over npm litesvm, SPL token programs (devsolana/)"
-(cd devsolana && npm ci --no-audit --no-fund && npm test)
+# npm install, not npm ci: litesvm's native packages for other platforms are optional and absent
+# from this registry, so the lockfile cannot list them and npm ci would refuse it; npm install
+# still takes every locked version.
+(cd devsolana && npm install --no-audit --no-fund && npm test)
 
 step "Dev Bitcoin regtest node: npm bcoin with the Esplora address routes (devbitcoin/)"
 (cd devbitcoin && npm ci --no-audit --no-fund && npm test)
