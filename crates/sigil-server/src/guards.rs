@@ -69,3 +69,15 @@ impl FromRequestParts<AppState> for WriteBudget {
         Ok(WriteBudget)
     }
 }
+
+/// The `Authorization: Bearer <token>` of a request (sign-in sessions, embedded-wallet sessions):
+/// 401 'Missing or invalid session token' when there is none.
+pub fn bearer(headers: &axum::http::HeaderMap) -> Result<&str, ApiError> {
+    headers
+        .get(axum::http::header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .map(str::trim)
+        .filter(|t| !t.is_empty())
+        .ok_or_else(ApiError::unauthorized)
+}

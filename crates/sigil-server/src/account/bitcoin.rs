@@ -26,14 +26,7 @@ pub async fn holdings(rpc: &Rpc, chain: &ChainConfig, address: &str) -> ApiResul
     }
     let stats: Value = serde_json::from_slice(&body).map_err(|e| unavailable(format!("esplora: {e}")))?;
     let sats = satoshis(&stats).ok_or_else(|| unavailable("esplora gave no address stats".into()))?;
-    Ok(vec![Holding {
-        token: None,
-        name: chain.native.name.clone(),
-        symbol: chain.native.symbol.clone(),
-        decimals: chain.native.decimals,
-        icon: None,
-        integer: sats.max(0).to_string(),
-    }])
+    Ok(vec![Holding::native(chain, sats.max(0).to_string())])
 }
 
 #[cfg(test)]

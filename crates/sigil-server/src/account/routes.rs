@@ -113,6 +113,14 @@ pub struct Holding {
     pub integer: String,
 }
 
+impl Holding {
+    /// The chain's own currency, `integer` in its smallest unit.
+    pub fn native(chain: &crate::chains::ChainConfig, integer: String) -> Holding {
+        let native = &chain.native;
+        Holding { token: None, name: native.name.clone(), symbol: native.symbol.clone(), decimals: native.decimals, icon: None, integer }
+    }
+}
+
 /// EVM: the native balance and every configured ERC-20 held, in one batched call.
 async fn evm_holdings(state: &AppState, chain: &crate::chains::ChainConfig, owner: &str) -> ApiResult<Vec<Holding>> {
     let mut calls = vec![crate::rpc::jsonrpc::Call {
@@ -127,14 +135,7 @@ async fn evm_holdings(state: &AppState, chain: &crate::chains::ChainConfig, owne
     let results = evm::batch(&state.rpc, &chain.id, &calls).await.map_err(upstream_error)?;
     let native = results[0].clone().ok_or_else(|| ApiError::unavailable("eth_getBalance failed"))?;
     let decimal = |hex: &str| amount::hex_to_decimal(hex).map_err(|e| ApiError::unavailable(format!("upstream answered {e}")));
-    let mut held = vec![Holding {
-        token: None,
-        name: chain.native.name.clone(),
-        symbol: chain.native.symbol.clone(),
-        decimals: chain.native.decimals,
-        icon: None,
-        integer: decimal(&native)?,
-    }];
+    let mut held = vec![Holding::native(chain, decimal(&native)?)];
     for (t, hex) in chain.tokens.iter().zip(results.into_iter().skip(1)) {
         let Some(hex) = hex.filter(|h| !amount::is_zero_hex(h)) else { continue };
         held.push(Holding {

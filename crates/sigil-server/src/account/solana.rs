@@ -42,14 +42,7 @@ pub fn token_amounts(answer: &Value) -> Vec<(String, String, u8)> {
 pub async fn holdings(rpc: &Arc<Rpc>, chain: &ChainConfig, owner: &str) -> ApiResult<Vec<Holding>> {
     let sol = call(rpc, &chain.id, "getBalance", json!([owner, {"commitment": "confirmed"}])).await?;
     let lamports = sol["value"].as_u64().ok_or_else(|| ApiError::unavailable("getBalance gave no value"))?;
-    let mut held = vec![Holding {
-        token: None,
-        name: chain.native.name.clone(),
-        symbol: chain.native.symbol.clone(),
-        decimals: chain.native.decimals,
-        icon: None,
-        integer: lamports.to_string(),
-    }];
+    let mut held = vec![Holding::native(chain, lamports.to_string())];
     for program in [TOKEN_PROGRAM, TOKEN_2022_PROGRAM] {
         let params = json!([owner, {"programId": program}, {"encoding": "jsonParsed", "commitment": "confirmed"}]);
         let Ok(answer) = call(rpc, &chain.id, "getTokenAccountsByOwner", params).await else { continue };

@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use axum::extract::{Path, State};
-use axum::http::{header, HeaderMap, StatusCode};
+use axum::http::{HeaderMap, StatusCode};
 use axum::{Extension, Json};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -12,7 +12,7 @@ use utoipa::{IntoParams, ToSchema};
 
 use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::extract::Query;
-use crate::guards::{UpstreamBudget, WriteBudget};
+use crate::guards::{bearer, UpstreamBudget, WriteBudget};
 use crate::projects::Project;
 use crate::query::text;
 use crate::AppState;
@@ -60,16 +60,6 @@ pub struct SessionsQuery {
 #[derive(Serialize, ToSchema)]
 pub struct Revoked {
     pub revoked: bool,
-}
-
-fn bearer(headers: &HeaderMap) -> ApiResult<&str> {
-    headers
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "))
-        .map(str::trim)
-        .filter(|t| !t.is_empty())
-        .ok_or_else(|| ApiError::new(StatusCode::UNAUTHORIZED, ErrorCode::Unauthorized, "Missing or invalid session token"))
 }
 
 /// A single-use nonce for a sign-in message (valid 10 minutes).

@@ -238,7 +238,7 @@ pub async fn farcaster_authenticate(
     _: WriteBudget,
     extract::Json(req): extract::Json<Authenticate>,
 ) -> ApiResult<Json<Authenticated>> {
-    let token = super::routes::bearer(&headers)?;
+    let token = crate::guards::bearer(&headers)?;
     let s = &state.config.settings;
     let registry = Registry { chain: &s.farcaster_chain, address: &s.farcaster_id_registry };
     let user_name = wallets(&state)?.farcaster_authenticate(&state.rpc, &registry, token, &req).await?;

@@ -229,17 +229,12 @@ impl Wallets {
                 }
             }
         }
-        let approved: Option<Option<i64>> = sqlx::query_scalar("SELECT approved_at FROM wallet_devices WHERE email = $1 AND device_id = $2")
-            .bind(&email)
-            .bind(device)
-            .fetch_optional(&self.db)
-            .await?;
-        match approved {
-            Some(Some(_)) => {
+        match self.device_approved(&email, device).await? {
+            true => {
                 self.send_code(&email, Purpose::Login, None, &email).await?;
                 Ok(Action::VerifyOtp)
             }
-            _ => {
+            false => {
                 let secret = hex::encode(rand::random::<[u8; 32]>());
                 sqlx::query(
                     "INSERT INTO wallet_devices (email, device_id, approve_hash, approved_at, created_at) VALUES ($1, $2, $3, NULL, $4) \
@@ -256,6 +251,16 @@ impl Wallets {
                 Ok(Action::VerifyDevice)
             }
         }
+    }
+
+    /// Whether this device's approval link for this email was opened.
+    async fn device_approved(&self, email: &str, device: &str) -> Result<bool, ApiError> {
+        let approved: Option<Option<i64>> = sqlx::query_scalar("SELECT approved_at FROM wallet_devices WHERE email = $1 AND device_id = $2")
+            .bind(email)
+            .bind(device)
+            .fetch_optional(&self.db)
+            .await?;
+        Ok(matches!(approved, Some(Some(_))))
     }
 
     /// The approval link was opened: the device may log in with a code.
@@ -275,17 +280,12 @@ impl Wallets {
     /// "Connect device": once approved, a login code goes out.
     pub async fn connect_device(&self, email: &str, device: &str) -> Result<Action, ApiError> {
         let email = normalize_email(email).ok_or_else(|| ApiError::invalid_param("email", "not a valid email address"))?;
-        let approved: Option<Option<i64>> = sqlx::query_scalar("SELECT approved_at FROM wallet_devices WHERE email = $1 AND device_id = $2")
-            .bind(&email)
-            .bind(device)
-            .fetch_optional(&self.db)
-            .await?;
-        match approved {
-            Some(Some(_)) => {
+        match self.device_approved(&email, device).await? {
+            true => {
                 self.send_code(&email, Purpose::Login, None, &email).await?;
                 Ok(Action::VerifyOtp)
             }
-            _ => Err(ApiError::new(
+            false => Err(ApiError::new(
                 axum::http::StatusCode::CONFLICT,
                 ErrorCode::DeviceNotApproved,
                 "This device is not approved yet: open the link in the email",

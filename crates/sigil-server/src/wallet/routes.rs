@@ -18,7 +18,7 @@ use super::sign::{self, SignError};
 use super::{Action, User, Wallets};
 use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::extract::{self, Query};
-use crate::guards::WriteBudget;
+use crate::guards::{bearer, WriteBudget};
 use crate::AppState;
 
 pub(super) fn wallets(state: &AppState) -> ApiResult<&Arc<Wallets>> {
@@ -43,16 +43,6 @@ impl FromRequestParts<AppState> for FromFrame {
             _ => Ok(FromFrame),
         }
     }
-}
-
-pub(super) fn bearer(headers: &HeaderMap) -> ApiResult<&str> {
-    headers
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "))
-        .map(str::trim)
-        .filter(|t| !t.is_empty())
-        .ok_or_else(ApiError::unauthorized)
 }
 
 #[derive(Deserialize, ToSchema)]
