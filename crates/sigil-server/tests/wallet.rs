@@ -262,7 +262,19 @@ async fn email_login_codes_sessions_and_signing(b: Backend) {
         )
         .await;
     assert_eq!(status, 200, "{body}");
-    assert_eq!(body["result"].as_str().unwrap().len(), 66);
+    let hash = body["result"].as_str().unwrap().to_owned();
+    assert_eq!(hash.len(), 66);
+    // anvil mines right after it answers: read the balance once the receipt is there.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    loop {
+        let (_, body) =
+            frame.post("/wallet/v1/rpc", Some(&token2), json!({"chainId": "eip155:31337", "method": "eth_getTransactionReceipt", "params": [hash]})).await;
+        if body["result"].is_object() {
+            break;
+        }
+        assert!(std::time::Instant::now() < deadline, "no receipt for {hash}: {body}");
+        tokio::task::yield_now().await;
+    }
     let (_, body) = frame.post("/wallet/v1/rpc", Some(&token2), json!({"chainId": "eip155:31337", "method": "eth_getBalance", "params": [to, "latest"]})).await;
     assert_eq!(body["result"], "0x2386f26fc10000");
     // Reads pass through; anything else is refused.
