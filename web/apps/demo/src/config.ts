@@ -1,4 +1,4 @@
-import type { CaipNetwork, ChainNamespace } from '@sigil/core'
+import type { CaipNetwork, ChainNamespace, SocialProvider } from '@sigil/core'
 import { arbitrum, ethereum, polygon, sigilDev } from '@sigil/core/networks'
 
 /** Demo configuration, from Vite env variables (see README). */
@@ -12,6 +12,11 @@ export const config = {
   mailUrl: import.meta.env.VITE_SIGIL_MAIL_URL || undefined,
   /** Email login to the embedded wallet: on with a frame URL unless `?email=off` (or VITE_SIGIL_EMAIL=off); `?email=on` turns it on. */
   email: emailMode(new URLSearchParams(location.search).get('email') ?? import.meta.env.VITE_SIGIL_EMAIL, Boolean(import.meta.env.VITE_SIGIL_FRAME_URL)),
+  /**
+   * Social logins, in order: `?socials=google,github,farcaster` or VITE_SIGIL_SOCIALS (the
+   * providers the server was given with --socials; Farcaster always); none by default.
+   */
+  socials: socialsOf(new URLSearchParams(location.search).get('socials') ?? import.meta.env.VITE_SIGIL_SOCIALS),
   /** Sign-in with the wallet: required by default; `?siwx=off|optional` or VITE_SIGIL_SIWX overrides. */
   siwx: siwxMode(new URLSearchParams(location.search).get('siwx') ?? import.meta.env.VITE_SIGIL_SIWX),
   /**
@@ -21,6 +26,13 @@ export const config = {
   sglAddress: (import.meta.env.VITE_SIGIL_SGL_ADDRESS || '0x5FbDB2315678afecb367f032d93F642f64180aa3') as `0x${string}`,
   /** Who gets the SGL the demo sends: anvil's account 1 (alice.eth on the dev chain). */
   sglRecipient: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' as `0x${string}`,
+}
+
+const SOCIALS: readonly SocialProvider[] = ['google', 'x', 'discord', 'farcaster', 'github', 'apple', 'facebook']
+
+function socialsOf(value: string | null | undefined): SocialProvider[] | false {
+  const list = (value ?? '').split(',').filter((s): s is SocialProvider => (SOCIALS as readonly string[]).includes(s))
+  return list.length ? list : false
 }
 
 function emailMode(value: string | null | undefined, hasFrame: boolean): boolean {
