@@ -1,6 +1,14 @@
 import type { CaipNetwork, ChainNamespace, SocialProvider } from '@sigil/core'
 import { arbitrum, ethereum, polygon, sigilDev } from '@sigil/core/networks'
 
+// Read while `config` is built, below: declared first.
+const SOCIALS: readonly SocialProvider[] = ['google', 'x', 'discord', 'farcaster', 'github', 'apple', 'facebook']
+
+function socialsOf(value: string | null | undefined): SocialProvider[] | false {
+  const list = (value ?? '').split(',').filter((s): s is SocialProvider => (SOCIALS as readonly string[]).includes(s))
+  return list.length ? list : false
+}
+
 /** Demo configuration, from Vite env variables (see README). */
 export const config = {
   apiUrl: import.meta.env.VITE_SIGIL_API_URL || 'http://127.0.0.1:8080',
@@ -26,13 +34,6 @@ export const config = {
   sglAddress: (import.meta.env.VITE_SIGIL_SGL_ADDRESS || '0x5FbDB2315678afecb367f032d93F642f64180aa3') as `0x${string}`,
   /** Who gets the SGL the demo sends: anvil's account 1 (alice.eth on the dev chain). */
   sglRecipient: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' as `0x${string}`,
-}
-
-const SOCIALS: readonly SocialProvider[] = ['google', 'x', 'discord', 'farcaster', 'github', 'apple', 'facebook']
-
-function socialsOf(value: string | null | undefined): SocialProvider[] | false {
-  const list = (value ?? '').split(',').filter((s): s is SocialProvider => (SOCIALS as readonly string[]).includes(s))
-  return list.length ? list : false
 }
 
 function emailMode(value: string | null | undefined, hasFrame: boolean): boolean {
