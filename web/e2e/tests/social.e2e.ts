@@ -158,7 +158,7 @@ describe('social login', () => {
 
     // The whole page goes to the provider and comes back to the demo, which finishes the login.
     const login = person('dave')
-    await ui.dialog(t.page).getByRole('button', { name: 'Continue in this tab' }).click()
+    await ui.dialog(t.page).getByRole('button', { name: 'Continue here' }).click()
     await t.page.waitForURL((url) => url.href.startsWith(t.env.idpUrl), { timeout: 30_000 })
     await logInAtProvider(t.page, login)
     await t.page.waitForURL((url) => url.href.startsWith(t.demoUrl), { timeout: 30_000 })

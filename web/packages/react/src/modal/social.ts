@@ -17,11 +17,9 @@ export function openLoginPopup(win: Window = window): Window | null {
   const left = Math.round(win.screenX + Math.max(0, (win.outerWidth - POPUP_WIDTH) / 2))
   const top = Math.round(win.screenY + Math.max(0, (win.outerHeight - POPUP_HEIGHT) / 2))
   const popup = win.open('', POPUP_NAME, `popup=yes,width=${POPUP_WIDTH},height=${POPUP_HEIGHT},left=${left},top=${top}`)
-  // The provider's page gets no handle on the host page. (A window of that name still showing
-  // a provider's page is another origin's: it refuses the change, and is navigated anew anyway.)
-  try {
-    if (popup) popup.opener = null
-  } catch {}
+  // The opener stays: without it Chromium moves the window to another browsing context group on
+  // its cross-site navigation, and this handle could no longer watch or close it. The provider
+  // is one the server was configured with, and it returns to Sigil's callback page (no script).
   return popup
 }
 

@@ -59,7 +59,6 @@ function fakePopup() {
   return {
     location: { href: '' },
     closed: false,
-    opener: {} as unknown,
     close: vi.fn(function (this: { closed: boolean }) {
       this.closed = true
     }),
@@ -125,7 +124,6 @@ describe('social login views', () => {
     const { appKit, auth } = await openWith(['google', 'github'])
     await click('.social-wide')
     expect(open).toHaveBeenCalledTimes(1)
-    expect(popup.opener).toBeNull()
     await waitFor(() => {
       if (!appKit.getIsConnectedState()) throw new Error('not connected')
     })
