@@ -6,7 +6,8 @@ import type { DevchainDeployment } from './chain.js'
 export const E2E_DIR = fileURLToPath(new URL('..', import.meta.url))
 export const WEB_DIR = join(E2E_DIR, '..')
 export const REPO_ROOT = join(WEB_DIR, '..')
-export const SIGIL_BIN = join(REPO_ROOT, 'target/debug/sigil')
+// Where `cargo build` put it: CARGO_TARGET_DIR when set, else the repository's target/.
+export const SIGIL_BIN = join(process.env.CARGO_TARGET_DIR ?? join(REPO_ROOT, 'target'), 'debug/sigil')
 // The binary scripts/anvil.sh installs (scripts/e2e.sh passes it as SIGIL_ANVIL).
 export const ANVIL_BIN = process.env.SIGIL_ANVIL ?? join(REPO_ROOT, 'var/tools/node_modules/@foundry-rs/anvil-linux-amd64/bin/anvil')
 export const ARTIFACTS_DIR = join(REPO_ROOT, 'test-artifacts')

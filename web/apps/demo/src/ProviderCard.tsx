@@ -2,7 +2,7 @@ import { useAppKitAccount, useAppKitNetwork, useAppKitProvider, type Eip1193Prov
 import { useEffect, useState } from 'react'
 import { createWalletClient, custom, formatEther, formatUnits } from 'viem'
 import { config, devChain } from './config.js'
-import { erc20Abi, greetingTypedData } from './contracts.js'
+import { DEMO_MESSAGE, erc20Abi, greetingTypedData } from './contracts.js'
 import { Field } from './Field.js'
 
 /**
@@ -44,8 +44,22 @@ export function ProviderCard({ refreshKey }: { refreshKey: string | undefined })
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new account or chain clears the shown signature
   useEffect(() => {
     setSignature(undefined)
+    setPersonal(undefined)
     setSignError(undefined)
   }, [address, chainId])
+
+  const [personal, setPersonal] = useState<string>()
+  // personal_sign straight over the provider (EIP-1193), as a site without viem would.
+  const signMessage = async () => {
+    if (!walletProvider || !address) return
+    setSignError(undefined)
+    try {
+      const hex = `0x${Array.from(new TextEncoder().encode(DEMO_MESSAGE), (b) => b.toString(16).padStart(2, '0')).join('')}`
+      setPersonal((await walletProvider.request({ method: 'personal_sign', params: [hex, address] })) as string)
+    } catch (error) {
+      setSignError(error instanceof Error ? error.message : String(error))
+    }
+  }
 
   const signTypedData = async () => {
     if (!walletProvider || !address) return
@@ -74,11 +88,15 @@ export function ProviderCard({ refreshKey }: { refreshKey: string | undefined })
         />
         {readError ? <Field label="Error" value={readError} testId="ethers-error" /> : null}
         <Field label="Signature" value={signature ?? '—'} testId="typed-signature" />
+        <Field label="Message signature" value={personal ?? '—'} testId="personal-signature" />
         {signError ? <Field label="Error" value={signError} testId="typed-signature-error" /> : null}
       </dl>
       <div className="row-actions">
         <button type="button" onClick={() => void signTypedData()} disabled={!walletProvider}>
           Sign typed data
+        </button>
+        <button type="button" onClick={() => void signMessage()} disabled={!walletProvider}>
+          Sign message
         </button>
       </div>
     </section>

@@ -36,3 +36,6 @@ export function greetingTypedData(from: `0x${string}`, chainId: number) {
     message: { text: 'Hello from the Sigil demo', from },
   } as const
 }
+
+/** What the provider card's "Sign message" asks the wallet to sign (personal_sign). */
+export const DEMO_MESSAGE = 'Hello from the Sigil demo'

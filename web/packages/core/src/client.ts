@@ -9,6 +9,7 @@ import type { BlockchainClient } from './api/blockchain.js'
 import { createBalanceController, type RefreshBalanceOptions } from './balance.js'
 import { unwatchAll } from './connection.js'
 import { injectedConnectors } from './connectors/injected.js'
+import { walletConnectConnectors } from './connectors/walletconnect.js'
 import type { Connection, ConnectorSource, WalletConnector } from './connectors/types.js'
 import { detectMobile, type SigilContext, type SigilEvent } from './context.js'
 import { createIdentityController } from './identity.js'
@@ -24,7 +25,7 @@ import type { CaipNetwork, ChainNamespace, Wallet } from './types.js'
 export interface SigilDependencies {
   /** What each namespace does with a wallet, e.g. `[evmAdapter()]` from `@sigil/adapter-evm`. */
   adapters?: ChainAdapter[]
-  /** Where wallets are found; the page's injected wallets (EIP-6963 and window.ethereum) by default. */
+  /** Where wallets are found; WalletConnect (unless the `walletConnect` option is false) and the page's injected wallets (EIP-6963 and window.ethereum) by default. */
   connectors?: ConnectorSource[]
   /** Defaults to localStorage. */
   storage?: KeyValueStorage
@@ -131,7 +132,7 @@ export function createSigil(input: SigilOptions, deps: SigilDependencies = {}): 
 
   // Connectors from every source, limited to namespaces the host has an adapter for.
   const teardowns: (() => void)[] = []
-  const sources = deps.connectors ?? [injectedConnectors()]
+  const sources = deps.connectors ?? [walletConnectConnectors({ options }), injectedConnectors()]
   const lists: WalletConnector[][] = sources.map(() => [])
   sources.forEach((source, i) => {
     teardowns.push(

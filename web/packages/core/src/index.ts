@@ -9,6 +9,19 @@ export { createSigil, type SigilClient, type SigilDependencies } from './client.
 export type { ChainAdapter } from './adapter.js'
 export type { Connection, ConnectionAccount, ConnectorEvent, ConnectorSource, ConnectParams, WalletConnector } from './connectors/types.js'
 export { injectedConnector, injectedConnectors, LEGACY_INJECTED_ID, LEGACY_INJECTED_NAME, type InjectedConnectorsOptions } from './connectors/injected.js'
+export {
+  isWalletConnectConnector,
+  walletConnectConnector,
+  walletConnectConnectors,
+  WALLET_CONNECT_ID,
+  WALLET_CONNECT_NAME,
+  type PairingStatus,
+  type RelayStatus,
+  type WalletConnectConnector,
+  type WalletConnectConnectorOptions,
+  type WalletConnectState,
+} from './connectors/walletconnect.js'
+export { walletConnectLink, walletLinkTabs } from './connectors/deep-link.js'
 export { isEip1193Provider, parseChainId, type Eip1193Listener, type Eip1193Provider } from './connectors/eip1193.js'
 export * from './actions/index.js'
 export { deferredAnalyticsSink, type AnalyticsEvent, type AnalyticsSink } from './analytics.js'
@@ -32,6 +45,7 @@ export {
   type ThemeMode,
   type ThemeVariables,
   type WalletFeature,
+  type WalletConnectOptions,
 } from './options.js'
 export {
   createSigilStore,
@@ -168,6 +182,7 @@ export {
   UnsupportedChainError,
   UnsupportedProviderMethodError,
   UserRejectedRequestError,
+  WalletConnectError,
   type RpcErrorCodeValue,
 } from './errors.js'
 export { isUnsupportedNetwork, rpcUrlOf, unsupportedNetwork } from './networks.js'

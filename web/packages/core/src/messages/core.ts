@@ -65,6 +65,14 @@ export const errors = {
   errorFetchingNamesForAddress: 'Error fetching names for address',
   errorRegisteringName: (name: string) => `Error registering name ${name}`,
   tryAgainAfter: (seconds: number) => `Please try again after ${seconds} seconds`,
+  sessionExpiredHint: "The relay refused this device's sign-in: check your device's time settings, then reconnect.",
+  relayUnreachable: 'The WalletConnect relay could not be reached.',
+  relayLost: 'The connection to the WalletConnect relay was lost.',
+  pairingExpired: 'The QR code expired.',
+  connectCancelled: 'Connecting was cancelled.',
+  walletConnectUnavailable: 'WalletConnect could not be loaded.',
+  invalidRelayUrl: (url: string) => `Invalid WalletConnect relay URL "${url}": it must start with ws:// or wss://`,
+  walletSessionEnded: 'The wallet ended the session.',
 }
 
 /** What the host page's connect button says before the modal loads. */

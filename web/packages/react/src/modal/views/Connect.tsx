@@ -1,6 +1,6 @@
-import type { Connector, ResolvedOptions, SigilState, Wallet } from '@sigil/core'
+import { isWalletConnectConnector, WALLET_CONNECT_ID, type Connector, type ResolvedOptions, type SigilState, type Wallet } from '@sigil/core'
 import { buildConnectList, enabledConnectMethods, type ConnectListItem } from '@sigil/core/wallet-list'
-import { Fragment, useMemo } from 'react'
+import { Fragment, useEffect, useMemo } from 'react'
 import { useMessages, useModal, useStore, useWalletPage } from '../context.js'
 import { loadable } from '../loadable.js'
 import { Icons, RemoteImage } from '../ui.js'
@@ -81,8 +81,24 @@ export function ConnectView() {
   const methods = enabledConnectMethods(features)
   const directoryWallets = first?.page?.data ?? []
 
+  // WalletConnect's SDK loads when the modal is idle after opening, and its client starts on
+  // hover or focus of a row that leads to a QR code, so the code shows soon after the click.
+  const walletConnect = client.context.connectors.get(WALLET_CONNECT_ID)
+  useEffect(() => {
+    if (!isWalletConnectConnector(walletConnect)) return
+    const idle = (globalThis as { requestIdleCallback?: (cb: () => void) => number }).requestIdleCallback
+    const start = () => void walletConnect.preload()
+    if (typeof idle === 'function') idle(start)
+    else setTimeout(start, 200)
+  }, [walletConnect])
+  const warmUp = (item: ConnectListItem) => {
+    const viaQr = item.kind === 'connector' ? item.connector.type === 'WALLET_CONNECT' : !item.connector
+    if (viaQr && isWalletConnectConnector(walletConnect)) void walletConnect.preload(true)
+  }
   const select = (item: ConnectListItem) => {
-    if (item.kind === 'connector') {
+    if (item.kind === 'connector' && item.connector.type === 'WALLET_CONNECT') {
+      client.push('ConnectingWalletConnect', { wallet: walletForConnector(item.connector, []) })
+    } else if (item.kind === 'connector') {
       client.push('ConnectingExternal', { connector: item.connector, wallet: walletForConnector(item.connector, directoryWallets) })
     } else if (item.connector) {
       client.push('ConnectingExternal', { wallet: item.wallet, connector: item.connector })
@@ -100,7 +116,14 @@ export function ConnectView() {
           const tag = tagOf(item, m)
           return (
             <li key={itemKey(item)}>
-              <button type="button" className="row" data-section={item.section} onClick={() => select(item)}>
+              <button
+                type="button"
+                className="row"
+                data-section={item.section}
+                onClick={() => select(item)}
+                onPointerEnter={() => warmUp(item)}
+                onFocus={() => warmUp(item)}
+              >
                 <RemoteImage src={image} name={name} />
                 <span className="name">{name}</span>
                 {tag ? <span className={`tag ${tag.tone}`}>{tag.text}</span> : null}
