@@ -53,7 +53,7 @@ function clickToReady(page: Page, button: string, ready: string): Promise<number
     ({ button, ready }) =>
       new Promise<number>((resolve, reject) => {
         const isReady = new Function(`return (${ready})`) as () => boolean
-        const el = button.startsWith('(') ? ((new Function(`return ${button}`) as () => HTMLElement | null)()) : document.querySelector<HTMLElement>(button)
+        const el = button.startsWith('(') ? (new Function(`return ${button}`) as () => HTMLElement | null)() : document.querySelector<HTMLElement>(button)
         if (!el) return reject(new Error(`no ${button}`))
         const channel = new MessageChannel()
         const t0 = performance.now()

@@ -115,6 +115,11 @@ export async function startNodeWallet(options: { relayUrl: string; projectId: st
     }
   })
 
+  const session = () => {
+    if (!current) throw new Error('the Node wallet has no session')
+    return current
+  }
+
   const proposal = (uri: string) =>
     new Promise<SignClientTypes.EventArguments['session_proposal']>((resolve, reject) => {
       client.once('session_proposal', resolve)
@@ -147,20 +152,17 @@ export async function startNodeWallet(options: { relayUrl: string; projectId: st
       const { id } = await proposal(uri)
       await client.reject({ id, reason: { code: 5000, message: 'User rejected.' } })
     },
-    session() {
-      if (!current) throw new Error('the Node wallet has no session')
-      return current
-    },
+    session,
     async emitAccounts(addresses, chainId) {
-      const { topic } = this.session()
+      const { topic } = session()
       await client.emit({ topic, event: { name: 'accountsChanged', data: addresses }, chainId: `eip155:${chainId}` })
     },
     async emitChain(chainId) {
-      const { topic } = this.session()
+      const { topic } = session()
       await client.emit({ topic, event: { name: 'chainChanged', data: chainId }, chainId: `eip155:${chainId}` })
     },
     async disconnect() {
-      const { topic } = this.session()
+      const { topic } = session()
       current = undefined
       await client.disconnect({ topic, reason: { code: 6000, message: 'User disconnected.' } })
     },

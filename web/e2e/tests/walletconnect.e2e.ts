@@ -100,7 +100,7 @@ describe('WalletConnect through the Sigil relay', () => {
     const w = await connectNodeWallet(t.page)
     await w.emitChain(42161)
     await expect.poll(() => t.page.getByTestId('network').innerText(), { timeout: 15_000 }).toMatch(/eip155:42161/)
-    await w.emitAccounts([account1], 42161)
+    await w.emitAccounts([getAddress(account1)], 42161)
     await expect.poll(() => t.page.getByTestId('address').innerText(), { timeout: 15_000 }).toBe(getAddress(account1))
     expect(getAddress(account0)).not.toBe(getAddress(account1))
     await w.disconnect()
@@ -144,7 +144,15 @@ describe('WalletConnect through the Sigil relay', () => {
 
   it("on a phone, a wallet with a mobile_link gets 'Open and continue in the wallet app' with its deep link", async () => {
     const page = await t.newPage({ wallet: false, mobile: true })
-    const uri = await qrUri(page, 'Rainbow')
+    await openModal(page)
+    await ui.allWalletsButton(page).click()
+    await ui.search(page).fill('Rainbow')
+    await ui.walletButton(page, 'Rainbow').waitFor({ timeout: 10_000 })
+    await ui.walletButton(page, 'Rainbow').click()
+    const qr = ui.dialog(page).getByTestId('wc-qr')
+    await qr.waitFor({ state: 'visible', timeout: 20_000 })
+    const uri = (await qr.getAttribute('data-uri')) ?? ''
+    expect(uri).toMatch(/^wc:/)
     const link = ui.dialog(page).getByRole('link', { name: 'Open and continue in the wallet app' })
     expect(await link.getAttribute('href')).toBe(`rainbow://wc?uri=${encodeURIComponent(uri)}`)
     expect(offLoopback(pageRequests(page))).toEqual([])

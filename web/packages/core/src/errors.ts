@@ -214,7 +214,9 @@ export class DisconnectError extends SigilError<'DISCONNECT_FAILED'> {
  * device's sign-in token as expired or not yet valid ('Session Expired': the device's clock is
  * off), the QR code expired, connecting was cancelled, or the SDK failed to load.
  */
-export class WalletConnectError extends SigilError<'RELAY_UNREACHABLE' | 'RELAY_LOST' | 'SESSION_EXPIRED' | 'PAIRING_EXPIRED' | 'CANCELLED' | 'SDK_LOAD_FAILED'> {
+export class WalletConnectError extends SigilError<
+  'RELAY_UNREACHABLE' | 'RELAY_LOST' | 'SESSION_EXPIRED' | 'PAIRING_EXPIRED' | 'CANCELLED' | 'SDK_LOAD_FAILED'
+> {
   override name = 'WalletConnectError'
   static sessionExpired(cause?: unknown) {
     return new WalletConnectError(messages.errors.sessionExpired, 'SESSION_EXPIRED', cause)

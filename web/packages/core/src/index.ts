@@ -19,6 +19,8 @@ export {
   type RelayStatus,
   type WalletConnectConnector,
   type WalletConnectConnectorOptions,
+  type WalletConnectSession,
+  type WalletConnectSessionHost,
   type WalletConnectState,
 } from './connectors/walletconnect.js'
 export { walletConnectLink, walletLinkTabs } from './connectors/deep-link.js'

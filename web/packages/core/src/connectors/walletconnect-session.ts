@@ -282,9 +282,12 @@ export function createWalletConnectSession(host: WalletConnectSessionHost): Wall
     const expiresAt = Date.now() + PAIRING_LIFETIME_MS - PAIRING_EXPIRY_MARGIN_MS
     host.setState({ pairing: 'ready', uri, expiresAt, relay: client.core.relayer.connected ? 'connected' : 'reconnecting', error: undefined })
     let timer: ReturnType<typeof setTimeout> | undefined
+    // A proposal given up on (expired URI, view left) still settles later: nobody waits for it then.
+    const approved = approval()
+    approved.catch(() => undefined)
     try {
       return await Promise.race([
-        approval(),
+        approved,
         new Promise<'expired'>((resolve) => {
           timer = setTimeout(() => resolve('expired'), Math.max(0, expiresAt - Date.now()))
         }),

@@ -6,6 +6,7 @@
  * a session (wallet methods to the wallet, reads to the RPC proxy).
  */
 import { describe, expect, it, vi } from 'vitest'
+import { WalletConnectError } from '../errors.js'
 import { resolveOptions } from '../options.js'
 import { fakeAdapter, MemoryStorage, testClient, testOptions } from '../test-utils/index.js'
 import { ethereum, sigilDev } from '../networks.js'
@@ -67,7 +68,7 @@ function fakeSession() {
     reconnect: vi.fn(async () => undefined as Connection | undefined),
     disconnect: vi.fn(async () => undefined),
     provider: vi.fn((ns: string) => (ns === 'eip155' ? provider : undefined)),
-    cancel: vi.fn(() => settle?.reject(Object.assign(new Error('cancelled'), { code: 'CANCELLED' }))),
+    cancel: vi.fn(() => settle?.reject(WalletConnectError.cancelled())),
     retryRelay: vi.fn(async () => undefined),
     warmUp: vi.fn(async () => undefined),
   }
@@ -203,9 +204,9 @@ describe('session helpers', () => {
   it('accountsChanged data as addresses or CAIP-10; relay refusals for a token expired or not yet valid', () => {
     expect(eventAddresses([ADDRESS, `eip155:1:${OTHER}`, 5])).toEqual([ADDRESS, OTHER])
     expect(eventAddresses('x')).toEqual([])
-    expect(isClockRefusal(new Error('WebSocket connection closed abnormally with code: 3000 (Authorization error: JWT validation error: JWT Token is expired)'))).toBe(
-      true,
-    )
+    expect(
+      isClockRefusal(new Error('WebSocket connection closed abnormally with code: 3000 (Authorization error: JWT validation error: JWT Token is expired)')),
+    ).toBe(true)
     expect(isClockRefusal(new Error('Authorization error: JWT validation error: JWT Token is not yet valid'))).toBe(true)
     expect(isClockRefusal(new Error('Authorization error: Invalid Project ID'))).toBe(false)
   })

@@ -12,7 +12,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { AppKit } from '../../appkit.js'
 import { cleanup, shadow, stubDirectory, testAppKit, waitFor } from '../../test-utils.js'
 
-const URI = 'wc:7f6e504bfad60b485450578e05678ed3e8e8c4751d3c6160be17160d63ec90f9@2?relay-protocol=irn&symKey=587d5484ce2a2a6ee3ba1962fdd7e8588e06200c46823bd18fbd67def96ad303&expiryTimestamp=1'
+const URI =
+  'wc:7f6e504bfad60b485450578e05678ed3e8e8c4751d3c6160be17160d63ec90f9@2?relay-protocol=irn&symKey=587d5484ce2a2a6ee3ba1962fdd7e8588e06200c46823bd18fbd67def96ad303&expiryTimestamp=1'
 
 let current: AppKit | undefined
 afterEach(() => {
@@ -81,7 +82,7 @@ describe('ConnectingWalletConnect', () => {
     expect(session.connect).toHaveBeenCalledTimes(1)
     expect(shadow().textContent).toContain('Scan this QR code with a WalletConnect wallet')
     expect([...shadow().querySelectorAll('button')].some((b) => b.textContent?.includes('Copy link'))).toBe(true)
-    expect(shadow().querySelector('h2, [data-testid="title"], header')?.textContent).toContain('WalletConnect')
+    await waitFor(() => expect(shadow().querySelector('h2')?.textContent).toBe('WalletConnect'))
   })
 
   it('relay trouble shows with a retry that reconnects the socket', async () => {

@@ -135,7 +135,10 @@ export function ConnectingWalletConnectView({ route }: { route: Route }) {
   const relayTrouble = !sessionExpired && state.pairing === 'ready' && (state.relay === 'reconnecting' || state.relay === 'disconnected')
   const link = (kind: Tab) =>
     state.uri && directoryWallet
-      ? walletConnectLink(kind === 'mobile' ? directoryWallet.mobile_link : kind === 'desktop' ? directoryWallet.desktop_link : directoryWallet.webapp_link, state.uri)
+      ? walletConnectLink(
+          kind === 'mobile' ? directoryWallet.mobile_link : kind === 'desktop' ? directoryWallet.desktop_link : directoryWallet.webapp_link,
+          state.uri,
+        )
       : undefined
 
   if (sessionExpired) {
@@ -177,13 +180,7 @@ export function ConnectingWalletConnectView({ route }: { route: Route }) {
         </div>
         <p className="headline">{m.approveIn(name)}</p>
         {link(tab) ? (
-          <a
-            className="btn"
-            href={link(tab)}
-            target={tab === 'web' ? '_blank' : undefined}
-            rel="noreferrer noopener"
-            data-testid={`wc-${tab}-link`}
-          >
+          <a className="btn" href={link(tab)} target={tab === 'web' ? '_blank' : undefined} rel="noreferrer noopener" data-testid={`wc-${tab}-link`}>
             {tab === 'desktop' ? m.openDesktop(name) : m.openWeb(name)} <Icons.external />
           </a>
         ) : (
