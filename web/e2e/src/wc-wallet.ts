@@ -5,7 +5,7 @@
  * sends transactions through anvil, and can change account or chain, or end the session.
  * Storage is in memory (nothing written to disk); telemetry is off.
  */
-import SignClient from '@walletconnect/sign-client'
+import { SignClient } from '@walletconnect/sign-client'
 import type { SessionTypes, SignClientTypes } from '@walletconnect/types'
 import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts'
 import type { Hex } from 'viem'
@@ -18,6 +18,10 @@ export const ANVIL_KEYS = [
 ] as const satisfies readonly Hex[]
 
 export const NODE_WALLET_NAME = 'Node Test Wallet'
+
+/** The SDK keeps one Core per storage prefix in the process: each client gets its own. */
+let instances = 0
+export const uniquePrefix = (name: string) => `${name}-${process.pid}-${++instances}`
 
 class MemoryStorage {
   private map = new Map<string, unknown>()
@@ -74,6 +78,7 @@ export async function startNodeWallet(options: { relayUrl: string; projectId: st
     storage: new MemoryStorage() as any,
     telemetryEnabled: false,
     logger: 'silent',
+    customStoragePrefix: uniquePrefix('node-wallet'),
   })
   const log: WalletRequest[] = []
   let current: SessionTypes.Struct | undefined

@@ -10,12 +10,12 @@ import { mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import SignClient from '@walletconnect/sign-client'
+import { SignClient } from '@walletconnect/sign-client'
 import type { SessionTypes } from '@walletconnect/types'
 import { getAddress, recoverMessageAddress, stringToHex, type Hex } from 'viem'
 import { afterAll, afterEach, describe, expect, inject, it } from 'vitest'
 import { REPO_ROOT, SIGIL_BIN } from '../src/paths.js'
-import { startNodeWallet, type NodeWallet } from '../src/wc-wallet.js'
+import { startNodeWallet, uniquePrefix, type NodeWallet } from '../src/wc-wallet.js'
 
 const env = inject('e2e')
 const tmp = mkdtempSync(join(tmpdir(), 'sigil-wc-interop-'))
@@ -85,7 +85,12 @@ async function serve(databaseUrl: string, port: number, name: string): Promise<S
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve()
-        child.once('exit', () => resolve())
+        // SIGTERM, and SIGKILL if open sockets keep it up: either way the database keeps the messages.
+        const kill = setTimeout(() => child.kill('SIGKILL'), 5000)
+        child.once('exit', () => {
+          clearTimeout(kill)
+          resolve()
+        })
         child.kill('SIGTERM')
       }),
   }
@@ -110,6 +115,7 @@ async function dapp(relayUrl: string, projectId: string) {
     } as any,
     telemetryEnabled: false,
     logger: 'silent',
+    customStoragePrefix: uniquePrefix('interop-dapp'),
   })
   clients.push({ close: () => client.core.relayer.transportClose() })
   const { uri, approval } = await client.connect({

@@ -7,7 +7,7 @@
  * reads to the Sigil server's RPC proxy); and the wallet's events and the relay's trouble passed
  * on.
  */
-import SignClientClass from '@walletconnect/sign-client'
+import { SignClient as SignClientClass } from '@walletconnect/sign-client'
 import type { SessionTypes } from '@walletconnect/types'
 import { SigilError, UserRejectedRequestError, WalletConnectError } from '../errors.js'
 import { parseChainId, type Eip1193Listener, type Eip1193Provider } from './eip1193.js'
