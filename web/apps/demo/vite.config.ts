@@ -25,13 +25,11 @@ export default defineConfig(({ command }) => ({
           groups: [
             { name: 'react', test: /[\\/]node_modules[\\/](react|react-dom|scheduler)[\\/]/ },
             { name: 'ethers', test: /[\\/]node_modules[\\/](ethers|aes-js)[\\/]/ },
-            // The WalletConnect SDK (and the copies of viem and @noble it nests) loads only when
-            // WalletConnect is chosen: its own on-demand chunk, never in the page's wagmi chunk.
-            { name: 'walletconnect', test: /[\\/]node_modules[\\/]@walletconnect[\\/]/ },
             {
               name: 'wagmi',
               test: /[\\/]node_modules[\\/](wagmi|@wagmi|viem|ox|abitype|@adraffy|@tanstack|@noble|@scure|eventemitter3|use-sync-external-store|isows)[\\/]/,
-              // Only what the page loads at start: a module only the WalletConnect SDK imports stays on demand.
+              // Only what the page loads at start: what only the WalletConnect SDK imports (its own
+              // copies of viem and @noble) stays in its on-demand chunks.
               tags: ['$initial'],
             },
             { name: 'sigil', test: /[\\/]packages[\\/](core|react|adapter-evm|wagmi)[\\/]dist[\\/]/, tags: ['$initial'] },

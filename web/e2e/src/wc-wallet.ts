@@ -80,6 +80,10 @@ export async function startNodeWallet(options: { relayUrl: string; projectId: st
     logger: 'silent',
     customStoragePrefix: uniquePrefix('node-wallet'),
   })
+  // A dapp page's proposal carries a Verify attestation: the wallet checks it with the key the
+  // Sigil server publishes (/v3/public-key), never the vendor's host.
+  const verifyUrl = `${options.relayUrl.replace(/^ws/, 'http').replace(/\/relay$/, '')}/v3`
+  ;(client.core.verify as unknown as { verifyUrlV3: string }).verifyUrlV3 = verifyUrl
   const log: WalletRequest[] = []
   let current: SessionTypes.Struct | undefined
   let endedResolve: () => void = () => undefined
