@@ -114,6 +114,8 @@ const RECENT: usize = 65_536;
 pub enum Write {
     Store(Stored, tokio::sync::oneshot::Sender<Result<bool, ()>>),
     Ack(String, String),
+    /// Answered once everything queued before it is written (see `subscribe`).
+    Flush(tokio::sync::oneshot::Sender<()>),
 }
 
 /// The id of a client's subscription to a topic, as WalletConnect clients compute it
@@ -211,6 +213,13 @@ impl Relay {
         };
         if fresh {
             self.subscribers.write().unwrap_or_else(|e| e.into_inner()).entry(topic.to_owned()).or_default().insert(conn.id);
+        }
+        // A message fanned out just before this subscription counted may not be stored yet
+        // (delivery runs while it is written): read the mailbox once everything queued so far
+        // is written, so such a message comes from there instead of being missed.
+        let (flushed, written) = tokio::sync::oneshot::channel();
+        if self.writes.send(Write::Flush(flushed)).is_ok() {
+            let _ = written.await;
         }
         self.deliver_waiting(conn, topic).await?;
         Ok(subscription_id(topic, &conn.client))
@@ -360,16 +369,28 @@ impl Relay {
                     Ok(fresh) => {
                         let mut fresh = fresh.into_iter();
                         for write in batch.drain(..) {
-                            if let Write::Store(_, done) = write {
-                                let _ = done.send(Ok(fresh.next().unwrap_or(false)));
+                            match write {
+                                Write::Store(_, done) => {
+                                    let _ = done.send(Ok(fresh.next().unwrap_or(false)));
+                                }
+                                Write::Flush(done) => {
+                                    let _ = done.send(());
+                                }
+                                Write::Ack(..) => {}
                             }
                         }
                     }
                     Err(e) => {
                         tracing::error!(error = %e, "relay storage failed");
                         for write in batch.drain(..) {
-                            if let Write::Store(_, done) = write {
-                                let _ = done.send(Err(()));
+                            match write {
+                                Write::Store(_, done) => {
+                                    let _ = done.send(Err(()));
+                                }
+                                Write::Flush(done) => {
+                                    let _ = done.send(());
+                                }
+                                Write::Ack(..) => {}
                             }
                         }
                     }

@@ -62,6 +62,7 @@ pub async fn write_all(db: &Db, writes: &[super::Write]) -> Result<Vec<bool>, sq
             super::Write::Ack(topic, id) => {
                 sqlx::query("DELETE FROM relay_messages WHERE topic = $1 AND id = $2").bind(topic).bind(id).execute(&mut *tx).await?;
             }
+            super::Write::Flush(_) => {}
         }
     }
     tx.commit().await?;
