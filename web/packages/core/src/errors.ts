@@ -212,11 +212,9 @@ export class DisconnectError extends SigilError<'DISCONNECT_FAILED'> {
 /**
  * WalletConnect trouble: the relay could not be reached or was lost, the relay refused this
  * device's sign-in token as expired or not yet valid ('Session Expired': the device's clock is
- * off), the QR code expired, connecting was cancelled, or the SDK failed to load.
+ * off), connecting was cancelled, or the SDK failed to load.
  */
-export class WalletConnectError extends SigilError<
-  'RELAY_UNREACHABLE' | 'RELAY_LOST' | 'SESSION_EXPIRED' | 'PAIRING_EXPIRED' | 'CANCELLED' | 'SDK_LOAD_FAILED'
-> {
+export class WalletConnectError extends SigilError<'RELAY_UNREACHABLE' | 'RELAY_LOST' | 'SESSION_EXPIRED' | 'CANCELLED' | 'SDK_LOAD_FAILED'> {
   override name = 'WalletConnectError'
   static sessionExpired(cause?: unknown) {
     return new WalletConnectError(messages.errors.sessionExpired, 'SESSION_EXPIRED', cause)
@@ -226,9 +224,6 @@ export class WalletConnectError extends SigilError<
   }
   static relayLost(cause?: unknown) {
     return new WalletConnectError(messages.errors.relayLost, 'RELAY_LOST', cause)
-  }
-  static pairingExpired() {
-    return new WalletConnectError(messages.errors.pairingExpired, 'PAIRING_EXPIRED')
   }
   static cancelled() {
     return new WalletConnectError(messages.errors.connectCancelled, 'CANCELLED')

@@ -10,6 +10,7 @@
 import { SignClient as SignClientClass } from '@walletconnect/sign-client'
 import type { SessionTypes } from '@walletconnect/types'
 import { SigilError, UserRejectedRequestError, WalletConnectError } from '../errors.js'
+import { errors } from '../messages/core.js'
 import { parseChainId, type Eip1193Listener, type Eip1193Provider } from './eip1193.js'
 import type { Connection, ConnectionAccount, ConnectParams } from './types.js'
 import type { WalletConnectSession, WalletConnectSessionHost } from './walletconnect.js'
@@ -247,7 +248,7 @@ export function createWalletConnectSession(host: WalletConnectSessionHost): Wall
         const provider = current.provider
         current = undefined
         host.setState({ relay: 'idle' })
-        provider.emit('disconnect', { code: 4900, message: 'The wallet ended the session.' })
+        provider.emit('disconnect', { code: 4900, message: errors.walletSessionEnded })
         host.emit({ type: 'disconnect' })
       }
       client.on('session_delete', ended)

@@ -68,13 +68,6 @@ export function isWalletConnectConnector(connector: unknown): connector is Walle
   return typeof connector === 'object' && connector !== null && typeof (connector as WalletConnectConnector).subscribeState === 'function'
 }
 
-/** A small WalletConnect logo (the blue "bridge" mark), so the option needs no network image. */
-const LOGO =
-  'data:image/svg+xml,' +
-  encodeURIComponent(
-    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 40 40"><rect width="40" height="40" rx="10" fill="#3396ff"/><path d="M12.4 15.6c4.2-4.1 11-4.1 15.2 0l.5.5a.5.5 0 0 1 0 .7l-1.7 1.7a.3.3 0 0 1-.4 0l-.7-.7a7.4 7.4 0 0 0-10.6 0l-.7.7a.3.3 0 0 1-.4 0l-1.7-1.7a.5.5 0 0 1 0-.7zm18.7 3.5 1.5 1.5a.5.5 0 0 1 0 .7l-6.8 6.6a.5.5 0 0 1-.7 0l-4.8-4.7a.1.1 0 0 0-.2 0l-4.8 4.7a.5.5 0 0 1-.7 0l-6.8-6.6a.5.5 0 0 1 0-.7l1.5-1.5a.5.5 0 0 1 .7 0l4.8 4.7a.1.1 0 0 0 .2 0l4.8-4.7a.5.5 0 0 1 .7 0l4.8 4.7a.1.1 0 0 0 .2 0l4.8-4.7a.5.5 0 0 1 .8 0z" fill="#fff"/></svg>',
-  )
-
 export interface WalletConnectConnectorOptions {
   /** The resolved modal options (relay, Verify, project id, metadata, networks). */
   options: ResolvedOptions
@@ -89,7 +82,8 @@ export function walletConnectConnector({ options, load }: WalletConnectConnector
   const namespaces = [...new Set(options.networks.map((n) => n.chainNamespace))].filter((ns) => ns === 'eip155')
   const [chain] = namespaces
   if (!chain) return undefined
-  const info: Connector = { id: WALLET_CONNECT_ID, name: WALLET_CONNECT_NAME, chain, namespaces, type: 'WALLET_CONNECT', imageUrl: LOGO }
+  // No image here: the modal draws WalletConnect's logo itself (the page does not carry it).
+  const info: Connector = { id: WALLET_CONNECT_ID, name: WALLET_CONNECT_NAME, chain, namespaces, type: 'WALLET_CONNECT' }
   const listeners = new Set<(event: ConnectorEvent) => void>()
   const stateListeners = new Set<(state: WalletConnectState) => void>()
   let state: WalletConnectState = { pairing: 'idle', relay: 'idle' }

@@ -68,6 +68,7 @@ export const ui = {
     newCode: 'New QR code',
     reconnect: 'Reconnect',
     approveIn: (name: string) => `Approve the connection in ${name}`,
+    sessionExpiredHint: "The relay refused this device's sign-in: check your device's time settings, then reconnect.",
   },
   allWallets: {
     search: 'Search wallet',

@@ -3,7 +3,7 @@ import { buildConnectList, enabledConnectMethods, type ConnectListItem } from '@
 import { Fragment, useEffect, useMemo } from 'react'
 import { useMessages, useModal, useStore, useWalletPage } from '../context.js'
 import { loadable } from '../loadable.js'
-import { Icons, RemoteImage } from '../ui.js'
+import { Icons, RemoteImage, WALLET_CONNECT_LOGO } from '../ui.js'
 
 // Loaded only when the host turned email or socials on.
 const emailSocial = () => import('./EmailSocial.js')
@@ -37,6 +37,11 @@ export function walletForConnector(connector: Connector, directoryWallets: reado
     ...(connector.imageUrl ? { image_url: connector.imageUrl } : {}),
     ...(connector.rdns ? { rdns: connector.rdns } : {}),
   }
+}
+
+/** A connector's image; WalletConnect's logo is the modal's own. */
+function connectorImage(connector: Connector): string | undefined {
+  return connector.imageUrl ?? (connector.type === 'WALLET_CONNECT' ? WALLET_CONNECT_LOGO : undefined)
 }
 
 function itemKey(item: ConnectListItem): string {
@@ -112,7 +117,7 @@ export function ConnectView() {
       <ul className="list" aria-label={m.wallets}>
         {items.map((item) => {
           const name = item.kind === 'connector' ? item.connector.name : item.wallet.name
-          const image = item.kind === 'connector' ? item.connector.imageUrl : directory.walletImage(item.wallet)
+          const image = item.kind === 'connector' ? connectorImage(item.connector) : directory.walletImage(item.wallet)
           const tag = tagOf(item, m)
           return (
             <li key={itemKey(item)}>

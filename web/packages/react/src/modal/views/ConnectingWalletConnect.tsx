@@ -13,7 +13,7 @@ import {
 import qrcode from 'qrcode-generator'
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react'
 import { useMessages, useModal } from '../context.js'
-import { Icons, RemoteImage } from '../ui.js'
+import { Icons, RemoteImage, WALLET_CONNECT_LOGO } from '../ui.js'
 import { WalletNotInstalledView } from './Connecting.js'
 
 type Tab = 'mobile' | 'desktop' | 'web'
@@ -75,7 +75,7 @@ export function ConnectingWalletConnectView({ route }: { route: Route }) {
   const state = useConnectorState(connector)
   const directoryWallet = wallet && wallet.id !== WALLET_CONNECT_ID ? wallet : undefined
   const name = directoryWallet?.name ?? connector?.info.name ?? ui.ui.wallet
-  const logo = directoryWallet ? directory.walletImage(directoryWallet) : connector?.info.imageUrl
+  const logo = directoryWallet ? directory.walletImage(directoryWallet) : (connector?.info.imageUrl ?? WALLET_CONNECT_LOGO)
   const mobile = client.context.isMobile()
   const tabs = basic ? (['mobile'] as Tab[]) : walletLinkTabs(directoryWallet)
   const [tab, setTab] = useState<Tab>('mobile')
@@ -146,7 +146,7 @@ export function ConnectingWalletConnectView({ route }: { route: Route }) {
       <div className="connecting" data-status="session-expired">
         <div role="alert">
           <p className="headline">{ui.errors.sessionExpired}</p>
-          <p className="sub">{ui.errors.sessionExpiredHint}</p>
+          <p className="sub">{m.sessionExpiredHint}</p>
         </div>
         <button type="button" className="btn" onClick={run}>
           {m.reconnect}
