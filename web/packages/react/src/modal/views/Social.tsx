@@ -5,7 +5,7 @@
  * wallet through the AUTH connector, then connects it.
  */
 import { AUTH_CONNECTOR_ID, errorText, isUserRejection, replaceView, showError, showSuccess, type SigilClient } from '@sigil/core'
-import { create as createQr } from 'qrcode'
+import qrcode from 'qrcode-generator'
 import { useEffect, useMemo, useState } from 'react'
 import { useMessages, useModal } from '../context.js'
 import { openLoginPopup, providerLabel, startSocialLogin } from '../social.js'
@@ -204,10 +204,13 @@ export function ConnectSocialsView() {
 /** A QR code as SVG squares (no markup from strings). */
 function QrCode({ text, label }: { text: string; label: string }) {
   const { size, path } = useMemo(() => {
-    const { modules } = createQr(text, { errorCorrectionLevel: 'M' })
+    const qr = qrcode(0, 'M')
+    qr.addData(text)
+    qr.make()
+    const size = qr.getModuleCount()
     let d = ''
-    for (let row = 0; row < modules.size; row++) for (let col = 0; col < modules.size; col++) if (modules.get(row, col)) d += `M${col} ${row}h1v1h-1z`
-    return { size: modules.size, path: d }
+    for (let row = 0; row < size; row++) for (let col = 0; col < size; col++) if (qr.isDark(row, col)) d += `M${col} ${row}h1v1h-1z`
+    return { size, path: d }
   }, [text])
   return (
     <div className="qr">
