@@ -66,7 +66,9 @@ export function startFrame(win: Window = window): FrameController {
   const allowed = meta.startsWith('__') ? [] : meta.split(/\s+/).filter(Boolean)
   let chainId = params.get('chainId') || 'eip155:1'
   let email: string | undefined
-  // The Farcaster channel's token is its bearer credential: it stays in this frame.
+  // The Farcaster channel this frame waits on. (Its URL for the app, which the host shows as a
+  // QR code, names the channel too, as the Farcaster protocol has it; the session it yields
+  // stays here.)
   let farcasterChannel: string | undefined
   let state: FrameState = { approval: undefined, keyExport: undefined, appName: undefined, themeMode: 'light' }
   let exportDone: (() => void) | undefined
