@@ -12,6 +12,7 @@ CHAIN_PORT="${SIGIL_DEMO_CHAIN_PORT:-8545}"
 FRAME_PORT="${SIGIL_DEMO_FRAME_PORT:-8081}"
 SMTP_PORT="${SIGIL_DEMO_SMTP_PORT:-2525}"
 MAIL_PORT="${SIGIL_DEMO_MAIL_PORT:-8025}"
+IDP_PORT="${SIGIL_DEMO_IDP_PORT:-8082}"
 DEMO_PORT=5173
 HAS_WEB_DEMO=0
 [ -f web/apps/demo/package.json ] && HAS_WEB_DEMO=1
@@ -46,12 +47,38 @@ node devchain/deploy.mjs --rpc "http://127.0.0.1:$CHAIN_PORT" --out var/devchain
 node web/e2e/mail-sink.mjs --smtp-port "$SMTP_PORT" --http-port "$MAIL_PORT" &
 pids+=($!)
 wait_http "http://127.0.0.1:$MAIL_PORT/health"
+# Social login against a local OpenID Connect / OAuth 2 provider (devidp/: any login name, any
+# password) standing in for Google (by its issuer) and GitHub (by its endpoints); Farcaster
+# against the dev chain's ID registry.
+[ -d devidp/node_modules ] || (cd devidp && npm ci --no-audit --no-fund)
+node devidp/idp.mjs --port "$IDP_PORT" --redirect "http://127.0.0.1:$FRAME_PORT/wallet/v1/social/callback" >/dev/null &
+pids+=($!)
+wait_http "http://127.0.0.1:$IDP_PORT/.well-known/openid-configuration"
+cat > var/socials.toml <<TOML
+[[provider]]
+id = "google"
+client_id = "sigil-google"
+client_secret = "google-secret-for-tests"
+issuer = "http://127.0.0.1:$IDP_PORT"
+
+[[provider]]
+id = "github"
+client_id = "sigil-github"
+client_secret = "github-secret-for-tests"
+auth_url = "http://127.0.0.1:$IDP_PORT/auth"
+token_url = "http://127.0.0.1:$IDP_PORT/token"
+user_url = "http://127.0.0.1:$IDP_PORT/me"
+scopes = ["openid", "email", "profile"]
+fields = { id = "/sub", username = "/preferred_username", email = "/email", email_verified = "/email_verified" }
+TOML
+FARCASTER_REGISTRY="$(node -e 'console.log(require("./var/devchain.json").farcaster.idRegistry)')"
 # The embedded wallet's frame page, served by the server on its frame origin.
 (cd web && npm run build -w @sigil/frame)
 
 $SIGIL serve --listen "127.0.0.1:$API_PORT" --dev-deployment var/devchain.json \
   --frame-listen "127.0.0.1:$FRAME_PORT" --kek-file var/kek \
-  --smtp-host 127.0.0.1 --smtp-port "$SMTP_PORT" --smtp-tls none &
+  --smtp-host 127.0.0.1 --smtp-port "$SMTP_PORT" --smtp-tls none \
+  --socials var/socials.toml --farcaster-chain eip155:31337 --farcaster-id-registry "$FARCASTER_REGISTRY" &
 pids+=($!)
 wait_http "http://127.0.0.1:$API_PORT/health"
 
@@ -61,7 +88,7 @@ if [ "$HAS_WEB_DEMO" = 1 ]; then
   SGL_ADDRESS="$(node -e 'console.log(require("./var/devchain.json").tokens[0].address)')"
   (cd web && VITE_SIGIL_API_URL="http://127.0.0.1:$API_PORT" VITE_SIGIL_PROJECT_ID="$PROJECT_ID" \
      VITE_SIGIL_DEV_RPC_URL="http://127.0.0.1:$CHAIN_PORT" VITE_SIGIL_SGL_ADDRESS="$SGL_ADDRESS" \
-     VITE_SIGIL_FRAME_URL="http://127.0.0.1:$FRAME_PORT" VITE_SIGIL_MAIL_URL="http://127.0.0.1:$MAIL_PORT" npm run dev -w @sigil/demo) &
+     VITE_SIGIL_FRAME_URL="http://127.0.0.1:$FRAME_PORT" VITE_SIGIL_MAIL_URL="http://127.0.0.1:$MAIL_PORT" VITE_SIGIL_SOCIALS=google,github,farcaster npm run dev -w @sigil/demo) &
   pids+=($!)
   wait_http "http://127.0.0.1:$DEMO_PORT/"
 fi
@@ -72,6 +99,7 @@ Sigil is running.
 MSG
 [ "$HAS_WEB_DEMO" = 1 ] && cat <<MSG
   demo page    http://127.0.0.1:$DEMO_PORT   (open it in a browser with a wallet extension, or log in with any email)
+  login idp    http://127.0.0.1:$IDP_PORT   (Continue with Google / GitHub: any login name, any password)
   mail sink    http://127.0.0.1:$MAIL_PORT/messages   (SMTP on 127.0.0.1:$SMTP_PORT; the demo page shows this inbox)
 MSG
 cat <<MSG

@@ -9,7 +9,15 @@ import { SigilError, tryAgainAfter } from '../errors.js'
 import { FrameBridge, FRAME_SIGN_OUT_WAIT_MS } from '../frame/bridge.js'
 import { rpcSafety, type FrameUser } from '../frame/messages.js'
 import type { ChainNamespace } from '../types.js'
-import { EMAIL_COOLDOWN_MS, LoginCacheKeys, type AuthConnectorOptions, type AuthImpl, type EmbeddedRequestEvent } from './auth.js'
+import {
+  EMAIL_COOLDOWN_MS,
+  LoginCacheKeys,
+  socialLoginOf,
+  type AuthConnectorOptions,
+  type AuthImpl,
+  type EmbeddedRequestEvent,
+  type SocialLogin,
+} from './auth.js'
 import { parseChainId, type Eip1193Listener } from './eip1193.js'
 import type { Connection, ConnectorEvent } from './types.js'
 
@@ -75,16 +83,42 @@ export function createAuthImpl(options: AuthConnectorOptions, { emit, emitReques
   const evmAddress = () => user?.accounts.find((a) => a.namespace === 'eip155')?.address
   const evmChain = () => (chainId.startsWith('eip155:') ? Number(chainId.slice(7)) : undefined)
 
-  const connection = (u: FrameUser): Connection => ({
-    connectorId: 'sigil-embedded',
-    accounts: u.accounts.map((a) => ({
-      namespace: a.namespace,
-      address: a.address,
-      type: a.type,
-      chainId: a.namespace === 'eip155' ? (evmChain() ?? 1) : chainId.startsWith('solana:') ? chainId.slice(7) : '5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp',
-    })),
-    walletInfo: { name: u.email ?? 'Embedded wallet' },
-  })
+  /** A social login in progress or finished: the provider, the username once known. */
+  const rememberSocial = (login: SocialLogin | undefined) => {
+    if (login) storage.setItem(LoginCacheKeys.socialProvider, login.provider)
+    else storage.removeItem(LoginCacheKeys.socialProvider)
+    if (login?.userName) storage.setItem(LoginCacheKeys.socialUsername, login.userName)
+    else storage.removeItem(LoginCacheKeys.socialUsername)
+    if (login?.provider !== 'farcaster') storage.removeItem(LoginCacheKeys.farcasterUrl)
+  }
+
+  /**
+   * Asks the frame until the login finished: each ask waits on the server up to 20 s, within
+   * the frame's 30 s request timeout. Aborting stops between two asks or during one.
+   */
+  const untilDone = async <T extends object>(ask: () => Promise<T | { pending: true }>, signal: AbortSignal | undefined): Promise<T> => {
+    for (;;) {
+      if (signal?.aborted) throw new SigilError(errors.somethingWentWrong, 'ABORTED')
+      const answer = await ask()
+      if (!('pending' in answer)) return answer
+    }
+  }
+
+  const connection = (u: FrameUser): Connection => {
+    const social = socialLoginOf(storage)
+    return {
+      connectorId: 'sigil-embedded',
+      accounts: u.accounts.map((a) => ({
+        namespace: a.namespace,
+        address: a.address,
+        type: a.type,
+        chainId: a.namespace === 'eip155' ? (evmChain() ?? 1) : chainId.startsWith('solana:') ? chainId.slice(7) : '5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp',
+      })),
+      walletInfo: { name: u.email ?? social?.userName ?? 'Embedded wallet' },
+      user: { ...(u.email ? { email: u.email } : {}), ...(social?.userName ? { username: social.userName } : {}) },
+      ...(social ? { socialProvider: social.provider } : {}),
+    }
+  }
 
   /** One request through the frame, with the modal told about approvals and refusals. */
   const rpcRequest = async (method: string, params: unknown, namespaceChain: string): Promise<unknown> => {
@@ -196,9 +230,41 @@ export function createAuthImpl(options: AuthConnectorOptions, { emit, emitReques
         if (wait > 0 && storage.getItem(LoginCacheKeys.email) === trimmed) throw new SigilError(tryAgainAfter(wait), 'RATE_LIMITED')
         chainId = options.chainId()
         const { action } = await frame().request('CONNECT_EMAIL', { email: trimmed })
+        rememberSocial(undefined)
         storage.setItem(LoginCacheKeys.email, trimmed)
         if (action === 'VERIFY_OTP') storage.setItem(LoginCacheKeys.lastEmailLoginTime, String(Date.now()))
         return action
+      },
+      async getSocialRedirectUri(provider: string, redirectOptions?: { returnUrl?: string }) {
+        chainId = options.chainId()
+        const { uri } = await frame().request('GET_SOCIAL_REDIRECT_URI', {
+          provider,
+          ...(redirectOptions?.returnUrl ? { returnUrl: redirectOptions.returnUrl } : {}),
+        })
+        // Kept for a full-page login: the page that comes back knows which provider it was.
+        rememberSocial({ provider })
+        return uri
+      },
+      async connectSocial(uri: string, connectOptions?: { signal?: AbortSignal }) {
+        const signal = connectOptions?.signal
+        const done = await untilDone(() => frame().request('CONNECT_SOCIAL', { uri }, signal ? { signal } : {}), signal)
+        const login: SocialLogin = { provider: done.provider, ...(done.userName ? { userName: done.userName } : {}) }
+        rememberSocial(login)
+        return login
+      },
+      async getFarcasterUri() {
+        chainId = options.chainId()
+        const { url } = await frame().request('GET_FARCASTER_URI')
+        storage.setItem(LoginCacheKeys.farcasterUrl, url)
+        return url
+      },
+      async connectFarcaster(connectOptions?: { signal?: AbortSignal }) {
+        const signal = connectOptions?.signal
+        const { userName } = await untilDone(() => frame().request('CONNECT_FARCASTER', undefined, signal ? { signal } : {}), signal)
+        const login: SocialLogin = { provider: 'farcaster', ...(userName ? { userName } : {}) }
+        rememberSocial(login)
+        storage.removeItem(LoginCacheKeys.farcasterUrl)
+        return login
       },
       async connectDevice() {
         await frame().request('CONNECT_DEVICE')
