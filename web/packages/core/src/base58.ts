@@ -1,4 +1,4 @@
-/** Base58 (Bitcoin alphabet), as Solana writes addresses and signatures. Small on purpose: it loads with the page. */
+/** Base58 (Bitcoin alphabet), as Solana writes addresses and signatures. Small on purpose: it loads with the page (the Solana adapter, the embedded wallet, the frame). */
 const ALPHABET = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz'
 const INDEX = new Map([...ALPHABET].map((c, i) => [c, i]))
 
