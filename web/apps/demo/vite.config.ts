@@ -28,6 +28,9 @@ export default defineConfig(({ command }) => ({
             {
               name: 'wagmi',
               test: /[\\/]node_modules[\\/](wagmi|@wagmi|viem|ox|abitype|@adraffy|@tanstack|@noble|@scure|eventemitter3|use-sync-external-store|isows)[\\/]/,
+              // Only what the page loads at start: what only the WalletConnect SDK imports (its own
+              // copies of viem and @noble) stays in its on-demand chunks.
+              tags: ['$initial'],
             },
             { name: 'sigil', test: /[\\/]packages[\\/](core|react|adapter-evm|adapter-solana|adapter-bitcoin|wagmi)[\\/]dist[\\/]/, tags: ['$initial'] },
             // families.ts (the Solana and Bitcoin parts) stays a chunk of its own, loaded on demand.

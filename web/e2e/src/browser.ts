@@ -37,11 +37,24 @@ export interface PageOptions {
   solana?: { rpcUrl: string }
   /** Inject the sats-connect Bitcoin test wallet (it signs in the test process). */
   bitcoin?: boolean
+  /** A phone: an iPhone user agent, touch, a narrow viewport. */
+  mobile?: boolean
+}
+
+const PHONE = {
+  userAgent: 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1',
+  isMobile: true,
+  hasTouch: true,
+  viewport: { width: 390, height: 844 },
 }
 
 /** A fresh context (empty localStorage) with the test wallet injected before any page script. */
 export async function newWalletPage(browser: Browser, rpcUrl: string, options: PageOptions = {}): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ colorScheme: options.theme ?? 'light', viewport: { width: 1280, height: 900 } })
+  const context = await browser.newContext({
+    colorScheme: options.theme ?? 'light',
+    viewport: { width: 1280, height: 900 },
+    ...(options.mobile ? PHONE : {}),
+  })
   if (options.wallet !== false) {
     const config: TestWalletConfig = { rpcUrl, chainId: 31337, ...options.wallet }
     await context.addInitScript(installTestWallet, config)
@@ -66,7 +79,24 @@ export async function newWalletPage(browser: Browser, rpcUrl: string, options: P
   const errors: string[] = []
   page.on('pageerror', (e) => errors.push(String(e)))
   ;(page as Page & { __errors?: string[] }).__errors = errors
+  // Every URL the page asks for (HTTP, its frames' too, and WebSockets), from the first one on.
+  const requests: string[] = []
+  context.on('request', (r) => requests.push(r.url()))
+  page.on('websocket', (ws) => requests.push(ws.url()))
+  ;(page as Page & { __requests?: string[] }).__requests = requests
   return { context, page }
+}
+
+/** Every URL the page's context requested so far (HTTP and WebSocket). */
+export const pageRequests = (page: Page): string[] => (page as Page & { __requests?: string[] }).__requests ?? []
+
+/** Requests that left loopback: any http(s)/ws(s) URL whose host is not 127.0.0.1 or localhost. */
+export function offLoopback(urls: readonly string[]): string[] {
+  return urls.filter((u) => {
+    const url = new URL(u)
+    if (!/^(https?|wss?):$/.test(url.protocol)) return false
+    return url.hostname !== '127.0.0.1' && url.hostname !== 'localhost'
+  })
 }
 
 /** Uncaught page errors seen so far. */

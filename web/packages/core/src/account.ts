@@ -19,6 +19,14 @@ export function setAccountAddress(store: SigilStore, network: CaipNetwork, addre
   return caipAddress
 }
 
+/** Empties the namespace's balances (its account or network changed): status 'idle'. */
+export function resetBalances(store: SigilStore, namespace: ChainNamespace): void {
+  updateChain(store, namespace, (chain) => ({
+    account: { ...chain.account, balance: undefined, balanceSymbol: undefined, tokenBalance: [] },
+    balanceStatus: 'idle',
+  }))
+}
+
 /** Clears every account field of the namespace; status becomes disconnected. */
 export function resetAccount(store: SigilStore, namespace: ChainNamespace): void {
   updateChain(store, namespace, () => ({ account: initialAccountState() }))

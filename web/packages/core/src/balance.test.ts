@@ -76,6 +76,8 @@ describe('refreshBalance from the Sigil server', () => {
     blockchainApi.getBalances.mockImplementationOnce(() => new Promise((resolve) => (release = () => resolve([sgl]))))
     const { client, fake } = testClient({}, { restore: false, blockchainApi })
     await client.connect('com.test')
+    // The first account's fetch is under way (balances load their code first) when the account changes.
+    await vi.waitFor(() => expect(blockchainApi.getBalances).toHaveBeenCalledTimes(1))
     fake.events().accountChanged('0x2222222222222222222222222222222222222222')
     await vi.waitFor(() => expect(account(client)?.account.balance).toBe('1.23456789'))
     release()

@@ -1,4 +1,4 @@
-import { setAccountProps } from './account.js'
+import { resetBalances, setAccountProps } from './account.js'
 import type { BlockchainClient, FungiblePrice } from './api/blockchain.js'
 import type { SigilContext } from './context.js'
 import { ErrorMessages } from './errors.js'
@@ -189,10 +189,7 @@ export function createBalanceController(ctx: SigilContext, api: () => Promise<Bl
       inFlight.set(key, { force, promise })
       return promise
     },
-    reset(namespace) {
-      setAccountProps(store, namespace, { balance: undefined, balanceSymbol: undefined, tokenBalance: [] })
-      setBalanceStatus(ctx, namespace, 'idle')
-    },
+    reset: (namespace) => resetBalances(store, namespace),
     clear() {
       cache.clear()
     },

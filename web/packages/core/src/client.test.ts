@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { currentView } from './router.js'
 import { StorageKeys } from './storage.js'
 import { MemoryStorage, testClient } from './test-utils/index.js'
@@ -95,8 +95,7 @@ describe('connect and disconnect', () => {
     expect(storage.getItem(StorageKeys.connectionStatus('eip155'))).toBe('connected')
     expect(storage.getItem(StorageKeys.connectedNamespaces)).toBe('["eip155"]')
     expect(events.map((e) => e.event)).toEqual(['MODAL_OPEN', 'CONNECT_SUCCESS', 'MODAL_CLOSE'])
-    await Promise.resolve()
-    expect(client.store.getState().chains.eip155?.account.balance).toBe('1.5')
+    await vi.waitFor(() => expect(client.store.getState().chains.eip155?.account.balance).toBe('1.5'))
   })
 
   it('a rejected connect maps to the catalogue and leaves the namespace disconnected', async () => {

@@ -4,30 +4,35 @@ import { restoreSession } from './actions/reconnect.js'
 import { send, type SendParameters } from './actions/send.js'
 import { signMessage } from './actions/sign-message.js'
 import { switchNetwork } from './actions/switch-network.js'
+import { resetBalances } from './account.js'
 import type { ChainAdapter } from './adapter.js'
 import type { AnalyticsSink } from './analytics.js'
 import type { BlockchainClient } from './api/blockchain.js'
-import { createBalanceController, type RefreshBalanceOptions } from './balance.js'
+import type { BalanceController, RefreshBalanceOptions } from './balance.js'
 import { unwatchAll } from './connection.js'
 import { embeddedWallet, isAuthConnector, AUTH_CONNECTOR_ID, type AuthConnector } from './connectors/auth.js'
 import { injectedConnectors } from './connectors/injected.js'
+import { walletConnectConnectors } from './connectors/walletconnect.js'
 import type { Connection, ConnectorSource, WalletConnector } from './connectors/types.js'
 import { detectMobile, track, type SigilContext, type SigilEvent } from './context.js'
 import { watchEmbeddedRequests } from './embedded.js'
+import { ErrorMessages } from './errors.js'
 import { createIdentityController } from './identity.js'
+import { showError } from './notification.js'
 import { closeModal, goBack, openModal, selectWallet, type CloseOptions, type OpenOptions } from './modal.js'
 import { resolveOptions, type ResolvedOptions, type SigilOptions } from './options.js'
 import { currentView, pushView } from './router.js'
 import { createSigilStorage, defaultBackend, type KeyValueStorage, type SigilStorage } from './storage.js'
-import { createSigilStore, type SigilStore, type View, type ViewArgs } from './store.js'
-import { createSiwxController, type SiwxController } from './siwx/controller.js'
+import { createSigilStore, updateChain, type SigilStore, type View, type ViewArgs } from './store.js'
+import type { SiwxController } from './siwx/controller.js'
 import { siwxBlocksClose } from './siwx/guard.js'
+import { lazySiwxController } from './siwx/lazy.js'
 import type { CaipNetwork, ChainNamespace, Wallet } from './types.js'
 
 export interface SigilDependencies {
   /** What each namespace does with a wallet, e.g. `[evmAdapter()]` from `@sigil/adapter-evm`. */
   adapters?: ChainAdapter[]
-  /** Where wallets are found; the page's injected wallets (EIP-6963 and window.ethereum) by default. */
+  /** Where wallets are found; WalletConnect (unless the `walletConnect` option is false) and the page's injected wallets (EIP-6963 and window.ethereum) by default. */
   connectors?: ConnectorSource[]
   /** Defaults to localStorage. */
   storage?: KeyValueStorage
@@ -128,7 +133,26 @@ export function createSigil(input: SigilOptions, deps: SigilDependencies = {}): 
     }
     return blockchainApi
   }
-  const balances = createBalanceController(ctx, loadBlockchainApi)
+  // Balances only matter once connected: their code loads with the first refresh, not the page.
+  let balanceController: Promise<BalanceController> | undefined
+  const loadBalances = () => {
+    balanceController ??= import('./balance.js').then((m) => m.createBalanceController(ctx, loadBlockchainApi))
+    balanceController.catch(() => (balanceController = undefined))
+    return balanceController
+  }
+  const balances: BalanceController = {
+    refresh: (namespace, refreshOptions) =>
+      loadBalances().then(
+        (b) => b.refresh(namespace, refreshOptions),
+        // A chunk that failed to load is said as a failed fetch would be, and tried again next time.
+        () => {
+          updateChain(store, namespace, () => ({ balanceStatus: 'failed' }))
+          showError(store, ErrorMessages.tokenBalanceUnavailable)
+        },
+      ),
+    reset: (namespace) => resetBalances(store, namespace),
+    clear: () => void balanceController?.then((b) => b.clear()),
+  }
   const identities = createIdentityController(ctx, loadBlockchainApi)
   ctx.accountData = {
     refresh: (namespace) => Promise.all([balances.refresh(namespace), identities.refresh(namespace)]).then(() => undefined),
@@ -141,7 +165,7 @@ export function createSigil(input: SigilOptions, deps: SigilDependencies = {}): 
 
   // Connectors from every source, limited to namespaces the host has an adapter for.
   const teardowns: (() => void)[] = []
-  const sources = [...(deps.connectors ?? [injectedConnectors()])]
+  const sources = [...(deps.connectors ?? [walletConnectConnectors({ options }), injectedConnectors()])]
   const { features } = options
   if (options.frameUrl && (features.email || (Array.isArray(features.socials) && features.socials.length > 0))) {
     sources.push(
@@ -213,7 +237,7 @@ export function createSigil(input: SigilOptions, deps: SigilDependencies = {}): 
   }
   const auth = client.getAuthConnector()
   if (auth) teardowns.push(watchEmbeddedRequests(ctx, auth))
-  const siwx = createSiwxController(ctx, { disconnect: () => client.disconnect(), signMessage: (m) => client.signMessage(m) })
+  const siwx = lazySiwxController(ctx, { disconnect: () => client.disconnect(), signMessage: (m) => client.signMessage(m) })
   ;(client as { siwx: SiwxController }).siwx = siwx
   teardowns.push(() => siwx.destroy())
   if (deps.restore !== false) {

@@ -150,8 +150,8 @@ const RPC_ERRORS: Partial<Record<number, new (cause?: unknown) => RpcError>> = {
   4902: SwitchChainError,
 }
 
-/** The project id is missing, no networks were given, or siweConfig and siwx were both set. */
-export class ConfigurationError extends SigilError<'PROJECT_ID_NOT_CONFIGURED' | 'NO_NETWORKS' | 'SIWE_AND_SIWX'> {
+/** The project id is missing, no networks were given, siweConfig and siwx were both set, or an option is malformed. */
+export class ConfigurationError extends SigilError<'PROJECT_ID_NOT_CONFIGURED' | 'NO_NETWORKS' | 'SIWE_AND_SIWX' | 'INVALID_RELAY_URL'> {
   override name = 'ConfigurationError'
 }
 
@@ -222,6 +222,30 @@ export class DisconnectError extends SigilError<'DISCONNECT_FAILED'> {
       `${messages.errors.failedToDisconnect}: ${failures.map((f) => messages.errors.failedToDisconnectChain(f.namespace, f.error.message)).join('; ')}`,
       'DISCONNECT_FAILED',
     )
+  }
+}
+
+/**
+ * WalletConnect trouble: the relay could not be reached or was lost, the relay refused this
+ * device's sign-in token as expired or not yet valid ('Session Expired': the device's clock is
+ * off), connecting was cancelled, or the SDK failed to load.
+ */
+export class WalletConnectError extends SigilError<'RELAY_UNREACHABLE' | 'RELAY_LOST' | 'SESSION_EXPIRED' | 'CANCELLED' | 'SDK_LOAD_FAILED'> {
+  override name = 'WalletConnectError'
+  static sessionExpired(cause?: unknown) {
+    return new WalletConnectError(messages.errors.sessionExpired, 'SESSION_EXPIRED', cause)
+  }
+  static relayUnreachable(cause?: unknown) {
+    return new WalletConnectError(messages.errors.relayUnreachable, 'RELAY_UNREACHABLE', cause)
+  }
+  static relayLost(cause?: unknown) {
+    return new WalletConnectError(messages.errors.relayLost, 'RELAY_LOST', cause)
+  }
+  static cancelled() {
+    return new WalletConnectError(messages.errors.connectCancelled, 'CANCELLED')
+  }
+  static sdkLoadFailed(cause?: unknown) {
+    return new WalletConnectError(messages.errors.walletConnectUnavailable, 'SDK_LOAD_FAILED', cause)
   }
 }
 

@@ -21,6 +21,21 @@ export {
   type EmbeddedRequestEvent,
 } from './connectors/auth.js'
 export { NOT_ALLOWED_ERROR_DELAY_MS } from './embedded.js'
+export {
+  isWalletConnectConnector,
+  walletConnectConnector,
+  walletConnectConnectors,
+  WALLET_CONNECT_ID,
+  WALLET_CONNECT_NAME,
+  type PairingStatus,
+  type RelayStatus,
+  type WalletConnectConnector,
+  type WalletConnectConnectorOptions,
+  type WalletConnectSession,
+  type WalletConnectSessionHost,
+  type WalletConnectState,
+} from './connectors/walletconnect.js'
+export { walletConnectLink, walletLinkTabs } from './connectors/deep-link.js'
 export { isEip1193Provider, parseChainId, type Eip1193Listener, type Eip1193Provider } from './connectors/eip1193.js'
 export * from './actions/index.js'
 export { deferredAnalyticsSink, type AnalyticsEvent, type AnalyticsSink } from './analytics.js'
@@ -44,6 +59,7 @@ export {
   type ThemeMode,
   type ThemeVariables,
   type WalletFeature,
+  type WalletConnectOptions,
 } from './options.js'
 export {
   createSigilStore,
@@ -182,6 +198,7 @@ export {
   TokenRequiredError,
   UnsupportedProviderMethodError,
   UserRejectedRequestError,
+  WalletConnectError,
   type RpcErrorCodeValue,
 } from './errors.js'
 export { isUnsupportedNetwork, rpcUrlOf, unsupportedNetwork } from './networks.js'

@@ -79,6 +79,18 @@ export interface SigilOptions {
   siweConfig?: unknown
   sdkType?: string
   sdkVersion?: string
+  /**
+   * WalletConnect (QR code and deep links to mobile and desktop wallets) through a relay:
+   * `relayUrl` defaults to the Sigil server's own (`ws(s)://<apiUrl host>/relay`). `false` turns
+   * the WalletConnect connector off.
+   */
+  walletConnect?: false | { relayUrl?: string }
+}
+
+/** WalletConnect as resolved: the relay to use, and Sigil's Verify endpoint (its origin). */
+export interface WalletConnectOptions {
+  relayUrl: string
+  verifyUrl: string
 }
 
 export interface ResolvedOptions {
@@ -101,6 +113,8 @@ export interface ResolvedOptions {
   siwx: SIWXConfig | undefined
   sdkType: string
   sdkVersion: string
+  /** false when turned off, or when there is no server to derive the relay from. */
+  walletConnect: WalletConnectOptions | false
 }
 
 export const DEFAULT_CONNECTOR_ORDER: readonly ConnectorSection[] = ['walletConnect', 'recent', 'injected', 'featured', 'custom', 'external', 'recommended']
@@ -151,6 +165,7 @@ export function resolveOptions(options: SigilOptions): ResolvedOptions {
   const networks = options.networks ?? []
   const [firstNetwork] = networks
   if (!firstNetwork) throw new ConfigurationError(ErrorMessages.invalidAppConfiguration, 'NO_NETWORKS')
+  const apiUrl = (options.apiUrl ?? sameOrigin()).replace(/\/+$/, '')
   const defaultNetwork =
     options.defaultNetwork && networks.some((n) => n.caipNetworkId === options.defaultNetwork?.caipNetworkId) ? options.defaultNetwork : firstNetwork
   return {
@@ -164,7 +179,7 @@ export function resolveOptions(options: SigilOptions): ResolvedOptions {
     includeWalletIds: options.includeWalletIds ?? [],
     excludeWalletIds: options.excludeWalletIds ?? [],
     featuredWalletIds: options.featuredWalletIds ?? [],
-    apiUrl: (options.apiUrl ?? sameOrigin()).replace(/\/+$/, ''),
+    apiUrl,
     frameUrl: options.frameUrl ? options.frameUrl.replace(/\/+$/, '') : undefined,
     enableFrameLogger: options.enableFrameLogger ?? false,
     allowUnsupportedChain: options.allowUnsupportedChain ?? false,
@@ -173,7 +188,29 @@ export function resolveOptions(options: SigilOptions): ResolvedOptions {
     siwx: options.siwx,
     sdkType: options.sdkType ?? SDK_TYPE,
     sdkVersion: options.sdkVersion ?? SDK_VERSION,
+    walletConnect: resolveWalletConnect(options.walletConnect, apiUrl),
   }
+}
+
+/** The relay (the option's, else the Sigil server's /relay) and Sigil's Verify endpoint; a malformed relay URL throws. */
+function resolveWalletConnect(option: SigilOptions['walletConnect'], apiUrl: string): WalletConnectOptions | false {
+  if (option === false) return false
+  const given = option?.relayUrl?.trim()
+  if (given) {
+    let url: URL | undefined
+    try {
+      url = new URL(given)
+    } catch {
+      url = undefined
+    }
+    if (!url || (url.protocol !== 'ws:' && url.protocol !== 'wss:')) {
+      throw new ConfigurationError(ErrorMessages.invalidRelayUrl(given), 'INVALID_RELAY_URL')
+    }
+    return { relayUrl: given.replace(/\/+$/, ''), verifyUrl: apiUrl || url.origin.replace(/^ws/, 'http') }
+  }
+  if (!apiUrl) return false
+  const api = new URL(apiUrl)
+  return { relayUrl: `${api.protocol === 'https:' ? 'wss:' : 'ws:'}//${api.host}/relay`, verifyUrl: apiUrl }
 }
 
 function stripUndefined<T extends object>(value: T): Partial<T> {

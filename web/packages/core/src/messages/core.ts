@@ -73,6 +73,12 @@ export const errors = {
   errorFetchingNamesForAddress: 'Error fetching names for address',
   errorRegisteringName: (name: string) => `Error registering name ${name}`,
   tryAgainAfter: (seconds: number) => `Please try again after ${seconds} seconds`,
+  relayUnreachable: 'The WalletConnect relay could not be reached.',
+  relayLost: 'The connection to the WalletConnect relay was lost.',
+  connectCancelled: 'Connecting was cancelled.',
+  walletConnectUnavailable: 'WalletConnect could not be loaded.',
+  invalidRelayUrl: (url: string) => `Invalid WalletConnect relay URL "${url}": it must start with ws:// or wss://`,
+  walletSessionEnded: 'The wallet ended the session.',
 }
 
 /** What the host page's connect button says before the modal loads. */

@@ -3,6 +3,8 @@ import { resolveOptions } from '../options.js'
 import { currentView } from '../router.js'
 import { MemoryStorage, testClient, testOptions } from '../test-utils/index.js'
 import { localSiwx, serverSiwx } from './config.js'
+// The client loads the controller on the first connection; loaded here, that import is already settled.
+import './controller.js'
 import { buildMessage, formatSiwxMessage } from './message.js'
 import { SIWX_TOKEN_KEY } from './server-client.js'
 import { SIWX_LOCAL_KEY } from './local-impl.js'

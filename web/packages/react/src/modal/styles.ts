@@ -87,6 +87,9 @@ button{font:inherit;color:inherit}
 .connecting .ring.ok{animation:none;border-color:var(--c-success)}
 .siwx-icons{display:flex;align-items:center}.siwx-icons .img + .img{margin-left:-12px;box-shadow:0 0 0 4px var(--c-bg, transparent)}
 .siwx-actions{display:flex;gap:8px;width:100%;margin-top:4px}.siwx-actions .btn{flex:1}
+.wc-qr{position:relative;width:100%;max-width:280px;aspect-ratio:1;display:flex;align-items:center;justify-content:center;border-radius:var(--r-l);background:#fff;padding:8px;box-sizing:border-box;border:1px solid var(--c-border)}
+.wc-qr .wc-logo{position:absolute;left:50%;top:50%;transform:translate(-50%,-50%);display:flex;background:#fff;border-radius:12px;padding:4px}
+.wc-relay{display:flex;align-items:center;gap:8px;justify-content:center;flex-wrap:wrap}
 .headline{font-size:16px;font-weight:600;margin:0}
 .sub{font-size:14px;color:var(--c-fg2);margin:0}
 .sub.err{color:var(--c-error)}

@@ -122,3 +122,10 @@ export function Identicon({ address, size = 64 }: { address: string; size?: numb
   }, [address])
   return <span className="avatar" style={{ display: 'block', width: size, height: size, background }} aria-hidden="true" />
 }
+
+/** A small WalletConnect logo (the blue "bridge" mark), for the WalletConnect option and its QR code (no network image). */
+export const WALLET_CONNECT_LOGO =
+  'data:image/svg+xml,' +
+  encodeURIComponent(
+    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 40 40"><rect width="40" height="40" rx="10" fill="#3396ff"/><path d="M12.4 15.6c4.2-4.1 11-4.1 15.2 0l.5.5a.5.5 0 0 1 0 .7l-1.7 1.7a.3.3 0 0 1-.4 0l-.7-.7a7.4 7.4 0 0 0-10.6 0l-.7.7a.3.3 0 0 1-.4 0l-1.7-1.7a.5.5 0 0 1 0-.7zm18.7 3.5 1.5 1.5a.5.5 0 0 1 0 .7l-6.8 6.6a.5.5 0 0 1-.7 0l-4.8-4.7a.1.1 0 0 0-.2 0l-4.8 4.7a.5.5 0 0 1-.7 0l-6.8-6.6a.5.5 0 0 1 0-.7l1.5-1.5a.5.5 0 0 1 .7 0l4.8 4.7a.1.1 0 0 0 .2 0l4.8-4.7a.5.5 0 0 1 .7 0l4.8 4.7a.1.1 0 0 0 .2 0l4.8-4.7a.5.5 0 0 1 .8 0z" fill="#fff"/></svg>',
+  )

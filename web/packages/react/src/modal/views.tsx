@@ -52,11 +52,11 @@ export const views: { [V in View]?: ViewEntry<V> } = {
     (r) => r.data.wallet?.name ?? r.data.connector.name,
   ),
   ConnectingWalletConnect: connect<'ConnectingWalletConnect'>(
-    (m) => m.WalletNotInstalledView,
+    (m) => m.ConnectingWalletConnectView,
     (r) => r.data.wallet.name,
   ),
   ConnectingWalletConnectBasic: connect<'ConnectingWalletConnectBasic'>(
-    (m) => m.WalletNotInstalledView,
+    (m) => m.ConnectingWalletConnectView,
     (_, m) => m.ui.titles.Connecting,
   ),
   Account: account(

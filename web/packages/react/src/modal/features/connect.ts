@@ -2,3 +2,4 @@
 export { AllWalletsView } from '../views/AllWallets.js'
 export { ConnectView, preloadConnectView } from '../views/Connect.js'
 export { ConnectingExternalView, WalletNotInstalledView } from '../views/Connecting.js'
+export { ConnectingWalletConnectView } from '../views/ConnectingWalletConnect.js'

@@ -1,9 +1,9 @@
-import type { Connector, ResolvedOptions, SigilState, Wallet } from '@sigil/core'
+import { isWalletConnectConnector, WALLET_CONNECT_ID, type Connector, type ResolvedOptions, type SigilState, type Wallet } from '@sigil/core'
 import { buildConnectList, enabledConnectMethods, type ConnectListItem } from '@sigil/core/wallet-list'
-import { Fragment, useMemo } from 'react'
+import { Fragment, useEffect, useMemo } from 'react'
 import { useMessages, useModal, useStore, useWalletPage } from '../context.js'
 import { loadable } from '../loadable.js'
-import { Icons, RemoteImage } from '../ui.js'
+import { Icons, RemoteImage, WALLET_CONNECT_LOGO } from '../ui.js'
 
 // Loaded only when the host turned email or socials on.
 const emailSocial = () => import('./EmailSocial.js')
@@ -37,6 +37,11 @@ export function walletForConnector(connector: Connector, directoryWallets: reado
     ...(connector.imageUrl ? { image_url: connector.imageUrl } : {}),
     ...(connector.rdns ? { rdns: connector.rdns } : {}),
   }
+}
+
+/** A connector's image; WalletConnect's logo is the modal's own. */
+function connectorImage(connector: Connector): string | undefined {
+  return connector.imageUrl ?? (connector.type === 'WALLET_CONNECT' ? WALLET_CONNECT_LOGO : undefined)
 }
 
 function itemKey(item: ConnectListItem): string {
@@ -92,9 +97,25 @@ export function ConnectView() {
   const methods = enabledConnectMethods(features)
   const directoryWallets = first?.page?.data ?? []
 
+  // WalletConnect's SDK loads when the modal is idle after opening, and its client starts on
+  // hover or focus of a row that leads to a QR code, so the code shows soon after the click.
+  const walletConnect = client.context.connectors.get(WALLET_CONNECT_ID)
+  useEffect(() => {
+    if (!isWalletConnectConnector(walletConnect)) return
+    const idle = (globalThis as { requestIdleCallback?: (cb: () => void) => number }).requestIdleCallback
+    const start = () => void walletConnect.preload()
+    if (typeof idle === 'function') idle(start)
+    else setTimeout(start, 200)
+  }, [walletConnect])
+  const warmUp = (item: ConnectListItem) => {
+    const viaQr = item.kind === 'connector' ? item.connector.type === 'WALLET_CONNECT' : !item.connector
+    if (viaQr && isWalletConnectConnector(walletConnect)) void walletConnect.preload(true)
+  }
   const select = (item: ConnectListItem) => {
     const also = (connector: Connector) => (groups.get(connector.id) ?? []).slice(1)
-    if (item.kind === 'connector') {
+    if (item.kind === 'connector' && item.connector.type === 'WALLET_CONNECT') {
+      client.push('ConnectingWalletConnect', { wallet: walletForConnector(item.connector, []) })
+    } else if (item.kind === 'connector') {
       client.push('ConnectingExternal', {
         connector: item.connector,
         wallet: walletForConnector(item.connector, directoryWallets),
@@ -112,13 +133,21 @@ export function ConnectView() {
       <ul className="list" aria-label={m.wallets}>
         {items.map((item) => {
           const name = item.kind === 'connector' ? item.connector.name : item.wallet.name
-          const image = item.kind === 'connector' ? item.connector.imageUrl : directory.walletImage(item.wallet)
+          const image = item.kind === 'connector' ? connectorImage(item.connector) : directory.walletImage(item.wallet)
           const tag = tagOf(item, m)
           const connector = item.connector
           const families = connector && namespaces.size > 1 ? familiesOf(connector.id) : []
           return (
             <li key={itemKey(item)}>
-              <button type="button" className="row" data-section={item.section} data-families={families.join(' ') || undefined} onClick={() => select(item)}>
+              <button
+                type="button"
+                className="row"
+                data-section={item.section}
+                data-families={families.join(' ') || undefined}
+                onClick={() => select(item)}
+                onPointerEnter={() => warmUp(item)}
+                onFocus={() => warmUp(item)}
+              >
                 <RemoteImage src={image} name={name} />
                 <span className="name">{name}</span>
                 {families.map((ns) => (

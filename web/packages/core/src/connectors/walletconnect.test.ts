@@ -1,0 +1,273 @@
+/**
+ * The WalletConnect connector: its options (relay from the Sigil server, a malformed relay URL
+ * refused), the pairing state views show, the session module loaded only when needed, a
+ * connection through the core actions, wallet events, disconnect and restore; the session
+ * helpers (accounts from a session, deep links, clock refusals) and the EIP-1193 provider over
+ * a session (wallet methods to the wallet, reads to the RPC proxy).
+ */
+import { describe, expect, it, vi } from 'vitest'
+import { WalletConnectError } from '../errors.js'
+import { resolveOptions } from '../options.js'
+import { fakeAdapter, MemoryStorage, testClient, testOptions } from '../test-utils/index.js'
+import { ethereum, sigilDev } from '../networks.js'
+import { walletConnectLink, walletLinkTabs } from './deep-link.js'
+import type { Connection, ConnectParams } from './types.js'
+import {
+  isWalletConnectConnector,
+  WALLET_CONNECT_ID,
+  walletConnectConnector,
+  walletConnectConnectors,
+  type WalletConnectSession,
+  type WalletConnectSessionHost,
+  type WalletConnectState,
+} from './walletconnect.js'
+import { eventAddresses, isClockRefusal, orderAccounts, proxyUrl, SessionProvider, sessionAccounts } from './walletconnect-session.js'
+
+const ADDRESS = '0x1111111111111111111111111111111111111111'
+const OTHER = '0x2222222222222222222222222222222222222222'
+
+describe('options', () => {
+  it("defaults the relay to the Sigil server's /relay (ws for http, wss for https) and Verify to the server", () => {
+    expect(resolveOptions(testOptions({ apiUrl: 'http://127.0.0.1:8080' })).walletConnect).toEqual({
+      relayUrl: 'ws://127.0.0.1:8080/relay',
+      verifyUrl: 'http://127.0.0.1:8080',
+    })
+    expect(resolveOptions(testOptions({ apiUrl: 'https://sigil.example.org/' })).walletConnect).toEqual({
+      relayUrl: 'wss://sigil.example.org/relay',
+      verifyUrl: 'https://sigil.example.org',
+    })
+  })
+
+  it('takes a relay URL, turns off with false, and refuses a relay URL that is not ws(s) with a clear error', () => {
+    expect(resolveOptions(testOptions({ apiUrl: 'http://a.test', walletConnect: { relayUrl: 'wss://relay.test/ws/' } })).walletConnect).toEqual({
+      relayUrl: 'wss://relay.test/ws',
+      verifyUrl: 'http://a.test',
+    })
+    expect(resolveOptions(testOptions({ walletConnect: false })).walletConnect).toBe(false)
+    for (const bad of ['https://relay.test', 'relay', 'ws//x']) {
+      expect(() => resolveOptions(testOptions({ walletConnect: { relayUrl: bad } }))).toThrow(
+        expect.objectContaining({ code: 'INVALID_RELAY_URL', message: `Invalid WalletConnect relay URL "${bad}": it must start with ws:// or wss://` }),
+      )
+    }
+  })
+})
+
+/** A session module double: connect() waits until the test approves, rejects or cancels. */
+function fakeSession() {
+  let host!: WalletConnectSessionHost
+  const provider = { request: vi.fn() }
+  let settle: { resolve: (c: Connection) => void; reject: (e: unknown) => void } | undefined
+  const session: WalletConnectSession & { warmUp(): Promise<void> } = {
+    connect: vi.fn(
+      (_params: ConnectParams) =>
+        new Promise<Connection>((resolve, reject) => {
+          host.setState({ pairing: 'ready', uri: 'wc:abc@2?relay-protocol=irn&symKey=00', expiresAt: Date.now() + 230_000, relay: 'connected' })
+          settle = { resolve, reject }
+        }),
+    ),
+    reconnect: vi.fn(async () => undefined as Connection | undefined),
+    disconnect: vi.fn(async () => undefined),
+    provider: vi.fn((ns: string) => (ns === 'eip155' ? provider : undefined)),
+    cancel: vi.fn(() => settle?.reject(WalletConnectError.cancelled())),
+    retryRelay: vi.fn(async () => undefined),
+    warmUp: vi.fn(async () => undefined),
+  }
+  const load = vi.fn(async () => (h: WalletConnectSessionHost) => {
+    host = h
+    return session
+  })
+  const approve = (accounts = [ADDRESS], chainId = 1) =>
+    settle?.resolve({
+      connectorId: WALLET_CONNECT_ID,
+      accounts: accounts.map((address) => ({ namespace: 'eip155', address, type: 'eoa', chainId })),
+      walletInfo: { name: 'Phone Wallet' },
+    })
+  return { session, load, provider, approve, host: () => host }
+}
+
+function wcClient(fake = fakeSession(), storage = new MemoryStorage()) {
+  const options = resolveOptions(testOptions({ apiUrl: 'http://127.0.0.1:9', networks: [ethereum, sigilDev()] }))
+  const { client } = testClient(
+    { apiUrl: 'http://127.0.0.1:9', networks: [ethereum, sigilDev()] },
+    { storage, connectors: [walletConnectConnectors({ options, load: fake.load })], adapters: [fakeAdapter('eip155').adapter] },
+  )
+  const connector = client.context.connectors.get(WALLET_CONNECT_ID)
+  if (!isWalletConnectConnector(connector)) throw new Error('no WalletConnect connector')
+  return { client, connector, fake, storage }
+}
+
+describe('the connector', () => {
+  it('is listed as WalletConnect (type WALLET_CONNECT) for eip155, and none when turned off or without eip155 networks', () => {
+    const { client, fake } = wcClient()
+    expect(client.store.getState().connectors).toEqual([
+      expect.objectContaining({ id: 'walletConnect', name: 'WalletConnect', type: 'WALLET_CONNECT', chain: 'eip155', namespaces: ['eip155'] }),
+    ])
+    // nothing of the SDK is loaded for listing it
+    expect(fake.load).not.toHaveBeenCalled()
+    expect(walletConnectConnector({ options: resolveOptions(testOptions({ walletConnect: false })) })).toBeUndefined()
+    const { solana } = { solana: { ...ethereum, chainNamespace: 'solana' as const, caipNetworkId: 'solana:x' as const } }
+    expect(walletConnectConnector({ options: resolveOptions(testOptions({ networks: [solana] })) })).toBeUndefined()
+  })
+
+  it('connect: the pairing URI shows in the state, approval connects the account, events update it, the wallet ending it disconnects', async () => {
+    const { client, connector, fake } = wcClient()
+    const states: WalletConnectState[] = []
+    connector.subscribeState((s) => states.push(s))
+    const connecting = client.connect(WALLET_CONNECT_ID)
+    await vi.waitFor(() => expect(connector.getState()).toMatchObject({ pairing: 'ready', uri: expect.stringMatching(/^wc:/) }))
+    expect(states[0]).toMatchObject({ pairing: 'loading' })
+    expect(client.store.getState().chains.eip155?.connectionStatus).toBe('connecting')
+    expect(fake.session.connect).toHaveBeenCalledWith({ namespaces: ['eip155'], networks: [ethereum, expect.objectContaining({ id: 31337 })] })
+    fake.approve()
+    await connecting
+    const state = client.store.getState()
+    expect(state.chains.eip155).toMatchObject({ connectionStatus: 'connected', connectorId: 'walletConnect', account: { address: ADDRESS } })
+    expect(state.providers.eip155).toEqual({ provider: fake.provider, type: 'WALLET_CONNECT', connectorId: 'walletConnect' })
+    fake.host().emit({ type: 'accountsChanged', namespace: 'eip155', accounts: [OTHER] })
+    expect(client.store.getState().chains.eip155?.account.address).toBe(OTHER)
+    fake.host().emit({ type: 'chainChanged', namespace: 'eip155', chainId: 31337 })
+    expect(client.store.getState().chains.eip155?.account.caipAddress).toBe(`eip155:31337:${OTHER}`)
+    fake.host().emit({ type: 'disconnect' })
+    expect(client.store.getState().chains.eip155?.connectionStatus).toBe('disconnected')
+    expect(client.store.getState().providers.eip155).toBeUndefined()
+  })
+
+  it("the page's disconnect ends the session; a reload restores it through reconnect() without a new pairing", async () => {
+    const storage = new MemoryStorage()
+    const first = wcClient(fakeSession(), storage)
+    const connecting = first.client.connect(WALLET_CONNECT_ID)
+    await vi.waitFor(() => expect(first.connector.getState().pairing).toBe('ready'))
+    first.fake.approve()
+    await connecting
+    // a new page with the same storage: the stored connection is restored
+    const again = fakeSession()
+    again.session.reconnect = vi.fn(async () => ({
+      connectorId: WALLET_CONNECT_ID,
+      accounts: [{ namespace: 'eip155' as const, address: ADDRESS, type: 'eoa' as const, chainId: 1 }],
+    }))
+    const second = wcClient(again, storage)
+    await second.client.ready
+    expect(again.session.reconnect).toHaveBeenCalledTimes(1)
+    expect(again.session.connect).not.toHaveBeenCalled()
+    expect(second.client.store.getState().chains.eip155).toMatchObject({ connectionStatus: 'connected', account: { address: ADDRESS } })
+    await second.client.disconnect()
+    expect(again.session.disconnect).toHaveBeenCalledTimes(1)
+    expect(second.client.store.getState().chains.eip155?.connectionStatus).toBe('disconnected')
+  })
+
+  it('cancel (the view was left) rejects the pending connect and the namespace goes back to disconnected', async () => {
+    const { client, connector } = wcClient()
+    const connecting = client.connect(WALLET_CONNECT_ID).catch((e: unknown) => e)
+    await vi.waitFor(() => expect(connector.getState().pairing).toBe('ready'))
+    connector.cancel()
+    expect(await connecting).toMatchObject({ code: 'CANCELLED' })
+    expect(client.store.getState().chains.eip155?.connectionStatus).toBe('disconnected')
+  })
+
+  it('preload loads the session module once; with start, the SDK client starts too; a failed load shows and is retried', async () => {
+    const { connector, fake } = wcClient()
+    await connector.preload()
+    await connector.preload(true)
+    expect(fake.load).toHaveBeenCalledTimes(1)
+    expect(fake.session.warmUp).toHaveBeenCalledTimes(1)
+
+    const failing = fakeSession()
+    failing.load.mockRejectedValueOnce(new Error('chunk failed'))
+    const { client, connector: c2 } = wcClient(failing)
+    await expect(client.connect(WALLET_CONNECT_ID)).rejects.toMatchObject({ code: 'SDK_LOAD_FAILED', message: 'WalletConnect could not be loaded.' })
+    expect(c2.getState()).toMatchObject({ pairing: 'error', error: { code: 'SDK_LOAD_FAILED' } })
+    const again = client.connect(WALLET_CONNECT_ID)
+    await vi.waitFor(() => expect(c2.getState().pairing).toBe('ready'))
+    failing.approve()
+    await again
+    expect(failing.load).toHaveBeenCalledTimes(2)
+  })
+})
+
+describe('session helpers', () => {
+  const namespaces = {
+    eip155: {
+      accounts: [`eip155:42161:${OTHER}`, `eip155:1:${ADDRESS}`, `eip155:31337:${ADDRESS}`],
+      chains: ['eip155:1', 'eip155:42161', 'eip155:31337'],
+      methods: ['personal_sign', 'eth_sendTransaction'],
+      events: ['accountsChanged'],
+    },
+  }
+
+  it('reads eip155 accounts from a session and prefers the first of the host networks the session has', () => {
+    const all = sessionAccounts(namespaces)
+    expect(all.map((a) => `${a.chainId}:${a.address}`)).toEqual([`42161:${OTHER}`, `1:${ADDRESS}`, `31337:${ADDRESS}`])
+    expect(orderAccounts(all, [sigilDev(), ethereum])).toEqual([{ namespace: 'eip155', address: ADDRESS, type: 'eoa', chainId: 31337 }])
+    expect(orderAccounts(all, [])).toHaveLength(3)
+  })
+
+  it('accountsChanged data as addresses or CAIP-10; relay refusals for a token expired or not yet valid', () => {
+    expect(eventAddresses([ADDRESS, `eip155:1:${OTHER}`, 5])).toEqual([ADDRESS, OTHER])
+    expect(eventAddresses('x')).toEqual([])
+    expect(
+      isClockRefusal(new Error('WebSocket connection closed abnormally with code: 3000 (Authorization error: JWT validation error: JWT Token is expired)')),
+    ).toBe(true)
+    expect(isClockRefusal(new Error('Authorization error: JWT validation error: JWT Token is not yet valid'))).toBe(true)
+    expect(isClockRefusal(new Error('Authorization error: Invalid Project ID'))).toBe(false)
+  })
+
+  it('deep links: native schemes and universal links get wc?uri=, unsafe schemes none; tabs follow the links a wallet has', () => {
+    const uri = 'wc:ab@2?relay-protocol=irn&symKey=cd'
+    const enc = encodeURIComponent(uri)
+    expect(walletConnectLink('rainbow://', uri)).toBe(`rainbow://wc?uri=${enc}`)
+    expect(walletConnectLink('trust:', uri)).toBe(`trust://wc?uri=${enc}`)
+    expect(walletConnectLink('https://metamask.app.link', uri)).toBe(`https://metamask.app.link/wc?uri=${enc}`)
+    expect(walletConnectLink('https://link.test/x/', uri)).toBe(`https://link.test/x/wc?uri=${enc}`)
+    expect(walletConnectLink('javascript:alert(1)', uri)).toBeUndefined()
+    expect(walletConnectLink(null, uri)).toBeUndefined()
+    expect(walletLinkTabs({ mobile_link: 'a://', desktop_link: 'https://d.test', webapp_link: null })).toEqual(['mobile', 'desktop'])
+    expect(walletLinkTabs(undefined)).toEqual(['mobile'])
+  })
+})
+
+describe('the EIP-1193 provider over a session', () => {
+  function provider(methods = namespacesFor().eip155.methods) {
+    const client = { request: vi.fn(async () => '0xsig') }
+    const fetchFn = vi.fn(async (..._args: unknown[]) => new Response(JSON.stringify({ jsonrpc: '2.0', id: 1, result: '0x64' }), { status: 200 }))
+    const ns = namespacesFor()
+    ns.eip155.methods = methods
+    const p = new SessionProvider({ client: client as never, topic: 'T', namespaces: ns }, 31337, {
+      apiUrl: 'http://127.0.0.1:9',
+      projectId: 'p1',
+      fetch: fetchFn as unknown as typeof fetch,
+    })
+    return { p, client, fetchFn }
+  }
+  function namespacesFor() {
+    return {
+      eip155: {
+        accounts: [`eip155:31337:${ADDRESS}`, `eip155:42161:${ADDRESS}`],
+        chains: ['eip155:31337', 'eip155:42161'],
+        methods: ['personal_sign', 'eth_sendTransaction'],
+        events: [],
+      },
+    }
+  }
+
+  it('answers accounts and chain itself, sends wallet methods to the wallet on the current chain, and reads to the RPC proxy', async () => {
+    const { p, client, fetchFn } = provider()
+    expect(await p.request({ method: 'eth_accounts' })).toEqual([ADDRESS])
+    expect(await p.request({ method: 'eth_chainId' })).toBe('0x7a69')
+    expect(await p.request({ method: 'personal_sign', params: ['0x68', ADDRESS] })).toBe('0xsig')
+    expect(client.request).toHaveBeenCalledWith({ topic: 'T', chainId: 'eip155:31337', request: { method: 'personal_sign', params: ['0x68', ADDRESS] } })
+    expect(await p.request({ method: 'eth_getBalance', params: [ADDRESS, 'latest'] })).toBe('0x64')
+    expect(fetchFn.mock.calls[0]?.[0]).toBe(proxyUrl('http://127.0.0.1:9', 'p1', 31337))
+    expect(proxyUrl('http://127.0.0.1:9', 'p1', 31337)).toBe('http://127.0.0.1:9/v1?chainId=eip155%3A31337&projectId=p1')
+  })
+
+  it('switching to a chain the session has needs no wallet round trip and emits chainChanged; a wallet error keeps its code', async () => {
+    const { p, client } = provider()
+    const changed: unknown[] = []
+    p.on('chainChanged', (c: unknown) => changed.push(c))
+    await p.request({ method: 'wallet_switchEthereumChain', params: [{ chainId: '0xa4b1' }] })
+    expect(changed).toEqual(['0xa4b1'])
+    expect(client.request).not.toHaveBeenCalled()
+    client.request.mockRejectedValueOnce({ code: 4001, message: 'User rejected.' } as never)
+    await expect(p.request({ method: 'eth_sendTransaction', params: [{}] })).rejects.toMatchObject({ code: 4001, message: 'User rejected.' })
+  })
+})
