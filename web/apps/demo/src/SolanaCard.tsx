@@ -1,5 +1,4 @@
 import type { SolanaProvider } from '@sigil/adapter-solana'
-import { encodeBase58 } from '@sigil/core/base58'
 import { useAppKitAccount, useAppKitProvider } from '@sigil/react'
 import { useEffect, useState } from 'react'
 import { DEMO_MESSAGE } from './contracts.js'
@@ -27,6 +26,8 @@ export function SolanaCard() {
     setError(undefined)
     try {
       const signature = await walletProvider.signMessage(DEMO_MESSAGE)
+      // Loaded here, not with the page: the page's Sigil code stays within the size budget.
+      const { encodeBase58 } = await import('@sigil/core/base58')
       setSigned({ signature: encodeBase58(signature), signer: walletProvider.address })
     } catch (e) {
       const code = (e as { code?: unknown }).code

@@ -10,6 +10,7 @@ const dev: CaipNetwork = {
   name: 'Sigil Solana Dev',
   nativeCurrency: { name: 'Solana', symbol: 'SOL', decimals: 9 },
   rpcUrls: { default: { http: ['http://rpc.invalid/v1?chainId=solana:dev'] } },
+  testnet: true,
 }
 const ADDRESS = encodeBase58(new Uint8Array(32).fill(7))
 
