@@ -27,6 +27,8 @@ export const config = {
   socials: socialsOf(new URLSearchParams(location.search).get('socials') ?? import.meta.env.VITE_SIGIL_SOCIALS),
   /** Sign-in with the wallet: required by default; `?siwx=off|optional` or VITE_SIGIL_SIWX overrides. */
   siwx: siwxMode(new URLSearchParams(location.search).get('siwx') ?? import.meta.env.VITE_SIGIL_SIWX),
+  /** How Bitcoin wallets sign the sign-in message: BIP-322 by default; `?bitcoinSignIn=ecdsa` asks for the legacy ECDSA signature. */
+  bitcoinSignIn: (new URLSearchParams(location.search).get('bitcoinSignIn') === 'ecdsa' ? 'ecdsa' : 'bip322') as 'ecdsa' | 'bip322',
   /**
    * The dev chain's SGL token (devchain/deploy.mjs deploys it first, so a fresh anvil always has
    * it at this address; `make demo` and the e2e setup pass the deployed one).

@@ -8,7 +8,8 @@ import { errors } from '../messages/core.js'
 import { SigilError, tryAgainAfter } from '../errors.js'
 import { FrameBridge, FRAME_SIGN_OUT_WAIT_MS } from '../frame/bridge.js'
 import { rpcSafety, type FrameUser } from '../frame/messages.js'
-import type { ChainNamespace } from '../types.js'
+import type { CaipNetwork, ChainNamespace } from '../types.js'
+import { createEmbeddedSolanaProvider } from './auth-solana.js'
 import {
   EMAIL_COOLDOWN_MS,
   LoginCacheKeys,
@@ -81,7 +82,9 @@ export function createAuthImpl(options: AuthConnectorOptions, { emit, emitReques
   }
 
   const evmAddress = () => user?.accounts.find((a) => a.namespace === 'eip155')?.address
-  const evmChain = () => (chainId.startsWith('eip155:') ? Number(chainId.slice(7)) : undefined)
+  /** The host's first EVM chain: where the EVM account is while a network of another namespace is active. */
+  let evmFallback: number | undefined
+  const evmChain = () => (chainId.startsWith('eip155:') ? Number(chainId.slice(7)) : evmFallback)
 
   /** A social login in progress or finished: the provider, the username once known. */
   const rememberSocial = (login: SocialLogin | undefined) => {
@@ -104,7 +107,17 @@ export function createAuthImpl(options: AuthConnectorOptions, { emit, emitReques
     }
   }
 
-  const connection = (u: FrameUser): Connection => {
+  /**
+   * The user's accounts in every namespace the frame has one for. Each starts on the active
+   * network when that is of its namespace, else on the host's first network of it (a Solana
+   * account on the host's Solana network, not mainnet, while an EVM network is active).
+   */
+  const connection = (u: FrameUser, networks: readonly CaipNetwork[]): Connection => {
+    const first = (namespace: ChainNamespace) => networks.find((n) => n.chainNamespace === namespace)
+    const solana = networks.find((n) => n.caipNetworkId === chainId) ?? first('solana')
+    if (solana?.chainNamespace === 'solana') solanaProvider.useNetwork(solana)
+    const evm = first('eip155')
+    evmFallback = evm ? Number(evm.id) : undefined
     const social = socialLoginOf(storage)
     return {
       connectorId: 'sigil-embedded',
@@ -112,7 +125,7 @@ export function createAuthImpl(options: AuthConnectorOptions, { emit, emitReques
         namespace: a.namespace,
         address: a.address,
         type: a.type,
-        chainId: a.namespace === 'eip155' ? (evmChain() ?? 1) : chainId.startsWith('solana:') ? chainId.slice(7) : '5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp',
+        chainId: a.namespace === 'eip155' ? (evmChain() ?? 1) : (solanaProvider.network?.id ?? '5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp'),
       })),
       walletInfo: { name: u.email ?? social?.userName ?? 'Embedded wallet' },
       user: { ...(u.email ? { email: u.email } : {}), ...(social?.userName ? { username: social.userName } : {}) },
@@ -164,7 +177,7 @@ export function createAuthImpl(options: AuthConnectorOptions, { emit, emitReques
           return null
         }
         default:
-          return rpcRequest(method, params, chainId.startsWith('eip155:') ? chainId : 'eip155:1')
+          return rpcRequest(method, params, `eip155:${evmChain() ?? 1}`)
       }
     },
     on(event: string, listener: Eip1193Listener) {
@@ -177,14 +190,12 @@ export function createAuthImpl(options: AuthConnectorOptions, { emit, emitReques
     },
   }
 
-  const solanaChain = () => (chainId.startsWith('solana:') ? chainId : 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp')
-  const solanaProvider = {
-    get publicKey() {
-      return user?.accounts.find((a) => a.namespace === 'solana')?.address
-    },
-    signMessage: (message: string) => rpcRequest('solana_signMessage', { message, pubkey: solanaProvider.publicKey }, solanaChain()),
-    signTransaction: (transaction: string) => rpcRequest('solana_signTransaction', { transaction }, solanaChain()),
-  }
+  const solanaProvider = createEmbeddedSolanaProvider({
+    walletName: 'Embedded wallet',
+    address: () => user?.accounts.find((a) => a.namespace === 'solana')?.address,
+    network: undefined,
+    request: rpcRequest,
+  })
 
   const getUser = async () => {
     const u = await frame().request('GET_USER', { chainId })
@@ -194,19 +205,19 @@ export function createAuthImpl(options: AuthConnectorOptions, { emit, emitReques
 
   return {
     connector: {
-      async connect() {
+      async connect({ networks }) {
         const u = await getUser()
         remember(u.email)
-        return connection(u)
+        return connection(u, networks)
       },
-      async reconnect() {
+      async reconnect({ networks }) {
         try {
           const { isConnected } = await frame().request('IS_CONNECTED')
           if (!isConnected) {
             forget()
             return undefined
           }
-          return connection(await getUser())
+          return connection(await getUser(), networks)
         } catch {
           forget()
           return undefined
