@@ -201,7 +201,7 @@ async function farcasterApp(channelUrl: string, key: Hex, fid: number): Promise<
 }
 
 describe('Sign In With Farcaster', () => {
-  it('shows a QR code and a link; a key not registered for the fid is refused, the custody key connects with its userName', async () => {
+  it('shows a QR code and a link; a key not registered for the fid is refused and the modal says why, the custody key connects with its userName', async () => {
     await open()
     await openModal(t.page)
     await social.icon(t.page, 'farcaster').click()
@@ -212,15 +212,21 @@ describe('Sign In With Farcaster', () => {
     expect(await ui.dialog(t.page).getByRole('img', { name: 'QR code for signing in with Farcaster' }).isVisible()).toBe(true)
     await screenshot(t.page, shots(), 'social-farcaster')
 
-    // A key that is not fid 1's custody key: refused with the reason; the modal keeps waiting.
+    // A key that is not fid 1's custody key: refused with the reason, told to the app and shown
+    // in the modal; the channel is over, and Try again opens a new one.
     const refused = await farcasterApp(url, NO_FID_KEY, 1)
     expect(refused.status).toBe(400)
     expect(refused.body.error?.message).toBe('The message is not signed by the custody address of fid 1')
-    expect(await social.farcaster(t.page).innerText()).toContain('Waiting for you to sign in with Farcaster…')
+    await expect.poll(() => ui.dialog(t.page).getByTestId('farcaster-error').innerText(), { timeout: 30_000 }).toBe('The message is not signed by the custody address of fid 1')
     expect(await t.page.getByTestId('status').innerText()).toBe('disconnected')
+    await screenshot(t.page, shots(), 'social-farcaster-refused')
+    await ui.dialog(t.page).getByRole('button', { name: 'Try again' }).click()
+    await expect.poll(() => social.farcaster(t.page).getAttribute('data-url')).toMatch(/^https:\/\/farcaster\.xyz\/~\/siwf\?channelToken=/)
+    const retried = (await social.farcaster(t.page).getAttribute('data-url')) as string
+    expect(retried).not.toBe(url)
 
     // fid 1's custody key (anvil's account 1, registered on the dev chain's registry).
-    const signed = await farcasterApp(url, FID_1_KEY, 1)
+    const signed = await farcasterApp(retried, FID_1_KEY, 1)
     expect(signed).toEqual({ status: 200, body: { userName: 'alice' } })
     await waitConnected(t.page, 30_000)
     expect(await address()).toMatch(/^0x[0-9a-fA-F]{40}$/)

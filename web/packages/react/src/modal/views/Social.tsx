@@ -269,9 +269,10 @@ export function ConnectingFarcasterView() {
   }
   return (
     <div className="state" data-testid="connecting-farcaster" data-url={url}>
-      {url ? <QrCode text={url} label={m.farcasterQr} /> : <div className="qr" aria-busy="true" style={{ width: 200, height: 200 }} />}
-      <p className="sub">{m.farcasterScan}</p>
-      {url ? (
+      {/* A refused or failed channel is over: its code is not shown any more, only why and a retry. */}
+      {error ? null : url ? <QrCode text={url} label={m.farcasterQr} /> : <div className="qr" aria-busy="true" style={{ width: 200, height: 200 }} />}
+      {error ? null : <p className="sub">{m.farcasterScan}</p>}
+      {url && !error ? (
         <div className="siwx-actions">
           <a className="btn secondary" href={url} target="_blank" rel="noreferrer noopener" data-testid="farcaster-link">
             {m.farcasterOpen} <Icons.external />
