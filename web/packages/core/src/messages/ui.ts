@@ -136,7 +136,7 @@ export const ui = {
     declined: 'Connection declined',
     failed: 'Connection failed',
     notInstalled: (name: string) => `${name} is not installed`,
-    installHint: 'Install its browser extension and reload this page. Connecting a mobile wallet by QR code comes in a later release.',
+    installHint: 'Install its browser extension and reload this page.',
     getExtension: 'Get the extension',
     website: 'Website',
   },
