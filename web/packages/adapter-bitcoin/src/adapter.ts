@@ -31,9 +31,7 @@ export function bitcoinAdapter(options: BitcoinAdapterOptions = {}): BitcoinAdap
     isAddress: isBitcoinAddress,
     wrapProvider(handed, { network, accounts: connected }) {
       if (!isBackend(handed)) return undefined
-      let accounts = orderedAccounts(
-        connected.map((a): BitcoinAccount => ({ address: a.address, purpose: a.type === 'ordinal' ? 'ordinals' : 'payment' })),
-      )
+      let accounts = orderedAccounts(connected.map((a): BitcoinAccount => ({ address: a.address, purpose: a.type === 'ordinal' ? 'ordinals' : 'payment' })))
       // The backend's account changes (the connector reports them to the modal itself).
       handed.watch?.((next) => {
         accounts = orderedAccounts(next)

@@ -103,7 +103,11 @@ describe("the session's accounts", () => {
       { namespace: 'bip122', address: BTC, type: 'payment', chainId: bitcoin.id },
     ])
     // without the wallet saying so, payment
-    expect(sessionAccounts(namespaces()).filter((a) => a.namespace === 'bip122').map((a) => a.type)).toEqual(['payment', 'payment'])
+    expect(
+      sessionAccounts(namespaces())
+        .filter((a) => a.namespace === 'bip122')
+        .map((a) => a.type),
+    ).toEqual(['payment', 'payment'])
     // malformed entries are skipped
     expect(sessionAccounts({ solana: { chains: [], accounts: ['solana:x', 'eip155:1:0xab', 'solana:a:b:c'], methods: [], events: [] } })).toEqual([])
   })
@@ -121,11 +125,9 @@ describe("the session's accounts", () => {
   })
 
   it('bip122_addressesChanged entries as objects with intentions, or addresses', () => {
-    expect(bitcoinEventAddresses([{ address: BTC, intention: 'payment', publicKey: '02ab' }, { address: ORD, intention: 'ordinal' }, `bip122:x:${BTC}`, 3, {}])).toEqual([
-      { address: BTC, intention: 'payment', publicKey: '02ab' },
-      { address: ORD, intention: 'ordinal' },
-      { address: BTC },
-    ])
+    expect(
+      bitcoinEventAddresses([{ address: BTC, intention: 'payment', publicKey: '02ab' }, { address: ORD, intention: 'ordinal' }, `bip122:x:${BTC}`, 3, {}]),
+    ).toEqual([{ address: BTC, intention: 'payment', publicKey: '02ab' }, { address: ORD, intention: 'ordinal' }, { address: BTC }])
     expect(bitcoinEventAddresses(null)).toEqual([])
   })
 })
@@ -158,10 +160,16 @@ describe('Solana: a Wallet Standard wallet over the session', () => {
     wallet.features as unknown as {
       'standard:connect': { connect(): Promise<{ accounts: { address: string }[] }> }
       'standard:events': { on(event: 'change', listener: (p: { accounts?: readonly { address: string }[] }) => void): () => void }
-      'solana:signMessage': { signMessage(...inputs: { account: unknown; message: Uint8Array }[]): Promise<{ signature: Uint8Array; signedMessage: Uint8Array }[]> }
-      'solana:signTransaction': { signTransaction(...inputs: { account: unknown; transaction: Uint8Array; chain?: string }[]): Promise<{ signedTransaction: Uint8Array }[]> }
+      'solana:signMessage': {
+        signMessage(...inputs: { account: unknown; message: Uint8Array }[]): Promise<{ signature: Uint8Array; signedMessage: Uint8Array }[]>
+      }
+      'solana:signTransaction': {
+        signTransaction(...inputs: { account: unknown; transaction: Uint8Array; chain?: string }[]): Promise<{ signedTransaction: Uint8Array }[]>
+      }
       'solana:signAndSendTransaction': {
-        signAndSendTransaction(...inputs: { account: unknown; transaction: Uint8Array; chain: string; options?: object }[]): Promise<{ signature: Uint8Array }[]>
+        signAndSendTransaction(
+          ...inputs: { account: unknown; transaction: Uint8Array; chain: string; options?: object }[]
+        ): Promise<{ signature: Uint8Array }[]>
       }
     }
 
@@ -192,8 +200,11 @@ describe('Solana: a Wallet Standard wallet over the session', () => {
     const signature = new Uint8Array(64).fill(4)
     const signedByWallet = addSignature(wire, signer, new Uint8Array(64).fill(8))
     const { session, request } = access((method, params) => {
-      if (method === 'solana_signAllTransactions') return { transactions: (params as { transactions: string[] }).transactions.map(() => bytesToBase64(signedByWallet)) }
-      return (params as { transaction: string }).transaction === bytesToBase64(wire) ? { signature: encodeBase58(signature) } : { transaction: bytesToBase64(signedByWallet) }
+      if (method === 'solana_signAllTransactions')
+        return { transactions: (params as { transactions: string[] }).transactions.map(() => bytesToBase64(signedByWallet)) }
+      return (params as { transaction: string }).transaction === bytesToBase64(wire)
+        ? { signature: encodeBase58(signature) }
+        : { transaction: bytesToBase64(signedByWallet) }
     })
     const wallet = solanaSessionWallet(session, { name: 'W' })
     const sign = features(wallet)['solana:signTransaction']
@@ -206,7 +217,9 @@ describe('Solana: a Wallet Standard wallet over the session', () => {
     expect(request).toHaveBeenLastCalledWith(localSolana.caipNetworkId, 'solana_signTransaction', { transaction: bytesToBase64(versioned) })
     expect(two?.signedTransaction).toEqual(signedByWallet)
     const all = await sign.signTransaction({ account, transaction: wire }, { account, transaction: versioned })
-    expect(request).toHaveBeenLastCalledWith(localSolana.caipNetworkId, 'solana_signAllTransactions', { transactions: [bytesToBase64(wire), bytesToBase64(versioned)] })
+    expect(request).toHaveBeenLastCalledWith(localSolana.caipNetworkId, 'solana_signAllTransactions', {
+      transactions: [bytesToBase64(wire), bytesToBase64(versioned)],
+    })
     expect(all).toHaveLength(2)
   })
 
@@ -221,7 +234,10 @@ describe('Solana: a Wallet Standard wallet over the session', () => {
       chain: 'solana:localnet',
       options: { skipPreflight: true },
     })
-    expect(request).toHaveBeenCalledWith(localSolana.caipNetworkId, 'solana_signAndSendTransaction', { transaction: bytesToBase64(tx), sendOptions: { skipPreflight: true } })
+    expect(request).toHaveBeenCalledWith(localSolana.caipNetworkId, 'solana_signAndSendTransaction', {
+      transaction: bytesToBase64(tx),
+      sendOptions: { skipPreflight: true },
+    })
     expect(out?.signature).toEqual(signature)
   })
 
@@ -241,7 +257,9 @@ describe('Bitcoin: a backend over the session', () => {
   const info = { id: 'walletConnect', name: 'Phone Wallet', chain: 'bip122' as const, type: 'WALLET_CONNECT' as const }
 
   it('accounts payment first; signMessage and signPsbt go as the Bitcoin RPC asks, on the account’s chain', async () => {
-    const { session, request } = access((method) => (method === 'signMessage' ? { address: BTC, signature: 'c2ln', messageHash: '' } : { psbt: 'cHNidA==', txid: 'ab' }))
+    const { session, request } = access((method) =>
+      method === 'signMessage' ? { address: BTC, signature: 'c2ln', messageHash: '' } : { psbt: 'cHNidA==', txid: 'ab' },
+    )
     const backend = bitcoinSessionBackend(session, info, new Map([[ORD, 'ordinal']]))
     const accounts = await backend.accounts()
     expect(accounts).toEqual([
@@ -281,7 +299,10 @@ describe('Bitcoin: a backend over the session', () => {
   })
 
   it('getAccountAddresses when the session allows it; nothing when the wallet fails or is slow', async () => {
-    const answers = [{ address: BTC, intention: 'payment' }, { address: ORD, intention: 'ordinal' }]
+    const answers = [
+      { address: BTC, intention: 'payment' },
+      { address: ORD, intention: 'ordinal' },
+    ]
     const { session, request } = access(() => answers)
     expect(await askAddressIntentions(session, 1000)).toEqual(answers)
     expect(request).toHaveBeenCalledWith(bitcoin.caipNetworkId, 'getAccountAddresses', { account: ORD })

@@ -401,7 +401,9 @@ export function bitcoinSessionBackend(
   const keys = new Map<string, string>()
   let watcher: ((accounts: SessionBitcoinAccount[]) => void) | undefined
   const list = (): SessionBitcoinAccount[] => {
-    const entries = override ?? [...new Set(sessionAccounts(session.namespaces()).flatMap((a) => (a.namespace === 'bip122' ? [a.address] : [])))].map((address) => ({ address }))
+    const entries =
+      override ??
+      [...new Set(sessionAccounts(session.namespaces()).flatMap((a) => (a.namespace === 'bip122' ? [a.address] : [])))].map((address) => ({ address }))
     const accounts = entries.map(({ address }) => {
       const publicKey = keys.get(address)
       return { address, purpose: intentions.get(address) === 'ordinal' ? ('ordinals' as const) : ('payment' as const), ...(publicKey ? { publicKey } : {}) }

@@ -82,7 +82,10 @@ async function walletRequest(link: SessionLink, chainId: string, method: string,
 /** What a Bitcoin wallet said of its addresses, kept for a reload: per session topic. */
 function storedIntentions(topic: string): Map<string, AddressIntention> {
   try {
-    const stored = JSON.parse(globalThis.localStorage?.getItem(INTENTIONS_KEY) ?? 'null') as { topic?: string; intentions?: Record<string, AddressIntention> } | null
+    const stored = JSON.parse(globalThis.localStorage?.getItem(INTENTIONS_KEY) ?? 'null') as {
+      topic?: string
+      intentions?: Record<string, AddressIntention>
+    } | null
     return new Map(stored?.topic === topic ? Object.entries(stored.intentions ?? {}) : [])
   } catch {
     return new Map()
@@ -232,7 +235,11 @@ export function createWalletConnectSession(host: WalletConnectSessionHost): Wall
       session.bitcoin?.setAddresses(entries)
       storeIntentions(session.topic, session.intentions)
       const ordered = [...entries.filter((e) => e.intention !== 'ordinal'), ...entries.filter((e) => e.intention === 'ordinal')]
-      accountsChanged(session, 'bip122', ordered.map((e) => e.address))
+      accountsChanged(
+        session,
+        'bip122',
+        ordered.map((e) => e.address),
+      )
     } else if (name === 'accountsChanged' && namespace === 'solana') {
       const accounts = eventAddresses(data)
       session.solana?.setAddresses(accounts)
@@ -313,7 +320,12 @@ export function createWalletConnectSession(host: WalletConnectSessionHost): Wall
    * The connection a session gives: its accounts in the namespaces asked for, and what each
    * namespace's adapter gets (an EIP-1193 provider, a Wallet Standard wallet, a Bitcoin backend).
    */
-  const connectionOf = (client: SignClient, session: SessionTypes.Struct, params: ConnectParams, intentions: Map<string, AddressIntention>): Connection | undefined => {
+  const connectionOf = (
+    client: SignClient,
+    session: SessionTypes.Struct,
+    params: ConnectParams,
+    intentions: Map<string, AddressIntention>,
+  ): Connection | undefined => {
     const accounts = orderAccounts(
       sessionAccounts(session.namespaces, intentions).filter((a) => params.namespaces.includes(a.namespace)),
       params.networks,
@@ -444,7 +456,8 @@ export function createWalletConnectSession(host: WalletConnectSessionHost): Wall
       const client = await clientPromise
       await client.disconnect({ topic: ending.topic, reason: { code: 6000, message: 'User disconnected.' } })
     },
-    provider: (namespace) => (namespace === 'eip155' ? current?.provider : namespace === 'solana' ? current?.solana : namespace === 'bip122' ? current?.bitcoin : undefined),
+    provider: (namespace) =>
+      namespace === 'eip155' ? current?.provider : namespace === 'solana' ? current?.solana : namespace === 'bip122' ? current?.bitcoin : undefined,
     cancel() {
       attempt++
       cancelPending?.(WalletConnectError.cancelled())

@@ -107,7 +107,10 @@ describe('the connector', () => {
     expect(walletConnectConnector({ options: resolveOptions(testOptions({ walletConnect: false })) })).toBeUndefined()
     const families = walletConnectConnector({ options: resolveOptions(testOptions({ networks: [ethereum, solana, bitcoin] })) })
     expect(families?.info).toMatchObject({ chain: 'eip155', namespaces: ['eip155', 'solana', 'bip122'] })
-    expect(walletConnectConnector({ options: resolveOptions(testOptions({ networks: [solana] })) })?.info).toMatchObject({ chain: 'solana', namespaces: ['solana'] })
+    expect(walletConnectConnector({ options: resolveOptions(testOptions({ networks: [solana] })) })?.info).toMatchObject({
+      chain: 'solana',
+      namespaces: ['solana'],
+    })
     const cosmos = { ...ethereum, chainNamespace: 'cosmos' as const, caipNetworkId: 'cosmos:cosmoshub-4' as const }
     expect(walletConnectConnector({ options: resolveOptions(testOptions({ networks: [cosmos] })) })).toBeUndefined()
   })
