@@ -2,10 +2,12 @@
  * The WalletConnect session behind the connector (loaded on demand): the official SDK
  * (@walletconnect/sign-client, pinned to 2.21.8, the last Apache-2.0 release) pointed at the
  * Sigil relay with telemetry off and Verify served by the Sigil server; a pairing URI per attempt,
- * offered for 4 minutes (less a 10 s margin) and then replaced; the approved session mapped to
- * accounts per namespace; an EIP-1193 provider over it (wallet methods go through the session,
- * reads to the Sigil server's RPC proxy); and the wallet's events and the relay's trouble passed
- * on.
+ * offered for 4 minutes (less a 10 s margin) and then replaced; a proposal for every family the
+ * host configured; the approved session mapped to accounts in each namespace (eip155, solana,
+ * bip122); an EIP-1193 provider over it (wallet methods go through the session, reads to the
+ * Sigil server's RPC proxy), a Wallet Standard wallet for solana and a Bitcoin backend for bip122
+ * (./walletconnect-families.ts); and the wallet's events, per namespace, and the relay's trouble
+ * passed on.
  */
 import { SignClient as SignClientClass } from '@walletconnect/sign-client'
 import type { SessionTypes } from '@walletconnect/types'
