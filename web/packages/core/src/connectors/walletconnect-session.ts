@@ -291,10 +291,12 @@ export function createWalletConnectSession(host: WalletConnectSessionHost): Wall
       client.on('session_update', ({ topic, params }) => {
         if (!current || topic !== current.topic) return
         const session = current
+        const before = sessionAccounts(session.link.namespaces).map((a) => a.namespace)
         session.link.namespaces = params.namespaces
         session.provider?.setLink(session.link)
         const accounts = sessionAccounts(params.namespaces, session.intentions)
-        for (const namespace of new Set(accounts.map((a) => a.namespace))) {
+        // A namespace left without accounts hears an empty list (the modal disconnects it).
+        for (const namespace of new Set([...before, ...accounts.map((a) => a.namespace)])) {
           const own = accounts.filter((a) => a.namespace === namespace)
           const addresses = namespace === 'eip155' && session.provider ? session.provider.accounts() : [...new Set(own.map((a) => a.address))]
           if (namespace === 'solana') session.solana?.setAddresses(addresses)
