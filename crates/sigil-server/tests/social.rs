@@ -408,16 +408,30 @@ async fn farcaster(b: Backend) {
     let (status, body) = authenticate(&frame, token, KEY_3, &siwf_message(&params, &other, 1), 1).await;
     assert_eq!(status, 400);
     assert_eq!(body["error"]["message"], "The message is not signed by the custody address of fid 1");
+    // The refusal ends the channel: the frame waiting on it is told why, and it takes nothing more.
+    let (status, body) = frame.post("/wallet/v1/farcaster/connect", json!({"channelToken": token, "deviceId": device})).await;
+    assert_eq!((status, body["error"]["message"].as_str()), (400, Some("The message is not signed by the custody address of fid 1")), "{body}");
+    let (status, body) = authenticate(&frame, token, KEY_1, &siwf_message(&params, &alice, 1), 1).await;
+    assert_eq!((status, body["error"]["message"].as_str()), (400, Some("This channel is already completed")), "{body}");
+
+    // A new channel: the other key naming alice's address; another channel's nonce; a bad token.
+    let (_, body) = frame.post("/wallet/v1/farcaster/uri", json!({"deviceId": device})).await;
+    let (token, params) = (body["channelToken"].as_str().unwrap().to_owned(), channel(body["url"].as_str().unwrap()));
+    let token = token.as_str();
     let (status, _) = authenticate(&frame, token, KEY_3, &siwf_message(&params, &alice, 1), 1).await;
     assert_eq!(status, 400);
-    // Another channel's nonce; a bad token.
+    let (_, body) = frame.post("/wallet/v1/farcaster/uri", json!({"deviceId": device})).await;
+    let (token, params) = (body["channelToken"].as_str().unwrap().to_owned(), channel(body["url"].as_str().unwrap()));
+    let token = token.as_str();
     let mut wrong = params.clone();
     wrong.insert("nonce".into(), "someOtherNonce1".into());
     let (status, body) = authenticate(&frame, token, KEY_1, &siwf_message(&wrong, &alice, 1), 1).await;
     assert_eq!((status, body["error"]["message"].as_str()), (400, Some("The message's nonce is not this channel's")));
     let (status, _) = authenticate(&frame, "not-a-channel", KEY_1, &siwf_message(&params, &alice, 1), 1).await;
     assert_eq!(status, 401);
-    // Still pending after the refusals.
+    let (_, body) = frame.post("/wallet/v1/farcaster/uri", json!({"deviceId": device})).await;
+    let (token, params) = (body["channelToken"].as_str().unwrap().to_owned(), channel(body["url"].as_str().unwrap()));
+    let token = token.as_str();
     let (_, body) = frame.post("/wallet/v1/farcaster/connect", json!({"channelToken": token, "deviceId": device})).await;
     assert_eq!(body["status"], "pending");
 

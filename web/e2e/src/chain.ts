@@ -9,6 +9,8 @@ export interface DevchainDeployment {
   deployer: string
   tokens: { address: string; symbol: string; name: string; decimals: number }[]
   ens?: { names: { name: string; address: string; avatar: string | null }[] }
+  /** The Farcaster-style ID registry: each fid's custody address (fid 1 is anvil's account 1). */
+  farcaster?: { idRegistry: string; fids: { fid: number; custody: string; username: string }[] }
 }
 
 export async function rpc<T = unknown>(rpcUrl: string, method: string, params: unknown[] = []): Promise<T> {

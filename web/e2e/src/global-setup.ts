@@ -9,6 +9,9 @@
  *   - a mail sink (web/e2e/mail-sink.mjs: npm smtp-server) that the server sends its email codes
  *     and device links to over SMTP, and that the tests read over HTTP;
  *   - the server's embedded-wallet frame origin (--frame-listen) serving web/packages/frame/dist;
+ *   - a local OpenID Connect / OAuth 2 provider (devidp/: npm oidc-provider) standing in for
+ *     Google and GitHub (--socials), and the dev chain's Farcaster ID registry for Sign In With
+ *     Farcaster;
  *   - the demo host page, built with those addresses and served by `vite preview`.
  *
  * The demo is built into the temporary folder (not apps/demo/dist), with the library packages
@@ -145,7 +148,7 @@ export default async function setup(project: TestProject) {
     await waitFor('anvil', rpcReady, anvil.child, anvil.log)
 
     // The dev chains have their own pinned dependencies, installed as `make demo` does.
-    for (const dir of ['devchain', 'devsolana', 'devbitcoin']) {
+    for (const dir of ['devchain', 'devsolana', 'devbitcoin', 'devidp']) {
       if (existsSync(join(REPO_ROOT, dir, 'node_modules'))) continue
       const install = spawnSync('npm', ['ci', '--prefix', dir, '--no-audit', '--no-fund'], { cwd: REPO_ROOT, encoding: 'utf8' })
       if (install.status !== 0) throw new Error(`npm ci --prefix ${dir} failed (${install.status}):\n${install.stdout}\n${install.stderr}`)
@@ -202,6 +205,34 @@ native = { name = "Bitcoin", symbol = "BTC", decimals = 8 }
     ])
     await waitFor('the mail sink', httpOk(`${mailUrl}/health`), mail.child, mail.log)
 
+    // The social logins' provider: its login page takes any name; it sends the browser back to
+    // the server's callback on the frame origin. Google by discovery, GitHub by its endpoints.
+    const idp = start('devidp', 'node', ['devidp/idp.mjs', '--redirect', `${frameUrl}/wallet/v1/social/callback`])
+    await waitFor('devidp', async () => firstLine(idp.log) !== undefined, idp.child, idp.log)
+    const idpUrl = (JSON.parse(firstLine(idp.log) as string) as { issuer: string }).issuer
+    const socialsFile = join(tmp, 'socials.toml')
+    writeFileSync(
+      socialsFile,
+      `[[provider]]
+id = "google"
+client_id = "sigil-google"
+client_secret = "google-secret-for-tests"
+issuer = "${idpUrl}"
+
+[[provider]]
+id = "github"
+client_id = "sigil-github"
+client_secret = "github-secret-for-tests"
+auth_url = "${idpUrl}/auth"
+token_url = "${idpUrl}/token"
+user_url = "${idpUrl}/me"
+scopes = ["openid", "email", "profile"]
+fields = { id = "/sub", username = "/preferred_username", email = "/email", email_verified = "/email_verified" }
+`,
+    )
+    const farcasterRegistry = devchain.farcaster?.idRegistry
+    if (!farcasterRegistry) throw new Error('devchain/deploy.mjs deployed no Farcaster ID registry')
+
     // The frame page the server serves on its frame origin, built before the server starts.
     const frameBuild = spawnSync('npm', ['run', 'build', '-w', '@sigil/frame'], { cwd: WEB_DIR, encoding: 'utf8' })
     if (frameBuild.status !== 0)
@@ -230,6 +261,12 @@ native = { name = "Bitcoin", symbol = "BTC", decimals = 8 }
         String(ports.smtp),
         '--smtp-tls',
         'none',
+        '--socials',
+        socialsFile,
+        '--farcaster-chain',
+        'eip155:31337',
+        '--farcaster-id-registry',
+        farcasterRegistry,
       ],
       { ...sigilEnv, SIGIL_KEK: randomBytes(32).toString('hex') },
     )
@@ -295,6 +332,7 @@ native = { name = "Bitcoin", symbol = "BTC", decimals = 8 }
       demoError,
       projectId,
       frameUrl,
+      idpUrl,
       mailUrl,
       artifactsDir: ARTIFACTS_DIR,
       logsDir: tmp,
@@ -303,7 +341,7 @@ native = { name = "Bitcoin", symbol = "BTC", decimals = 8 }
       bitcoin: { esploraUrl: devBitcoin.url, caipNetworkId: devBitcoin.caipNetworkId },
     }
     console.log(
-      `[e2e] anvil ${rpcUrl}, solana ${devSolana.url}, bitcoin ${devBitcoin.url}, sigil ${apiUrl}, frame ${frameUrl}, mail ${mailUrl}, demo ${demoUrl}, projectId ${projectId}, logs ${tmp}`,
+      `[e2e] anvil ${rpcUrl}, solana ${devSolana.url}, bitcoin ${devBitcoin.url}, sigil ${apiUrl}, frame ${frameUrl}, idp ${idpUrl}, mail ${mailUrl}, demo ${demoUrl}, projectId ${projectId}, logs ${tmp}`,
     )
     project.provide('e2e', env)
   } catch (error) {

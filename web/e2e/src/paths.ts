@@ -24,6 +24,11 @@ export interface E2eEnv {
   projectId: string
   /** The Sigil server's embedded-wallet frame origin. */
   frameUrl: string
+  /**
+   * The local OpenID Connect / OAuth 2 provider (devidp/) the server's Google (OpenID Connect,
+   * by its issuer) and GitHub (OAuth 2, by its endpoints) logins point at.
+   */
+  idpUrl: string
   /** The mail sink's HTTP inbox (web/e2e/mail-sink.mjs); the server sends its codes there. */
   mailUrl: string
   artifactsDir: string

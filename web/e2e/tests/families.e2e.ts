@@ -37,9 +37,15 @@ const openModal = async (page: Page) => {
   await ui.dialog(page).waitFor({ state: 'visible' })
 }
 
-/** The modal on the Account view: opened unless it still shows it (it may stay open after connecting a further family). */
+/** Connecting closes the modal: the page's hook says so and the dialog is gone. */
+async function modalClosed(page: Page) {
+  await waitText(page, 'modal-state', 'closed')
+  await ui.dialog(page).waitFor({ state: 'hidden' })
+}
+
+/** The modal, opened on the Account view. */
 async function accountView(page: Page) {
-  if (!(await ui.dialog(page).isVisible())) await openModal(page)
+  await openModal(page)
   await ui
     .dialog(page)
     .getByRole('button', { name: /switch network$/ })
@@ -90,6 +96,7 @@ describe('three chain families in one modal', () => {
     await ui.walletButton(t.page, TEST_WALLET_NAME).click()
     await waitText(t.page, 'eip155-status', 'connected')
     expect(await evmText(t.page, 'address')).toBe(EVM)
+    await modalClosed(t.page)
 
     // Solana is not connected yet: switching there offers to connect, and the wallet connects it.
     await switchTo(t.page, 'Sigil Solana Dev')
@@ -101,6 +108,8 @@ describe('three chain families in one modal', () => {
     await ui.walletButton(t.page, SOLANA_WALLET_NAME).click()
     await waitText(t.page, 'solana-status', 'connected')
     await waitText(t.page, 'address', SOL)
+    // Connecting a further family closes the modal as the first one did.
+    await modalClosed(t.page)
 
     await switchTo(t.page, 'Bitcoin Regtest')
     await ui
@@ -110,15 +119,18 @@ describe('three chain families in one modal', () => {
     await ui.walletButton(t.page, BITCOIN_WALLET_NAME).click()
     await waitText(t.page, 'bip122-status', 'connected')
     await waitText(t.page, 'address', BTC)
+    await modalClosed(t.page)
     // The Account view shows the active family's account in its own format (bech32 here).
     await accountView(t.page)
     expect(await ui.accountName(t.page).getAttribute('title')).toBe(BTC)
     await t.page.keyboard.press('Escape')
-    await ui.dialog(t.page).waitFor({ state: 'hidden' })
+    await modalClosed(t.page)
 
     // Back to Solana and to EVM: each shows its own account, the others stay connected.
     await switchTo(t.page, 'Sigil Solana Dev')
     await waitText(t.page, 'address', SOL)
+    await t.page.keyboard.press('Escape')
+    await modalClosed(t.page)
     await switchTo(t.page, 'Sigil Dev')
     await waitText(t.page, 'address', EVM)
     expect(await text(t.page, 'solana-address')).toBe(SOL)

@@ -10,7 +10,8 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { getAddress, recoverMessageAddress, type Hex } from 'viem'
 import type { Page } from 'playwright-core'
 import { DEMO_MESSAGE } from '../../apps/demo/src/contracts.js'
-import { newWalletPage, offLoopback, pageRequests } from '../src/browser.js'
+import { join } from 'node:path'
+import { newWalletPage, offLoopback, pageRequests, screenshot } from '../src/browser.js'
 import { accounts, nativeBalanceText, tokenBalance } from '../src/chain.js'
 import { useDemo } from '../src/fixtures.js'
 import { openModal, ui, waitConnected } from '../src/ui.js'
@@ -36,6 +37,7 @@ async function qrUri(page: Page, walletName = 'WalletConnect'): Promise<string> 
   await ui.walletButton(page, walletName).click()
   const qr = ui.dialog(page).getByTestId('wc-qr')
   await qr.waitFor({ state: 'visible', timeout: 20_000 })
+  await screenshot(page, join(t.env.artifactsDir, 'e2e'), 'walletconnect-qr')
   const uri = await qr.getAttribute('data-uri')
   if (!uri) throw new Error('the QR code carries no URI')
   return uri
@@ -156,6 +158,7 @@ describe('WalletConnect through the Sigil relay', () => {
     const link = ui.dialog(page).getByRole('link', { name: 'Open and continue in the wallet app' })
     expect(await link.getAttribute('href')).toBe(`rainbow://wc?uri=${encodeURIComponent(uri)}`)
     expect(offLoopback(pageRequests(page))).toEqual([])
+    await screenshot(page, join(t.env.artifactsDir, 'e2e'), 'walletconnect-mobile')
   })
 
   it("a device clock an hour ahead: the relay refuses its sign-in token and the view shows 'Session Expired' with the time-settings hint", async () => {
@@ -170,6 +173,7 @@ describe('WalletConnect through the Sigil relay', () => {
       expect(await alert.innerText()).toContain("check your device's time settings, then reconnect")
       await ui.dialog(page).getByRole('button', { name: 'Reconnect' }).waitFor({ state: 'visible' })
       expect(await ui.dialog(page).getByTestId('wc-qr').count()).toBe(0)
+      await screenshot(page, join(t.env.artifactsDir, 'e2e'), 'walletconnect-session-expired')
     } finally {
       await context.close()
     }

@@ -83,20 +83,40 @@ impl Wallets {
     /// The Farcaster app's signed message for a channel: verified (domain, URI, nonce, fid
     /// resource, times, and a signature by the fid's custody address), then the login is done.
     pub async fn farcaster_authenticate(&self, rpc: &Arc<Rpc>, registry: &Registry<'_>, token: &str, req: &Authenticate) -> Result<String, ApiError> {
-        let row = sqlx::query_as::<_, (String, i64, Option<String>)>(
-            "SELECT nonce, created_at, user_id FROM wallet_social_flows WHERE state_hash = $1 AND provider = $2",
+        let row = sqlx::query_as::<_, (String, i64, Option<String>, Option<String>)>(
+            "SELECT nonce, created_at, user_id, failure FROM wallet_social_flows WHERE state_hash = $1 AND provider = $2",
         )
         .bind(hash(token))
         .bind(FARCASTER)
         .fetch_optional(&self.db)
         .await?;
-        let Some((nonce, created_at, user)) = row else { return Err(ApiError::unauthorized()) };
-        if user.is_some() {
+        let Some((nonce, created_at, user, failure)) = row else { return Err(ApiError::unauthorized()) };
+        if user.is_some() || failure.is_some() {
             return Err(ApiError::bad_request(ErrorCode::NonceUsed, "This channel is already completed"));
         }
         if now_ms() - created_at > FLOW_TTL_MS {
             return Err(ApiError::bad_request(ErrorCode::NonceExpired, "This channel expired: open a new one"));
         }
+        // A refused message ends the channel with the reason, so the modal waiting on it says why
+        // instead of waiting on (the Farcaster app is told too).
+        if let Err(refusal) = self.verify_farcaster(rpc, registry, &nonce, req).await {
+            if matches!(refusal.code, ErrorCode::InvalidMessage | ErrorCode::InvalidSignature) {
+                self.finish_flow(token, Err(&refusal.message)).await?;
+            }
+            return Err(refusal);
+        }
+        let username = req.username.clone().filter(|u| !u.trim().is_empty()).unwrap_or_else(|| format!("fid:{}", req.fid));
+        let identity = Identity { subject: req.fid.to_string(), username: Some(username.clone()), email: None, email_verified: false };
+        let user_id = self.social_user(FARCASTER, &identity).await?;
+        if !self.finish_flow(token, Ok((&user_id, Some(&username)))).await? {
+            return Err(ApiError::bad_request(ErrorCode::NonceUsed, "This channel is already completed"));
+        }
+        Ok(username)
+    }
+
+    /// Checks the app's signed message against the channel: domain, URI, nonce, chain, fid
+    /// resource, times, and a signature by the fid's custody address.
+    async fn verify_farcaster(&self, rpc: &Arc<Rpc>, registry: &Registry<'_>, nonce: &str, req: &Authenticate) -> Result<(), ApiError> {
         let message = SignInMessage::parse(&req.message).map_err(|e| ApiError::bad_request(ErrorCode::InvalidMessage, e.to_string()))?;
         let expected_domain = self.frame_authority();
         if message.domain != expected_domain {
@@ -122,13 +142,7 @@ impl Wallets {
         if custody != Some(signer) || evm::parse_address(&message.address) != Some(signer) {
             return Err(refused(format!("The message is not signed by the custody address of fid {}", req.fid)));
         }
-        let username = req.username.clone().filter(|u| !u.trim().is_empty()).unwrap_or_else(|| format!("fid:{}", req.fid));
-        let identity = Identity { subject: req.fid.to_string(), username: Some(username.clone()), email: None, email_verified: false };
-        let user_id = self.social_user(FARCASTER, &identity).await?;
-        if !self.finish_flow(token, Ok((&user_id, Some(&username)))).await? {
-            return Err(ApiError::bad_request(ErrorCode::NonceUsed, "This channel is already completed"));
-        }
-        Ok(username)
+        Ok(())
     }
 
     /// The fid's custody address in the ID registry; None when it has none.

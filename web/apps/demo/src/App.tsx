@@ -1,11 +1,13 @@
 import { formatBalance } from '@sigil/core'
 import { useState } from 'react'
 import { ConnectButton, useAppKit, useAppKitAccount, useAppKitNetwork, useAppKitSiwx, useAppKitState, useAppKitTheme, useDisconnect } from '@sigil/react'
+import { BitcoinCard } from './BitcoinCard.js'
 import { config, families } from './config.js'
 import { FamiliesCard } from './FamiliesCard.js'
 import { Field } from './Field.js'
 import { Inbox } from './Inbox.js'
 import { ProviderCard } from './ProviderCard.js'
+import { SolanaCard } from './SolanaCard.js'
 import { WagmiCard } from './WagmiCard.js'
 
 export function App({ themeKey }: { themeKey: string }) {
@@ -90,6 +92,8 @@ export function App({ themeKey }: { themeKey: string }) {
       ) : null}
       {config.mailUrl && config.email ? <Inbox url={config.mailUrl} /> : null}
       {families.length > 1 || families[0] !== 'eip155' ? <FamiliesCard families={families} /> : null}
+      {families.includes('solana') ? <SolanaCard /> : null}
+      {families.includes('bip122') ? <BitcoinCard /> : null}
       <WagmiCard onReceipt={setLastReceipt} />
       <ProviderCard refreshKey={lastReceipt} />
       <p className="note">

@@ -1,5 +1,13 @@
-import type { CaipNetwork, ChainNamespace } from '@sigil/core'
+import type { CaipNetwork, ChainNamespace, SocialProvider } from '@sigil/core'
 import { arbitrum, ethereum, polygon, sigilDev } from '@sigil/core/networks'
+
+// Read while `config` is built, below: declared first.
+const SOCIALS: readonly SocialProvider[] = ['google', 'x', 'discord', 'farcaster', 'github', 'apple', 'facebook']
+
+function socialsOf(value: string | null | undefined): SocialProvider[] | false {
+  const list = (value ?? '').split(',').filter((s): s is SocialProvider => (SOCIALS as readonly string[]).includes(s))
+  return list.length ? list : false
+}
 
 /** Demo configuration, from Vite env variables (see README). */
 export const config = {
@@ -12,8 +20,15 @@ export const config = {
   mailUrl: import.meta.env.VITE_SIGIL_MAIL_URL || undefined,
   /** Email login to the embedded wallet: on with a frame URL unless `?email=off` (or VITE_SIGIL_EMAIL=off); `?email=on` turns it on. */
   email: emailMode(new URLSearchParams(location.search).get('email') ?? import.meta.env.VITE_SIGIL_EMAIL, Boolean(import.meta.env.VITE_SIGIL_FRAME_URL)),
+  /**
+   * Social logins, in order: `?socials=google,github,farcaster` or VITE_SIGIL_SOCIALS (the
+   * providers the server was given with --socials; Farcaster always); none by default.
+   */
+  socials: socialsOf(new URLSearchParams(location.search).get('socials') ?? import.meta.env.VITE_SIGIL_SOCIALS),
   /** Sign-in with the wallet: required by default; `?siwx=off|optional` or VITE_SIGIL_SIWX overrides. */
   siwx: siwxMode(new URLSearchParams(location.search).get('siwx') ?? import.meta.env.VITE_SIGIL_SIWX),
+  /** How Bitcoin wallets sign the sign-in message: BIP-322 by default; `?bitcoinSignIn=ecdsa` asks for the legacy ECDSA signature. */
+  bitcoinSignIn: (new URLSearchParams(location.search).get('bitcoinSignIn') === 'ecdsa' ? 'ecdsa' : 'bip322') as 'ecdsa' | 'bip322',
   /**
    * The dev chain's SGL token (devchain/deploy.mjs deploys it first, so a fresh anvil always has
    * it at this address; `make demo` and the e2e setup pass the deployed one).

@@ -1,6 +1,7 @@
 import { bitcoinAdapter, bitcoinConnectors } from '@sigil/adapter-bitcoin'
 import { solanaAdapter, solanaConnectors } from '@sigil/adapter-solana'
 import type { ChainAdapter, ChainNamespace, ConnectorSource } from '@sigil/core'
+import { config } from './config.js'
 
 /**
  * The Solana and Bitcoin parts of the page, loaded only when the page configures those
@@ -19,7 +20,7 @@ export function familyParts(families: readonly ChainNamespace[]): FamilyParts {
     connectors.push(solanaConnectors())
   }
   if (families.includes('bip122')) {
-    adapters.push(bitcoinAdapter() as ChainAdapter)
+    adapters.push(bitcoinAdapter({ signInProtocol: config.bitcoinSignIn }) as ChainAdapter)
     connectors.push(bitcoinConnectors())
   }
   return { adapters, connectors }

@@ -32,9 +32,9 @@ function start(extra: FamilyParts | undefined) {
       apiUrl: config.apiUrl,
       networks,
       metadata: { name: 'Sigil demo', description: 'Sigil wallet-connection demo', url: location.origin, icons: [SITE_ICON] },
-      // Email login to the embedded wallet, held by the Sigil server behind its frame origin.
+      // Email and social login to the embedded wallet, held by the Sigil server behind its frame origin.
       ...(config.frameUrl ? { frameUrl: config.frameUrl } : {}),
-      features: { email: config.email, socials: false },
+      features: { email: config.email, socials: config.socials },
       themeMode,
       // Sign-in verified and kept by the Sigil server (nonce, signature check, sessions).
       ...(config.siwx === 'off'

@@ -14,6 +14,8 @@ interface ImportMetaEnv {
   readonly VITE_SIGIL_MAIL_URL?: string
   /** 'on' or 'off': email login to the embedded wallet (on by default when a frame URL is set). */
   readonly VITE_SIGIL_EMAIL?: string
+  /** Social logins in order, e.g. 'google,github,farcaster' (also `?socials=`); none by default. */
+  readonly VITE_SIGIL_SOCIALS?: string
   /** Chain families the page configures: 'eip155' by default; e.g. 'eip155,solana,bip122' (also `?families=`). */
   readonly VITE_SIGIL_FAMILIES?: string
   /** CAIP-2 id of the local Solana runtime (devsolana/). */

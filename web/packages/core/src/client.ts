@@ -10,7 +10,7 @@ import type { AnalyticsSink } from './analytics.js'
 import type { BlockchainClient } from './api/blockchain.js'
 import type { BalanceController, RefreshBalanceOptions } from './balance.js'
 import { unwatchAll } from './connection.js'
-import { embeddedWallet, isAuthConnector, AUTH_CONNECTOR_ID, type AuthConnector } from './connectors/auth.js'
+import { embeddedWallet, isAuthConnector, AUTH_CONNECTOR_ID, LoginCacheKeys, type AuthConnector } from './connectors/auth.js'
 import { injectedConnectors } from './connectors/injected.js'
 import { walletConnectConnectors } from './connectors/walletconnect.js'
 import type { Connection, ConnectorSource, WalletConnector } from './connectors/types.js'
@@ -237,6 +237,13 @@ export function createSigil(input: SigilOptions, deps: SigilDependencies = {}): 
   }
   const auth = client.getAuthConnector()
   if (auth) teardowns.push(watchEmbeddedRequests(ctx, auth))
+  // A full-page social login came back to this page (…?sigil_social=…): the modal finishes it.
+  const here = typeof location === 'undefined' ? undefined : location.href
+  if (auth && here && new URL(here).searchParams.has('sigil_social'))
+    openModal(ctx, {
+      view: 'ConnectingSocial',
+      data: { provider: (deps.storage ?? defaultBackend()).getItem(LoginCacheKeys.socialProvider) ?? '', returnUri: here },
+    })
   const siwx = lazySiwxController(ctx, { disconnect: () => client.disconnect(), signMessage: (m) => client.signMessage(m) })
   ;(client as { siwx: SiwxController }).siwx = siwx
   teardowns.push(() => siwx.destroy())

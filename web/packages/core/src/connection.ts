@@ -114,6 +114,7 @@ export function applyConnection(
     setAccountProps(store, namespace, {
       allAccounts: accounts.map((a) => ({ address: a.address, type: a.type })),
       ...(connection.walletInfo ? { connectedWalletInfo: connection.walletInfo } : {}),
+      ...(connection.user ? { user: connection.user, socialProvider: connection.socialProvider } : {}),
     })
     const cached = ctx.storage.getNativeBalance(`${network.caipNetworkId}:${first.address}`)
     if (cached) setAccountProps(store, namespace, { balance: cached.balance, balanceSymbol: cached.symbol })

@@ -17,6 +17,7 @@ export {
   LoginCacheKeys,
   type AuthConnector,
   type AuthConnectorOptions,
+  type SocialLogin,
   type EmailAction,
   type EmbeddedRequestEvent,
 } from './connectors/auth.js'

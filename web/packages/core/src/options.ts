@@ -9,7 +9,11 @@ export type ConnectorSection = 'walletConnect' | 'recent' | 'injected' | 'featur
 export type ConnectMethod = 'email' | 'social' | 'wallet'
 /** Account-view actions, in display order. */
 export type WalletFeature = 'onramp' | 'swaps' | 'receive' | 'send'
-export type SocialProvider = 'google' | 'x' | 'discord' | 'farcaster' | 'github' | 'apple' | 'facebook'
+/**
+ * A social login as the Sigil server names it: the seven built in, or the id of an OpenID Connect
+ * issuer the server is configured with (its `--socials` file), e.g. a company's own login.
+ */
+export type SocialProvider = 'google' | 'x' | 'discord' | 'farcaster' | 'github' | 'apple' | 'facebook' | (string & {})
 export type ThemeMode = 'light' | 'dark'
 
 /** CSS custom properties the host may set; keys are the variable names without `--`. */

@@ -19,6 +19,15 @@ export interface ViewParams {
   /** `also`: the same wallet's connectors for other chain families, connected after `connector`. */
   ConnectingExternal: { connector: Connector; wallet?: Wallet; also?: Connector[] }
   ConnectingSiwe: undefined
+  /**
+   * A social login: `popup`, the window opened in the click (null when the browser blocked it;
+   * absent on mobile, where the login takes the whole page); `returnUri`, the page URL a
+   * full-page login came back to, to finish it.
+   */
+  ConnectingSocial: { provider: string; popup?: Window | null; returnUri?: string }
+  /** Every social login the host turned on, when more than the Connect view shows. */
+  ConnectSocials: undefined
+  /** Sign In With Farcaster: a QR code and a link for the Farcaster app. */
   ConnectingFarcaster: undefined
   SIWXSignMessage: undefined
   ApproveTransaction: undefined

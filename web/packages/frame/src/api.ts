@@ -15,10 +15,15 @@ export interface ApiUser {
   accounts: ApiAccount[]
 }
 
+/** The server's answer to claiming a social or Farcaster login. */
+export type LoginClaim = { status: 'pending' } | { status: 'connected'; token: string; user: ApiUser; provider: string; userName?: string | null }
+
 export class ApiError extends Error {
   constructor(
     message: string,
     readonly status: number,
+    /** The server's machine-readable code (`login_failed`, …). */
+    readonly code?: string,
   ) {
     super(message)
   }
@@ -61,8 +66,8 @@ async function call<T>(method: 'GET' | 'POST', path: string, body?: unknown, aut
   if (auth && token) headers.authorization = `Bearer ${token}`
   const res = await fetch(`/wallet/v1/${path}`, { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}), credentials: 'omit' })
   if (res.status === 204) return undefined as T
-  const data = (await res.json().catch(() => undefined)) as { error?: { message?: string } } | undefined
-  if (!res.ok) throw new ApiError(data?.error?.message ?? `HTTP ${res.status}`, res.status)
+  const data = (await res.json().catch(() => undefined)) as { error?: { message?: string; code?: string } } | undefined
+  if (!res.ok) throw new ApiError(data?.error?.message ?? `HTTP ${res.status}`, res.status, data?.error?.code)
   return data as T
 }
 
@@ -83,6 +88,17 @@ export const api = {
   updateEmail: (email: string) => call<{ action: 'VERIFY_PRIMARY_OTP' | 'VERIFY_SECONDARY_OTP' }>('POST', 'update-email', { email }, true),
   updateEmailPrimary: (otp: string) => call<{ action: 'VERIFY_SECONDARY_OTP' }>('POST', 'update-email/primary', { otp }, true),
   updateEmailSecondary: (otp: string) => call<{ newEmail: string }>('POST', 'update-email/secondary', { otp }, true),
+  socialRedirect: (provider: string, returnUrl: string | undefined, projectId: string | undefined) =>
+    call<{ uri: string }>('POST', 'social/redirect', {
+      provider,
+      deviceId: session.deviceId(),
+      ...(returnUrl ? { returnUrl, ...(projectId ? { projectId } : {}) } : {}),
+    }),
+  /** Waits on the server up to 20 s for the person to finish at the provider. */
+  socialConnect: (uri: string) => call<LoginClaim>('POST', 'social/connect', { uri, deviceId: session.deviceId() }),
+  farcasterUri: () => call<{ url: string; channelToken: string }>('POST', 'farcaster/uri', { deviceId: session.deviceId() }),
+  /** Waits on the server up to 20 s for the Farcaster app to sign in on the channel. */
+  farcasterConnect: (channelToken: string) => call<LoginClaim>('POST', 'farcaster/connect', { channelToken, deviceId: session.deviceId() }),
   exportRequest: () => call<void>('POST', 'export/request', {}, true),
   exportKeys: (otp: string) => call<{ eip155: string; solana: string }>('POST', 'export', { otp }, true),
 }

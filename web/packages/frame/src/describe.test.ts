@@ -1,4 +1,5 @@
 import { describe as group, expect, it } from 'vitest'
+import { encodeBase58 } from '@sigil/core/base58'
 import { describe, formatEther } from './describe.js'
 
 group('approval texts', () => {
@@ -26,5 +27,15 @@ group('approval texts', () => {
     expect(formatEther('0xde0b6b3a7640000')).toBe('1 ETH')
     expect(formatEther('1')).toBe('0 ETH')
     expect(describe('eth_sendTransaction', [{ value: '0x0' }], 'eip155:1').title).toBe('Deploy a contract and send 0 ETH')
+  })
+
+  it('a Solana message (base58 on the way) shows as the text it encodes, binary as hex', () => {
+    const message = encodeBase58(new TextEncoder().encode('Hello from the Sigil demo'))
+    expect(describe('solana_signMessage', { message, pubkey: 'x' }, 'solana:dev')).toEqual({
+      title: 'Sign this Solana message',
+      lines: ['Network: solana:dev'],
+      body: 'Hello from the Sigil demo',
+    })
+    expect(describe('solana_signMessage', { message: encodeBase58(Uint8Array.from([0, 1, 255])) }, 'solana:dev').body).toBe('Binary data: 0x0001ff')
   })
 })

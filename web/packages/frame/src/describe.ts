@@ -3,6 +3,7 @@
  * personal_sign, the domain, type and fields of typed data, the value, recipient and call data
  * of a transaction.
  */
+import { decodeBase58 } from '@sigil/core/base58'
 import { messages } from '@sigil/core/messages'
 
 const m = messages.ui.frame
@@ -18,6 +19,18 @@ function hexToText(hex: string): string {
   if (!/^0x([0-9a-fA-F]{2})*$/.test(hex)) return hex
   const bytes = new Uint8Array((hex.length - 2) / 2)
   for (let i = 0; i < bytes.length; i++) bytes[i] = Number.parseInt(hex.slice(2 + i * 2, 4 + i * 2), 16)
+  return bytesToText(bytes, hex)
+}
+
+/** Solana messages travel base58-encoded: the user reads the text they stand for. */
+function base58ToText(text: string): string {
+  const bytes = decodeBase58(text)
+  if (!bytes) return text
+  return bytesToText(bytes, `0x${Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')}`)
+}
+
+/** UTF-8 text, or `m.binary(hex)` for bytes that are not text. */
+function bytesToText(bytes: Uint8Array, hex: string): string {
   try {
     const text = new TextDecoder('utf-8', { fatal: true }).decode(bytes)
     // biome-ignore lint/suspicious/noControlCharactersInRegex: binary data shows as hex
@@ -80,7 +93,7 @@ export function describe(method: string, params: unknown, chainId: string): Desc
       }
     }
     case 'solana_signMessage':
-      return { title: m.solanaMessage, lines: [network], body: String((params as { message?: string })?.message ?? '') }
+      return { title: m.solanaMessage, lines: [network], body: base58ToText(String((params as { message?: string })?.message ?? '')) }
     case 'solana_signTransaction':
       return { title: m.solanaTransaction, lines: [network] }
     default:

@@ -101,4 +101,97 @@ describe('the frame', () => {
     expect(calls).toEqual(['/wallet/v1/refresh', '/wallet/v1/export/request', '/wallet/v1/export'])
     localStorage.clear()
   })
+
+  it('social login: the provider URL, then the session kept here; the host gets the user, never the token', async () => {
+    const { win, posted, send } = fakeWindow()
+    const bodies: Record<string, unknown>[] = []
+    let claims = 0
+    const user = { email: 'alice@example.com', accounts: [{ namespace: 'eip155', address: '0x1111111111111111111111111111111111111111', type: 'eoa' }] }
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string, init: RequestInit) => {
+        bodies.push({ url, ...JSON.parse(String(init.body ?? '{}')) })
+        if (url === '/wallet/v1/social/redirect') return new Response(JSON.stringify({ uri: 'https://idp.example/auth?state=s1' }), { status: 200 })
+        if (url === '/wallet/v1/social/connect') {
+          claims += 1
+          const reply = claims === 1 ? { status: 'pending' } : { status: 'connected', token: 't'.repeat(43), user, provider: 'google', userName: 'alice' }
+          return new Response(JSON.stringify(reply), { status: 200 })
+        }
+        return new Response('{}', { status: 404 })
+      }),
+    )
+    startFrame(win)
+    send({ id: 'request-0001', type: 'GET_SOCIAL_REDIRECT_URI', payload: { provider: 'google', returnUrl: `${HOST}/shop` } })
+    send({ id: 'request-0002', type: 'GET_SOCIAL_REDIRECT_URI', payload: { provider: 'Not A Provider!' } })
+    send({ id: 'request-0003', type: 'CONNECT_SOCIAL', payload: { uri: 'https://idp.example/auth?state=s1' } })
+    await vi.waitFor(() => expect(posted.filter((p) => p.message.type === 'RESPONSE')).toHaveLength(3))
+    send({ id: 'request-0004', type: 'CONNECT_SOCIAL', payload: { uri: 'https://idp.example/auth?state=s1' } })
+    await vi.waitFor(() => expect(posted.some((p) => p.message.id === 'request-0004')).toBe(true))
+    const reply = (id: string) => posted.find((p) => p.message.id === id)?.message
+    expect(reply('request-0001')).toMatchObject({ ok: true, payload: { uri: 'https://idp.example/auth?state=s1' } })
+    expect(reply('request-0002')).toMatchObject({ ok: false, error: { message: 'Invalid message' } })
+    expect(reply('request-0003')).toMatchObject({ ok: true, payload: { pending: true } })
+    expect(reply('request-0004')).toMatchObject({
+      ok: true,
+      payload: { provider: 'google', userName: 'alice', email: 'alice@example.com', address: '0x1111111111111111111111111111111111111111' },
+    })
+    // The redirect names the page to come back to, with the project it belongs to.
+    expect(bodies.find((b) => b.url === '/wallet/v1/social/redirect')).toMatchObject({ provider: 'google', returnUrl: `${HOST}/shop`, projectId: 'p' })
+    expect(localStorage.getItem('sigil-frame:token')).toBe('t'.repeat(43))
+    expect(JSON.stringify(posted)).not.toContain('t'.repeat(43))
+    localStorage.clear()
+  })
+
+  it('a login cancelled at the provider answers as a user rejection (4001); other refusals keep their reason', async () => {
+    const { win, posted, send } = fakeWindow()
+    let answer = 'The login was cancelled at GitHub'
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response(JSON.stringify({ error: { code: 'login_failed', message: answer } }), { status: 400 })),
+    )
+    startFrame(win)
+    send({ id: 'request-0001', type: 'CONNECT_SOCIAL', payload: { uri: 'https://idp.example/auth?state=s1' } })
+    await vi.waitFor(() => expect(posted.some((p) => p.message.id === 'request-0001')).toBe(true))
+    answer = "Google's answer did not verify: nonce"
+    send({ id: 'request-0002', type: 'CONNECT_SOCIAL', payload: { uri: 'https://idp.example/auth?state=s2' } })
+    await vi.waitFor(() => expect(posted.some((p) => p.message.id === 'request-0002')).toBe(true))
+    const reply = (id: string) => posted.find((p) => p.message.id === id)?.message
+    expect(reply('request-0001')).toMatchObject({ ok: false, error: { message: 'The login was cancelled at GitHub', code: 4001 } })
+    expect(reply('request-0002')).toEqual({ id: 'request-0002', type: 'RESPONSE', ok: false, error: { message: "Google's answer did not verify: nonce" } })
+  })
+
+  it('Farcaster: the channel URL to the host, its token kept here for connect Farcaster', async () => {
+    const { win, posted, send } = fakeWindow()
+    const bodies: Record<string, unknown>[] = []
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string, init: RequestInit) => {
+        bodies.push({ url, ...JSON.parse(String(init.body ?? '{}')) })
+        if (url === '/wallet/v1/farcaster/uri')
+          return new Response(JSON.stringify({ url: 'https://farcaster.xyz/~/siwf?channelToken=c1', channelToken: 'c1' }), { status: 200 })
+        if (url === '/wallet/v1/farcaster/connect')
+          return new Response(
+            JSON.stringify({ status: 'connected', token: 'f'.repeat(43), user: { accounts: [] }, provider: 'farcaster', userName: 'alice' }),
+            {
+              status: 200,
+            },
+          )
+        return new Response('{}', { status: 404 })
+      }),
+    )
+    startFrame(win)
+    send({ id: 'request-0001', type: 'CONNECT_FARCASTER' })
+    await vi.waitFor(() => expect(posted.some((p) => p.message.id === 'request-0001')).toBe(true))
+    send({ id: 'request-0002', type: 'GET_FARCASTER_URI' })
+    await vi.waitFor(() => expect(posted.some((p) => p.message.id === 'request-0002')).toBe(true))
+    send({ id: 'request-0003', type: 'CONNECT_FARCASTER' })
+    await vi.waitFor(() => expect(posted.some((p) => p.message.id === 'request-0003')).toBe(true))
+    const reply = (id: string) => posted.find((p) => p.message.id === id)?.message
+    expect(reply('request-0001')).toMatchObject({ ok: false, error: { message: 'Ask for a Farcaster sign-in link first' } })
+    expect(reply('request-0002')).toEqual({ id: 'request-0002', type: 'RESPONSE', ok: true, payload: { url: 'https://farcaster.xyz/~/siwf?channelToken=c1' } })
+    expect(reply('request-0003')).toEqual({ id: 'request-0003', type: 'RESPONSE', ok: true, payload: { userName: 'alice' } })
+    expect(bodies.find((b) => b.url === '/wallet/v1/farcaster/connect')).toMatchObject({ channelToken: 'c1' })
+    expect(JSON.stringify(posted)).not.toContain('f'.repeat(43))
+    localStorage.clear()
+  })
 })

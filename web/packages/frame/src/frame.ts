@@ -7,7 +7,7 @@
 import { messages } from '@sigil/core/messages'
 import { AppRequest, FrameMessage, originAllowed, ResultOf, rpcSafety, RPC_NOT_ALLOWED, type AppRequestType, type FrameUser } from '@sigil/core/frame-messages'
 import type { z } from 'zod'
-import { api, ApiError, session, type ApiUser } from './api.js'
+import { api, ApiError, session, type ApiUser, type LoginClaim } from './api.js'
 
 const m = messages.ui.frame
 const HEARTBEAT_MS = 5_000
@@ -66,6 +66,10 @@ export function startFrame(win: Window = window): FrameController {
   const allowed = meta.startsWith('__') ? [] : meta.split(/\s+/).filter(Boolean)
   let chainId = params.get('chainId') || 'eip155:1'
   let email: string | undefined
+  // The Farcaster channel this frame waits on. (Its URL for the app, which the host shows as a
+  // QR code, names the channel too, as the Farcaster protocol has it; the session it yields
+  // stays here.)
+  let farcasterChannel: string | undefined
   let state: FrameState = { approval: undefined, keyExport: undefined, appName: undefined, themeMode: 'light' }
   let exportDone: (() => void) | undefined
   const listeners = new Set<Listener>()
@@ -111,6 +115,26 @@ export function startFrame(win: Window = window): FrameController {
     if (!session.token()) throw new RequestError(m.notLoggedIn)
   }
 
+  /**
+   * One claim of a social or Farcaster login: pending, or the session kept here (never posted to
+   * the host). A login the person cancelled at the provider answers as a user rejection (4001).
+   */
+  const claim = async (ask: Promise<LoginClaim>): Promise<Extract<LoginClaim, { status: 'connected' }> | undefined> => {
+    let answer: LoginClaim
+    try {
+      answer = await ask
+    } catch (error) {
+      // The server's only sign of a cancel is its wording ("The login was cancelled at GitHub").
+      if (error instanceof ApiError && error.code === 'login_failed' && /^The login was cancelled/.test(error.message))
+        throw new RequestError(error.message, 4001)
+      throw error
+    }
+    if (answer.status === 'pending') return undefined
+    session.setToken(answer.token)
+    email = answer.user.email
+    return answer
+  }
+
   const waitForApproval = (request: Approval) =>
     new Promise<boolean>((resolve) => {
       approvalDone = resolve
@@ -132,6 +156,25 @@ export function startFrame(win: Window = window): FrameController {
         session.setToken(token)
         return {}
       }
+      case 'GET_SOCIAL_REDIRECT_URI':
+        return api.socialRedirect(request.payload.provider, request.payload.returnUrl, params.get('projectId') ?? undefined)
+      case 'CONNECT_SOCIAL': {
+        const done = await claim(api.socialConnect(request.payload.uri))
+        if (!done) return { pending: true }
+        return { ...userOf(done.user), provider: done.provider, ...(done.userName ? { userName: done.userName } : {}) }
+      }
+      case 'GET_FARCASTER_URI': {
+        const { url, channelToken } = await api.farcasterUri()
+        farcasterChannel = channelToken
+        return { url }
+      }
+      case 'CONNECT_FARCASTER': {
+        if (!farcasterChannel) throw new RequestError(m.noFarcasterChannel)
+        const done = await claim(api.farcasterConnect(farcasterChannel))
+        if (!done) return { pending: true }
+        farcasterChannel = undefined
+        return { userName: done.userName ?? '' }
+      }
       case 'GET_USER': {
         loggedIn()
         if (request.payload?.chainId !== undefined) chainId = String(request.payload.chainId)
@@ -147,6 +190,7 @@ export function startFrame(win: Window = window): FrameController {
         if (session.token()) await api.signOut().catch(() => undefined)
         session.setToken(undefined)
         email = undefined
+        farcasterChannel = undefined
         return {}
       }
       case 'SWITCH_NETWORK':
@@ -212,7 +256,7 @@ export function startFrame(win: Window = window): FrameController {
         setTimeout(() => win.location.reload(), 0)
         return {}
       default:
-        throw new RequestError(m.socialUnavailable)
+        throw new RequestError(m.unsupportedRequest)
     }
   }
 

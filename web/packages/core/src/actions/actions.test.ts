@@ -222,6 +222,32 @@ describe('spec section 4: switching network to another namespace', () => {
   })
 })
 
+describe('a further family', () => {
+  it('switching to an unconnected family keeps the modal on Account (to connect one); connecting it there closes the modal', async () => {
+    const evm = fakeConnector({ id: 'evm', name: 'EVM Wallet', wallets: { eip155: { accounts: [EVM], chainId: 137 } } })
+    const sol = fakeConnector({ id: 'sol', name: 'Solana Wallet', wallets: { solana: { accounts: [SOL], chainId: solana.id } } })
+    const { client: sigil } = client([evm, sol])
+    sigil.open()
+    await sigil.connect('evm')
+    expect(sigil.store.getState().modal.open).toBe(false)
+    // Account, Networks, then back to Account on Solana, which offers to connect a wallet.
+    sigil.open()
+    sigil.push('Networks')
+    await sigil.switchNetwork(solana)
+    sigil.goBack()
+    expect(sigil.store.getState().router.history.map((r) => r.view)).toEqual(['Account'])
+    expect(sigil.store.getState().modal.open).toBe(true)
+    sigil.push('Connect')
+    sigil.push('ConnectingExternal', { connector: sol.connector.info })
+    await sigil.connect('sol')
+    const state = sigil.store.getState()
+    expect(state.modal.open).toBe(false)
+    expect(state.activeNamespace).toBe('solana')
+    expect(activeAccount(state).address).toBe(SOL)
+    expect(state.chains.eip155?.account.address).toBe(EVM)
+  })
+})
+
 describe('spec section 4: disconnect', () => {
   it('targets: the namespace asked for, every connected one by default, and a WalletConnect or Auth connection takes its other namespaces', () => {
     const { ctx } = testContext({ networks })

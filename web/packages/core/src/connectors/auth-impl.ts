@@ -8,8 +8,17 @@ import { errors } from '../messages/core.js'
 import { SigilError, tryAgainAfter } from '../errors.js'
 import { FrameBridge, FRAME_SIGN_OUT_WAIT_MS } from '../frame/bridge.js'
 import { rpcSafety, type FrameUser } from '../frame/messages.js'
-import type { ChainNamespace } from '../types.js'
-import { EMAIL_COOLDOWN_MS, LoginCacheKeys, type AuthConnectorOptions, type AuthImpl, type EmbeddedRequestEvent } from './auth.js'
+import type { CaipNetwork, ChainNamespace } from '../types.js'
+import { createEmbeddedSolanaProvider } from './auth-solana.js'
+import {
+  EMAIL_COOLDOWN_MS,
+  LoginCacheKeys,
+  socialLoginOf,
+  type AuthConnectorOptions,
+  type AuthImpl,
+  type EmbeddedRequestEvent,
+  type SocialLogin,
+} from './auth.js'
 import { parseChainId, type Eip1193Listener } from './eip1193.js'
 import type { Connection, ConnectorEvent } from './types.js'
 
@@ -73,18 +82,56 @@ export function createAuthImpl(options: AuthConnectorOptions, { emit, emitReques
   }
 
   const evmAddress = () => user?.accounts.find((a) => a.namespace === 'eip155')?.address
-  const evmChain = () => (chainId.startsWith('eip155:') ? Number(chainId.slice(7)) : undefined)
+  /** The host's first EVM chain: where the EVM account is while a network of another namespace is active. */
+  let evmFallback: number | undefined
+  const evmChain = () => (chainId.startsWith('eip155:') ? Number(chainId.slice(7)) : evmFallback)
 
-  const connection = (u: FrameUser): Connection => ({
-    connectorId: 'sigil-embedded',
-    accounts: u.accounts.map((a) => ({
-      namespace: a.namespace,
-      address: a.address,
-      type: a.type,
-      chainId: a.namespace === 'eip155' ? (evmChain() ?? 1) : chainId.startsWith('solana:') ? chainId.slice(7) : '5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp',
-    })),
-    walletInfo: { name: u.email ?? 'Embedded wallet' },
-  })
+  /** A social login in progress or finished: the provider, the username once known. */
+  const rememberSocial = (login: SocialLogin | undefined) => {
+    if (login) storage.setItem(LoginCacheKeys.socialProvider, login.provider)
+    else storage.removeItem(LoginCacheKeys.socialProvider)
+    if (login?.userName) storage.setItem(LoginCacheKeys.socialUsername, login.userName)
+    else storage.removeItem(LoginCacheKeys.socialUsername)
+    if (login?.provider !== 'farcaster') storage.removeItem(LoginCacheKeys.farcasterUrl)
+  }
+
+  /**
+   * Asks the frame until the login finished: each ask waits on the server up to 20 s, within
+   * the frame's 30 s request timeout. Aborting stops between two asks or during one.
+   */
+  const untilDone = async <T extends object>(ask: () => Promise<T | { pending: true }>, signal: AbortSignal | undefined): Promise<T> => {
+    for (;;) {
+      if (signal?.aborted) throw new SigilError(errors.somethingWentWrong, 'ABORTED')
+      const answer = await ask()
+      if (!('pending' in answer)) return answer
+    }
+  }
+
+  /**
+   * The user's accounts in every namespace the frame has one for. Each starts on the active
+   * network when that is of its namespace, else on the host's first network of it (a Solana
+   * account on the host's Solana network, not mainnet, while an EVM network is active).
+   */
+  const connection = (u: FrameUser, networks: readonly CaipNetwork[]): Connection => {
+    const first = (namespace: ChainNamespace) => networks.find((n) => n.chainNamespace === namespace)
+    const solana = networks.find((n) => n.caipNetworkId === chainId) ?? first('solana')
+    if (solana?.chainNamespace === 'solana') solanaProvider.useNetwork(solana)
+    const evm = first('eip155')
+    evmFallback = evm ? Number(evm.id) : undefined
+    const social = socialLoginOf(storage)
+    return {
+      connectorId: 'sigil-embedded',
+      accounts: u.accounts.map((a) => ({
+        namespace: a.namespace,
+        address: a.address,
+        type: a.type,
+        chainId: a.namespace === 'eip155' ? (evmChain() ?? 1) : (solanaProvider.network?.id ?? '5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp'),
+      })),
+      walletInfo: { name: u.email ?? social?.userName ?? 'Embedded wallet' },
+      user: { ...(u.email ? { email: u.email } : {}), ...(social?.userName ? { username: social.userName } : {}) },
+      ...(social ? { socialProvider: social.provider } : {}),
+    }
+  }
 
   /** One request through the frame, with the modal told about approvals and refusals. */
   const rpcRequest = async (method: string, params: unknown, namespaceChain: string): Promise<unknown> => {
@@ -130,7 +177,7 @@ export function createAuthImpl(options: AuthConnectorOptions, { emit, emitReques
           return null
         }
         default:
-          return rpcRequest(method, params, chainId.startsWith('eip155:') ? chainId : 'eip155:1')
+          return rpcRequest(method, params, `eip155:${evmChain() ?? 1}`)
       }
     },
     on(event: string, listener: Eip1193Listener) {
@@ -143,14 +190,12 @@ export function createAuthImpl(options: AuthConnectorOptions, { emit, emitReques
     },
   }
 
-  const solanaChain = () => (chainId.startsWith('solana:') ? chainId : 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp')
-  const solanaProvider = {
-    get publicKey() {
-      return user?.accounts.find((a) => a.namespace === 'solana')?.address
-    },
-    signMessage: (message: string) => rpcRequest('solana_signMessage', { message, pubkey: solanaProvider.publicKey }, solanaChain()),
-    signTransaction: (transaction: string) => rpcRequest('solana_signTransaction', { transaction }, solanaChain()),
-  }
+  const solanaProvider = createEmbeddedSolanaProvider({
+    walletName: 'Embedded wallet',
+    address: () => user?.accounts.find((a) => a.namespace === 'solana')?.address,
+    network: undefined,
+    request: rpcRequest,
+  })
 
   const getUser = async () => {
     const u = await frame().request('GET_USER', { chainId })
@@ -160,19 +205,19 @@ export function createAuthImpl(options: AuthConnectorOptions, { emit, emitReques
 
   return {
     connector: {
-      async connect() {
+      async connect({ networks }) {
         const u = await getUser()
         remember(u.email)
-        return connection(u)
+        return connection(u, networks)
       },
-      async reconnect() {
+      async reconnect({ networks }) {
         try {
           const { isConnected } = await frame().request('IS_CONNECTED')
           if (!isConnected) {
             forget()
             return undefined
           }
-          return connection(await getUser())
+          return connection(await getUser(), networks)
         } catch {
           forget()
           return undefined
@@ -196,9 +241,41 @@ export function createAuthImpl(options: AuthConnectorOptions, { emit, emitReques
         if (wait > 0 && storage.getItem(LoginCacheKeys.email) === trimmed) throw new SigilError(tryAgainAfter(wait), 'RATE_LIMITED')
         chainId = options.chainId()
         const { action } = await frame().request('CONNECT_EMAIL', { email: trimmed })
+        rememberSocial(undefined)
         storage.setItem(LoginCacheKeys.email, trimmed)
         if (action === 'VERIFY_OTP') storage.setItem(LoginCacheKeys.lastEmailLoginTime, String(Date.now()))
         return action
+      },
+      async getSocialRedirectUri(provider: string, redirectOptions?: { returnUrl?: string }) {
+        chainId = options.chainId()
+        const { uri } = await frame().request('GET_SOCIAL_REDIRECT_URI', {
+          provider,
+          ...(redirectOptions?.returnUrl ? { returnUrl: redirectOptions.returnUrl } : {}),
+        })
+        // Kept for a full-page login: the page that comes back knows which provider it was.
+        rememberSocial({ provider })
+        return uri
+      },
+      async connectSocial(uri: string, connectOptions?: { signal?: AbortSignal }) {
+        const signal = connectOptions?.signal
+        const done = await untilDone(() => frame().request('CONNECT_SOCIAL', { uri }, signal ? { signal } : {}), signal)
+        const login: SocialLogin = { provider: done.provider, ...(done.userName ? { userName: done.userName } : {}) }
+        rememberSocial(login)
+        return login
+      },
+      async getFarcasterUri() {
+        chainId = options.chainId()
+        const { url } = await frame().request('GET_FARCASTER_URI')
+        storage.setItem(LoginCacheKeys.farcasterUrl, url)
+        return url
+      },
+      async connectFarcaster(connectOptions?: { signal?: AbortSignal }) {
+        const signal = connectOptions?.signal
+        const { userName } = await untilDone(() => frame().request('CONNECT_FARCASTER', undefined, signal ? { signal } : {}), signal)
+        const login: SocialLogin = { provider: 'farcaster', ...(userName ? { userName } : {}) }
+        rememberSocial(login)
+        storage.removeItem(LoginCacheKeys.farcasterUrl)
+        return login
       },
       async connectDevice() {
         await frame().request('CONNECT_DEVICE')

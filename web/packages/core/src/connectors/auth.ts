@@ -17,6 +17,8 @@ export const LoginCacheKeys = {
   email: '@appkit/email',
   lastChain: '@appkit/last_chain',
   socialUsername: '@appkit/social_username',
+  socialProvider: '@appkit/social_provider',
+  farcasterUrl: '@appkit/farcaster_url',
   lastEmailLoginTime: '@appkit/last_email_login_time',
 } as const
 
@@ -30,6 +32,12 @@ export type EmbeddedRequestEvent =
   | { type: 'approval-end'; ok: boolean }
   /** A method the embedded wallet refuses: the modal shows `message`. */
   | { type: 'not-allowed'; message: string }
+
+/** A finished social login: the provider (google, github, farcaster, …) and the username it gave. */
+export interface SocialLogin {
+  provider: string
+  userName?: string
+}
 
 export type EmailAction = 'VERIFY_DEVICE' | 'VERIFY_OTP' | 'CONNECT'
 
@@ -59,8 +67,25 @@ export interface AuthConnector extends WalletConnector {
   updateEmail(email: string): Promise<'VERIFY_PRIMARY_OTP' | 'VERIFY_SECONDARY_OTP'>
   updateEmailPrimaryOtp(otp: string): Promise<void>
   updateEmailSecondaryOtp(otp: string): Promise<string>
+  /**
+   * Social login, step 1: the provider's login page for a new login (single use, 10 min).
+   * `returnUrl`: for a full-page login, the page (on an allowed origin) the provider sends back to.
+   */
+  getSocialRedirectUri(provider: string, options?: { returnUrl?: string }): Promise<string>
+  /**
+   * Social login, step 2: waits until the person finished at the provider, for the login started
+   * at `uri` (the provider's URL, or the page URL a full-page login came back to). The frame then
+   * holds a session (connect() yields the accounts). Rejects with code 4001 when they cancelled.
+   */
+  connectSocial(uri: string, options?: { signal?: AbortSignal }): Promise<SocialLogin>
+  /** Sign In With Farcaster: a new channel's URL, for the Farcaster app (a QR code and a link). */
+  getFarcasterUri(): Promise<string>
+  /** Waits until the Farcaster app signed in on the channel; the frame then holds a session. */
+  connectFarcaster(options?: { signal?: AbortSignal }): Promise<SocialLogin>
   /** The email being logged in with, or of the session. */
   getEmail(): string | undefined
+  /** The social provider and username of the session, when it came through social login. */
+  getSocialLogin(): SocialLogin | undefined
   /** Milliseconds until another code may be asked for (0 when it may now). */
   emailCooldownMs(now?: number): number
   /** The frame shows the user their private keys (after a fresh email code); resolves when they are done there. */
@@ -77,7 +102,15 @@ export function isAuthConnector(connector: WalletConnector | undefined): connect
 
 /** The part that loads on first use. */
 export interface AuthImpl {
-  connector: Omit<AuthConnector, 'info' | 'subscribe' | 'subscribeRequests' | 'getEmail' | 'emailCooldownMs'>
+  connector: Omit<AuthConnector, 'info' | 'subscribe' | 'subscribeRequests' | 'getEmail' | 'getSocialLogin' | 'emailCooldownMs'>
+}
+
+/** The stored social login of the session, if it came through one. */
+export function socialLoginOf(storage: KeyValueStorage): SocialLogin | undefined {
+  const provider = storage.getItem(LoginCacheKeys.socialProvider)
+  if (!provider || storage.getItem(LoginCacheKeys.emailLogin) !== 'true') return undefined
+  const userName = storage.getItem(LoginCacheKeys.socialUsername)
+  return userName ? { provider, userName } : { provider }
 }
 
 /** The embedded wallet's connector source: one AUTH connector, its work loaded on first use. */
@@ -130,7 +163,12 @@ export function embeddedWallet(options: AuthConnectorOptions): ConnectorSource {
     updateEmailPrimaryOtp: async (otp) => (await load()).connector.updateEmailPrimaryOtp(otp),
     updateEmailSecondaryOtp: async (otp) => (await load()).connector.updateEmailSecondaryOtp(otp),
     exportKeys: async (exportOptions) => (await load()).connector.exportKeys(exportOptions),
+    getSocialRedirectUri: async (provider, redirectOptions) => (await load()).connector.getSocialRedirectUri(provider, redirectOptions),
+    connectSocial: async (uri, connectOptions) => (await load()).connector.connectSocial(uri, connectOptions),
+    getFarcasterUri: async () => (await load()).connector.getFarcasterUri(),
+    connectFarcaster: async (connectOptions) => (await load()).connector.connectFarcaster(connectOptions),
     getEmail: () => options.storage.getItem(LoginCacheKeys.email) ?? undefined,
+    getSocialLogin: () => socialLoginOf(options.storage),
     emailCooldownMs(now = Date.now()) {
       const last = Number(options.storage.getItem(LoginCacheKeys.lastEmailLoginTime))
       return Number.isFinite(last) && last > 0 ? Math.max(0, last + EMAIL_COOLDOWN_MS - now) : 0

@@ -20,6 +20,9 @@ export interface Connection {
   /** In the wallet's order; the first account of each namespace is that namespace's active one. */
   accounts: ConnectionAccount[]
   walletInfo?: ConnectedWalletInfo
+  /** An embedded wallet's login: its email, and the social provider and username it came through. */
+  user?: { email?: string; username?: string }
+  socialProvider?: string
 }
 
 export interface ConnectParams {

@@ -12,6 +12,8 @@ const otp = z.string().regex(/^\d{6}$/)
 const email = z.string().min(3).max(254)
 const accountType = z.enum(['eoa', 'smartAccount', 'payment'])
 const chainId = z.union([z.number().int().nonnegative(), z.string().min(1).max(100)])
+/** A provider id as the server names it: google, github, … or a configured issuer's id. */
+const socialProvider = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,39}$/)
 
 /** Every app-to-frame request: its type and payload. */
 export const AppRequest = z.discriminatedUnion('type', [
@@ -27,7 +29,18 @@ export const AppRequest = z.discriminatedUnion('type', [
     type: z.literal('GET_USER'),
     payload: z.object({ chainId: chainId.optional(), preferredAccountType: accountType.optional(), socialUri: z.string().max(4096).optional() }).optional(),
   }),
-  z.object({ id, type: z.literal('GET_SOCIAL_REDIRECT_URI'), payload: z.object({ provider: z.string().min(1).max(40) }) }),
+  z.object({
+    id,
+    type: z.literal('GET_SOCIAL_REDIRECT_URI'),
+    // `returnUrl`: for a full-page login (popups blocked, mobile), the host page to come back to.
+    payload: z.object({
+      provider: socialProvider,
+      returnUrl: z
+        .url({ protocol: /^https?$/ })
+        .max(2048)
+        .optional(),
+    }),
+  }),
   z.object({ id, type: z.literal('SIGN_OUT') }),
   z.object({ id, type: z.literal('IS_CONNECTED'), payload: z.object({ token: z.string().max(200).optional() }).optional() }),
   z.object({ id, type: z.literal('GET_CHAIN_ID') }),
@@ -77,15 +90,25 @@ export const FrameUser = z.object({
 })
 export type FrameUser = z.infer<typeof FrameUser>
 
+/**
+ * A social or Farcaster login the person has not finished yet: the frame asked the server once
+ * (it waits up to 20 s) and the host asks again, so no single request outlives its timeout.
+ */
+export const LoginPending = z.object({ pending: z.literal(true) })
+
+/** Connect social's success: the user, the provider and the username it gave. */
+export const SocialUser = FrameUser.extend({ provider: socialProvider })
+export type SocialUser = z.infer<typeof SocialUser>
+
 /** The success payload each request type answers with. */
 export const ResultOf = {
   SWITCH_NETWORK: z.object({ chainId }),
   CONNECT_EMAIL: z.object({ action: z.enum(['VERIFY_DEVICE', 'VERIFY_OTP', 'CONNECT']) }),
   CONNECT_DEVICE: z.object({ action: z.literal('VERIFY_OTP') }),
   CONNECT_OTP: z.object({}),
-  CONNECT_SOCIAL: FrameUser,
-  GET_FARCASTER_URI: z.object({ url: z.string() }),
-  CONNECT_FARCASTER: z.object({ userName: z.string() }),
+  CONNECT_SOCIAL: z.union([LoginPending, SocialUser]),
+  GET_FARCASTER_URI: z.object({ url: z.url({ protocol: /^https?$/ }) }),
+  CONNECT_FARCASTER: z.union([LoginPending, z.object({ userName: z.string().max(100) })]),
   GET_USER: FrameUser,
   GET_SOCIAL_REDIRECT_URI: z.object({ uri: z.string() }),
   SIGN_OUT: z.object({}),

@@ -301,6 +301,7 @@ describe('pre-rendered Connect view', () => {
     })
     expect(shadow().querySelector<HTMLElement>('.root')?.style.display).toBe('none')
     expect(hidden.querySelector('form.email')).not.toBeNull()
-    expect(hidden.querySelectorAll('.socials button')).toHaveLength(2)
+    // Google full width, X as an icon.
+    expect(hidden.querySelectorAll('.social-login button')).toHaveLength(2)
   })
 })

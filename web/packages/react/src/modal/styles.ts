@@ -130,6 +130,11 @@ button{font:inherit;color:inherit}
 .send input,.send select{height:40px;padding:0 12px;border-radius:var(--r-m);background:var(--c-surface);border:1px solid var(--c-border);color:var(--c-fg);font:inherit}
 .send-actions{display:flex;gap:8px;justify-content:flex-end;margin-top:6px}
 .email input{all:unset;flex:1;min-width:0;height:40px;padding:0 12px;border-radius:var(--r-m);background:var(--c-surface);border:1px solid var(--c-border);color:var(--c-fg)}
+.social-login{display:flex;flex-direction:column;gap:8px}
+.social-glyph{display:inline-flex;align-items:center;justify-content:center;width:22px;height:22px;border-radius:50%;background:var(--c-border);color:var(--c-fg);font-weight:700;font-size:12px}
+.social-list .social-glyph{width:32px;height:32px;font-size:14px}
+.qr{background:#fff;padding:12px;border-radius:var(--r-m);line-height:0}
+.qr svg{display:block;width:200px;height:200px}
 .socials{display:flex;gap:6px}
 .socials .icon-btn{flex:1;border-radius:var(--r-m);background:var(--c-surface);width:auto}
 .divider{display:flex;align-items:center;gap:10px;margin:12px 0;color:var(--c-fg3);font-size:12px}

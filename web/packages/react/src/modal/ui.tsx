@@ -20,6 +20,7 @@ const svg = (path: ReactNode, size = 18) => (
 
 export const Icons = {
   close: () => svg(<path d="M6 6l12 12M18 6L6 18" />),
+  more: () => svg(<path d="M5 12h.01M12 12h.01M19 12h.01" strokeWidth="3" />),
   back: () => svg(<path d="M15 18l-6-6 6-6" />),
   chevron: () => svg(<path d="M9 18l6-6-6-6" />, 16),
   copy: () =>

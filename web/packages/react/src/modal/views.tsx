@@ -7,6 +7,7 @@ import type { ResolvedOptions, RouteEntry, RouteOf, View } from '@sigil/core'
 import type { Messages } from '@sigil/core/messages'
 import type { ComponentType } from 'react'
 import { loadable } from './loadable.js'
+import { providerLabel } from './social.js'
 
 export interface ViewProps<V extends View> {
   route: RouteOf<V>
@@ -36,6 +37,7 @@ const connect = feature(() => import('./features/connect.js'))
 const account = feature(() => import('./features/account.js'))
 const siwx = feature(() => import('./features/siwx.js'))
 const email = feature(() => import('./features/email.js'))
+const social = feature(() => import('./features/social.js'))
 
 export const views: { [V in View]?: ViewEntry<V> } = {
   Connect: connect(
@@ -90,6 +92,18 @@ export const views: { [V in View]?: ViewEntry<V> } = {
   ExportKey: email<'ExportKey'>(
     (m) => m.ExportKeyView,
     (_, m) => m.ui.titles.ExportKey,
+  ),
+  ConnectingSocial: social<'ConnectingSocial'>(
+    (m) => m.ConnectingSocialView,
+    (r, m) => m.ui.connect.continueWith(providerLabel(m.ui, r.data.provider)),
+  ),
+  ConnectSocials: social(
+    (m) => m.ConnectSocialsView,
+    (_, m) => m.ui.titles.ConnectSocials,
+  ),
+  ConnectingFarcaster: social(
+    (m) => m.ConnectingFarcasterView,
+    (_, m) => m.ui.titles.ConnectingFarcaster,
   ),
   SIWXSignMessage: siwx(
     (m) => m.SIWXSignMessageView,

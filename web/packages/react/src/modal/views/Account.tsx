@@ -15,6 +15,7 @@ import {
 import { useCallback, useEffect, useId, useRef, useState, type KeyboardEvent } from 'react'
 import type { Messages } from '@sigil/core/messages'
 import { useMessages, useModal, useStore } from '../context.js'
+import { providerLabel } from '../social.js'
 import { Icons, Identicon, RemoteImage } from '../ui.js'
 import { SendForm } from './SendForm.js'
 
@@ -146,7 +147,13 @@ export function AccountView() {
             {m.connectedWith(wallet.name)}
           </p>
         ) : null}
-        {providerType === 'AUTH' ? <EmbeddedAccount type={account?.allAccounts?.find((a) => a.address === address)?.type} /> : null}
+        {providerType === 'AUTH' ? (
+          <EmbeddedAccount
+            type={account?.allAccounts?.find((a) => a.address === address)?.type}
+            socialProvider={account?.socialProvider}
+            userName={account?.user?.username}
+          />
+        ) : null}
         {canSend && !sending ? (
           <button type="button" className="btn secondary" onClick={() => setSending(true)}>
             {m.send.open}
@@ -199,8 +206,11 @@ export function AccountView() {
   )
 }
 
-/** The embedded wallet's account: its type, the email it belongs to, and a way to change that email. */
-function EmbeddedAccount({ type }: { type: string | undefined }) {
+/**
+ * The embedded wallet's account: its type, the social login or the email it belongs to, and a
+ * way to change that email.
+ */
+function EmbeddedAccount({ type, socialProvider, userName }: { type: string | undefined; socialProvider: string | undefined; userName: string | undefined }) {
   const { client } = useModal()
   const ui = useMessages().ui
   const email = client.getAuthConnector()?.getEmail()
@@ -209,6 +219,11 @@ function EmbeddedAccount({ type }: { type: string | undefined }) {
       {type ? (
         <span className="tag acct-type" data-testid="account-type">
           {ui.account.accountTypes[type as keyof typeof ui.account.accountTypes] ?? type}
+        </span>
+      ) : null}
+      {socialProvider ? (
+        <span data-testid="account-social" data-provider={socialProvider}>
+          {ui.social.signedInWith(providerLabel(ui, socialProvider), userName)}
         </span>
       ) : null}
       {email ? <span data-testid="account-email">{ui.email.signedInAs(email)}</span> : null}

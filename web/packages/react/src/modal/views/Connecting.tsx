@@ -89,7 +89,7 @@ export function ConnectingExternalView({ route }: ViewProps<'ConnectingExternal'
   )
 }
 
-/** A directory wallet the page has no connector for. Wallet-connect sessions arrive in a later issue. */
+/** A directory wallet the page has no connector for, WalletConnect being off (`walletConnect: false`). */
 export function WalletNotInstalledView({ route }: { route: RouteOf<'ConnectingWalletConnect'> | RouteOf<'ConnectingWalletConnectBasic'> }) {
   const { directory } = useModal()
   const m = useMessages().ui

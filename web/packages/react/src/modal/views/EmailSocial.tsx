@@ -1,11 +1,13 @@
 /*
  * Email and social sign-in on the Connect view: a chunk of its own, loaded only when the host
- * turned email or socials on. Email logs in to the embedded wallet (when the host set
- * `frameUrl`); social login arrives with its own issue: its buttons show disabled.
+ * turned email or socials on. Both log in to the embedded wallet (when the host set
+ * `frameUrl`); without it their buttons show disabled.
  */
 import { AUTH_CONNECTOR_ID, errorText, type SocialProvider } from '@sigil/core'
 import { useState, type FormEvent } from 'react'
 import { useMessages, useModal } from '../context.js'
+import { providerLabel, startSocialLogin } from '../social.js'
+import { Icons } from '../ui.js'
 
 export function EmailSignIn() {
   const { client, shake } = useModal()
@@ -62,19 +64,74 @@ export function EmailSignIn() {
   )
 }
 
-export function SocialSignIn({ providers }: { providers: readonly SocialProvider[] }) {
-  const m = useMessages().ui.connect
+/** At most this many social buttons show on the Connect view; past it, a 'more' button lists them all. */
+export const SOCIALS_SHOWN = 6
+
+/** A provider's glyph: its initial in a round badge. */
+export function SocialGlyph({ label }: { label: string }) {
   return (
-    // biome-ignore lint/a11y/useSemanticElements: a row of buttons, not form fields; a fieldset would bring its own box and legend
-    <div className="socials" role="group" aria-label={m.continueWithSocial}>
-      {providers.map((s) => {
-        const label = m.socials[s] ?? s
-        return (
-          <button key={s} type="button" className="icon-btn" disabled aria-label={m.continueWith(label)} title={label}>
-            {label.slice(0, 1)}
-          </button>
-        )
-      })}
+    <span className="social-glyph" aria-hidden="true">
+      {label.slice(0, 1).toUpperCase()}
+    </span>
+  )
+}
+
+/**
+ * The socials in the host's order: the first as a full-width 'Continue with X', the rest as
+ * icons; more than six fold the last ones behind a 'more' button (ConnectSocials lists all).
+ */
+export function SocialSignIn({ providers }: { providers: readonly SocialProvider[] }) {
+  const { client } = useModal()
+  const ui = useMessages().ui
+  const m = ui.connect
+  const auth = client.getAuthConnector()
+  const folded = providers.length > SOCIALS_SHOWN
+  const [first, ...rest] = folded ? providers.slice(0, SOCIALS_SHOWN - 1) : providers
+  if (!first) return null
+  const start = (provider: string) => startSocialLogin(client, provider)
+  const firstLabel = providerLabel(ui, first)
+  return (
+    <div className="social-login">
+      <button type="button" className="btn secondary block social-wide" disabled={!auth} onClick={() => start(first)} data-provider={first}>
+        <SocialGlyph label={firstLabel} />
+        {m.continueWith(firstLabel)}
+      </button>
+      {rest.length || folded ? (
+        // biome-ignore lint/a11y/useSemanticElements: a row of buttons, not form fields; a fieldset would bring its own box and legend
+        <div className="socials" role="group" aria-label={m.continueWithSocial}>
+          {rest.map((s) => {
+            const label = providerLabel(ui, s)
+            return (
+              <button
+                key={s}
+                type="button"
+                className="icon-btn"
+                disabled={!auth}
+                aria-label={m.continueWith(label)}
+                title={label}
+                onClick={() => start(s)}
+                data-provider={s}
+              >
+                <SocialGlyph label={label} />
+              </button>
+            )
+          })}
+          {folded ? (
+            <button
+              type="button"
+              className="icon-btn"
+              disabled={!auth}
+              aria-label={m.moreSocials}
+              title={m.moreSocials}
+              onClick={() => client.push('ConnectSocials')}
+              data-testid="socials-more"
+            >
+              <Icons.more />
+            </button>
+          ) : null}
+        </div>
+      ) : null}
+      {auth ? null : <p className="sub">{m.socialUnavailable}</p>}
     </div>
   )
 }

@@ -1,0 +1,84 @@
+import { describe, expect, it, vi } from 'vitest'
+import { MemoryStorage } from '../test-utils/index.js'
+import { LoginCacheKeys } from './auth.js'
+
+/** The frame's answers, by request type, in order; what the connector asked. */
+const script: Record<string, unknown[]> = {}
+const asked: { type: string; payload: unknown }[] = []
+
+vi.mock('../frame/bridge.js', () => ({
+  FRAME_SIGN_OUT_WAIT_MS: 3000,
+  FrameBridge: class {
+    ready = Promise.resolve()
+    async request(type: string, payload?: unknown) {
+      asked.push({ type, payload })
+      const next = script[type]?.shift()
+      if (next instanceof Error) throw next
+      return next ?? {}
+    }
+    show() {}
+  },
+}))
+
+const { createAuthImpl } = await import('./auth-impl.js')
+
+const USER = {
+  address: '0x1111111111111111111111111111111111111111',
+  chainId: 'eip155:1',
+  accounts: [{ namespace: 'eip155', address: '0x1111111111111111111111111111111111111111', type: 'eoa' }],
+  preferredAccountType: 'eoa',
+}
+
+function impl() {
+  const storage = new MemoryStorage()
+  const { connector } = createAuthImpl(
+    { frameUrl: 'https://frame.example', projectId: 'p', version: '1', chainId: () => 'eip155:1', storage },
+    { emit: () => undefined, emitRequest: () => undefined },
+  )
+  asked.length = 0
+  return { connector, storage }
+}
+
+describe('the embedded wallet: social login', () => {
+  it('asks connect social again while pending, then keeps the provider and username in the login cache; the connection carries them', async () => {
+    const { connector, storage } = impl()
+    script.GET_SOCIAL_REDIRECT_URI = [{ uri: 'https://idp.example/auth?state=s1' }]
+    script.CONNECT_SOCIAL = [{ pending: true }, { pending: true }, { ...USER, email: 'alice@example.com', provider: 'github', userName: 'alice' }]
+    script.GET_USER = [{ ...USER, email: 'alice@example.com' }]
+    expect(await connector.getSocialRedirectUri('github', { returnUrl: 'https://shop.example/' })).toBe('https://idp.example/auth?state=s1')
+    expect(storage.getItem(LoginCacheKeys.socialProvider)).toBe('github')
+    expect(await connector.connectSocial('https://idp.example/auth?state=s1')).toEqual({ provider: 'github', userName: 'alice' })
+    expect(asked.map((a) => a.type)).toEqual(['GET_SOCIAL_REDIRECT_URI', 'CONNECT_SOCIAL', 'CONNECT_SOCIAL', 'CONNECT_SOCIAL'])
+    expect(asked[0]?.payload).toEqual({ provider: 'github', returnUrl: 'https://shop.example/' })
+    const connection = await connector.connect({ namespaces: ['eip155'], networks: [] })
+    expect([connection.socialProvider, connection.user]).toEqual(['github', { email: 'alice@example.com', username: 'alice' }])
+    expect(storage.getItem(LoginCacheKeys.emailLogin)).toBe('true')
+    expect(storage.getItem(LoginCacheKeys.socialUsername)).toBe('alice')
+    // Disconnecting forgets the whole login cache (spec section 4).
+    await connector.disconnect()
+    expect(Object.values(LoginCacheKeys).map((k) => storage.getItem(k))).toEqual(Object.values(LoginCacheKeys).map(() => null))
+  })
+
+  it('stops asking once aborted', async () => {
+    const { connector } = impl()
+    const controller = new AbortController()
+    script.CONNECT_SOCIAL = [{ pending: true }, { pending: true }, { pending: true }]
+    const first = connector.connectSocial('https://idp.example/auth?state=s1', { signal: controller.signal })
+    controller.abort()
+    await expect(first).rejects.toThrow('Something went wrong')
+    expect(asked.filter((a) => a.type === 'CONNECT_SOCIAL').length).toBeLessThanOrEqual(1)
+  })
+
+  it('Farcaster: the channel URL, then the userName once the app signed in; an email login afterwards drops the social keys', async () => {
+    const { connector, storage } = impl()
+    script.GET_FARCASTER_URI = [{ url: 'https://farcaster.xyz/~/siwf?channelToken=c1' }]
+    script.CONNECT_FARCASTER = [{ pending: true }, { userName: 'alice' }]
+    expect(await connector.getFarcasterUri()).toBe('https://farcaster.xyz/~/siwf?channelToken=c1')
+    expect(storage.getItem(LoginCacheKeys.farcasterUrl)).toBe('https://farcaster.xyz/~/siwf?channelToken=c1')
+    expect(await connector.connectFarcaster()).toEqual({ provider: 'farcaster', userName: 'alice' })
+    expect([storage.getItem(LoginCacheKeys.socialProvider), storage.getItem(LoginCacheKeys.socialUsername)]).toEqual(['farcaster', 'alice'])
+    script.CONNECT_EMAIL = [{ action: 'VERIFY_OTP' }]
+    await connector.connectEmail('bob@example.com')
+    expect([storage.getItem(LoginCacheKeys.socialProvider), storage.getItem(LoginCacheKeys.socialUsername)]).toEqual([null, null])
+  })
+})
