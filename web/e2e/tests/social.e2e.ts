@@ -217,7 +217,9 @@ describe('Sign In With Farcaster', () => {
     const refused = await farcasterApp(url, NO_FID_KEY, 1)
     expect(refused.status).toBe(400)
     expect(refused.body.error?.message).toBe('The message is not signed by the custody address of fid 1')
-    await expect.poll(() => ui.dialog(t.page).getByTestId('farcaster-error').innerText(), { timeout: 30_000 }).toBe('The message is not signed by the custody address of fid 1')
+    await expect
+      .poll(() => ui.dialog(t.page).getByTestId('farcaster-error').innerText(), { timeout: 30_000 })
+      .toBe('The message is not signed by the custody address of fid 1')
     expect(await t.page.getByTestId('status').innerText()).toBe('disconnected')
     await screenshot(t.page, shots(), 'social-farcaster-refused')
     await ui.dialog(t.page).getByRole('button', { name: 'Try again' }).click()

@@ -8,6 +8,7 @@
  */
 import { createPublicKey, verify } from 'node:crypto'
 import { join } from 'node:path'
+import bitcoinMessage from 'bitcoinjs-message'
 import { afterEach, describe, expect, inject, it } from 'vitest'
 import type { Page } from 'playwright-core'
 import { DEMO_MESSAGE } from '../../apps/demo/src/contracts.js'
@@ -122,17 +123,24 @@ describe('WalletConnect with EVM, Solana and Bitcoin', () => {
     await closeModal(t.page)
     await waitText(t.page, 'solana-balance', `${shownSol} SOL`)
 
-    // useAppKitProvider('solana').signMessage: solana_signMessage answered by the Node wallet's ed25519 key.
-    await t.page.getByRole('button', { name: 'Sign with Solana' }).click()
-    await expect.poll(() => text(t.page, 'solana-signature'), { timeout: 20_000 }).toMatch(/^[0-9a-f]{128}$/)
-    const signature = Buffer.from((await text(t.page, 'solana-signature')) as string, 'hex')
+    // useAppKitProvider('solana').signMessage (the demo's Solana card): solana_signMessage answered by the Node wallet's ed25519 key.
+    await t.page.getByRole('button', { name: 'Sign Solana message' }).click()
+    await expect.poll(() => text(t.page, 'sol-message-signature'), { timeout: 20_000 }).toMatch(/^[1-9A-HJ-NP-Za-km-z]{86,88}$/)
+    expect(await text(t.page, 'sol-message-signer')).toBe(sol.address)
+    const signature = Buffer.from(fromBase58((await text(t.page, 'sol-message-signature')) as string))
     const publicKey = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: Buffer.from(fromBase58(sol.address)).toString('base64url') }, format: 'jwk' })
     expect(verify(null, Buffer.from(DEMO_MESSAGE), publicKey, signature)).toBe(true)
     expect(verify(null, Buffer.from(`${DEMO_MESSAGE}!`), publicKey, signature)).toBe(false)
 
-    // useAppKitProvider('bip122').signMessage: the Bitcoin RPC's signMessage, BIP-322 by the P2WPKH key.
-    await t.page.getByRole('button', { name: 'Sign with Bitcoin' }).click()
-    await expect.poll(() => text(t.page, 'bip122-signature'), { timeout: 20_000 }).toBe(bip322Sign(WC_BITCOIN_LABEL, DEMO_MESSAGE))
+    // useAppKitProvider('bip122').signMessage (the demo's Bitcoin card): the Bitcoin RPC's
+    // signMessage, BIP-322 and legacy ECDSA by the P2WPKH key; the ECDSA one verifies against the address.
+    await t.page.getByRole('button', { name: 'Sign message (BIP-322)' }).click()
+    await expect.poll(() => text(t.page, 'btc-message-signature'), { timeout: 20_000 }).toBe(bip322Sign(WC_BITCOIN_LABEL, DEMO_MESSAGE))
+    await t.page.getByRole('button', { name: 'Sign message (ECDSA)' }).click()
+    await expect.poll(() => text(t.page, 'btc-message-signature'), { timeout: 20_000 }).not.toBe(bip322Sign(WC_BITCOIN_LABEL, DEMO_MESSAGE))
+    const ecdsa = (await text(t.page, 'btc-message-signature')) as string
+    expect(bitcoinMessage.verify(DEMO_MESSAGE, btc.address, ecdsa, undefined, true)).toBe(true)
+    expect(bitcoinMessage.verify(`${DEMO_MESSAGE}!`, btc.address, ecdsa, undefined, true)).toBe(false)
 
     // Bitcoin in the modal: the bech32 (regtest) address.
     await switchTo(t.page, 'Bitcoin Regtest')
@@ -168,7 +176,7 @@ describe('WalletConnect with EVM, Solana and Bitcoin', () => {
     expect((await text(t.page, 'eip155-address'))?.toLowerCase()).toBe(w.address.toLowerCase())
     expect(await ui.dialog(t.page).isVisible()).toBe(false)
     // Signing after the reload still reaches the wallet.
-    await t.page.getByRole('button', { name: 'Sign with Solana' }).click()
-    await expect.poll(() => text(t.page, 'solana-signature'), { timeout: 20_000 }).toMatch(/^[0-9a-f]{128}$/)
+    await t.page.getByRole('button', { name: 'Sign Solana message' }).click()
+    await expect.poll(() => text(t.page, 'sol-message-signer'), { timeout: 20_000 }).toBe(w.solanaAddress)
   })
 })

@@ -139,7 +139,7 @@ describe('encodings', () => {
     expect(encodeBase58(decodeBase58(SOL))).toBe(SOL)
     expect(decodeBase58(SOL)).toHaveLength(32)
     expect(base64ToBytes(bytesToBase64(bytes))).toEqual(bytes)
-    expect(() => decodeBase58('0OIl')).toThrow('Invalid base58 character')
+    expect(() => decodeBase58('0OIl')).toThrow('Invalid base58')
   })
 
   it("puts a signature into the signer's slot of a legacy or versioned wire transaction", () => {

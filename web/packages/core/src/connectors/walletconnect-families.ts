@@ -13,6 +13,7 @@
  * namespace does with its wallet.
  */
 import type { ProposalTypes, SessionTypes } from '@walletconnect/types'
+import { decodeBase58 as decodeOrUndefined, encodeBase58 } from '../base58.js'
 import type { CaipNetwork, ChainNamespace, Connector } from '../types.js'
 import type { ConnectionAccount } from './types.js'
 
@@ -143,51 +144,13 @@ function sessionChains(namespaces: SessionTypes.Namespaces, namespace: string): 
 
 // --- encodings -------------------------------------------------------------------------------
 
-const ALPHABET = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz'
+export { encodeBase58 }
 
-export function encodeBase58(bytes: Uint8Array): string {
-  const digits: number[] = []
-  for (const byte of bytes) {
-    let carry = byte
-    for (let i = 0; i < digits.length; i++) {
-      carry += (digits[i] as number) << 8
-      digits[i] = carry % 58
-      carry = (carry / 58) | 0
-    }
-    while (carry) {
-      digits.push(carry % 58)
-      carry = (carry / 58) | 0
-    }
-  }
-  let out = ''
-  for (const byte of bytes) {
-    if (byte !== 0) break
-    out += '1'
-  }
-  for (let i = digits.length - 1; i >= 0; i--) out += ALPHABET[digits[i] as number]
-  return out
-}
-
+/** The bytes of a base58 string (a Solana address or signature); throws on a character outside the alphabet. */
 export function decodeBase58(text: string): Uint8Array {
-  const bytes: number[] = []
-  for (const char of text) {
-    let carry = ALPHABET.indexOf(char)
-    if (carry < 0) throw new Error(`Invalid base58 character "${char}"`)
-    for (let i = 0; i < bytes.length; i++) {
-      carry += (bytes[i] as number) * 58
-      bytes[i] = carry & 0xff
-      carry >>= 8
-    }
-    while (carry) {
-      bytes.push(carry & 0xff)
-      carry >>= 8
-    }
-  }
-  for (const char of text) {
-    if (char !== '1') break
-    bytes.push(0)
-  }
-  return Uint8Array.from(bytes.reverse())
+  const bytes = decodeOrUndefined(text)
+  if (!bytes) throw new Error(`Invalid base58 "${text}"`)
+  return bytes
 }
 
 export const bytesToBase64 = (bytes: Uint8Array): string => {
