@@ -1,4 +1,4 @@
-import { injectedConnectors } from '@sigil/core'
+import { injectedConnectors, resolveOptions, walletConnectConnectors, type SigilOptions } from '@sigil/core'
 import { createAppKit, serverSiwx, type ThemeMode } from '@sigil/react'
 import { WagmiAdapter } from '@sigil/wagmi'
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
@@ -27,12 +27,10 @@ function start(extra: FamilyParts | undefined) {
     // The eip155 chain adapter with a wagmi config that follows the modal; wagmi reads the chains
     // through the Sigil server's RPC proxy.
     const wagmiAdapter = new WagmiAdapter({ networks, projectId: config.projectId, apiUrl: config.apiUrl, pollingInterval: 1000 })
-    createAppKit({
+    const options = {
       projectId: config.projectId,
       apiUrl: config.apiUrl,
       networks,
-      adapters: [...(families.includes('eip155') ? [wagmiAdapter] : []), ...(extra?.adapters ?? [])],
-      ...(extra ? { connectors: [injectedConnectors(), ...extra.connectors] } : {}),
       metadata: { name: 'Sigil demo', description: 'Sigil wallet-connection demo', url: location.origin, icons: [SITE_ICON] },
       // Email and social login to the embedded wallet, held by the Sigil server behind its frame origin.
       ...(config.frameUrl ? { frameUrl: config.frameUrl } : {}),
@@ -42,6 +40,13 @@ function start(extra: FamilyParts | undefined) {
       ...(config.siwx === 'off'
         ? {}
         : { siwx: serverSiwx({ apiUrl: config.apiUrl, projectId: config.projectId, required: config.siwx === 'required', statement: SIWX_STATEMENT }) }),
+    } satisfies SigilOptions
+    createAppKit({
+      ...options,
+      adapters: [...(families.includes('eip155') ? [wagmiAdapter] : []), ...(extra?.adapters ?? [])],
+      // The page's own list (the families' wallets too) replaces the default one: WalletConnect,
+      // whose session then holds every family, and the injected wallets go first, as by default.
+      ...(extra ? { connectors: [walletConnectConnectors({ options: resolveOptions(options) }), injectedConnectors(), ...extra.connectors] } : {}),
     })
     const queryClient = new QueryClient()
     root.render(

@@ -182,3 +182,41 @@ describe('Unisat and Wallet Standard backends', () => {
     expect(await provider.signMessage({ address: PAYMENT, message: 'hi' })).toBe('AQID')
   })
 })
+
+describe('a Bitcoin backend handed over by a connector (WalletConnect)', () => {
+  it("is wrapped in a Bitcoin provider over the connection's accounts, following the backend's account changes; providers pass as they are", async () => {
+    let watcher: ((accounts: { address: string; purpose: 'payment' | 'ordinals' }[]) => void) | undefined
+    const signMessage = vi.fn(async (account: { address: string }, message: string, protocol: string) => `${account.address}:${message}:${protocol}`)
+    const backend = {
+      info: { id: 'walletConnect', name: 'Phone Wallet', chain: 'bip122' as const, type: 'WALLET_CONNECT' as const },
+      connect: async () => [],
+      accounts: async () => [],
+      disconnect: async () => undefined,
+      signMessage,
+      signPsbt: async ({ psbt }: { psbt: string }) => ({ psbt }),
+      watch: (cb: typeof watcher) => {
+        watcher = cb
+        return () => undefined
+      },
+    }
+    const adapter = bitcoinAdapter()
+    const provider = adapter.wrapProvider?.(backend, {
+      network: regtest,
+      accounts: [
+        { namespace: 'bip122', address: ORDINALS, type: 'ordinal', chainId: BITCOIN_REGTEST },
+        { namespace: 'bip122', address: PAYMENT, type: 'payment', chainId: BITCOIN_REGTEST },
+      ],
+    })
+    expect(provider?.walletName).toBe('Phone Wallet')
+    expect(provider?.network).toBe(regtest)
+    expect(provider?.accounts).toEqual([
+      { address: PAYMENT, purpose: 'payment' },
+      { address: ORDINALS, purpose: 'ordinals' },
+    ])
+    expect(await provider?.signMessage({ address: PAYMENT, message: 'hi' })).toBe(`${PAYMENT}:hi:bip322`)
+    watcher?.([{ address: ORDINALS, purpose: 'payment' }])
+    expect(provider?.accounts.map((a) => a.address)).toEqual([ORDINALS])
+    await expect(provider?.signMessage({ address: PAYMENT, message: 'hi' })).rejects.toThrow(/not an account/)
+    expect(adapter.wrapProvider?.(provider, { network: regtest, accounts: [] })).toBeUndefined()
+  })
+})

@@ -1,6 +1,13 @@
 import type { ChainAdapter } from '@sigil/core'
 import { isBitcoinAddress } from './address.js'
-import type { BitcoinProvider } from './provider.js'
+import { bitcoinProvider, orderedAccounts, type BitcoinBackend } from './connector.js'
+import type { BitcoinAccount, BitcoinProvider } from './provider.js'
+
+/** Whether a connector handed over a Bitcoin backend (WalletConnect does) rather than a provider. */
+const isBackend = (value: unknown): value is BitcoinBackend => {
+  const v = value as Partial<BitcoinBackend & BitcoinProvider> | null
+  return typeof v === 'object' && v !== null && typeof v.signPsbt === 'function' && typeof v.accounts === 'function' && typeof v.info === 'object'
+}
 
 /** The bip122 chain adapter: what Sigil does with a Bitcoin wallet's provider. */
 export interface BitcoinAdapter extends ChainAdapter<BitcoinProvider> {
@@ -15,12 +22,22 @@ export interface BitcoinAdapterOptions {
 /**
  * Bitcoin (bip122): address rules (bech32 and base58), following the modal's network, and
  * message signatures (BIP-322 by default, legacy ECDSA on request) for sign-in. Balances come
- * from the Sigil server (Esplora); Bitcoin has no names here.
+ * from the Sigil server (Esplora); Bitcoin has no names here. A connector that hands over a
+ * Bitcoin backend rather than a provider (WalletConnect does) gets it wrapped in one.
  */
 export function bitcoinAdapter(options: BitcoinAdapterOptions = {}): BitcoinAdapter {
   return {
     namespace: 'bip122',
     isAddress: isBitcoinAddress,
+    wrapProvider(handed, { network, accounts: connected }) {
+      if (!isBackend(handed)) return undefined
+      let accounts = orderedAccounts(connected.map((a): BitcoinAccount => ({ address: a.address, purpose: a.type === 'ordinal' ? 'ordinals' : 'payment' })))
+      // The backend's account changes (the connector reports them to the modal itself).
+      handed.watch?.((next) => {
+        accounts = orderedAccounts(next)
+      })
+      return bitcoinProvider(handed, () => accounts, network)
+    },
     async switchNetwork(provider, network) {
       provider.useNetwork(network)
     },

@@ -29,7 +29,44 @@ function networkFor(address: string, networks: readonly CaipNetwork[]): CaipNetw
   return (kind && bitcoin.find((n) => String(n.id) === referenceOf(kind))) ?? bitcoin[0]
 }
 
-const ordered = (accounts: BitcoinAccount[]) =>
+/** Runs a wallet call, its failure as a SigilError. */
+async function wrap<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run()
+  } catch (error) {
+    throw toSigilError(error)
+  }
+}
+
+/**
+ * What `useAppKitProvider('bip122')` gives over a backend: signing with the accounts `accounts()`
+ * currently gives, on the network the modal follows (starting at `network`).
+ */
+export function bitcoinProvider(backend: BitcoinBackend, accounts: () => readonly BitcoinAccount[], network: CaipNetwork | undefined): BitcoinProvider {
+  let current = network
+  return {
+    walletName: backend.info.name,
+    get accounts() {
+      return accounts()
+    },
+    get network() {
+      return current
+    },
+    signMessage: ({ address, message, protocol = 'bip322' }) =>
+      wrap(() => {
+        const account = accounts().find((a) => a.address === address)
+        if (!account) throw new Error(`${address} is not an account of this wallet`)
+        return backend.signMessage(account, message, protocol)
+      }),
+    signPsbt: (params) => wrap(() => backend.signPsbt(params)),
+    useNetwork(next) {
+      current = next
+    },
+  }
+}
+
+/** Payment addresses first, then ordinals ones; addresses that are not Bitcoin ones left out. */
+export const orderedAccounts = (accounts: BitcoinAccount[]) =>
   accounts.filter((a) => isBitcoinAddress(a.address)).sort((a, b) => Number(a.purpose !== 'payment') - Number(b.purpose !== 'payment'))
 
 export function bitcoinConnector(backend: BitcoinBackend): WalletConnector {
@@ -38,17 +75,9 @@ export function bitcoinConnector(backend: BitcoinBackend): WalletConnector {
     for (const listener of [...listeners]) listener(event)
   }
   let accounts: BitcoinAccount[] = []
-  let network: CaipNetwork | undefined
   let provider: BitcoinProvider | undefined
   let stop: (() => void) | undefined
 
-  const wrap = async <T>(run: () => Promise<T>): Promise<T> => {
-    try {
-      return await run()
-    } catch (error) {
-      throw toSigilError(error)
-    }
-  }
   const detach = () => {
     stop?.()
     stop = undefined
@@ -56,7 +85,7 @@ export function bitcoinConnector(backend: BitcoinBackend): WalletConnector {
     accounts = []
   }
   const onAccounts = (next: BitcoinAccount[]) => {
-    const list = ordered(next)
+    const list = orderedAccounts(next)
     if (!list.length) {
       detach()
       emit({ type: 'disconnect', namespace: 'bip122' })
@@ -68,30 +97,12 @@ export function bitcoinConnector(backend: BitcoinBackend): WalletConnector {
   }
 
   const connection = (found: BitcoinAccount[], networks: readonly CaipNetwork[]): Connection | undefined => {
-    const list = ordered(found)
+    const list = orderedAccounts(found)
     const [first] = list
     if (!first) return undefined
     accounts = list
-    network = networkFor(first.address, networks)
-    provider = {
-      walletName: backend.info.name,
-      get accounts() {
-        return accounts
-      },
-      get network() {
-        return network
-      },
-      signMessage: ({ address, message, protocol = 'bip322' }) =>
-        wrap(() => {
-          const account = accounts.find((a) => a.address === address)
-          if (!account) throw new Error(`${address} is not an account of this wallet`)
-          return backend.signMessage(account, message, protocol)
-        }),
-      signPsbt: (params) => wrap(() => backend.signPsbt(params)),
-      useNetwork(next) {
-        network = next
-      },
-    }
+    const network = networkFor(first.address, networks)
+    provider = bitcoinProvider(backend, () => accounts, network)
     stop?.()
     stop = backend.watch?.(onAccounts)
     return {

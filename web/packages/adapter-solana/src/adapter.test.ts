@@ -228,3 +228,20 @@ describe('solana adapter through the core client', () => {
     expect(await solanaAdapter().signInAccount?.(ADDRESS)).toEqual({ label: 'Solana', address: ADDRESS })
   })
 })
+
+describe('a Wallet Standard wallet handed over by a connector (WalletConnect)', () => {
+  it('is wrapped in a Solana provider that signs through its features and follows its accounts; providers pass as they are', async () => {
+    const { wallet, calls, change } = fakeWallet()
+    change([account(ADDRESS)])
+    const adapter = solanaAdapter()
+    const provider = adapter.wrapProvider?.(wallet, { network: local, accounts: [] })
+    expect(provider?.address).toBe(ADDRESS)
+    expect(provider?.chain).toBe('solana:localnet')
+    expect(await provider?.signMessage('hi')).toEqual(new Uint8Array(64).fill(7))
+    expect(calls.at(-1)).toMatchObject({ feature: 'solana:signMessage', input: [{ account: { address: ADDRESS }, message: new TextEncoder().encode('hi') }] })
+    change([account(OTHER)])
+    expect(provider?.address).toBe(OTHER)
+    expect(adapter.wrapProvider?.(provider, { network: local, accounts: [] })).toBeUndefined()
+    expect(adapter.wrapProvider?.(undefined, { network: local, accounts: [] })).toBeUndefined()
+  })
+})

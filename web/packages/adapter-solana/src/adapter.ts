@@ -1,7 +1,13 @@
 import { rpcUrlOf, type ChainAdapter } from '@sigil/core'
+import type { Wallet } from '@wallet-standard/base'
 import { isSolanaAddress } from './address.js'
 import { encodeBase58 } from './base58.js'
-import type { SolanaProvider } from './provider.js'
+import { createSolanaProvider, type SolanaProvider } from './provider.js'
+import { isSolanaWallet, solanaAccounts } from './wallet-standard.js'
+
+/** Whether a connector handed over a Wallet Standard wallet (features and accounts) rather than a provider. */
+const isStandardWallet = (value: unknown): value is Wallet =>
+  typeof value === 'object' && value !== null && typeof (value as Wallet).features === 'object' && Array.isArray((value as Wallet).accounts)
 
 /** The solana chain adapter: what Sigil does with a Solana wallet's provider. */
 export interface SolanaAdapter extends ChainAdapter<SolanaProvider> {
@@ -12,12 +18,22 @@ export interface SolanaAdapter extends ChainAdapter<SolanaProvider> {
  * Solana (solana namespace): base58 address rule, following the modal's network (wallets sign
  * for whichever cluster they are asked), ed25519 message signatures in base58 for sign-in.
  * Balances come from the Sigil server (SOL and SPL tokens); Solana has no names here. Sends SOL
- * and SPL tokens (@solana/kit, loaded on the first send).
+ * and SPL tokens (@solana/kit, loaded on the first send). A connector that hands over a Wallet
+ * Standard wallet rather than a provider (WalletConnect does) gets it wrapped in one.
  */
 export function solanaAdapter(): SolanaAdapter {
   return {
     namespace: 'solana',
     isAddress: isSolanaAddress,
+    wrapProvider(handed, { network }) {
+      if (!isStandardWallet(handed) || !isSolanaWallet(handed)) return undefined
+      const account = () => {
+        const [first] = solanaAccounts(handed.accounts)
+        if (!first) throw new Error(`${handed.name} shares no Solana account`)
+        return first
+      }
+      return createSolanaProvider(handed, account, network)
+    },
     async switchNetwork(provider, network) {
       provider.useNetwork(network)
     },

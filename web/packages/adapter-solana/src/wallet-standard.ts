@@ -31,7 +31,8 @@ export function isSolanaWallet(wallet: Wallet): boolean {
 /** Connector id of a Wallet Standard wallet: its name, which stays the same across reloads. */
 export const walletStandardId = (wallet: Wallet) => `wallet-standard:${wallet.name.toLowerCase().replace(/\s+/g, '-')}`
 
-const solanaAccounts = (accounts: readonly WalletAccount[]) => accounts.filter((a) => a.chains.some(isSolanaChain) && isSolanaAddress(a.address))
+/** A wallet's accounts that hold a Solana chain and a base58 address. */
+export const solanaAccounts = (accounts: readonly WalletAccount[]) => accounts.filter((a) => a.chains.some(isSolanaChain) && isSolanaAddress(a.address))
 
 /** The Solana network to start on: the first the host configured that the account supports, else the first. */
 function networkFor(account: WalletAccount, networks: readonly CaipNetwork[]): CaipNetwork | undefined {

@@ -1,5 +1,6 @@
 import type { BlockchainClient, Identity } from './api/blockchain.js'
 import type { SigilClient } from './client.js'
+import type { ConnectionAccount } from './connectors/types.js'
 import type { CaipNetwork, ChainNamespace, WalletAsset } from './types.js'
 
 /** A transfer the Account view asks an adapter to send. */
@@ -21,6 +22,13 @@ export interface Transfer {
  */
 export interface ChainAdapter<Provider = unknown> {
   readonly namespace: ChainNamespace
+  /**
+   * The namespace's provider made from what a connector handed over, for connectors that reach
+   * many kinds of wallet through one protocol and hand a chain-neutral form (WalletConnect: a
+   * Wallet Standard wallet for Solana, a Bitcoin backend for bip122). Undefined when the value
+   * already is the namespace's provider; without this ability it always is.
+   */
+  wrapProvider?(handed: unknown, connection: { network: CaipNetwork | undefined; accounts: readonly ConnectionAccount[] }): Provider | undefined
   /** Whether `address` is well-formed here; accounts failing it are not taken from a wallet. */
   isAddress?(address: string): boolean
   /** Moves the wallet to `network`. Without it, switching only changes the modal's active network. */

@@ -1,5 +1,6 @@
 import { resetBalances, setAccountProps } from './account.js'
 import type { BlockchainClient, FungiblePrice } from './api/blockchain.js'
+import { providerOf } from './connection.js'
 import type { SigilContext } from './context.js'
 import { ErrorMessages } from './errors.js'
 import { isUnsupportedNetwork } from './networks.js'
@@ -126,7 +127,7 @@ export function createBalanceController(ctx: SigilContext, api: () => Promise<Bl
    */
   const fromWallet = (namespace: ChainNamespace, network: CaipNetwork, address: string, client: BlockchainClient) => {
     const adapter = ctx.adapters[namespace]
-    const provider = ctx.connected.get(namespace)?.getProvider(namespace)
+    const provider = providerOf(ctx, namespace)
     if (!adapter?.getAssets || provider === undefined) return undefined
     return adapter
       .getAssets(provider, address, network)

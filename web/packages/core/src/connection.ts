@@ -53,6 +53,14 @@ function accountsByNamespace(ctx: SigilContext, connection: Connection, namespac
   return grouped
 }
 
+/**
+ * The provider of a connected namespace: the connector's, as the namespace's adapter wrapped it
+ * when it connected (what `useAppKitProvider` gives). Undefined while not connected.
+ */
+export function providerOf(ctx: SigilContext, namespace: ChainNamespace): unknown {
+  return ctx.connected.has(namespace) ? ctx.store.getState().providers[namespace]?.provider : undefined
+}
+
 /** Handlers of the connectors in use: one subscription per connector, per modal instance. */
 const watched = new WeakMap<SigilContext, Map<WalletConnector, () => void>>()
 
@@ -114,8 +122,10 @@ export function applyConnection(
     ctx.connected.set(namespace, connector)
     unwatchUnused(ctx, previous)
     setConnectedConnector(ctx, namespace, connection.connectorId)
+    const handed = connector.getProvider(namespace)
+    const provider = ctx.adapters[namespace]?.wrapProvider?.(handed, { network, accounts }) ?? handed
     store.setState((s) => ({
-      providers: { ...s.providers, [namespace]: { provider: connector.getProvider(namespace), type: connector.info.type, connectorId: connector.info.id } },
+      providers: { ...s.providers, [namespace]: { provider, type: connector.info.type, connectorId: connector.info.id } },
     }))
     setConnectionStatus(ctx, namespace, 'connected')
   })

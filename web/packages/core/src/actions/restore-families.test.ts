@@ -1,6 +1,6 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { createSigil } from '../client.js'
-import { ethereum, solana } from '../networks.js'
+import { ethereum, solana, solanaDevnet } from '../networks.js'
 import { fakeAdapter, fakeBlockchainApi, fakeConnector, MemoryStorage, testOptions } from '../test-utils/index.js'
 
 const SOL = 'So11111111111111111111111111111111111111112'
@@ -37,5 +37,33 @@ describe('restoring several families', () => {
     expect(state.activeNamespace).toBe('eip155')
     expect(state.activeCaipNetwork.caipNetworkId).toBe(ethereum.caipNetworkId)
     again.destroy()
+  })
+})
+
+describe("an adapter's wrapProvider", () => {
+  it("wraps what a connector hands over: the store, signing and network switches get the adapter's provider", async () => {
+    const sol = fakeConnector({ id: 'sol', wallets: { solana: { accounts: [SOL], chainId: solana.id } } })
+    const adapter = fakeAdapter('solana').adapter
+    const wrapped = { wrapped: true }
+    const wrapProvider = vi.fn((handed: unknown) => ((handed as { namespace?: string }).namespace === 'solana' ? wrapped : undefined))
+    const c = createSigil(testOptions({ networks: [ethereum, solana, solanaDevnet] }), {
+      adapters: [fakeAdapter('eip155').adapter, { ...adapter, wrapProvider }],
+      connectors: [sol.source],
+      storage: new MemoryStorage(),
+      isMobile: () => false,
+      blockchainApi: fakeBlockchainApi(),
+      reconnectTimeoutMs: 0,
+    })
+    await c.connect('sol')
+    expect(wrapProvider).toHaveBeenCalledWith(sol.providers.get('solana'), {
+      network: expect.objectContaining({ caipNetworkId: solana.caipNetworkId }),
+      accounts: [{ namespace: 'solana', address: SOL, type: 'eoa', chainId: solana.id }],
+    })
+    expect(c.getProvider('solana')).toBe(wrapped)
+    await c.signMessage('hi')
+    expect(adapter.signMessage).toHaveBeenCalledWith(wrapped, 'hi', SOL)
+    await c.switchNetwork(solanaDevnet)
+    expect(adapter.switchNetwork).toHaveBeenCalledWith(wrapped, solanaDevnet)
+    c.destroy()
   })
 })

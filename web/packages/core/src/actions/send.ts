@@ -1,4 +1,5 @@
 import { activeAccount } from '../account.js'
+import { providerOf } from '../connection.js'
 import type { SigilContext } from '../context.js'
 import {
   AmountAndReceiverRequiredError,
@@ -49,7 +50,7 @@ export async function send(ctx: SigilContext, params: SendParameters): Promise<s
   const chain = state.chains[namespace]
   const from = activeAccount(state).address
   const network = chain?.network.caipNetwork
-  const provider = ctx.connected.get(namespace)?.getProvider(namespace)
+  const provider = providerOf(ctx, namespace)
   const adapter = ctx.adapters[namespace]
   if (!adapter?.sendTransfer) throw new UnsupportedChainError(namespace)
   if (!from || !network || provider === undefined) throw new NotConnectedError()

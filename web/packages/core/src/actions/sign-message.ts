@@ -1,4 +1,5 @@
 import { activeAccount } from '../account.js'
+import { providerOf } from '../connection.js'
 import type { SigilContext } from '../context.js'
 import { NotConnectedError, toSigilError, UnsupportedChainError, type SigilError, type UserRejectedRequestError } from '../errors.js'
 
@@ -14,7 +15,7 @@ export async function signMessage(ctx: SigilContext, { message }: SignMessagePar
   const state = ctx.store.getState()
   const namespace = state.activeNamespace
   const address = activeAccount(state).address
-  const provider = ctx.connected.get(namespace)?.getProvider(namespace)
+  const provider = providerOf(ctx, namespace)
   if (!address || provider === undefined) throw new NotConnectedError()
   const adapter = ctx.adapters[namespace]
   if (!adapter?.signMessage) throw new UnsupportedChainError(namespace)

@@ -1,4 +1,5 @@
 import { setAccountAddress } from '../account.js'
+import { providerOf } from '../connection.js'
 import { track, type SigilContext } from '../context.js'
 import { toSigilError, type SigilError, type SwitchChainError, type UserRejectedRequestError } from '../errors.js'
 import { setActiveNetwork, syncWalletNetwork } from '../network.js'
@@ -24,7 +25,7 @@ export async function switchNetwork(ctx: SigilContext, { network }: SwitchNetwor
     const chain = store.getState().chains[namespace]
     if (chain?.connectionStatus === 'connected' && chain.network.caipNetwork?.caipNetworkId !== network.caipNetworkId) {
       const adapter = ctx.adapters[namespace]
-      const provider = ctx.connected.get(namespace)?.getProvider(namespace)
+      const provider = providerOf(ctx, namespace)
       if (adapter?.switchNetwork && provider !== undefined) {
         try {
           await adapter.switchNetwork(provider, network)

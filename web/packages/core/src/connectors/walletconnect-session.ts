@@ -2,18 +2,39 @@
  * The WalletConnect session behind the connector (loaded on demand): the official SDK
  * (@walletconnect/sign-client, pinned to 2.21.8, the last Apache-2.0 release) pointed at the
  * Sigil relay with telemetry off and Verify served by the Sigil server; a pairing URI per attempt,
- * offered for 4 minutes (less a 10 s margin) and then replaced; the approved session mapped to
- * accounts per namespace; an EIP-1193 provider over it (wallet methods go through the session,
- * reads to the Sigil server's RPC proxy); and the wallet's events and the relay's trouble passed
- * on.
+ * offered for 4 minutes (less a 10 s margin) and then replaced; a proposal for every family the
+ * host configured; the approved session mapped to accounts in each namespace (eip155, solana,
+ * bip122); an EIP-1193 provider over it (wallet methods go through the session, reads to the
+ * Sigil server's RPC proxy), a Wallet Standard wallet for solana and a Bitcoin backend for bip122
+ * (./walletconnect-families.ts); and the wallet's events, per namespace, and the relay's trouble
+ * passed on.
  */
 import { SignClient as SignClientClass } from '@walletconnect/sign-client'
 import type { SessionTypes } from '@walletconnect/types'
 import { SigilError, UserRejectedRequestError, WalletConnectError } from '../errors.js'
 import { errors } from '../messages/core.js'
 import { parseChainId, type Eip1193Listener, type Eip1193Provider } from './eip1193.js'
-import type { Connection, ConnectionAccount, ConnectParams } from './types.js'
+import type { ChainNamespace } from '../types.js'
+import type { Connection, ConnectParams } from './types.js'
 import type { WalletConnectSession, WalletConnectSessionHost } from './walletconnect.js'
+import {
+  askAddressIntentions,
+  BIP122_ADDRESSES_CHANGED,
+  bitcoinEventAddresses,
+  bitcoinSessionBackend,
+  EIP155_METHODS,
+  eventAddresses,
+  orderAccounts,
+  proposalNamespaces,
+  sessionAccounts,
+  solanaSessionWallet,
+  type AddressIntention,
+  type BitcoinSessionBackend,
+  type SessionAccess,
+  type SolanaSessionWallet,
+} from './walletconnect-families.js'
+
+export { eventAddresses, orderAccounts, proposalNamespaces, sessionAccounts } from './walletconnect-families.js'
 
 type SignClient = InstanceType<typeof SignClientClass>
 
@@ -21,49 +42,12 @@ type SignClient = InstanceType<typeof SignClientClass>
 export const PAIRING_LIFETIME_MS = 4 * 60 * 1000
 export const PAIRING_EXPIRY_MARGIN_MS = 10 * 1000
 
-/** Methods the dapp asks the wallet to allow; everything else a provider is asked goes to the RPC proxy. */
-export const EIP155_METHODS = [
-  'eth_sendTransaction',
-  'personal_sign',
-  'eth_sign',
-  'eth_signTypedData',
-  'eth_signTypedData_v4',
-  'wallet_switchEthereumChain',
-  'wallet_addEthereumChain',
-  'wallet_getCapabilities',
-  'wallet_sendCalls',
-  'wallet_getCallsStatus',
-] as const
-const EIP155_EVENTS = ['accountsChanged', 'chainChanged']
 /** Methods only the wallet can answer, whatever the session lists. */
 const WALLET_ONLY = new Set<string>(EIP155_METHODS)
-
-/** The eip155 accounts a session holds: CAIP-10 `eip155:<chain>:<address>`, in the wallet's order. */
-export function sessionAccounts(namespaces: SessionTypes.Namespaces): ConnectionAccount[] {
-  const out: ConnectionAccount[] = []
-  for (const [key, ns] of Object.entries(namespaces)) {
-    for (const caip of ns.accounts ?? []) {
-      const [namespace, reference, address] = caip.split(':')
-      if (namespace !== 'eip155' || key !== 'eip155' || !reference || !address) continue
-      out.push({ namespace: 'eip155', address, type: 'eoa', chainId: Number(reference) })
-    }
-  }
-  return out
-}
-
-/** The accounts to connect with: those on the first of the host's networks the session has, first. */
-export function orderAccounts(accounts: readonly ConnectionAccount[], networks: ConnectParams['networks']): ConnectionAccount[] {
-  const preferred = networks.map((n) => n.id).find((id) => accounts.some((a) => String(a.chainId) === String(id)))
-  if (preferred === undefined) return [...accounts]
-  const onPreferred = accounts.filter((a) => String(a.chainId) === String(preferred))
-  return onPreferred
-}
-
-/** Addresses from an accountsChanged event: plain addresses or CAIP-10 ones. */
-export function eventAddresses(data: unknown): string[] {
-  if (!Array.isArray(data)) return []
-  return data.filter((a): a is string => typeof a === 'string').map((a) => (a.includes(':') ? (a.split(':')[2] ?? '') : a))
-}
+/** How long connecting waits for the wallet to say what its Bitcoin addresses are for. */
+const INTENTIONS_WAIT_MS = 3000
+/** Where what a Bitcoin wallet said of its addresses is kept for a reload (the session does not hold it). */
+const INTENTIONS_KEY = 'sigil:wc-bip122-intentions'
 
 /** Whether a relay refusal says this device's sign-in token is expired or not yet valid (its clock is off). */
 export function isClockRefusal(error: unknown): boolean {
@@ -85,6 +69,38 @@ interface SessionLink {
   namespaces: SessionTypes.Namespaces
 }
 
+/** A request to the wallet through the session; a wallet's JSON-RPC error keeps its code. */
+async function walletRequest(link: SessionLink, chainId: string, method: string, params: unknown): Promise<unknown> {
+  try {
+    return await link.client.request({ topic: link.topic, chainId, request: { method, params } })
+  } catch (error) {
+    // The SDK rejects with the wallet's JSON-RPC error ({ code, message }).
+    const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown }
+    if (typeof code === 'number') throw Object.assign(new Error(typeof message === 'string' ? message : 'Wallet error'), { code })
+    throw error
+  }
+}
+
+/** What a Bitcoin wallet said of its addresses, kept for a reload: per session topic. */
+function storedIntentions(topic: string): Map<string, AddressIntention> {
+  try {
+    const stored = JSON.parse(globalThis.localStorage?.getItem(INTENTIONS_KEY) ?? 'null') as {
+      topic?: string
+      intentions?: Record<string, AddressIntention>
+    } | null
+    return new Map(stored?.topic === topic ? Object.entries(stored.intentions ?? {}) : [])
+  } catch {
+    return new Map()
+  }
+}
+function storeIntentions(topic: string, intentions: ReadonlyMap<string, AddressIntention>) {
+  try {
+    globalThis.localStorage?.setItem(INTENTIONS_KEY, JSON.stringify({ topic, intentions: Object.fromEntries(intentions) }))
+  } catch {
+    // Private mode or no storage: a reload shows payment addresses only.
+  }
+}
+
 /** An EIP-1193 provider over a WalletConnect session. */
 export class SessionProvider implements Eip1193Provider {
   private listeners = new Map<string, Set<Eip1193Listener>>()
@@ -100,13 +116,15 @@ export class SessionProvider implements Eip1193Provider {
 
   accounts(chainId = this.chainId): string[] {
     return sessionAccounts(this.link.namespaces)
-      .filter((a) => a.chainId === chainId)
+      .filter((a) => a.namespace === 'eip155' && a.chainId === chainId)
       .map((a) => a.address)
   }
 
   chains(): number[] {
     const ns = this.link.namespaces.eip155
-    const fromAccounts = sessionAccounts(this.link.namespaces).map((a) => Number(a.chainId))
+    const fromAccounts = sessionAccounts(this.link.namespaces)
+      .filter((a) => a.namespace === 'eip155')
+      .map((a) => Number(a.chainId))
     const fromChains = (ns?.chains ?? []).map((c) => Number(c.split(':')[1]))
     return [...new Set([...fromAccounts, ...fromChains])].filter((c) => Number.isSafeInteger(c))
   }
@@ -160,15 +178,8 @@ export class SessionProvider implements Eip1193Provider {
     return this.toProxy(method, params)
   }
 
-  private async toWallet(method: string, params: unknown) {
-    try {
-      return await this.link.client.request({ topic: this.link.topic, chainId: `eip155:${this.chainId}`, request: { method, params: params ?? [] } })
-    } catch (error) {
-      // The SDK rejects with the wallet's JSON-RPC error ({ code, message }).
-      const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown }
-      if (typeof code === 'number') throw Object.assign(new Error(typeof message === 'string' ? message : 'Wallet error'), { code })
-      throw error
-    }
+  private toWallet(method: string, params: unknown) {
+    return walletRequest(this.link, `eip155:${this.chainId}`, method, params ?? [])
   }
 
   private async toProxy(method: string, params: unknown) {
@@ -185,16 +196,72 @@ export class SessionProvider implements Eip1193Provider {
   }
 }
 
+/** The settled session: its link (namespaces change with session_update) and what each namespace gets. */
+interface CurrentSession {
+  topic: string
+  link: SessionLink
+  /** eip155: an EIP-1193 provider, when the session has EVM accounts. */
+  provider?: SessionProvider
+  /** solana: a Wallet Standard wallet over the session. */
+  solana?: SolanaSessionWallet
+  /** bip122: a Bitcoin backend over the session. */
+  bitcoin?: BitcoinSessionBackend
+  intentions: Map<string, AddressIntention>
+}
+
+/** The namespace a session event is for (its CAIP-2 chain id); eip155 for an event without one. */
+const eventNamespace = (chainId: string | undefined): string => chainId?.split(':')[0] || 'eip155'
+
 /** The session module: one SDK client per connector, made on first use. */
 export function createWalletConnectSession(host: WalletConnectSessionHost): WalletConnectSession {
   const { options } = host
   let clientPromise: Promise<SignClient> | undefined
-  let current: { topic: string; provider: SessionProvider } | undefined
+  let current: CurrentSession | undefined
   let cancelPending: ((error: Error) => void) | undefined
   let attempt = 0
 
   const onRelayError = (error: unknown) => {
     host.setState({ relay: 'disconnected', error: isClockRefusal(error) ? WalletConnectError.sessionExpired(error) : WalletConnectError.relayLost(error) })
+  }
+
+  /** The wallet's accounts in `namespace` changed: the modal and that namespace's provider hear it. */
+  const accountsChanged = (session: CurrentSession, namespace: ChainNamespace, accounts: string[]) => {
+    if (namespace === 'eip155') session.provider?.emit('accountsChanged', accounts)
+    host.emit({ type: 'accountsChanged', namespace, accounts })
+  }
+
+  const onSessionEvent = (session: CurrentSession, name: string, data: unknown, chainId: string | undefined) => {
+    const namespace = eventNamespace(chainId)
+    if (name === BIP122_ADDRESSES_CHANGED) {
+      const entries = bitcoinEventAddresses(data)
+      session.bitcoin?.setAddresses(entries)
+      storeIntentions(session.topic, session.intentions)
+      const ordered = [...entries.filter((e) => e.intention !== 'ordinal'), ...entries.filter((e) => e.intention === 'ordinal')]
+      accountsChanged(
+        session,
+        'bip122',
+        ordered.map((e) => e.address),
+      )
+    } else if (name === 'accountsChanged' && namespace === 'solana') {
+      const accounts = eventAddresses(data)
+      session.solana?.setAddresses(accounts)
+      accountsChanged(session, 'solana', accounts)
+    } else if (name === 'accountsChanged' && namespace === 'eip155') {
+      accountsChanged(session, 'eip155', eventAddresses(data))
+    } else if (name === 'chainChanged' && namespace === 'solana') {
+      // The wallet's cluster: its CAIP-2 id or the reference alone.
+      const reference = typeof data === 'string' ? (data.startsWith('solana:') ? data.slice(7) : data) : undefined
+      if (reference) host.emit({ type: 'chainChanged', namespace: 'solana', chainId: reference })
+    } else if (name === 'chainChanged' && namespace === 'eip155' && session.provider) {
+      try {
+        const evmChain = parseChainId(data)
+        session.provider.chainId = evmChain
+        session.provider.emit('chainChanged', `0x${evmChain.toString(16)}`)
+        host.emit({ type: 'chainChanged', namespace: 'eip155', chainId: evmChain })
+      } catch {
+        // A malformed chain id from the wallet is ignored.
+      }
+    }
   }
 
   const getClient = () => {
@@ -219,36 +286,30 @@ export function createWalletConnectSession(host: WalletConnectSessionHost): Wall
       })
       relayer.on('relayer_error', onRelayError)
       client.on('session_event', ({ topic, params }) => {
-        if (!current || topic !== current.topic) return
-        const { name, data } = params.event
-        if (name === 'accountsChanged') {
-          const accounts = eventAddresses(data)
-          host.emit({ type: 'accountsChanged', namespace: 'eip155', accounts })
-          current.provider.emit('accountsChanged', accounts)
-        } else if (name === 'chainChanged') {
-          try {
-            const chainId = parseChainId(data)
-            current.provider.chainId = chainId
-            current.provider.emit('chainChanged', `0x${chainId.toString(16)}`)
-            host.emit({ type: 'chainChanged', namespace: 'eip155', chainId })
-          } catch {
-            // A malformed chain id from the wallet is ignored.
-          }
-        }
+        if (current && topic === current.topic) onSessionEvent(current, params.event.name, params.event.data, params.chainId)
       })
       client.on('session_update', ({ topic, params }) => {
         if (!current || topic !== current.topic) return
-        current.provider.setLink({ client, topic, namespaces: params.namespaces })
-        const accounts = current.provider.accounts()
-        host.emit({ type: 'accountsChanged', namespace: 'eip155', accounts })
-        current.provider.emit('accountsChanged', accounts)
+        const session = current
+        const before = sessionAccounts(session.link.namespaces).map((a) => a.namespace)
+        session.link.namespaces = params.namespaces
+        session.provider?.setLink(session.link)
+        const accounts = sessionAccounts(params.namespaces, session.intentions)
+        // A namespace left without accounts hears an empty list (the modal disconnects it).
+        for (const namespace of new Set([...before, ...accounts.map((a) => a.namespace)])) {
+          const own = accounts.filter((a) => a.namespace === namespace)
+          const addresses = namespace === 'eip155' && session.provider ? session.provider.accounts() : [...new Set(own.map((a) => a.address))]
+          if (namespace === 'solana') session.solana?.setAddresses(addresses)
+          if (namespace === 'bip122') session.bitcoin?.setAddresses(addresses.map((address) => ({ address })))
+          accountsChanged(session, namespace, addresses)
+        }
       })
       const ended = ({ topic }: { topic: string }) => {
         if (!current || topic !== current.topic) return
         const provider = current.provider
         current = undefined
         host.setState({ relay: 'idle' })
-        provider.emit('disconnect', { code: 4900, message: errors.walletSessionEnded })
+        provider?.emit('disconnect', { code: 4900, message: errors.walletSessionEnded })
         host.emit({ type: 'disconnect' })
       }
       client.on('session_delete', ended)
@@ -259,26 +320,66 @@ export function createWalletConnectSession(host: WalletConnectSessionHost): Wall
     return clientPromise
   }
 
-  const connectionOf = (client: SignClient, session: SessionTypes.Struct, params: ConnectParams): Connection | undefined => {
-    const accounts = orderAccounts(sessionAccounts(session.namespaces), params.networks)
-    const [first] = accounts
-    if (!first) return undefined
-    const provider = new SessionProvider({ client, topic: session.topic, namespaces: session.namespaces }, Number(first.chainId), options)
-    current = { topic: session.topic, provider }
+  /**
+   * The connection a session gives: its accounts in the namespaces asked for, and what each
+   * namespace's adapter gets (an EIP-1193 provider, a Wallet Standard wallet, a Bitcoin backend).
+   */
+  const connectionOf = (
+    client: SignClient,
+    session: SessionTypes.Struct,
+    params: ConnectParams,
+    intentions: Map<string, AddressIntention>,
+  ): Connection | undefined => {
+    const accounts = orderAccounts(
+      sessionAccounts(session.namespaces, intentions).filter((a) => params.namespaces.includes(a.namespace)),
+      params.networks,
+    )
+    if (!accounts.length) return undefined
+    const link: SessionLink = { client, topic: session.topic, namespaces: session.namespaces }
+    const access: SessionAccess = { namespaces: () => link.namespaces, request: (chainId, method, p) => walletRequest(link, chainId, method, p) }
     const peer = session.peer.metadata
+    const icon = peer.icons?.[0]
+    const evm = accounts.find((a) => a.namespace === 'eip155')
+    const has = (namespace: ChainNamespace) => accounts.some((a) => a.namespace === namespace)
+    current = {
+      topic: session.topic,
+      link,
+      intentions,
+      ...(evm ? { provider: new SessionProvider(link, Number(evm.chainId), options) } : {}),
+      ...(has('solana') ? { solana: solanaSessionWallet(access, { name: peer.name, ...(icon ? { icon } : {}) }) } : {}),
+      ...(has('bip122')
+        ? {
+            bitcoin: bitcoinSessionBackend(
+              access,
+              { id: host.connectorId, name: peer.name, chain: 'bip122', type: 'WALLET_CONNECT', ...(icon ? { imageUrl: icon } : {}) },
+              intentions,
+            ),
+          }
+        : {}),
+    }
     return {
       connectorId: host.connectorId,
       accounts,
-      walletInfo: { name: peer.name, ...(peer.icons?.[0] ? { icon: peer.icons[0] } : {}) },
+      walletInfo: { name: peer.name, ...(icon ? { icon } : {}) },
     }
+  }
+
+  /** What the wallet says its session's Bitcoin addresses are for, asked once at connect and kept for a reload. */
+  const learnIntentions = async (client: SignClient, session: SessionTypes.Struct): Promise<Map<string, AddressIntention>> => {
+    const intentions = new Map<string, AddressIntention>()
+    const link: SessionLink = { client, topic: session.topic, namespaces: session.namespaces }
+    const entries = await askAddressIntentions(
+      { namespaces: () => session.namespaces, request: (chainId, method, p) => walletRequest(link, chainId, method, p) },
+      INTENTIONS_WAIT_MS,
+    )
+    for (const { address, intention } of entries) if (intention) intentions.set(address, intention)
+    if (intentions.size) storeIntentions(session.topic, intentions)
+    return intentions
   }
 
   /** One pairing: resolves with the session, or rejects on expiry ('expired'), cancel or refusal. */
   const pair = async (client: SignClient, params: ConnectParams): Promise<SessionTypes.Struct | 'expired'> => {
-    const chains = params.networks.filter((n) => n.chainNamespace === 'eip155').map((n) => n.caipNetworkId)
-    const { uri, approval } = await client.connect({
-      optionalNamespaces: { eip155: { chains, methods: [...EIP155_METHODS], events: EIP155_EVENTS } },
-    })
+    const { uri, approval } = await client.connect({ optionalNamespaces: proposalNamespaces(params.namespaces, params.networks) })
     if (!uri) throw WalletConnectError.relayUnreachable()
     const expiresAt = Date.now() + PAIRING_LIFETIME_MS - PAIRING_EXPIRY_MARGIN_MS
     host.setState({ pairing: 'ready', uri, expiresAt, relay: client.core.relayer.connected ? 'connected' : 'reconnecting', error: undefined })
@@ -337,19 +438,19 @@ export function createWalletConnectSession(host: WalletConnectSessionHost): Wall
           host.setState({ pairing: 'expired' })
           continue
         }
-        const connection = connectionOf(client, result, params)
+        const connection = connectionOf(client, result, params, await learnIntentions(client, result))
         host.setState({ pairing: 'idle', uri: undefined, expiresAt: undefined, relay: 'connected' })
-        if (!connection) throw new SigilError('The wallet approved no eip155 account.', 'NO_ACCOUNTS')
+        if (!connection) throw new SigilError(`The wallet approved no account in ${params.namespaces.join(', ')}.`, 'NO_ACCOUNTS')
         return connection
       }
     },
     async reconnect(params) {
       const client = await getClient()
       const now = Date.now() / 1000
-      const sessions = client.session.getAll().filter((s) => s.acknowledged && s.expiry > now && s.namespaces.eip155)
+      const sessions = client.session.getAll().filter((s) => s.acknowledged && s.expiry > now && params.namespaces.some((ns) => s.namespaces[ns]))
       const session = sessions.at(-1)
       if (!session) return undefined
-      return connectionOf(client, session, params)
+      return connectionOf(client, session, params, storedIntentions(session.topic))
     },
     async disconnect() {
       const ending = current
@@ -359,7 +460,8 @@ export function createWalletConnectSession(host: WalletConnectSessionHost): Wall
       const client = await clientPromise
       await client.disconnect({ topic: ending.topic, reason: { code: 6000, message: 'User disconnected.' } })
     },
-    provider: (namespace) => (namespace === 'eip155' ? current?.provider : undefined),
+    provider: (namespace) =>
+      namespace === 'eip155' ? current?.provider : namespace === 'solana' ? current?.solana : namespace === 'bip122' ? current?.bitcoin : undefined,
     cancel() {
       attempt++
       cancelPending?.(WalletConnectError.cancelled())

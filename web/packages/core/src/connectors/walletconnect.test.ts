@@ -9,7 +9,7 @@ import { describe, expect, it, vi } from 'vitest'
 import { WalletConnectError } from '../errors.js'
 import { resolveOptions } from '../options.js'
 import { fakeAdapter, MemoryStorage, testClient, testOptions } from '../test-utils/index.js'
-import { ethereum, sigilDev } from '../networks.js'
+import { bitcoin, ethereum, sigilDev, solana } from '../networks.js'
 import { walletConnectLink, walletLinkTabs } from './deep-link.js'
 import type { Connection, ConnectParams } from './types.js'
 import {
@@ -97,7 +97,7 @@ function wcClient(fake = fakeSession(), storage = new MemoryStorage()) {
 }
 
 describe('the connector', () => {
-  it('is listed as WalletConnect (type WALLET_CONNECT) for eip155, and none when turned off or without eip155 networks', () => {
+  it('is listed as WalletConnect (type WALLET_CONNECT) for the configured namespaces, and none when turned off or with none it can hold', () => {
     const { client, fake } = wcClient()
     expect(client.store.getState().connectors).toEqual([
       expect.objectContaining({ id: 'walletConnect', name: 'WalletConnect', type: 'WALLET_CONNECT', chain: 'eip155', namespaces: ['eip155'] }),
@@ -105,8 +105,14 @@ describe('the connector', () => {
     // nothing of the SDK is loaded for listing it
     expect(fake.load).not.toHaveBeenCalled()
     expect(walletConnectConnector({ options: resolveOptions(testOptions({ walletConnect: false })) })).toBeUndefined()
-    const { solana } = { solana: { ...ethereum, chainNamespace: 'solana' as const, caipNetworkId: 'solana:x' as const } }
-    expect(walletConnectConnector({ options: resolveOptions(testOptions({ networks: [solana] })) })).toBeUndefined()
+    const families = walletConnectConnector({ options: resolveOptions(testOptions({ networks: [ethereum, solana, bitcoin] })) })
+    expect(families?.info).toMatchObject({ chain: 'eip155', namespaces: ['eip155', 'solana', 'bip122'] })
+    expect(walletConnectConnector({ options: resolveOptions(testOptions({ networks: [solana] })) })?.info).toMatchObject({
+      chain: 'solana',
+      namespaces: ['solana'],
+    })
+    const cosmos = { ...ethereum, chainNamespace: 'cosmos' as const, caipNetworkId: 'cosmos:cosmoshub-4' as const }
+    expect(walletConnectConnector({ options: resolveOptions(testOptions({ networks: [cosmos] })) })).toBeUndefined()
   })
 
   it('connect: the pairing URI shows in the state, approval connects the account, events update it, the wallet ending it disconnects', async () => {

@@ -75,11 +75,14 @@ export interface WalletConnectConnectorOptions {
   load?: () => Promise<(host: WalletConnectSessionHost) => WalletConnectSession>
 }
 
-/** The WalletConnect connector for the namespaces the host configured (eip155 today). */
+/** The namespaces a WalletConnect session can hold here (the session module knows their methods). */
+const SESSION_NAMESPACES: readonly string[] = ['eip155', 'solana', 'bip122']
+
+/** The WalletConnect connector for the namespaces the host configured (EVM, Solana, Bitcoin). */
 export function walletConnectConnector({ options, load }: WalletConnectConnectorOptions): WalletConnectConnector | undefined {
   const wc = options.walletConnect
   if (!wc) return undefined
-  const namespaces = [...new Set(options.networks.map((n) => n.chainNamespace))].filter((ns) => ns === 'eip155')
+  const namespaces = [...new Set(options.networks.map((n) => n.chainNamespace))].filter((ns) => SESSION_NAMESPACES.includes(ns))
   const [chain] = namespaces
   if (!chain) return undefined
   // No image here: the modal draws WalletConnect's logo itself (the page does not carry it).
