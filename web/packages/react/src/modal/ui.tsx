@@ -114,13 +114,21 @@ export function RemoteImage({ src, name, className }: { src: string | undefined;
   )
 }
 
+/** The avatar's gradient for an address: hues from its characters, whatever its format (hex, base58, bech32). */
+export function identiconBackground(address: string): string {
+  let h = 2166136261
+  const hues: number[] = []
+  for (let round = 0; round < 4; round++) {
+    for (const c of `${round}${address.toLowerCase()}`) h = Math.imul(h ^ c.charCodeAt(0), 16777619)
+    hues.push((h >>> 0) % 360)
+  }
+  const [a, b, c, d] = hues
+  return `radial-gradient(circle at 30% 30%, hsl(${a} 85% 70%), transparent 60%), radial-gradient(circle at 70% 70%, hsl(${b} 80% 55%), transparent 65%), linear-gradient(135deg, hsl(${c} 75% 50%), hsl(${d} 70% 40%))`
+}
+
 /** A deterministic gradient avatar from an address (no image request). */
 export function Identicon({ address, size = 64 }: { address: string; size?: number }) {
-  const background = useMemo(() => {
-    const hex = address.replace(/^0x/i, '').toLowerCase().padEnd(12, '0')
-    const hue = (i: number) => parseInt(hex.slice(i, i + 3), 16) % 360
-    return `radial-gradient(circle at 30% 30%, hsl(${hue(0)} 85% 70%), transparent 60%), radial-gradient(circle at 70% 70%, hsl(${hue(3)} 80% 55%), transparent 65%), linear-gradient(135deg, hsl(${hue(6)} 75% 50%), hsl(${hue(9)} 70% 40%))`
-  }, [address])
+  const background = useMemo(() => identiconBackground(address), [address])
   return <span className="avatar" style={{ display: 'block', width: size, height: size, background }} aria-hidden="true" />
 }
 
