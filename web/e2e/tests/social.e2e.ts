@@ -223,9 +223,16 @@ describe('Sign In With Farcaster', () => {
     expect(await t.page.getByTestId('status').innerText()).toBe('disconnected')
     await screenshot(t.page, shots(), 'social-farcaster-refused')
     await ui.dialog(t.page).getByRole('button', { name: 'Try again' }).click()
-    await expect.poll(() => social.farcaster(t.page).getAttribute('data-url')).toMatch(/^https:\/\/farcaster\.xyz\/~\/siwf\?channelToken=/)
-    const retried = (await social.farcaster(t.page).getAttribute('data-url')) as string
-    expect(retried).not.toBe(url)
+    // The new channel's URL, once the view has it (the refused one goes first).
+    const channelUrl = async () => (await social.farcaster(t.page).getAttribute('data-url')) ?? ''
+    await expect
+      .poll(async () => {
+        const next = await channelUrl()
+        return next !== url && /^https:\/\/farcaster\.xyz\/~\/siwf\?channelToken=/.test(next)
+      })
+      .toBe(true)
+    const retried = await channelUrl()
+    await ui.dialog(t.page).getByRole('img', { name: 'QR code for signing in with Farcaster' }).waitFor({ state: 'visible' })
 
     // fid 1's custody key (anvil's account 1, registered on the dev chain's registry).
     const signed = await farcasterApp(retried, FID_1_KEY, 1)
