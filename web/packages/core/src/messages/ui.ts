@@ -93,6 +93,7 @@ export const ui = {
     wallets: 'Wallets',
     recent: 'Recent',
     installed: 'Installed',
+    qrCode: 'QR code',
     allWallets: 'All Wallets',
     walletsCount: ' wallets',
     directoryUnreachable: 'The wallet directory could not be reached.',

@@ -58,3 +58,28 @@ describe('Connect view across chain families', () => {
     await waitFor(() => expect(appKit.client.store.getState().modal.open).toBe(false))
   })
 })
+
+describe('Connect view tags', () => {
+  it("an extension found in the page is 'Installed'; WalletConnect, reached by a QR code, says so instead", async () => {
+    const wc = fakeConnector({ id: 'walletConnect', name: 'WalletConnect', type: 'WALLET_CONNECT' })
+    const injected = fakeConnector({ id: 'ext', name: 'Extension Wallet', type: 'ANNOUNCED' })
+    const source: ConnectorSource = {
+      watch(onChange) {
+        onChange([wc.connector, injected.connector])
+        return () => {}
+      },
+    }
+    stubDirectory(0)
+    const { appKit } = testAppKit({ networks: [sigilDev()], adapters: [fakeAdapter('eip155').adapter], connectors: [source] })
+    current = appKit
+    await act(() => appKit.open())
+    const tags = () =>
+      Object.fromEntries(
+        [...shadow().querySelectorAll<HTMLButtonElement>('[data-testid=connect-view] button.row')].map((b) => [
+          b.querySelector('.name')?.textContent,
+          b.querySelector('.tag')?.textContent,
+        ]),
+      )
+    await waitFor(() => expect(tags()).toMatchObject({ WalletConnect: 'QR code', 'Extension Wallet': 'Installed' }))
+  })
+})
