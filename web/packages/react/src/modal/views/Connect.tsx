@@ -51,7 +51,7 @@ function itemKey(item: ConnectListItem): string {
 function tagOf(item: ConnectListItem, m: { recent: string; installed: string; qrCode: string }): { text: string; tone: string } | undefined {
   if (item.kind === 'wallet' && item.section === 'recent') return { text: m.recent, tone: 'accent' }
   // WalletConnect is reached by a QR code, not found in the page: it is not 'installed'.
-  if (item.kind === 'connector' && item.connector.type === 'WALLET_CONNECT') return { text: m.qrCode, tone: 'accent' }
+  if (item.kind === 'connector' && item.connector.type === 'WALLET_CONNECT') return { text: m.qrCode, tone: 'plain' }
   if (item.kind === 'connector' || item.connector) return { text: m.installed, tone: 'ok' }
   return undefined
 }
