@@ -19,6 +19,7 @@ import { watchEmbeddedRequests } from './embedded.js'
 import { ErrorMessages } from './errors.js'
 import { createIdentityController } from './identity.js'
 import { showError } from './notification.js'
+import { onDemand } from './on-demand.js'
 import { closeModal, goBack, openModal, selectWallet, type CloseOptions, type OpenOptions } from './modal.js'
 import { resolveOptions, type ResolvedOptions, type SigilOptions } from './options.js'
 import { currentView, pushView } from './router.js'
@@ -123,26 +124,13 @@ export function createSigil(input: SigilOptions, deps: SigilDependencies = {}): 
   }
 
   // The blockchain data client loads with the first balance wanted, not with the page.
-  let blockchainApi: Promise<BlockchainClient> | undefined
-  const loadBlockchainApi = (): Promise<BlockchainClient> => {
-    if (deps.blockchainApi) return Promise.resolve(deps.blockchainApi)
-    if (!blockchainApi) {
-      blockchainApi = import('./api/from-options.js').then((m) => m.blockchainClientFor(options))
-      // A chunk that failed to load is tried again next time.
-      blockchainApi.catch(() => (blockchainApi = undefined))
-    }
-    return blockchainApi
-  }
+  const blockchainApi = onDemand(() => import('./api/from-options.js').then((m) => m.blockchainClientFor(options)))
+  const loadBlockchainApi = (): Promise<BlockchainClient> => (deps.blockchainApi ? Promise.resolve(deps.blockchainApi) : blockchainApi.get())
   // Balances only matter once connected: their code loads with the first refresh, not the page.
-  let balanceController: Promise<BalanceController> | undefined
-  const loadBalances = () => {
-    balanceController ??= import('./balance.js').then((m) => m.createBalanceController(ctx, loadBlockchainApi))
-    balanceController.catch(() => (balanceController = undefined))
-    return balanceController
-  }
+  const balanceController = onDemand(() => import('./balance.js').then((m) => m.createBalanceController(ctx, loadBlockchainApi)))
   const balances: BalanceController = {
     refresh: (namespace, refreshOptions) =>
-      loadBalances().then(
+      balanceController.get().then(
         (b) => b.refresh(namespace, refreshOptions),
         // A chunk that failed to load is said as a failed fetch would be, and tried again next time.
         () => {
@@ -151,7 +139,7 @@ export function createSigil(input: SigilOptions, deps: SigilDependencies = {}): 
         },
       ),
     reset: (namespace) => resetBalances(store, namespace),
-    clear: () => void balanceController?.then((b) => b.clear()),
+    clear: () => void balanceController.started()?.then((b) => b.clear()),
   }
   const identities = createIdentityController(ctx, loadBlockchainApi)
   ctx.accountData = {

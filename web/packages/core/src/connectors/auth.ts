@@ -8,6 +8,7 @@ import type { Metadata, ThemeMode, ThemeVariables } from '../options.js'
 import type { KeyValueStorage } from '../storage.js'
 import type { Connector } from '../types.js'
 import type { ConnectorEvent, ConnectorSource, WalletConnector } from './types.js'
+import { onDemand } from '../on-demand.js'
 
 export const AUTH_CONNECTOR_ID = 'sigil-embedded'
 
@@ -118,10 +119,9 @@ export function embeddedWallet(options: AuthConnectorOptions): ConnectorSource {
   const info: Connector = { id: AUTH_CONNECTOR_ID, name: 'Email', chain: 'eip155', namespaces: ['eip155', 'solana'], type: 'AUTH' }
   const listeners = new Set<(event: ConnectorEvent) => void>()
   const requestListeners = new Set<(event: EmbeddedRequestEvent) => void>()
-  let impl: Promise<AuthImpl> | undefined
   let loaded: AuthImpl | undefined
-  const load = () => {
-    impl ??= import('./auth-impl.js').then((m) => {
+  const impl = onDemand(() =>
+    import('./auth-impl.js').then((m) => {
       loaded = m.createAuthImpl(options, {
         emit: (event) => {
           for (const l of [...listeners]) l(event)
@@ -131,10 +131,9 @@ export function embeddedWallet(options: AuthConnectorOptions): ConnectorSource {
         },
       })
       return loaded
-    })
-    impl.catch(() => (impl = undefined))
-    return impl
-  }
+    }),
+  )
+  const load = impl.get
   const connector: AuthConnector = {
     info,
     connect: async (params) => (await load()).connector.connect(params),
