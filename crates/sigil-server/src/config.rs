@@ -173,6 +173,9 @@ settings! {
         /// Stored sign-in nonces and sessions per minute per project and client address.
         #[arg(value_name = "N")]
         writes_per_minute: u32 = "60", env "SIGIL_WRITES_PER_MINUTE", check at_least_one;
+        /// Tries of emailed codes and device-approval links per minute per client address (each code also allows 5 tries).
+        #[arg(value_name = "N")]
+        code_tries_per_minute: u32 = "10", env "SIGIL_CODE_TRIES_PER_MINUTE", check at_least_one;
         /// Days analytics events are kept; older ones are deleted hourly (1..=36500).
         #[arg(value_name = "DAYS")]
         analytics_retention_days: u32 = "90", env "SIGIL_ANALYTICS_RETENTION_DAYS", check within(1..=36_500);

@@ -110,10 +110,12 @@ where
     }
 }
 
+/// An error answer that is not already JSON nor one of the frame origin's own HTML pages
+/// (a failed social login's window, the device-approval page), which people read.
 fn needs_json(res: &Response) -> bool {
     let status = res.status();
-    let is_json = res.headers().get(header::CONTENT_TYPE).is_some_and(|v| v.as_bytes().starts_with(b"application/json"));
-    (status.is_client_error() || status.is_server_error()) && !is_json
+    let kept = res.headers().get(header::CONTENT_TYPE).is_some_and(|v| v.as_bytes().starts_with(b"application/json") || v.as_bytes().starts_with(b"text/html"));
+    (status.is_client_error() || status.is_server_error()) && !kept
 }
 
 /// The JSON error for a plain-text error response, keeping its headers.

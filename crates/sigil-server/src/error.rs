@@ -52,6 +52,10 @@ pub enum ErrorCode {
     NoEmail,
     NotAllowed,
     LoginFailed,
+    /// The person cancelled at the social provider.
+    LoginCancelled,
+    /// The step needs a login proved more recently than the session's.
+    FreshLoginRequired,
 }
 
 impl ErrorCode {

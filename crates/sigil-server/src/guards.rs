@@ -70,6 +70,22 @@ impl FromRequestParts<AppState> for WriteBudget {
     }
 }
 
+/// One try of an emailed code or link (login, email change, key export, device approval), per
+/// client address (`--code-tries-per-minute`): on top of each code's own five tries, so one
+/// address cannot wear out the codes of many emails.
+pub struct CodeBudget;
+
+impl FromRequestParts<AppState> for CodeBudget {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
+        let ClientAddr(addr) = ClientAddr::from_request_parts(parts, state).await?;
+        let limit = state.config.settings.code_tries_per_minute;
+        state.limiter.check("frame", addr, crate::analytics::limiter::EventKind::CodeTry, limit, Instant::now()).map_err(ApiError::too_many_requests)?;
+        Ok(CodeBudget)
+    }
+}
+
 /// The `Authorization: Bearer <token>` of a request (sign-in sessions, embedded-wallet sessions):
 /// 401 'Missing or invalid session token' when there is none.
 pub fn bearer(headers: &axum::http::HeaderMap) -> Result<&str, ApiError> {

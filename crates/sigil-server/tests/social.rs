@@ -99,7 +99,7 @@ impl Frame {
 
     /// The frame starts a login: the provider's URL.
     async fn redirect(&self, provider: &str, device: &str) -> String {
-        let (status, body) = self.post("/wallet/v1/social/redirect", json!({"provider": provider, "deviceId": device})).await;
+        let (status, body) = self.post("/wallet/v1/social/redirect", json!({"provider": provider, "deviceSecret": device})).await;
         assert_eq!(status, 200, "{body}");
         body["uri"].as_str().unwrap().to_owned()
     }
@@ -156,13 +156,25 @@ async fn at_provider(start: &str, login: &str, cancel: bool) -> String {
     panic!("the provider never sent the browser back");
 }
 
-/// A whole login: start, provider, callback, connect. The connect answer.
+/// What the login window's page tells the frames of its opener: the state and, on success, the
+/// claim secret (`<meta name=sigil-returned content="STATE CLAIM">`).
+fn returned(page: &str) -> (String, Option<String>) {
+    const MARK: &str = "name=sigil-returned content=\"";
+    let at = page.find(MARK).unwrap_or_else(|| panic!("no sigil-returned in {page}")) + MARK.len();
+    let content = &page[at..at + page[at..].find('"').unwrap()];
+    let mut parts = content.split(' ');
+    (parts.next().unwrap().to_owned(), parts.next().map(str::to_owned))
+}
+
+/// A whole login: start, provider, callback, connect with the claim secret the login window
+/// was given. The connect answer.
 async fn log_in(frame: &Frame, provider: &str, login: &str, device: &str) -> Value {
     let uri = frame.redirect(provider, device).await;
     let back = at_provider(&uri, login, false).await;
     let (status, page, _) = frame.callback(&back).await;
     assert_eq!(status, 200, "{page}");
-    let (status, body) = frame.post("/wallet/v1/social/connect", json!({"uri": uri, "deviceId": device})).await;
+    let (_, claim) = returned(&page);
+    let (status, body) = frame.post("/wallet/v1/social/connect", json!({"uri": uri, "deviceSecret": device, "claim": claim.unwrap()})).await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(body["status"], "connected", "{body}");
     body
@@ -207,7 +219,7 @@ async fn google_and_github_logins(b: Backend) {
     assert_eq!(list, json!([{"id": "google", "label": "Google"}, {"id": "github", "label": "GitHub"}, {"id": "farcaster", "label": "Farcaster"}]));
 
     // Google (OpenID Connect): a new wallet with alice's verified email and name.
-    let first = log_in(&frame, "google", "alice", "device-0001").await;
+    let first = log_in(&frame, "google", "alice", "device-0001-secret-0123456789abcdef").await;
     assert_eq!(first["provider"], "google");
     assert_eq!(first["userName"], "alice");
     assert_eq!(first["user"]["email"], "alice@example.com");
@@ -218,23 +230,23 @@ async fn google_and_github_logins(b: Backend) {
     assert_eq!(evm_address(&json!({ "user": me })), address);
 
     // The same person again, on another device: the same wallet.
-    let again = log_in(&frame, "google", "alice", "device-0002").await;
+    let again = log_in(&frame, "google", "alice", "device-0002-secret-0123456789abcdef").await;
     assert_eq!(evm_address(&again), address);
     assert_ne!(again["token"], first["token"]);
 
     // GitHub-style OAuth 2 for the same verified email: joins alice's wallet.
-    let github = log_in(&frame, "github", "alice", "device-0003").await;
+    let github = log_in(&frame, "github", "alice", "device-0003-secret-0123456789abcdef").await;
     assert_eq!(github["provider"], "github");
     assert_eq!(evm_address(&github), address);
 
     // Eve claims alice's email without the provider verifying it: her own wallet, no email.
-    let eve = log_in(&frame, "google", "eve", "device-0004").await;
+    let eve = log_in(&frame, "google", "eve", "device-0004-secret-0123456789abcdef").await;
     assert_ne!(evm_address(&eve), address);
     assert_eq!(eve["user"].get("email"), None, "{eve}");
 
     // Bob on GitHub: another wallet; again: the same one.
-    let bob = log_in(&frame, "github", "bob", "device-0005").await;
-    let bob_again = log_in(&frame, "github", "bob", "device-0005").await;
+    let bob = log_in(&frame, "github", "bob", "device-0005-secret-0123456789abcdef").await;
+    let bob_again = log_in(&frame, "github", "bob", "device-0005-secret-0123456789abcdef").await;
     assert_eq!(evm_address(&bob), evm_address(&bob_again));
     assert_ne!(evm_address(&bob), address);
     s.stop().await;
@@ -244,18 +256,18 @@ async fn refusals(b: Backend) {
     let idp = Idp::start();
     let dir = tempfile::tempdir().unwrap();
     let Some((s, frame)) = start(b, &idp, &dir, None).await else { return };
-    let device = "device-0101";
+    let device = "device-0101-secret-0123456789abcdef";
 
     // Not configured; a bad device id.
-    let (status, body) = frame.post("/wallet/v1/social/redirect", json!({"provider": "discord", "deviceId": device})).await;
+    let (status, body) = frame.post("/wallet/v1/social/redirect", json!({"provider": "discord", "deviceSecret": device})).await;
     assert_eq!(status, 400);
     assert!(body["error"]["message"].as_str().unwrap().contains("login with discord is not configured on this server"), "{body}");
-    let (status, _) = frame.post("/wallet/v1/social/redirect", json!({"provider": "google", "deviceId": "x"})).await;
+    let (status, _) = frame.post("/wallet/v1/social/redirect", json!({"provider": "google", "deviceSecret": "x"})).await;
     assert_eq!(status, 400);
 
     // Before the person finishes at the provider, connect says pending.
     let uri = frame.redirect("google", device).await;
-    let (status, body) = frame.post("/wallet/v1/social/connect", json!({"uri": uri, "deviceId": device})).await;
+    let (status, body) = frame.post("/wallet/v1/social/connect", json!({"uri": uri, "deviceSecret": device})).await;
     assert_eq!((status, body["status"].as_str()), (200, Some("pending")), "{body}");
 
     // A tampered state is refused; the real callback works once; a replay is refused.
@@ -268,16 +280,26 @@ async fn refusals(b: Backend) {
     let (status, page, _) = frame.callback(&back).await;
     assert_eq!(status, 200, "{page}");
     assert!(page.contains("Logged in with Google"));
+    let (returned_state, claim) = returned(&page);
+    assert_eq!(returned_state, state);
+    let claim = claim.unwrap();
     let (status, page, _) = frame.callback(&back).await;
     assert_eq!(status, 400);
     assert!(page.contains("This login link was already used"), "{page}");
-    // Another device cannot claim it; its own device can, once.
-    let (status, body) = frame.post("/wallet/v1/social/connect", json!({"uri": uri, "deviceId": "device-9999"})).await;
+    assert!(!page.contains(&claim), "a replayed callback gives no claim secret");
+    // Another device cannot claim it, even with the claim secret; its own device needs the
+    // secret too; with both, once.
+    let (status, body) =
+        frame.post("/wallet/v1/social/connect", json!({"uri": uri, "deviceSecret": "device-9999-secret-0123456789abcdef", "claim": claim})).await;
     assert_eq!(status, 400);
     assert_eq!(body["error"]["message"], "This login is not known: start the login again");
-    let (status, body) = frame.post("/wallet/v1/social/connect", json!({"uri": uri, "deviceId": device})).await;
+    let (status, body) = frame.post("/wallet/v1/social/connect", json!({"uri": uri, "deviceSecret": device})).await;
+    assert_eq!((status, body["status"].as_str()), (200, Some("returned")), "{body}");
+    let (status, body) = frame.post("/wallet/v1/social/connect", json!({"uri": uri, "deviceSecret": device, "claim": format!("{claim}x")})).await;
+    assert_eq!((status, body["error"]["message"].as_str()), (400, Some("This login is not known: start the login again")), "{body}");
+    let (status, body) = frame.post("/wallet/v1/social/connect", json!({"uri": uri, "deviceSecret": device, "claim": claim})).await;
     assert_eq!((status, body["status"].as_str()), (200, Some("connected")), "{body}");
-    let (status, body) = frame.post("/wallet/v1/social/connect", json!({"uri": uri, "deviceId": device})).await;
+    let (status, body) = frame.post("/wallet/v1/social/connect", json!({"uri": uri, "deviceSecret": device, "claim": claim})).await;
     assert_eq!(status, 400);
     assert_eq!(body["error"]["message"], "This login was already used: start the login again");
 
@@ -288,7 +310,7 @@ async fn refusals(b: Backend) {
     let (status, page, _) = frame.callback(&replayed).await;
     assert_eq!(status, 400);
     assert!(page.contains("Google refused the login: invalid_grant"), "{page}");
-    let (status, body) = frame.post("/wallet/v1/social/connect", json!({"uri": uri2, "deviceId": device})).await;
+    let (status, body) = frame.post("/wallet/v1/social/connect", json!({"uri": uri2, "deviceSecret": device})).await;
     assert_eq!(status, 400);
     assert!(body["error"]["message"].as_str().unwrap().starts_with("Google refused the login: invalid_grant"), "{body}");
 
@@ -300,7 +322,7 @@ async fn refusals(b: Backend) {
     let (status, page, _) = frame.callback(&back3).await;
     assert_eq!(status, 400);
     assert!(page.contains("Google&#39;s answer did not verify") && page.to_lowercase().contains("nonce"), "{page}");
-    let (status, body) = frame.post("/wallet/v1/social/connect", json!({"uri": uri3, "deviceId": device})).await;
+    let (status, body) = frame.post("/wallet/v1/social/connect", json!({"uri": uri3, "deviceSecret": device})).await;
     assert_eq!(status, 400);
     assert!(body["error"]["message"].as_str().unwrap().starts_with("Google's answer did not verify"), "{body}");
 
@@ -310,15 +332,19 @@ async fn refusals(b: Backend) {
     let (status, page, _) = frame.callback(&back4).await;
     assert_eq!(status, 400);
     assert!(page.contains("The login was cancelled at GitHub"), "{page}");
-    let (status, body) = frame.post("/wallet/v1/social/connect", json!({"uri": uri4, "deviceId": device})).await;
-    assert_eq!((status, body["error"]["message"].as_str()), (400, Some("The login was cancelled at GitHub")));
+    assert_eq!(returned(&page), (url::Url::parse(&uri4).unwrap().query_pairs().find(|(k, _)| k == "state").unwrap().1.into_owned(), None));
+    let (status, body) = frame.post("/wallet/v1/social/connect", json!({"uri": uri4, "deviceSecret": device})).await;
+    assert_eq!(
+        (status, body["error"]["message"].as_str(), body["error"]["code"].as_str()),
+        (400, Some("The login was cancelled at GitHub"), Some("login_cancelled"))
+    );
 
     // A provider's error text is shown escaped, never as markup.
     let uri5 = frame.redirect("google", device).await;
     let state5 = url::Url::parse(&uri5).unwrap().query_pairs().find(|(k, _)| k == "state").unwrap().1.into_owned();
     let (status, page, _) = frame.callback(&format!("{CALLBACK}?state={state5}&error=server_error&error_description=%3Cscript%3Ealert(1)%3C/script%3E")).await;
     assert_eq!(status, 400);
-    assert!(page.contains("&lt;script&gt;") && !page.contains("<script>"), "{page}");
+    assert!(page.contains("&lt;script&gt;alert(1)") && !page.contains("<script>alert"), "{page}");
     s.stop().await;
 }
 
@@ -326,19 +352,19 @@ async fn full_page_login_returns_to_the_host(b: Backend) {
     let idp = Idp::start();
     let dir = tempfile::tempdir().unwrap();
     let Some((s, frame)) = start(b, &idp, &dir, None).await else { return };
-    let device = "device-0201";
+    let device = "device-0201-secret-0123456789abcdef";
     let (status, body) = frame
-        .post("/wallet/v1/social/redirect", json!({"provider": "google", "deviceId": device, "returnUrl": "https://evil.example/", "projectId": s.project}))
+        .post("/wallet/v1/social/redirect", json!({"provider": "google", "deviceSecret": device, "returnUrl": "https://evil.example/", "projectId": s.project}))
         .await;
     assert_eq!(status, 400);
     assert!(body["error"]["message"].as_str().unwrap().contains("https://evil.example is not an allowed origin of the project"), "{body}");
     let (status, _) =
-        frame.post("/wallet/v1/social/redirect", json!({"provider": "google", "deviceId": device, "returnUrl": "http://localhost:5173/shop?x=1"})).await;
+        frame.post("/wallet/v1/social/redirect", json!({"provider": "google", "deviceSecret": device, "returnUrl": "http://localhost:5173/shop?x=1"})).await;
     assert_eq!(status, 403, "a return URL needs the project");
     let (status, body) = frame
         .post(
             "/wallet/v1/social/redirect",
-            json!({"provider": "google", "deviceId": device, "returnUrl": "http://localhost:5173/shop?x=1", "projectId": s.project}),
+            json!({"provider": "google", "deviceSecret": device, "returnUrl": "http://localhost:5173/shop?x=1", "projectId": s.project}),
         )
         .await;
     assert_eq!(status, 200, "{body}");
@@ -347,9 +373,125 @@ async fn full_page_login_returns_to_the_host(b: Backend) {
     assert_eq!(status, 303);
     let location = location.unwrap();
     assert!(location.starts_with("http://localhost:5173/shop?x=1&sigil_social="), "{location}");
-    // The host page hands that URL to the frame, which connects with it.
-    let (status, body) = frame.post("/wallet/v1/social/connect", json!({"uri": location, "deviceId": device})).await;
+    assert!(location.contains("&sigil_claim="), "{location}");
+    // The state alone does not claim it; the host page hands the whole URL to the frame, which
+    // connects with it.
+    let without_claim = location.split("&sigil_claim=").next().unwrap();
+    let (status, body) = frame.post("/wallet/v1/social/connect", json!({"uri": without_claim, "deviceSecret": device})).await;
+    assert_eq!((status, body["status"].as_str()), (200, Some("returned")), "{body}");
+    let (status, body) = frame.post("/wallet/v1/social/connect", json!({"uri": location, "deviceSecret": device})).await;
     assert_eq!((status, body["status"].as_str(), body["userName"].as_str()), (200, Some("connected"), Some("bob")), "{body}");
+
+    // A project open to every origin ('*') is no redirector: a full-page login returns only to
+    // an origin it names (issue 20, N12).
+    let open = sigil_server::projects::create(&s.db, "Open", &["*".into(), "https://shop.example".into()], Default::default()).await.unwrap().id;
+    let redirect =
+        |url: &str| frame.post("/wallet/v1/social/redirect", json!({"provider": "google", "deviceSecret": device, "returnUrl": url, "projectId": open}));
+    let (status, body) = redirect("https://evil.example/").await;
+    assert_eq!(status, 400, "{body}");
+    assert!(body["error"]["message"].as_str().unwrap().contains("https://evil.example is not an origin the project names"), "{body}");
+    let (status, body) = redirect("https://shop.example/cart").await;
+    assert_eq!(status, 200, "{body}");
+    s.stop().await;
+}
+
+/// The probe's takeover (issue 20, N1): an attacker with no browser starts a login with their
+/// own device secret, a victim finishes it at the provider; the attacker gets no session, with
+/// the state, from the victim's own return URL, or by guessing. The victim's wallet is not
+/// reachable through the attacker's login at all.
+async fn a_login_is_claimed_only_by_the_browser_that_finished_it(b: Backend) {
+    let idp = Idp::start();
+    let dir = tempfile::tempdir().unwrap();
+    let Some((s, frame)) = start(b, &idp, &dir, None).await else { return };
+    let attacker = "device-6666-secret-0123456789abcdef";
+    let victim_device = "device-7777-secret-0123456789abcdef";
+    // The victim has a wallet already.
+    let victim = log_in(&frame, "google", "victim", victim_device).await;
+
+    // Popup flow: the attacker sends the provider URL; the victim logs in there.
+    let uri = frame.redirect("google", attacker).await;
+    let back = at_provider(&uri, "victim", false).await;
+    let (status, page, _) = frame.callback(&back).await;
+    assert_eq!(status, 200, "{page}");
+    // The attacker asks as the frame would, with the state (the provider URL) and their secret.
+    for _ in 0..3 {
+        let (status, body) = frame.post("/wallet/v1/social/connect", json!({"uri": uri, "deviceSecret": attacker})).await;
+        assert_eq!((status, body["status"].as_str()), (200, Some("returned")), "{body}");
+        assert!(body.get("token").is_none());
+    }
+    // Guessed claim secrets are refused and give nothing.
+    for guess in ["", "x", &"A".repeat(43)] {
+        let (status, body) = frame.post("/wallet/v1/social/connect", json!({"uri": uri, "deviceSecret": attacker, "claim": guess})).await;
+        assert_ne!(body["status"], "connected", "{status} {body}");
+        assert!(body.get("token").is_none());
+    }
+    // The claim secret went to the victim's browser (the login window's page only).
+    let (_, claim) = returned(&page);
+    let claim = claim.unwrap();
+    // The victim's own frame cannot claim the attacker's login either: it is not its device's.
+    let (status, body) = frame.post("/wallet/v1/social/connect", json!({"uri": uri, "deviceSecret": victim_device, "claim": claim})).await;
+    assert_eq!((status, body["error"]["message"].as_str()), (400, Some("This login is not known: start the login again")), "{body}");
+
+    // Full-page flow: the return URL (an origin the project names) carries the claim secret
+    // to the host page, whose frame has another device secret; the attacker never sees it.
+    let (status, body) = frame
+        .post(
+            "/wallet/v1/social/redirect",
+            json!({"provider": "google", "deviceSecret": attacker, "returnUrl": "http://localhost:5173/", "projectId": s.project}),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let uri = body["uri"].as_str().unwrap().to_owned();
+    let back = at_provider(&uri, "victim", false).await;
+    let (status, _, location) = frame.callback(&back).await;
+    assert_eq!(status, 303);
+    let location = location.unwrap();
+    let (status, body) = frame.post("/wallet/v1/social/connect", json!({"uri": uri, "deviceSecret": attacker})).await;
+    assert_eq!((status, body["status"].as_str()), (200, Some("returned")), "{body}");
+    let (status, body) = frame.post("/wallet/v1/social/connect", json!({"uri": location, "deviceSecret": victim_device})).await;
+    assert_eq!((status, body["error"]["message"].as_str()), (400, Some("This login is not known: start the login again")), "{body}");
+
+    // No session was made for the victim's wallet but the victim's own.
+    let user_id: String = sqlx::query_scalar("SELECT user_id FROM wallet_socials").fetch_one(&s.db).await.unwrap();
+    let sessions: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM wallet_sessions WHERE user_id = $1").bind(&user_id).fetch_one(&s.db).await.unwrap();
+    assert_eq!(sessions, 1, "only the victim's own login made a session");
+    assert_eq!(evm_address(&victim).len(), 42);
+    s.stop().await;
+}
+
+/// A wallet without an email (a social login that gave none) gets one only from a session whose
+/// login is recent (issue 20, N1): an older token cannot add an address of the taker's choice
+/// and then export the keys with codes sent there.
+async fn adding_an_email_needs_a_recent_login(b: Backend) {
+    let idp = Idp::start();
+    let dir = tempfile::tempdir().unwrap();
+    let Some((s, frame)) = start(b, &idp, &dir, None).await else { return };
+    // eve's email is not verified by the provider: her wallet has none.
+    let eve = log_in(&frame, "google", "eve", "device-0401-secret-0123456789abcdef").await;
+    assert_eq!(eve["user"].get("email"), None);
+    let token = eve["token"].as_str().unwrap();
+    let update = || frame.http.post(format!("{}/wallet/v1/update-email", frame.base)).bearer_auth(token).json(&json!({"email": "taker@example.com"})).send();
+    // Fresh: allowed past the check (no mail server here, so the mail itself cannot go out).
+    let res = update().await.unwrap();
+    assert_eq!(res.status(), 503, "{}", res.text().await.unwrap());
+    // The same session (or a token refreshed from it) once its login is older than 10 minutes.
+    sqlx::query("UPDATE wallet_sessions SET proved_at = proved_at - 600001").execute(&s.db).await.unwrap();
+    let res = frame.http.post(format!("{}/wallet/v1/refresh", frame.base)).bearer_auth(token).send().await.unwrap();
+    let refreshed: Value = res.json().await.unwrap();
+    let res = frame
+        .http
+        .post(format!("{}/wallet/v1/update-email", frame.base))
+        .bearer_auth(refreshed["token"].as_str().unwrap())
+        .json(&json!({"email": "taker@example.com"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 403);
+    let body: Value = res.json().await.unwrap();
+    assert_eq!(body["error"]["code"], "fresh_login_required", "{body}");
+    // Export needs an email code: a wallet without one cannot export.
+    let res = frame.http.post(format!("{}/wallet/v1/export/request", frame.base)).bearer_auth(refreshed["token"].as_str().unwrap()).send().await.unwrap();
+    assert_eq!(res.status(), 400);
     s.stop().await;
 }
 
@@ -389,8 +531,8 @@ async fn farcaster(b: Backend) {
     let idp = Idp::start();
     let dir = tempfile::tempdir().unwrap();
     let Some((s, frame)) = start(b, &idp, &dir, Some((&anvil, &registry))).await else { return };
-    let device = "device-0301";
-    let (status, body) = frame.post("/wallet/v1/farcaster/uri", json!({"deviceId": device})).await;
+    let device = "device-0301-secret-0123456789abcdef";
+    let (status, body) = frame.post("/wallet/v1/farcaster/uri", json!({"deviceSecret": device})).await;
     assert_eq!(status, 200, "{body}");
     let url = body["url"].as_str().unwrap();
     let token = body["channelToken"].as_str().unwrap();
@@ -399,7 +541,7 @@ async fn farcaster(b: Backend) {
     assert_eq!((params["domain"].as_str(), params["siweUri"].as_str()), ("sigil-frame.test", FRAME_URL));
     assert_eq!(params["relay"], format!("{FRAME_URL}/farcaster/v1/channel/authenticate"));
 
-    let (status, body) = frame.post("/wallet/v1/farcaster/connect", json!({"channelToken": token, "deviceId": device})).await;
+    let (status, body) = frame.post("/wallet/v1/farcaster/connect", json!({"channelToken": token, "deviceSecret": device})).await;
     assert_eq!((status, body["status"].as_str()), (200, Some("pending")), "{body}");
 
     let alice = PrivateKeySigner::from_bytes(&KEY_1.parse().unwrap()).unwrap().address().to_checksum(None);
@@ -408,19 +550,26 @@ async fn farcaster(b: Backend) {
     let (status, body) = authenticate(&frame, token, KEY_3, &siwf_message(&params, &other, 1), 1).await;
     assert_eq!(status, 400);
     assert_eq!(body["error"]["message"], "The message is not signed by the custody address of fid 1");
-    // The refusal ends the channel: the frame waiting on it is told why, and it takes nothing more.
-    let (status, body) = frame.post("/wallet/v1/farcaster/connect", json!({"channelToken": token, "deviceId": device})).await;
-    assert_eq!((status, body["error"]["message"].as_str()), (400, Some("The message is not signed by the custody address of fid 1")), "{body}");
+    // The frame waiting on the channel is told why; the channel stays open (anyone who saw its
+    // QR code could post there), so the app's own message still completes it (issue 20, N15).
+    let (status, body) = frame.post("/wallet/v1/farcaster/connect", json!({"channelToken": token, "deviceSecret": device})).await;
+    assert_eq!(
+        (status, body["status"].as_str(), body["refused"].as_str()),
+        (200, Some("pending"), Some("The message is not signed by the custody address of fid 1")),
+        "{body}"
+    );
     let (status, body) = authenticate(&frame, token, KEY_1, &siwf_message(&params, &alice, 1), 1).await;
-    assert_eq!((status, body["error"]["message"].as_str()), (400, Some("This channel is already completed")), "{body}");
+    assert_eq!((status, body["userName"].as_str()), (200, Some("alice")), "{body}");
+    let (status, body) = frame.post("/wallet/v1/farcaster/connect", json!({"channelToken": token, "deviceSecret": device})).await;
+    assert_eq!((status, body["status"].as_str()), (200, Some("connected")), "{body}");
 
     // A new channel: the other key naming alice's address; another channel's nonce; a bad token.
-    let (_, body) = frame.post("/wallet/v1/farcaster/uri", json!({"deviceId": device})).await;
+    let (_, body) = frame.post("/wallet/v1/farcaster/uri", json!({"deviceSecret": device})).await;
     let (token, params) = (body["channelToken"].as_str().unwrap().to_owned(), channel(body["url"].as_str().unwrap()));
     let token = token.as_str();
     let (status, _) = authenticate(&frame, token, KEY_3, &siwf_message(&params, &alice, 1), 1).await;
     assert_eq!(status, 400);
-    let (_, body) = frame.post("/wallet/v1/farcaster/uri", json!({"deviceId": device})).await;
+    let (_, body) = frame.post("/wallet/v1/farcaster/uri", json!({"deviceSecret": device})).await;
     let (token, params) = (body["channelToken"].as_str().unwrap().to_owned(), channel(body["url"].as_str().unwrap()));
     let token = token.as_str();
     let mut wrong = params.clone();
@@ -429,10 +578,10 @@ async fn farcaster(b: Backend) {
     assert_eq!((status, body["error"]["message"].as_str()), (400, Some("The message's nonce is not this channel's")));
     let (status, _) = authenticate(&frame, "not-a-channel", KEY_1, &siwf_message(&params, &alice, 1), 1).await;
     assert_eq!(status, 401);
-    let (_, body) = frame.post("/wallet/v1/farcaster/uri", json!({"deviceId": device})).await;
+    let (_, body) = frame.post("/wallet/v1/farcaster/uri", json!({"deviceSecret": device})).await;
     let (token, params) = (body["channelToken"].as_str().unwrap().to_owned(), channel(body["url"].as_str().unwrap()));
     let token = token.as_str();
-    let (_, body) = frame.post("/wallet/v1/farcaster/connect", json!({"channelToken": token, "deviceId": device})).await;
+    let (_, body) = frame.post("/wallet/v1/farcaster/connect", json!({"channelToken": token, "deviceSecret": device})).await;
     assert_eq!(body["status"], "pending");
 
     // fid 1's custody key: signed in as alice.
@@ -440,7 +589,7 @@ async fn farcaster(b: Backend) {
     assert_eq!((status, body["userName"].as_str()), (200, Some("alice")), "{body}");
     let (status, body) = authenticate(&frame, token, KEY_1, &siwf_message(&params, &alice, 1), 1).await;
     assert_eq!(status, 400, "a channel completes once: {body}");
-    let (status, first) = frame.post("/wallet/v1/farcaster/connect", json!({"channelToken": token, "deviceId": device})).await;
+    let (status, first) = frame.post("/wallet/v1/farcaster/connect", json!({"channelToken": token, "deviceSecret": device})).await;
     assert_eq!(
         (status, first["status"].as_str(), first["userName"].as_str(), first["provider"].as_str()),
         (200, Some("connected"), Some("alice"), Some("farcaster")),
@@ -448,12 +597,19 @@ async fn farcaster(b: Backend) {
     );
 
     // Again on a new channel: the same wallet.
-    let (_, body) = frame.post("/wallet/v1/farcaster/uri", json!({"deviceId": device})).await;
+    let (_, body) = frame.post("/wallet/v1/farcaster/uri", json!({"deviceSecret": device})).await;
     let (token2, params2) = (body["channelToken"].as_str().unwrap().to_owned(), channel(body["url"].as_str().unwrap()));
     assert_eq!(authenticate(&frame, &token2, KEY_1, &siwf_message(&params2, &alice, 1), 1).await.0, 200);
-    let (_, second) = frame.post("/wallet/v1/farcaster/connect", json!({"channelToken": token2, "deviceId": device})).await;
+    let (_, second) = frame.post("/wallet/v1/farcaster/connect", json!({"channelToken": token2, "deviceSecret": device})).await;
     assert_eq!(evm_address(&second), evm_address(&first));
     s.stop().await;
 }
 
-both_backends!(google_and_github_logins, refusals, full_page_login_returns_to_the_host, farcaster);
+both_backends!(
+    google_and_github_logins,
+    refusals,
+    full_page_login_returns_to_the_host,
+    a_login_is_claimed_only_by_the_browser_that_finished_it,
+    adding_an_email_needs_a_recent_login,
+    farcaster
+);

@@ -93,6 +93,9 @@ fn unfold(mail: &str) -> String {
     mail.replace("=\n", "").replace("=3D", "=")
 }
 
+/// A browser's User-Agent, as the frame's requests carry it.
+const CHROME_ON_LINUX: &str = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36";
+
 fn link_token(mail: &str) -> String {
     let mail = unfold(mail);
     let at = mail.find("token=").unwrap_or_else(|| panic!("no link in {mail}")) + 6;
@@ -134,43 +137,55 @@ async fn start(b: Backend, anvil: &Anvil, kek: &str, smtp_port: u16) -> Option<(
         c.settings.smtp_port = smtp_port;
         c.settings.smtp_tls = sigil_server::wallet::mail::SmtpTls::None;
         c.settings.frame_listen = Some("127.0.0.1:0".parse().unwrap());
+        // The per-address limit on code tries has its own test; here many tries come from 127.0.0.1.
+        c.settings.code_tries_per_minute = 10_000;
     })
     .await?;
-    let frame = Frame { base: format!("http://{}", s.frame_addr().unwrap()), http: reqwest::Client::new() };
+    let frame = Frame { base: format!("http://{}", s.frame_addr().unwrap()), http: reqwest::Client::builder().user_agent(CHROME_ON_LINUX).build().unwrap() };
     Some((s, frame))
+}
+
+/// Opens the emailed approval link (its page names the device) and presses its button.
+async fn approve(frame: &Frame, link_mail: &str) {
+    let url = format!("{}/wallet/v1/approve-device?token={}", frame.base, link_token(link_mail));
+    let page = frame.http.get(&url).send().await.unwrap();
+    assert_eq!(page.status(), 200);
+    let page = page.text().await.unwrap();
+    assert!(page.contains("Chrome on Linux") && page.contains("method=post"), "{page}");
+    let res = frame.http.post(format!("{}/wallet/v1/approve-device", frame.base)).form(&[("token", link_token(link_mail))]).send().await.unwrap();
+    assert_eq!(res.status(), 200, "{}", res.text().await.unwrap());
 }
 
 /// Logs `email` in on `device`: approval link, then the code. The session token and user.
 async fn log_in(frame: &Frame, inbox: &Inbox, email: &str, device: &str) -> (String, Value) {
-    let (status, body) = frame.post("/wallet/v1/connect-email", None, json!({"email": email, "deviceId": device})).await;
+    let (status, body) = frame.post("/wallet/v1/connect-email", None, json!({"email": email, "deviceSecret": device})).await;
     assert_eq!((status, body["action"].as_str()), (200, Some("VERIFY_DEVICE")), "{body}");
     let email = &email.to_lowercase();
     let link = last_mail(inbox, email, 1).await;
-    let res = frame.http.get(format!("{}/wallet/v1/approve-device?token={}", frame.base, link_token(&link))).send().await.unwrap();
-    assert_eq!(res.status(), 200);
-    let (status, body) = frame.post("/wallet/v1/connect-device", None, json!({"email": email, "deviceId": device})).await;
+    approve(frame, &link).await;
+    let (status, body) = frame.post("/wallet/v1/connect-device", None, json!({"email": email, "deviceSecret": device})).await;
     assert_eq!((status, body["action"].as_str()), (200, Some("VERIFY_OTP")), "{body}");
     let code = code_in(&last_mail(inbox, email, 2).await);
-    let (status, body) = frame.post("/wallet/v1/connect-otp", None, json!({"email": email, "otp": code, "deviceId": device})).await;
+    let (status, body) = frame.post("/wallet/v1/connect-otp", None, json!({"email": email, "otp": code, "deviceSecret": device})).await;
     assert_eq!(status, 200, "{body}");
     (body["token"].as_str().unwrap().to_owned(), body["user"].clone())
 }
 
-both_backends!(email_login_codes_sessions_and_signing, update_email_export_and_rotation);
+both_backends!(email_login_codes_sessions_and_signing, update_email_export_and_rotation, codes_bound_to_devices_and_atomic, approval_links);
 
 async fn email_login_codes_sessions_and_signing(b: Backend) {
     let anvil = Anvil::start();
     let (port, inbox) = mail_sink().await;
     let kek = sigil_server::wallet::keys::Kek::generate_hex();
     let Some((s, frame)) = start(b, &anvil, &kek, port).await else { return };
-    let device = "device-0001";
+    let device = "device-0001-secret-0123456789abcdef";
 
     // A page of another origin cannot call the frame's API.
     let res = frame
         .http
         .post(format!("{}/wallet/v1/connect-email", frame.base))
         .header("origin", "http://evil.example")
-        .json(&json!({"email": "a@b.co", "deviceId": device}))
+        .json(&json!({"email": "a@b.co", "deviceSecret": device}))
         .send()
         .await
         .unwrap();
@@ -201,7 +216,7 @@ async fn email_login_codes_sessions_and_signing(b: Backend) {
         let res = req.header("origin", "http://evil.example").send().await.unwrap();
         assert_eq!(res.status(), 403, "{path}");
     }
-    let (status, body) = frame.post("/wallet/v1/connect-email", None, json!({"email": "not-an-email", "deviceId": device})).await;
+    let (status, body) = frame.post("/wallet/v1/connect-email", None, json!({"email": "not-an-email", "deviceSecret": device})).await;
     assert_eq!((status, body["error"]["message"].as_str()), (400, Some("Invalid parameter 'email': not a valid email address")));
 
     let (token, user) = log_in(&frame, &inbox, "Alice@Example.com", device).await;
@@ -211,28 +226,30 @@ async fn email_login_codes_sessions_and_signing(b: Backend) {
     assert!(evm.starts_with("0x") && bs58::decode(&sol).into_vec().unwrap().len() == 32);
     // The same person, again: the same wallet; this device is known, so a code comes at once.
     // (A new code for this email waits 30 s after the last one.)
-    let (status, body) = frame.post("/wallet/v1/connect-email", None, json!({"email": "alice@example.com", "deviceId": device})).await;
+    let (status, body) = frame.post("/wallet/v1/connect-email", None, json!({"email": "alice@example.com", "deviceSecret": device})).await;
     assert_eq!(status, 429, "{body}");
     let wait: i64 = body["error"]["message"].as_str().unwrap().trim_start_matches("Please try again after ").trim_end_matches(" seconds").parse().unwrap();
     assert!((25..=30).contains(&wait), "{wait}");
     // A live session on this device connects without a code.
-    let (_, body) = frame.post("/wallet/v1/connect-email", None, json!({"email": "alice@example.com", "deviceId": device, "token": token})).await;
+    let (_, body) = frame.post("/wallet/v1/connect-email", None, json!({"email": "alice@example.com", "deviceSecret": device, "token": token})).await;
     assert_eq!(body["action"], "CONNECT");
 
     // Five wrong codes burn the code.
     let email = "bob@example.com";
-    let (bob_token, _) = log_in(&frame, &inbox, email, "device-0002").await;
+    let (bob_token, _) = log_in(&frame, &inbox, email, "device-0002-secret-0123456789abcdef").await;
     frame.post("/wallet/v1/sign-out", Some(&bob_token), json!({})).await;
     sqlx::query("UPDATE wallet_codes SET sent_at = 0").execute(&s.db).await.unwrap(); // the 30 s have passed
-    let (_, body) = frame.post("/wallet/v1/connect-email", None, json!({"email": email, "deviceId": "device-0002"})).await;
+    let (_, body) = frame.post("/wallet/v1/connect-email", None, json!({"email": email, "deviceSecret": "device-0002-secret-0123456789abcdef"})).await;
     assert_eq!(body["action"], "VERIFY_OTP");
     let right = code_in(&last_mail(&inbox, email, 3).await);
     let wrong = if right == "000000" { "111111" } else { "000000" };
     for _ in 0..5 {
-        let (status, body) = frame.post("/wallet/v1/connect-otp", None, json!({"email": email, "otp": wrong, "deviceId": "device-0002"})).await;
+        let (status, body) =
+            frame.post("/wallet/v1/connect-otp", None, json!({"email": email, "otp": wrong, "deviceSecret": "device-0002-secret-0123456789abcdef"})).await;
         assert_eq!((status, body["error"]["message"].as_str()), (400, Some("Invalid code")));
     }
-    let (status, body) = frame.post("/wallet/v1/connect-otp", None, json!({"email": email, "otp": right, "deviceId": "device-0002"})).await;
+    let (status, body) =
+        frame.post("/wallet/v1/connect-otp", None, json!({"email": email, "otp": right, "deviceSecret": "device-0002-secret-0123456789abcdef"})).await;
     assert_eq!((status, body["error"]["code"].as_str()), (400, Some("code_expired")), "{body}");
     // Codes are stored hashed.
     let stored: Vec<String> = sqlx::query_scalar("SELECT code_hash FROM wallet_codes").fetch_all(&s.db).await.unwrap();
@@ -293,7 +310,7 @@ async fn update_email_export_and_rotation(b: Backend) {
     let (port, inbox) = mail_sink().await;
     let kek = sigil_server::wallet::keys::Kek::generate_hex();
     let Some((s, frame)) = start(b, &anvil, &kek, port).await else { return };
-    let (token, user) = log_in(&frame, &inbox, "carol@example.com", "device-0003").await;
+    let (token, user) = log_in(&frame, &inbox, "carol@example.com", "device-0003-secret-0123456789abcdef").await;
     let evm = user["accounts"][0]["address"].as_str().unwrap().to_owned();
 
     // Email change: a code to the old address, then one to the new.
@@ -315,6 +332,20 @@ async fn update_email_export_and_rotation(b: Backend) {
     assert_eq!(status, 200, "{keys}");
     let signer: alloy_signer_local::PrivateKeySigner = keys["eip155"].as_str().unwrap().parse().unwrap();
     assert_eq!(signer.address().to_checksum(None), evm);
+
+    // An address another wallet has: nothing tells before its code was confirmed, then 409.
+    log_in(&frame, &inbox, "dave@example.com", "device-0007-secret-0123456789abcdef").await;
+    sqlx::query("UPDATE wallet_codes SET sent_at = 0").execute(&s.db).await.unwrap();
+    let (status, body) = frame.post("/wallet/v1/update-email", Some(&token), json!({"email": "Dave@example.com"})).await;
+    assert_eq!((status, body["action"].as_str()), (200, Some("VERIFY_PRIMARY_OTP")), "{body}");
+    let code = code_in(&last_mail(&inbox, "carol@new.example", 3).await);
+    let (_, body) = frame.post("/wallet/v1/update-email/primary", Some(&token), json!({"otp": code})).await;
+    assert_eq!(body["action"], "VERIFY_SECONDARY_OTP", "{body}");
+    let code = code_in(&last_mail(&inbox, "dave@example.com", 3).await);
+    let (status, body) = frame.post("/wallet/v1/update-email/secondary", Some(&token), json!({"otp": code})).await;
+    assert_eq!((status, body["error"]["message"].as_str()), (409, Some("Another wallet uses that email address")), "{body}");
+    assert_eq!(frame.get("/wallet/v1/user", Some(&token)).await.1["email"], "carol@new.example");
+
     let secret_hex = keys["eip155"].as_str().unwrap().trim_start_matches("0x").to_owned();
     let solana = keys["solana"].as_str().unwrap().to_owned();
     let solana_secret_hex = hex::encode(&bs58::decode(&solana).into_vec().unwrap()[..32]);
@@ -335,10 +366,10 @@ async fn update_email_export_and_rotation(b: Backend) {
     // Key-encryption key rotation: every key re-encrypted, the wallet still signs.
     let new_kek = sigil_server::wallet::keys::Kek::generate_hex();
     let (old, new) = (sigil_server::wallet::keys::Kek::from_hex(&kek).unwrap(), sigil_server::wallet::keys::Kek::from_hex(&new_kek).unwrap());
-    assert_eq!(sigil_server::wallet::rotate_keys(&db, &old, &new).await.unwrap(), 2);
+    assert_eq!(sigil_server::wallet::rotate_keys(&db, &old, &new).await.unwrap(), 4, "carol's and dave's two keys each");
     let ids: Vec<String> = sqlx::query_scalar("SELECT kek_id FROM wallet_keys").fetch_all(&db).await.unwrap();
     assert!(ids.iter().all(|id| *id == new.id()));
-    let signer_key = sqlx::query("SELECT user_id FROM wallet_keys WHERE kind = 'secp256k1'").fetch_one(&db).await.unwrap();
+    let signer_key = sqlx::query("SELECT user_id FROM wallet_keys WHERE kind = 'secp256k1' AND address = $1").bind(&evm).fetch_one(&db).await.unwrap();
     let user_id: String = signer_key.try_get("user_id").unwrap();
     let (port2, _) = mail_sink().await;
     let mailer = sigil_server::wallet::mail::Mailer::new(&sigil_server::wallet::mail::MailSettings {
@@ -352,4 +383,165 @@ async fn update_email_export_and_rotation(b: Backend) {
     .unwrap();
     let wallets = sigil_server::wallet::Wallets::new(db.clone(), new, Some(mailer), String::new());
     assert_eq!(wallets.evm_signer(&user_id).await.unwrap().address().to_checksum(None), evm);
+}
+
+/// The probe's findings on codes (issue 20, N5, N6, N10): a code is tried only by the device it
+/// was sent for, each try is counted and the code used up in one statement, so requests at once
+/// neither pass the five tries nor use one code twice.
+async fn codes_bound_to_devices_and_atomic(b: Backend) {
+    let anvil = Anvil::start();
+    let (port, inbox) = mail_sink().await;
+    let kek = sigil_server::wallet::keys::Kek::generate_hex();
+    let Some((s, frame)) = start(b, &anvil, &kek, port).await else { return };
+    let email = "dana@example.com";
+    let device = "device-0004-secret-0123456789abcdef";
+    let other = "device-0005-secret-0123456789abcdef";
+    let (token, user) = log_in(&frame, &inbox, email, device).await;
+    frame.post("/wallet/v1/sign-out", Some(&token), json!({})).await;
+    let new_code = |n: usize| {
+        let (frame, inbox, s) = (&frame, &inbox, &s);
+        async move {
+            sqlx::query("UPDATE wallet_codes SET sent_at = 0").execute(&s.db).await.unwrap(); // the 30 s have passed
+            let (_, body) = frame.post("/wallet/v1/connect-email", None, json!({"email": email, "deviceSecret": device})).await;
+            assert_eq!(body["action"], "VERIFY_OTP", "{body}");
+            code_in(&last_mail(inbox, email, n).await)
+        }
+    };
+
+    // N6: the code the approved device asked for, redeemed by another device secret (one never
+    // approved, as a host page that saw the code would send): refused, and no try is used up.
+    let code = new_code(3).await;
+    for _ in 0..6 {
+        let (status, body) = frame.post("/wallet/v1/connect-otp", None, json!({"email": email, "otp": code, "deviceSecret": other})).await;
+        assert_eq!((status, body["error"]["code"].as_str()), (409, Some("device_not_approved")), "{body}");
+    }
+    // Approved for this email, the other device still cannot use a code sent to the first.
+    sqlx::query("INSERT INTO wallet_devices (email, device_id, approve_hash, approved_at, created_at) VALUES ($1, $2, '', 1, 1)")
+        .bind(email)
+        .bind(sigil_server::wallet::device_id(other).unwrap())
+        .execute(&s.db)
+        .await
+        .unwrap();
+    for _ in 0..6 {
+        let (status, body) = frame.post("/wallet/v1/connect-otp", None, json!({"email": email, "otp": code, "deviceSecret": other})).await;
+        assert_eq!((status, body["error"]["message"].as_str()), (400, Some("Invalid code")), "{body}");
+    }
+    let (status, body) = frame.post("/wallet/v1/connect-otp", None, json!({"email": email, "otp": code, "deviceSecret": device})).await;
+    assert_eq!(status, 200, "the tries of other devices did not wear the code out: {body}");
+    assert_eq!(body["user"], user);
+    // The device is stored by the hash of its secret only.
+    let devices: Vec<String> = sqlx::query_scalar("SELECT device_id FROM wallet_devices").fetch_all(&s.db).await.unwrap();
+    assert!(devices.iter().all(|d| d.len() == 64 && !d.contains("device-")), "{devices:?}");
+
+    // N5: forty wrong codes at once: five are tried, the rest find the code worn out; the right
+    // code after them is refused.
+    let right = new_code(4).await;
+    let wrong = if right == "000000" { "111111" } else { "000000" };
+    let tries = (0..40).map(|_| frame.post("/wallet/v1/connect-otp", None, json!({"email": email, "otp": wrong, "deviceSecret": device})));
+    let answers = futures::future::join_all(tries).await;
+    let invalid = answers.iter().filter(|(_, b)| b["error"]["message"] == "Invalid code").count();
+    let worn = answers.iter().filter(|(_, b)| b["error"]["code"] == "code_expired").count();
+    assert_eq!((invalid, worn), (5, 35), "{answers:?}");
+    let (status, body) = frame.post("/wallet/v1/connect-otp", None, json!({"email": email, "otp": right, "deviceSecret": device})).await;
+    assert_eq!((status, body["error"]["code"].as_str()), (400, Some("code_expired")), "{body}");
+    let tries: i64 = sqlx::query_scalar("SELECT tries FROM wallet_codes WHERE email = $1 AND purpose = 'login'").bind(email).fetch_one(&s.db).await.unwrap();
+    assert_eq!(tries, 5);
+
+    // A right code among forty wrong ones at once: it counts only if it is among the five tried.
+    let right = new_code(5).await;
+    let mut batch: Vec<_> = (0..40).map(|_| wrong.to_owned()).collect();
+    batch.insert(20, right.clone());
+    let answers = futures::future::join_all(
+        batch.iter().map(|otp| frame.post("/wallet/v1/connect-otp", None, json!({"email": email, "otp": otp, "deviceSecret": device}))),
+    )
+    .await;
+    let sessions = answers.iter().filter(|(status, _)| *status == 200).count();
+    let tried = answers.iter().filter(|(_, b)| b["error"]["message"] == "Invalid code").count() + sessions;
+    assert_eq!(tried, 5, "{answers:?}");
+    assert!(sessions <= 1);
+
+    // One right code sent five times at once: one session.
+    let right = new_code(6).await;
+    let answers =
+        futures::future::join_all((0..5).map(|_| frame.post("/wallet/v1/connect-otp", None, json!({"email": email, "otp": right, "deviceSecret": device}))))
+            .await;
+    assert_eq!(answers.iter().filter(|(status, _)| *status == 200).count(), 1, "{answers:?}");
+    s.stop().await;
+
+    // N10: tries per client address, whichever email they name.
+    let (port, _inbox) = mail_sink().await;
+    let chains = dev_chain(&[&anvil.url]);
+    let Some(s) = TestServer::start_with(b, &["http://localhost:5173"], move |c| {
+        c.chains = chains;
+        c.kek = Some(sigil_server::wallet::keys::Kek::from_hex(&kek).unwrap());
+        c.settings.smtp_host = Some("127.0.0.1".into());
+        c.settings.smtp_port = port;
+        c.settings.smtp_tls = sigil_server::wallet::mail::SmtpTls::None;
+        c.settings.frame_listen = Some("127.0.0.1:0".parse().unwrap());
+        c.settings.code_tries_per_minute = 3;
+    })
+    .await
+    else {
+        return;
+    };
+    let frame = Frame { base: format!("http://{}", s.frame_addr().unwrap()), http: reqwest::Client::new() };
+    for n in 0..3 {
+        let (status, _) =
+            frame.post("/wallet/v1/connect-otp", None, json!({"email": format!("user{n}@example.com"), "otp": "123456", "deviceSecret": device})).await;
+        assert_eq!(status, 409);
+    }
+    let (status, body) = frame.post("/wallet/v1/connect-otp", None, json!({"email": "user9@example.com", "otp": "123456", "deviceSecret": device})).await;
+    assert_eq!((status, body["error"]["code"].as_str()), (429, Some("rate_limited")), "{body}");
+    s.stop().await;
+}
+
+/// Device approval (issue 20, N7): one link mail per email every 30 s, the link opens a page
+/// that names the device and approves only by its button (a POST), works once and expires.
+async fn approval_links(b: Backend) {
+    let anvil = Anvil::start();
+    let (port, inbox) = mail_sink().await;
+    let kek = sigil_server::wallet::keys::Kek::generate_hex();
+    let Some((s, frame)) = start(b, &anvil, &kek, port).await else { return };
+    let email = "erin@example.com";
+    let device = "device-0006-secret-0123456789abcdef";
+    let connect = |d: &'static str| frame.post("/wallet/v1/connect-email", None, json!({"email": email, "deviceSecret": d}));
+
+    // Twenty new devices at once: one mail; the others are told to wait.
+    let devices: Vec<&'static str> = (0..20).map(|n| &*Box::leak(format!("device-1{n:03}-secret-0123456789abcdef").into_boxed_str())).collect();
+    let answers = futures::future::join_all(devices.iter().map(|d| connect(d))).await;
+    assert_eq!(answers.iter().filter(|(_, b)| b["action"] == "VERIFY_DEVICE").count(), 1, "{answers:?}");
+    assert!(answers.iter().filter(|(status, _)| *status == 429).all(|(_, b)| b["error"]["message"].as_str().unwrap().starts_with("Please try again after ")));
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(inbox.lock().unwrap().iter().filter(|(to, _)| to == email).count(), 1);
+
+    // The mail names the browser, system and time; opening the link approves nothing.
+    sqlx::query("UPDATE wallet_codes SET sent_at = 0").execute(&s.db).await.unwrap();
+    let (_, body) = connect(device).await;
+    assert_eq!(body["action"], "VERIFY_DEVICE");
+    let mail = unfold(&last_mail(&inbox, email, 2).await);
+    assert!(mail.contains("Chrome on Linux, 20") && mail.contains(" UTC"), "{mail}");
+    for method in [reqwest::Method::GET, reqwest::Method::HEAD] {
+        let res = frame.http.request(method, format!("{}/wallet/v1/approve-device?token={}", frame.base, link_token(&mail))).send().await.unwrap();
+        assert_eq!(res.status(), 200);
+    }
+    let (status, body) = frame.post("/wallet/v1/connect-device", None, json!({"email": email, "deviceSecret": device})).await;
+    assert_eq!((status, body["error"]["code"].as_str()), (409, Some("device_not_approved")), "{body}");
+
+    // Expired after 10 minutes.
+    sqlx::query("UPDATE wallet_codes SET expires_at = 1 WHERE purpose = 'device'").execute(&s.db).await.unwrap();
+    let res = frame.http.post(format!("{}/wallet/v1/approve-device", frame.base)).form(&[("token", link_token(&mail))]).send().await.unwrap();
+    assert_eq!(res.status(), 404);
+    let page = res.text().await.unwrap();
+    assert!(page.starts_with("<!doctype html>") && page.contains("has expired"), "{page}");
+
+    // A fresh link: its button approves, once.
+    sqlx::query("UPDATE wallet_codes SET sent_at = 0").execute(&s.db).await.unwrap();
+    connect(device).await;
+    let mail = last_mail(&inbox, email, 3).await;
+    approve(&frame, &mail).await;
+    let res = frame.http.post(format!("{}/wallet/v1/approve-device", frame.base)).form(&[("token", link_token(&mail))]).send().await.unwrap();
+    assert_eq!(res.status(), 404, "a link works once");
+    let (status, body) = frame.post("/wallet/v1/connect-device", None, json!({"email": email, "deviceSecret": device})).await;
+    assert_eq!((status, body["action"].as_str()), (200, Some("VERIFY_OTP")), "{body}");
+    s.stop().await;
 }

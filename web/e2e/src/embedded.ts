@@ -3,7 +3,7 @@
  * device approval and codes read from the mail sink, and the frame's approval UI.
  */
 import type { FrameLocator, Page } from 'playwright-core'
-import { codeOf, DEVICE_LINK, lastMailId, linkOf, LOGIN_CODE, waitForMail } from './mail.js'
+import { approveDevice, codeOf, DEVICE_LINK, lastMailId, linkOf, LOGIN_CODE, waitForMail } from './mail.js'
 import { openModal, ui, waitConnected } from './ui.js'
 
 let counter = 0
@@ -76,9 +76,7 @@ export async function logIn(page: Page, mailUrl: string, email: string, options:
   await submitEmail(page, email)
   if (!options.knownDevice) {
     await emb.deviceView(page).waitFor({ state: 'visible', timeout: 30_000 })
-    const link = linkOf(await waitForMail(mailUrl, email, DEVICE_LINK, before))
-    const approved = await fetch(link)
-    if (!approved.ok) throw new Error(`approval link answered ${approved.status}`)
+    await approveDevice(linkOf(await waitForMail(mailUrl, email, DEVICE_LINK, before)))
   }
   await emb.otpView(page).waitFor({ state: 'visible', timeout: 30_000 })
   const code = codeOf(await waitForMail(mailUrl, email, LOGIN_CODE, before))

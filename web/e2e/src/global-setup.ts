@@ -267,6 +267,9 @@ fields = { id = "/sub", username = "/preferred_username", email = "/email", emai
         'eip155:31337',
         '--farcaster-id-registry',
         farcasterRegistry,
+        // Every test's browser is 127.0.0.1: the per-address limits are for one person, not a suite.
+        '--code-tries-per-minute',
+        '1000',
       ],
       { ...sigilEnv, SIGIL_KEK: randomBytes(32).toString('hex') },
     )

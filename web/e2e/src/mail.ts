@@ -47,3 +47,21 @@ export function linkOf(mail: Mail): string {
   if (!link) throw new Error(`no approval link in: ${mail.text}`)
   return link
 }
+
+/**
+ * Approves a device as its owner does: opens the emailed link (a page that approves nothing by
+ * itself) and sends its form (the "Approve this device" button). Resolves with the answer page.
+ */
+export async function approveDevice(link: string): Promise<string> {
+  const page = await fetch(link)
+  if (!page.ok) throw new Error(`approval link answered ${page.status}`)
+  const token = new URL(link).searchParams.get('token') ?? ''
+  const approved = await fetch(new URL('/wallet/v1/approve-device', link), {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ token }),
+  })
+  const text = await approved.text()
+  if (!approved.ok) throw new Error(`approving answered ${approved.status}: ${text}`)
+  return text
+}

@@ -13,7 +13,7 @@ import { screenshot } from '../src/browser.js'
 import { accounts, nativeBalance, rpc, tokenBalance, transferToken } from '../src/chain.js'
 import { emb, freshEmail, logIn, pasteCode, submitEmail, typeCode } from '../src/embedded.js'
 import { useDemo } from '../src/fixtures.js'
-import { CONFIRM_CODE, codeOf, DEVICE_LINK, lastMailId, linkOf, LOGIN_CODE, waitForMail } from '../src/mail.js'
+import { approveDevice, CONFIRM_CODE, codeOf, DEVICE_LINK, lastMailId, linkOf, LOGIN_CODE, waitForMail } from '../src/mail.js'
 import { openModal, ui, waitConnected } from '../src/ui.js'
 
 const t = useDemo({ wallet: false })
@@ -39,9 +39,15 @@ describe('embedded wallet: email login', () => {
     await submitEmail(t.page, email)
     await emb.deviceView(t.page).waitFor({ state: 'visible', timeout: 30_000 })
     const deviceMail = await waitForMail(t.env.mailUrl, email, DEVICE_LINK, before)
-    // Opening the link (as the user would, from their mailbox) approves this device.
+    // The link (as the user would open it, from their mailbox) shows which device asks, and
+    // approves it with its button, not by being opened.
+    expect(deviceMail.text).toMatch(/from a new device: (Chrome|Chromium) on Linux, \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC\./)
     const approval = await t.context.newPage()
     await approval.goto(linkOf(deviceMail))
+    await expect.poll(() => approval.locator('#device').innerText()).toMatch(/^(Chrome|Chromium) on Linux, \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC$/)
+    await screenshot(approval, join(t.env.artifactsDir, 'e2e'), 'embedded-approve-device')
+    expect(await emb.deviceView(t.page).isVisible()).toBe(true)
+    await approval.getByRole('button', { name: 'Approve this device' }).click()
     await expect.poll(() => approval.locator('body').innerText()).toContain('This device is approved')
     await approval.close()
     // The device view notices and moves on to the code.
@@ -84,7 +90,7 @@ describe('embedded wallet: email login', () => {
     await submitEmail(t.page, email)
     await emb.deviceView(t.page).waitFor({ state: 'visible', timeout: 30_000 })
     const deviceMail = await waitForMail(t.env.mailUrl, email, DEVICE_LINK, before)
-    expect((await fetch(linkOf(deviceMail))).ok).toBe(true)
+    await approveDevice(linkOf(deviceMail))
     await emb.otpView(t.page).waitFor({ state: 'visible', timeout: 30_000 })
     const code = codeOf(await waitForMail(t.env.mailUrl, email, LOGIN_CODE, deviceMail.id))
     const wrong = code === '000000' ? '111111' : '000000'
@@ -105,12 +111,12 @@ describe('embedded wallet: email login', () => {
     await expect.poll(() => emb.emailError(t.page).innerText()).toMatch(/^Please try again after ([1-9]|[12]\d|30) seconds$/)
     // ...and on the server, for this same (approved) device asking directly.
     const frame = t.page.frames().find((f) => f.url().startsWith(t.env.frameUrl))
-    const deviceId = await frame?.evaluate(() => localStorage.getItem('sigil-frame:device'))
-    expect(deviceId).toMatch(/^[0-9a-f]{32}$/)
+    const deviceSecret = await frame?.evaluate(() => localStorage.getItem('sigil-frame:device-secret'))
+    expect(deviceSecret).toMatch(/^[0-9a-f]{64}$/)
     const res = await fetch(`${t.env.frameUrl}/wallet/v1/connect-email`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email, deviceId }),
+      body: JSON.stringify({ email, deviceSecret }),
     })
     expect(res.status).toBe(429)
     expect(((await res.json()) as { error: { message: string } }).error.message).toMatch(/^Please try again after ([1-9]|[12]\d|30) seconds$/)

@@ -11,6 +11,8 @@ pub enum EventKind {
     Error,
     /// A stored row other than an event (sign-in nonces and sessions).
     Write,
+    /// A try of an emailed code or link.
+    CodeTry,
 }
 
 const WINDOW: Duration = Duration::from_secs(60);

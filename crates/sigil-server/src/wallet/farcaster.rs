@@ -13,7 +13,7 @@ use utoipa::ToSchema;
 
 use super::login::{random_token, FARCASTER};
 use super::social::{Identity, FLOW_TTL_MS};
-use super::{check_device_id, hash, Wallets};
+use super::{device_id, hash, Wallets};
 use crate::account::evm::{eth_call, hex_result};
 use crate::db::now_ms;
 use crate::error::{ApiError, ErrorCode};
@@ -53,8 +53,8 @@ fn refused(message: impl Into<String>) -> ApiError {
 impl Wallets {
     /// Opens a channel: the URL for the Farcaster app (shown as a QR code and a link) and the
     /// channel token the frame claims the login with.
-    pub async fn farcaster_start(&self, device: &str, app_url: &str) -> Result<(String, String), ApiError> {
-        check_device_id(device)?;
+    pub async fn farcaster_start(&self, device_secret: &str, app_url: &str) -> Result<(String, String), ApiError> {
+        let device = device_id(device_secret)?;
         let (token, nonce) = (random_token(32), random_token(12).replace(['-', '_'], "0"));
         sqlx::query(
             "INSERT INTO wallet_social_flows (state_hash, provider, pkce_verifier, nonce, device_id, return_url, created_at) VALUES ($1, $2, 'channel', $3, $4, NULL, $5)",
@@ -62,7 +62,7 @@ impl Wallets {
         .bind(hash(&token))
         .bind(FARCASTER)
         .bind(&nonce)
-        .bind(device)
+        .bind(&device)
         .bind(now_ms())
         .execute(&self.db)
         .await?;
@@ -97,18 +97,24 @@ impl Wallets {
         if now_ms() - created_at > FLOW_TTL_MS {
             return Err(ApiError::bad_request(ErrorCode::NonceExpired, "This channel expired: open a new one"));
         }
-        // A refused message ends the channel with the reason, so the modal waiting on it says why
-        // instead of waiting on (the Farcaster app is told too).
+        // A refused message does not end the channel: anyone who saw its QR code holds its token.
+        // Its reason is kept for the frame waiting on it, which shows it while the channel stays
+        // open for the app's own message (the app is told too).
         if let Err(refusal) = self.verify_farcaster(rpc, registry, &nonce, req).await {
             if matches!(refusal.code, ErrorCode::InvalidMessage | ErrorCode::InvalidSignature) {
-                self.finish_flow(token, Err(&refusal.message)).await?;
+                sqlx::query("UPDATE wallet_social_flows SET refusal = $1 WHERE state_hash = $2 AND user_id IS NULL")
+                    .bind(&refusal.message)
+                    .bind(hash(token))
+                    .execute(&self.db)
+                    .await?;
+                self.flow_done.notify_waiters();
             }
             return Err(refusal);
         }
         let username = req.username.clone().filter(|u| !u.trim().is_empty()).unwrap_or_else(|| format!("fid:{}", req.fid));
         let identity = Identity { subject: req.fid.to_string(), username: Some(username.clone()), email: None, email_verified: false };
         let user_id = self.social_user(FARCASTER, &identity).await?;
-        if !self.finish_flow(token, Ok((&user_id, Some(&username)))).await? {
+        if !self.finish_flow(token, Ok((&user_id, Some(&username), None))).await? {
             return Err(ApiError::bad_request(ErrorCode::NonceUsed, "This channel is already completed"));
         }
         Ok(username)

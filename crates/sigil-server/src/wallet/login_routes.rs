@@ -5,13 +5,14 @@ use std::time::Duration;
 
 use axum::extract::State;
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
-use axum::response::{Html, IntoResponse, Redirect, Response};
+use axum::response::{IntoResponse, Redirect, Response};
 use axum::Json;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
 use super::farcaster::{Authenticate, Registry};
-use super::login::{state_of, Claim};
+use super::login::{claim_of, state_of, Claim};
+use super::page;
 use super::routes::{wallets, FromFrame};
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{self, Query};
@@ -40,10 +41,12 @@ pub async fn socials(State(state): State<AppState>, _: FromFrame) -> ApiResult<J
 pub struct SocialRedirect {
     /// google, x, discord, github, apple, facebook or a configured issuer's id.
     pub provider: String,
-    pub device_id: String,
+    /// The frame's device secret: only the frame holding it can claim the login.
+    pub device_secret: String,
     /// For a full-page login (popups blocked): the host page to come back to. It must be on
-    /// one of the project's allowed origins.
+    /// an origin the frame page's project lists by name (not by '*').
     pub return_url: Option<String>,
+    /// The project of the frame page (from its own URL).
     pub project_id: Option<String>,
 }
 
@@ -66,11 +69,13 @@ pub async fn social_redirect(
         Some(url) => Some(allowed_return_url(&state, url, req.project_id.as_deref()).await?),
         None => None,
     };
-    let uri = wallets(&state)?.social_start(&state.config.socials, &req.provider, &req.device_id, return_url).await?;
+    let uri = wallets(&state)?.social_start(&state.config.socials, &req.provider, &req.device_secret, return_url).await?;
     Ok(Json(UriReply { uri }))
 }
 
-/// A full-page login may only come back to a page of the project's allowed origins.
+/// A full-page login may only come back to a page on an origin the project names: its exact
+/// origins and its own wildcard subdomains, never through '*' (a project open to every origin
+/// would make the frame origin a redirector to anywhere, carrying the login's claim secret).
 async fn allowed_return_url(state: &AppState, url: &str, project_id: Option<&str>) -> ApiResult<String> {
     let project = match project_id {
         Some(id) if sigil_core::project::is_project_id(id) => state.projects.find(&state.db, id).await?,
@@ -79,8 +84,14 @@ async fn allowed_return_url(state: &AppState, url: &str, project_id: Option<&str
     let Some(project) = project else { return Err(ApiError::project_id_invalid()) };
     let parsed = url::Url::parse(url).map_err(|e| ApiError::invalid_param("returnUrl", e))?;
     let origin = parsed.origin().ascii_serialization();
-    if !matches!(parsed.scheme(), "http" | "https") || !sigil_core::origin::is_allowed(&project.allowed_origins, &origin) {
-        return Err(ApiError::invalid_param("returnUrl", format!("{origin} is not an allowed origin of the project")));
+    let named: Vec<_> = project.allowed_origins.iter().filter(|o| **o != sigil_core::origin::OriginPattern::Any).cloned().collect();
+    if !matches!(parsed.scheme(), "http" | "https") || !sigil_core::origin::is_allowed(&named, &origin) {
+        let why = if named.len() < project.allowed_origins.len() {
+            format!("{origin} is not an origin the project names (a full-page login returns only to those, not through '*')")
+        } else {
+            format!("{origin} is not an allowed origin of the project")
+        };
+        return Err(ApiError::invalid_param("returnUrl", why));
     }
     Ok(parsed.to_string())
 }
@@ -125,38 +136,30 @@ async fn callback(state: AppState, q: CallbackParams) -> Response {
     match outcome {
         Ok(returned) => match (returned.return_to, returned.failure) {
             (Some(to), _) => Redirect::to(&to).into_response(),
-            (None, None) => page(StatusCode::OK, &format!("Logged in with {}", returned.provider_label), "You can close this window."),
-            (None, Some(failure)) => page(StatusCode::BAD_REQUEST, "Login failed", &failure),
+            (None, None) => page::login_returned(
+                StatusCode::OK,
+                &format!("Logged in with {}", returned.provider_label),
+                "You can close this window.",
+                &returned.state,
+                returned.claim.as_deref(),
+            ),
+            (None, Some(failure)) => page::login_returned(StatusCode::BAD_REQUEST, "Login failed", &failure.message, &returned.state, None),
         },
-        Err(e) => page(e.status, "Login failed", &e.message),
+        Err(e) => page::message(e.status, "Login failed", &e.message),
     }
-}
-
-/// A small page for the popup (no script; the text is escaped: a provider's error text comes
-/// from the URL).
-fn page(status: StatusCode, title: &str, text: &str) -> Response {
-    let escape = |s: &str| s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;").replace('\'', "&#39;");
-    let body = format!(
-        "<!doctype html><meta charset=utf-8><meta name=viewport content=\"width=device-width\"><title>{t}</title>\
-         <body style=\"font:16px system-ui,sans-serif;margin:3em auto;max-width:28em;text-align:center\"><h1 style=\"font-size:1.25em\">{t}</h1><p id=message>{m}</p>",
-        t = escape(title),
-        m = escape(text)
-    );
-    let mut res = (status, Html(body)).into_response();
-    let h = res.headers_mut();
-    h.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static("default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'"));
-    h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
-    h.insert(header::REFERRER_POLICY, HeaderValue::from_static("no-referrer"));
-    res
 }
 
 #[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ConnectSocial {
     /// The provider URI the login started with, the host page's return URL
-    /// (`sigil_social=`), or the bare state.
+    /// (`sigil_social=`, with `sigil_claim=`), or the bare state.
     pub uri: String,
-    pub device_id: String,
+    /// The device secret the login was started with.
+    pub device_secret: String,
+    /// The claim secret the callback gave the browser (a message to the frame from the login
+    /// window); a full-page login's return URL carries it instead.
+    pub claim: Option<String>,
 }
 
 /// How long one connect call waits for the person to finish at the provider.
@@ -164,13 +167,15 @@ fn claim_wait(state: &AppState) -> Duration {
     Duration::from_secs(20.min(state.config.settings.request_timeout / 2).max(1))
 }
 
-/// Connect social: the login's session once the provider sent the person back
-/// (`{"status":"pending"}` while not yet: ask again).
+/// Connect social: the login's session, for the device that started it and the claim secret
+/// its browser was given when the provider sent it back (`{"status":"pending"}` while the
+/// person has not finished, `{"status":"returned"}` when the claim secret is needed).
 #[utoipa::path(post, path = "/wallet/v1/social/connect", tag = "wallet", request_body = ConnectSocial,
-    responses((status = 200, body = Claim), (status = 400, body = crate::error::ErrorBody, description = "Cancelled, refused or not verified, with the reason")))]
+    responses((status = 200, body = Claim), (status = 400, body = crate::error::ErrorBody, description = "Cancelled (login_cancelled), refused or not verified, with the reason")))]
 pub async fn social_connect(State(state): State<AppState>, _: FromFrame, extract::Json(req): extract::Json<ConnectSocial>) -> ApiResult<Response> {
     let login = state_of(&req.uri).ok_or_else(|| ApiError::invalid_param("uri", "it carries no login state"))?;
-    let claim = wallets(&state)?.claim(&login, &req.device_id, claim_wait(&state)).await?;
+    let secret = req.claim.or_else(|| claim_of(&req.uri));
+    let claim = wallets(&state)?.claim(&login, &req.device_secret, secret.as_deref(), claim_wait(&state)).await?;
     Ok(no_store(Json(claim)))
 }
 
@@ -183,7 +188,7 @@ fn no_store(reply: impl IntoResponse) -> Response {
 #[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct FarcasterUri {
-    pub device_id: String,
+    pub device_secret: String,
 }
 
 #[derive(Serialize, ToSchema)]
@@ -203,7 +208,7 @@ pub async fn farcaster_uri(
     _: WriteBudget,
     extract::Json(req): extract::Json<FarcasterUri>,
 ) -> ApiResult<Json<FarcasterChannel>> {
-    let (url, channel_token) = wallets(&state)?.farcaster_start(&req.device_id, &state.config.settings.farcaster_app_url).await?;
+    let (url, channel_token) = wallets(&state)?.farcaster_start(&req.device_secret, &state.config.settings.farcaster_app_url).await?;
     Ok(Json(FarcasterChannel { url, channel_token }))
 }
 
@@ -211,15 +216,16 @@ pub async fn farcaster_uri(
 #[serde(rename_all = "camelCase")]
 pub struct ConnectFarcaster {
     pub channel_token: String,
-    pub device_id: String,
+    pub device_secret: String,
 }
 
 /// Connect Farcaster: the session once the Farcaster app signed in on the channel
-/// (`{"status":"pending"}` while not yet); its userName.
+/// (`{"status":"pending"}` while not yet, with `refused` when a message posted to it was
+/// refused); its userName.
 #[utoipa::path(post, path = "/wallet/v1/farcaster/connect", tag = "wallet", request_body = ConnectFarcaster,
     responses((status = 200, body = Claim), (status = 400, body = crate::error::ErrorBody)))]
 pub async fn farcaster_connect(State(state): State<AppState>, _: FromFrame, extract::Json(req): extract::Json<ConnectFarcaster>) -> ApiResult<Response> {
-    let claim = wallets(&state)?.claim(&req.channel_token, &req.device_id, claim_wait(&state)).await?;
+    let claim = wallets(&state)?.claim(&req.channel_token, &req.device_secret, None, claim_wait(&state)).await?;
     Ok(no_store(Json(claim)))
 }
 

@@ -79,11 +79,14 @@ impl Mailer {
         .await
     }
 
-    pub async fn device_approval(&self, to: &str, link: &str) -> Result<(), MailError> {
+    /// `device`: the browser, system and time of the login ("Chrome on Linux, 2026-11-26 12:30 UTC").
+    pub async fn device_approval(&self, to: &str, link: &str, device: &str) -> Result<(), MailError> {
         self.send(
             to,
             "Approve this device to log in",
-            format!("Someone is logging in to your wallet from a new device.\n\nIf it is you, approve the device:\n{link}\n\nIf not, ignore this email.\n"),
+            format!(
+                "Someone is logging in to your wallet from a new device: {device}.\n\nIf it is you, open this link and approve the device (it works once, for 10 minutes):\n{link}\n\nIf not, ignore this email: nobody can log in without the link.\n"
+            ),
         )
         .await
     }

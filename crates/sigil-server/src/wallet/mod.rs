@@ -9,9 +9,13 @@ pub mod keys;
 pub mod login;
 pub mod login_routes;
 pub mod mail;
+pub mod page;
 pub mod routes;
 pub mod sign;
 pub mod social;
+
+/// The device-approval link's page, on the frame origin.
+pub const APPROVE_PATH: &str = "/wallet/v1/approve-device";
 
 use std::sync::Arc;
 
@@ -31,6 +35,10 @@ pub const CODE_TTL_MS: i64 = 10 * 60 * 1000;
 pub const CODE_COOLDOWN_MS: i64 = 30 * 1000;
 pub const CODE_TRIES: i64 = 5;
 pub const SESSION_TTL_MS: i64 = 7 * 24 * 60 * 60 * 1000;
+/// A device-approval link works this long.
+pub const LINK_TTL_MS: i64 = 10 * 60 * 1000;
+/// Adding an email to a wallet that has none needs a login proved this recently.
+pub const FRESH_PROOF_MS: i64 = 10 * 60 * 1000;
 
 /// What the frame does next after "connect email" (spec section 3).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
@@ -60,10 +68,20 @@ pub struct User {
     pub accounts: Vec<Account>,
 }
 
-/// What a code is for.
+/// A live session: its user, and when its login was proved.
+#[derive(Debug, Clone)]
+pub struct Session {
+    pub user_id: String,
+    pub user: User,
+    pub proved_at: i64,
+}
+
+/// What a code (or link) is for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Purpose {
     Login,
+    /// A device-approval link: its secret is the "code".
+    Device,
     UpdatePrimary,
     UpdateSecondary,
     Export,
@@ -73,6 +91,7 @@ impl Purpose {
     fn as_str(self) -> &'static str {
         match self {
             Purpose::Login => "login",
+            Purpose::Device => "device",
             Purpose::UpdatePrimary => "update_primary",
             Purpose::UpdateSecondary => "update_secondary",
             Purpose::Export => "export",
@@ -86,6 +105,17 @@ fn hash(text: &str) -> String {
 
 fn code_hash(email: &str, purpose: Purpose, code: &str) -> String {
     hash(&format!("{}:{email}:{code}", purpose.as_str()))
+}
+
+/// A device as the server knows it: the hash of the secret only its frame holds, so whoever
+/// sees a login code (the host page it is typed into) or the device's id in the database
+/// cannot act as the device.
+pub fn device_id(secret: &str) -> Result<String, ApiError> {
+    if (32..=128).contains(&secret.len()) && secret.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_') {
+        Ok(hash(&format!("device:{secret}")))
+    } else {
+        Err(ApiError::invalid_param("deviceSecret", "32 to 128 letters, digits, '-' or '_'"))
+    }
 }
 
 fn bad(code: ErrorCode, message: impl Into<String>) -> ApiError {
@@ -110,6 +140,46 @@ pub fn normalize_email(email: &str) -> Option<String> {
         && email.bytes().all(|b| b.is_ascii_alphanumeric() || b"@.!#$%&'*+/=?^_`{|}~-".contains(&b))
         && email.matches('@').count() == 1;
     ok.then_some(email)
+}
+
+/// Who is logging in, for the approval mail: "Chrome on Linux", and when.
+#[derive(Debug, Clone, Default)]
+pub struct Requester {
+    pub user_agent: Option<String>,
+}
+
+/// The browser and system a User-Agent names, in words ("a browser" when it names none we know).
+pub fn describe_user_agent(ua: Option<&str>) -> String {
+    let ua = ua.unwrap_or_default();
+    let browser = [("Edg/", "Edge"), ("OPR/", "Opera"), ("Firefox/", "Firefox"), ("Chrome/", "Chrome"), ("Chromium/", "Chromium"), ("Safari/", "Safari")]
+        .iter()
+        .find(|(mark, _)| ua.contains(mark))
+        .map(|(_, name)| *name);
+    let system = [
+        ("Android", "Android"),
+        ("iPhone", "iOS"),
+        ("iPad", "iPadOS"),
+        ("Windows", "Windows"),
+        ("Mac OS X", "macOS"),
+        ("CrOS", "ChromeOS"),
+        ("Linux", "Linux"),
+    ]
+    .iter()
+    .find(|(mark, _)| ua.contains(mark))
+    .map(|(_, name)| *name);
+    match (browser, system) {
+        (Some(b), Some(s)) => format!("{b} on {s}"),
+        (Some(b), None) => b.to_owned(),
+        (None, Some(s)) => format!("a browser on {s}"),
+        (None, None) => "a browser".to_owned(),
+    }
+}
+
+/// A time as the mail and the approval page show it: `2026-11-26 12:30 UTC`.
+pub fn format_time(ms: i64) -> String {
+    use sigil_core::siwx::OffsetDateTime;
+    let t = OffsetDateTime::from_unix_timestamp(ms / 1000).unwrap_or(OffsetDateTime::UNIX_EPOCH);
+    format!("{:04}-{:02}-{:02} {:02}:{:02} UTC", t.year(), u8::from(t.month()), t.day(), t.hour(), t.minute())
 }
 
 /// The embedded-wallet service.
@@ -143,117 +213,131 @@ impl Wallets {
         Ok(sqlx::query_scalar("SELECT id FROM wallet_users WHERE email = $1").bind(email).fetch_optional(&self.db).await?)
     }
 
-    /// A new code for `email` (hashed in storage, sent by email), unless one went out less
-    /// than 30 s ago.
-    async fn send_code(&self, email: &str, purpose: Purpose, payload: Option<&str>, to: &str) -> Result<(), ApiError> {
+    /// Stores a new code (or link secret) for `key` and `purpose`, unless one went out less
+    /// than 30 s ago: one statement decides, so requests at once cannot both pass.
+    async fn issue(&self, key: &str, purpose: Purpose, secret_hash: &str, payload: Option<&str>, device: &str) -> Result<(), ApiError> {
         let now = now_ms();
-        let last: Option<i64> = sqlx::query_scalar("SELECT sent_at FROM wallet_codes WHERE email = $1 AND purpose = $2")
-            .bind(email)
+        let ttl = if purpose == Purpose::Device { LINK_TTL_MS } else { CODE_TTL_MS };
+        let issued = sqlx::query(
+            "INSERT INTO wallet_codes (email, purpose, code_hash, sent_at, expires_at, tries, payload, device_id) VALUES ($1, $2, $3, $4, $5, 0, $6, $7) \
+             ON CONFLICT (email, purpose) DO UPDATE SET code_hash = excluded.code_hash, sent_at = excluded.sent_at, expires_at = excluded.expires_at, \
+             tries = 0, payload = excluded.payload, device_id = excluded.device_id WHERE wallet_codes.sent_at <= $8",
+        )
+        .bind(key)
+        .bind(purpose.as_str())
+        .bind(secret_hash)
+        .bind(now)
+        .bind(now + ttl)
+        .bind(payload)
+        .bind(device)
+        .bind(now - CODE_COOLDOWN_MS)
+        .execute(&self.db)
+        .await?
+        .rows_affected();
+        if issued == 1 {
+            return Ok(());
+        }
+        let sent: Option<i64> = sqlx::query_scalar("SELECT sent_at FROM wallet_codes WHERE email = $1 AND purpose = $2")
+            .bind(key)
             .bind(purpose.as_str())
             .fetch_optional(&self.db)
             .await?;
-        if let Some(sent) = last.filter(|sent| now - sent < CODE_COOLDOWN_MS) {
-            let wait = (CODE_COOLDOWN_MS - (now - sent) + 999) / 1000;
-            return Err(ApiError {
-                retry_after: Some(wait as u64),
-                ..ApiError::new(axum::http::StatusCode::TOO_MANY_REQUESTS, ErrorCode::RateLimited, try_again_after(wait))
-            });
-        }
-        let code = format!("{:06}", rand::rngs::OsRng.gen_range(0..1_000_000u32));
-        let mut tx = self.db.begin().await?;
-        sqlx::query("DELETE FROM wallet_codes WHERE email = $1 AND purpose = $2").bind(email).bind(purpose.as_str()).execute(&mut *tx).await?;
-        sqlx::query("INSERT INTO wallet_codes (email, purpose, code_hash, sent_at, expires_at, tries, payload) VALUES ($1, $2, $3, $4, $5, 0, $6)")
-            .bind(email)
-            .bind(purpose.as_str())
-            .bind(code_hash(email, purpose, &code))
-            .bind(now)
-            .bind(now + CODE_TTL_MS)
-            .bind(payload)
-            .execute(&mut *tx)
-            .await?;
-        tx.commit().await?;
+        let wait = ((CODE_COOLDOWN_MS - (now - sent.unwrap_or(now))).max(1) + 999) / 1000;
+        Err(ApiError {
+            retry_after: Some(wait as u64),
+            ..ApiError::new(axum::http::StatusCode::TOO_MANY_REQUESTS, ErrorCode::RateLimited, try_again_after(wait))
+        })
+    }
+
+    /// A new code for `key` (hashed in storage, sent by email to `to`), bound to `device` for a
+    /// login ('' for the others, which need a session anyway).
+    async fn send_code(&self, key: &str, purpose: Purpose, payload: Option<&str>, to: &str, device: &str) -> Result<(), ApiError> {
         let mailer = self.mailer()?;
+        let code = format!("{:06}", rand::rngs::OsRng.gen_range(0..1_000_000u32));
+        self.issue(key, purpose, &code_hash(key, purpose, &code), payload, device).await?;
         let sent = match purpose {
             Purpose::Login => mailer.login_code(to, &code).await,
             Purpose::UpdatePrimary => mailer.confirm_code(to, &code, "your new email address").await,
             Purpose::UpdateSecondary => mailer.confirm_code(to, &code, "this email address").await,
             Purpose::Export => mailer.confirm_code(to, &code, "exporting your private key").await,
+            Purpose::Device => return Err(ApiError::internal("a device link is not a code")),
         };
         sent.map_err(Self::unavailable)
     }
 
-    /// Checks a code; a right one is used up, five wrong ones burn it. Its payload, if any.
-    async fn check_code(&self, email: &str, purpose: Purpose, code: &str) -> Result<Option<String>, ApiError> {
-        let row = sqlx::query("SELECT code_hash, expires_at, tries, payload FROM wallet_codes WHERE email = $1 AND purpose = $2")
-            .bind(email)
-            .bind(purpose.as_str())
-            .fetch_optional(&self.db)
-            .await?;
-        let invalid = || bad(ErrorCode::InvalidCode, "Invalid code");
-        let Some(row) = row else { return Err(bad(ErrorCode::InvalidCode, "No code was sent, or it was used up: ask for a new one")) };
-        let (stored, expires, tries): (String, i64, i64) = (row.try_get("code_hash")?, row.try_get("expires_at")?, row.try_get("tries")?);
-        if stored.is_empty() {
-            return Err(bad(ErrorCode::InvalidCode, "No code was sent, or it was used up: ask for a new one"));
-        }
-        if expires <= now_ms() || tries >= CODE_TRIES {
-            return Err(bad(ErrorCode::CodeExpired, "The code has expired or was tried too often: ask for a new one"));
-        }
+    /// Checks a code in one statement that counts the try and, when it is right, uses the code
+    /// up: requests at once can neither pass the five tries nor use one code twice. Only the
+    /// device the code was sent for can try it (others are told no more than "Invalid code",
+    /// and cannot wear it out). Its payload, if any.
+    async fn check_code(&self, key: &str, purpose: Purpose, code: &str, device: &str) -> Result<Option<String>, ApiError> {
+        let now = now_ms();
         let digits = code.trim();
-        if digits.len() != 6 || !digits.bytes().all(|b| b.is_ascii_digit()) || code_hash(email, purpose, digits) != stored {
-            sqlx::query("UPDATE wallet_codes SET tries = tries + 1 WHERE email = $1 AND purpose = $2")
-                .bind(email)
-                .bind(purpose.as_str())
-                .execute(&self.db)
-                .await?;
-            return Err(invalid());
+        let given = if digits.len() == 6 && digits.bytes().all(|b| b.is_ascii_digit()) { code_hash(key, purpose, digits) } else { String::new() };
+        // Kept after use, emptied: when it was sent still counts for the 30 s between codes.
+        let row = sqlx::query(
+            "UPDATE wallet_codes SET tries = tries + 1, \
+             code_hash = CASE WHEN code_hash = $3 THEN '' ELSE code_hash END, \
+             expires_at = CASE WHEN code_hash = $3 THEN 0 ELSE expires_at END \
+             WHERE email = $1 AND purpose = $2 AND device_id = $4 AND code_hash <> '' AND expires_at > $5 AND tries < $6 \
+             RETURNING code_hash, payload",
+        )
+        .bind(key)
+        .bind(purpose.as_str())
+        .bind(&given)
+        .bind(device)
+        .bind(now)
+        .bind(CODE_TRIES)
+        .fetch_optional(&self.db)
+        .await?;
+        let invalid = || bad(ErrorCode::InvalidCode, "Invalid code");
+        if let Some(row) = row {
+            let left: String = row.try_get("code_hash")?;
+            return if left.is_empty() && !given.is_empty() { Ok(row.try_get("payload")?) } else { Err(invalid()) };
         }
-        let payload: Option<String> = row.try_get("payload")?;
-        // Used up, but kept: when it was sent still counts for the 30 s between codes.
-        sqlx::query("UPDATE wallet_codes SET code_hash = '', expires_at = 0 WHERE email = $1 AND purpose = $2")
-            .bind(email)
-            .bind(purpose.as_str())
-            .execute(&self.db)
-            .await?;
-        Ok(payload)
+        // Nothing to try: only the device the code went to learns why.
+        let mine: Option<(String, i64, i64)> =
+            sqlx::query_as("SELECT code_hash, expires_at, tries FROM wallet_codes WHERE email = $1 AND purpose = $2 AND device_id = $3")
+                .bind(key)
+                .bind(purpose.as_str())
+                .bind(device)
+                .fetch_optional(&self.db)
+                .await?;
+        Err(match mine {
+            Some((stored, ..)) if stored.is_empty() => bad(ErrorCode::InvalidCode, "No code was sent, or it was used up: ask for a new one"),
+            Some((_, expires, tries)) if expires <= now || tries >= CODE_TRIES => {
+                bad(ErrorCode::CodeExpired, "The code has expired or was tried too often: ask for a new one")
+            }
+            _ => invalid(),
+        })
     }
 
-    /// "Connect email": a new device gets an approval link first, a device with a live
-    /// session for this email connects, any other device gets a login code.
-    pub async fn connect_email(&self, email: &str, device: &str, token: Option<&str>) -> Result<Action, ApiError> {
+    /// "Connect email": a device with a live session for this email connects, an approved
+    /// device gets a login code, any other device an approval link first.
+    pub async fn connect_email(&self, email: &str, device_secret: &str, token: Option<&str>, requester: &Requester) -> Result<Action, ApiError> {
         let email = normalize_email(email).ok_or_else(|| ApiError::invalid_param("email", "not a valid email address"))?;
-        check_device_id(device)?;
+        let device = device_id(device_secret)?;
         if let Some(token) = token {
-            if let Ok((user, _)) = self.session(token).await {
-                if user.email.as_deref() == Some(email.as_str()) {
+            if let Ok(session) = self.session(token).await {
+                if session.user.email.as_deref() == Some(email.as_str()) {
                     return Ok(Action::Connect);
                 }
             }
         }
-        match self.device_approved(&email, device).await? {
-            true => {
-                self.send_code(&email, Purpose::Login, None, &email).await?;
-                Ok(Action::VerifyOtp)
-            }
-            false => {
-                let secret = hex::encode(rand::random::<[u8; 32]>());
-                sqlx::query(
-                    "INSERT INTO wallet_devices (email, device_id, approve_hash, approved_at, created_at) VALUES ($1, $2, $3, NULL, $4) \
-                     ON CONFLICT (email, device_id) DO UPDATE SET approve_hash = $3",
-                )
-                .bind(&email)
-                .bind(device)
-                .bind(hash(&secret))
-                .bind(now_ms())
-                .execute(&self.db)
-                .await?;
-                let link = format!("{}/wallet/v1/approve-device?token={secret}", self.frame_url);
-                self.mailer()?.device_approval(&email, &link).await.map_err(Self::unavailable)?;
-                Ok(Action::VerifyDevice)
-            }
+        if self.device_approved(&email, &device).await? {
+            self.send_code(&email, Purpose::Login, None, &email, &device).await?;
+            return Ok(Action::VerifyOtp);
         }
+        let mailer = self.mailer()?;
+        let secret = hex::encode(rand::random::<[u8; 32]>());
+        let now = now_ms();
+        let who = format!("{}, {}", describe_user_agent(requester.user_agent.as_deref()), format_time(now));
+        self.issue(&email, Purpose::Device, &hash(&secret), Some(&who), &device).await?;
+        let link = format!("{}{APPROVE_PATH}?token={secret}", self.frame_url);
+        mailer.device_approval(&email, &link, &who).await.map_err(Self::unavailable)?;
+        Ok(Action::VerifyDevice)
     }
 
-    /// Whether this device's approval link for this email was opened.
+    /// Whether this device was approved for this email.
     async fn device_approved(&self, email: &str, device: &str) -> Result<bool, ApiError> {
         let approved: Option<Option<i64>> = sqlx::query_scalar("SELECT approved_at FROM wallet_devices WHERE email = $1 AND device_id = $2")
             .bind(email)
@@ -263,45 +347,68 @@ impl Wallets {
         Ok(matches!(approved, Some(Some(_))))
     }
 
-    /// The approval link was opened: the device may log in with a code.
-    pub async fn approve_device(&self, token: &str) -> Result<(), ApiError> {
-        let done = sqlx::query("UPDATE wallet_devices SET approved_at = $1 WHERE approve_hash = $2 AND approved_at IS NULL")
+    /// What an approval link is for, while it works: the email and the device in words.
+    pub async fn pending_approval(&self, secret: &str) -> Result<Option<(String, String)>, ApiError> {
+        Ok(sqlx::query_as("SELECT email, payload FROM wallet_codes WHERE purpose = $1 AND code_hash = $2 AND expires_at > $3")
+            .bind(Purpose::Device.as_str())
+            .bind(hash(secret))
             .bind(now_ms())
-            .bind(hash(token))
-            .execute(&self.db)
-            .await?;
-        if done.rows_affected() == 1 {
-            Ok(())
-        } else {
-            Err(ApiError::not_found("This approval link is unknown or was used already"))
-        }
+            .fetch_optional(&self.db)
+            .await?
+            .map(|(email, who): (String, Option<String>)| (email, who.unwrap_or_default())))
+    }
+
+    /// The approval link was confirmed (a POST from its page): the device may log in with a
+    /// code. A link works once, for 10 minutes.
+    pub async fn approve_device(&self, secret: &str) -> Result<(), ApiError> {
+        let now = now_ms();
+        let link: Option<(String, String)> = sqlx::query_as(
+            "UPDATE wallet_codes SET code_hash = '', expires_at = 0 WHERE purpose = $1 AND code_hash = $2 AND code_hash <> '' AND expires_at > $3 \
+             RETURNING email, device_id",
+        )
+        .bind(Purpose::Device.as_str())
+        .bind(hash(secret))
+        .bind(now)
+        .fetch_optional(&self.db)
+        .await?;
+        let Some((email, device)) = link else { return Err(ApiError::not_found("This approval link is unknown, was used already or has expired")) };
+        sqlx::query(
+            "INSERT INTO wallet_devices (email, device_id, approve_hash, approved_at, created_at) VALUES ($1, $2, '', $3, $3) \
+             ON CONFLICT (email, device_id) DO UPDATE SET approved_at = $3",
+        )
+        .bind(email)
+        .bind(device)
+        .bind(now)
+        .execute(&self.db)
+        .await?;
+        Ok(())
     }
 
     /// "Connect device": once approved, a login code goes out.
-    pub async fn connect_device(&self, email: &str, device: &str) -> Result<Action, ApiError> {
+    pub async fn connect_device(&self, email: &str, device_secret: &str) -> Result<Action, ApiError> {
         let email = normalize_email(email).ok_or_else(|| ApiError::invalid_param("email", "not a valid email address"))?;
-        match self.device_approved(&email, device).await? {
-            true => {
-                self.send_code(&email, Purpose::Login, None, &email).await?;
-                Ok(Action::VerifyOtp)
-            }
-            false => Err(ApiError::new(
-                axum::http::StatusCode::CONFLICT,
-                ErrorCode::DeviceNotApproved,
-                "This device is not approved yet: open the link in the email",
-            )),
+        let device = device_id(device_secret)?;
+        if !self.device_approved(&email, &device).await? {
+            return Err(not_approved());
         }
+        self.send_code(&email, Purpose::Login, None, &email, &device).await?;
+        Ok(Action::VerifyOtp)
     }
 
-    /// "Connect OTP": the code is right, so the user (made now if new, with keys) gets a session.
-    pub async fn connect_otp(&self, email: &str, code: &str, device: &str) -> Result<(String, User), ApiError> {
+    /// "Connect OTP": the code the approved device asked for is right, so the user (made now
+    /// if new, with keys) gets a session.
+    pub async fn connect_otp(&self, email: &str, code: &str, device_secret: &str) -> Result<(String, User), ApiError> {
         let email = normalize_email(email).ok_or_else(|| ApiError::invalid_param("email", "not a valid email address"))?;
-        self.check_code(&email, Purpose::Login, code).await?;
+        let device = device_id(device_secret)?;
+        if !self.device_approved(&email, &device).await? {
+            return Err(not_approved());
+        }
+        self.check_code(&email, Purpose::Login, code, &device).await?;
         let user_id = match self.user_id(&email).await? {
             Some(id) => id,
             None => self.create_user(Some(&email)).await?,
         };
-        let token = self.open_session(&user_id, device).await?;
+        let token = self.open_session(&user_id, &device, now_ms()).await?;
         Ok((token, self.user(&user_id).await?))
     }
 
@@ -325,30 +432,32 @@ impl Wallets {
         Ok(id)
     }
 
-    async fn open_session(&self, user_id: &str, device: &str) -> Result<String, ApiError> {
+    /// A new session for `user_id` on `device`, whose login was proved at `proved_at`.
+    async fn open_session(&self, user_id: &str, device: &str, proved_at: i64) -> Result<String, ApiError> {
         let token = hex::encode(rand::random::<[u8; 32]>());
         let now = now_ms();
-        sqlx::query("INSERT INTO wallet_sessions (token_hash, user_id, device_id, created_at, expires_at) VALUES ($1, $2, $3, $4, $5)")
+        sqlx::query("INSERT INTO wallet_sessions (token_hash, user_id, device_id, created_at, expires_at, proved_at) VALUES ($1, $2, $3, $4, $5, $6)")
             .bind(hash(&token))
             .bind(user_id)
             .bind(device)
             .bind(now)
             .bind(now + SESSION_TTL_MS)
+            .bind(proved_at)
             .execute(&self.db)
             .await?;
         Ok(token)
     }
 
-    /// The user a live session token belongs to, and its user id.
-    pub async fn session(&self, token: &str) -> Result<(User, String), ApiError> {
-        let user_id: Option<String> =
-            sqlx::query_scalar("SELECT user_id FROM wallet_sessions WHERE token_hash = $1 AND revoked_at IS NULL AND expires_at > $2")
+    /// The live session a token names.
+    pub async fn session(&self, token: &str) -> Result<Session, ApiError> {
+        let row: Option<(String, i64)> =
+            sqlx::query_as("SELECT user_id, proved_at FROM wallet_sessions WHERE token_hash = $1 AND revoked_at IS NULL AND expires_at > $2")
                 .bind(hash(token))
                 .bind(now_ms())
                 .fetch_optional(&self.db)
                 .await?;
-        let user_id = user_id.ok_or_else(ApiError::unauthorized)?;
-        Ok((self.user(&user_id).await?, user_id))
+        let (user_id, proved_at) = row.ok_or_else(ApiError::unauthorized)?;
+        Ok(Session { user: self.user(&user_id).await?, user_id, proved_at })
     }
 
     pub async fn user(&self, user_id: &str) -> Result<User, ApiError> {
@@ -365,16 +474,30 @@ impl Wallets {
         Ok(User { email, accounts })
     }
 
-    /// A new token for the session of `token`, which ends (rotation).
+    /// A new token for the session of `token`, which ends (rotation): one statement ends it,
+    /// so a token refreshes once. The new session keeps the old one's expiry and proof.
     pub async fn refresh(&self, token: &str) -> Result<String, ApiError> {
-        let row = sqlx::query("SELECT user_id, device_id FROM wallet_sessions WHERE token_hash = $1 AND revoked_at IS NULL AND expires_at > $2")
-            .bind(hash(token))
-            .bind(now_ms())
-            .fetch_optional(&self.db)
-            .await?
-            .ok_or_else(ApiError::unauthorized)?;
-        self.sign_out(token).await?;
-        self.open_session(&row.try_get::<String, _>("user_id")?, &row.try_get::<String, _>("device_id")?).await
+        let now = now_ms();
+        let row: Option<(String, String, i64, i64)> = sqlx::query_as(
+            "UPDATE wallet_sessions SET revoked_at = $2 WHERE token_hash = $1 AND revoked_at IS NULL AND expires_at > $2 \
+             RETURNING user_id, device_id, expires_at, proved_at",
+        )
+        .bind(hash(token))
+        .bind(now)
+        .fetch_optional(&self.db)
+        .await?;
+        let (user_id, device, expires_at, proved_at) = row.ok_or_else(ApiError::unauthorized)?;
+        let fresh = hex::encode(rand::random::<[u8; 32]>());
+        sqlx::query("INSERT INTO wallet_sessions (token_hash, user_id, device_id, created_at, expires_at, proved_at) VALUES ($1, $2, $3, $4, $5, $6)")
+            .bind(hash(&fresh))
+            .bind(user_id)
+            .bind(device)
+            .bind(now)
+            .bind(expires_at)
+            .bind(proved_at)
+            .execute(&self.db)
+            .await?;
+        Ok(fresh)
     }
 
     pub async fn sign_out(&self, token: &str) -> Result<(), ApiError> {
@@ -406,22 +529,30 @@ impl Wallets {
     }
 
     /// "Update email": a code to the current address first; a wallet without one (made by a
-    /// social login) gets its first address with a code to that address only.
-    pub async fn update_email(&self, user_id: &str, user: &User, new_email: &str) -> Result<Action, ApiError> {
+    /// social login) gets its first address with a code to that address only, and only from a
+    /// session whose login was proved in the last 10 minutes (a token taken from an older one
+    /// cannot make the wallet's keys exportable to an address of the taker's choice). Whether
+    /// another wallet uses the address is said only once its code was confirmed.
+    pub async fn update_email(&self, session: &Session, new_email: &str) -> Result<Action, ApiError> {
         let new_email = normalize_email(new_email).ok_or_else(|| ApiError::invalid_param("email", "not a valid email address"))?;
+        let user = &session.user;
         if user.email.as_deref() == Some(new_email.as_str()) {
             return Err(ApiError::invalid_param("email", "it is the current address"));
         }
-        if self.user_id(&new_email).await?.is_some() {
-            return Err(ApiError::new(axum::http::StatusCode::CONFLICT, ErrorCode::EmailTaken, "Another wallet uses that email address"));
-        }
         match &user.email {
             Some(current) => {
-                self.send_code(current, Purpose::UpdatePrimary, Some(&new_email), current).await?;
+                self.send_code(current, Purpose::UpdatePrimary, Some(&new_email), current, "").await?;
                 Ok(Action::VerifyPrimaryOtp)
             }
             None => {
-                self.send_code(&code_key(user_id, user), Purpose::UpdateSecondary, Some(&new_email), &new_email).await?;
+                if now_ms() - session.proved_at > FRESH_PROOF_MS {
+                    return Err(ApiError::new(
+                        axum::http::StatusCode::FORBIDDEN,
+                        ErrorCode::FreshLoginRequired,
+                        "For your safety, log in again before adding an email address: log out, log in the way you did before, then add it",
+                    ));
+                }
+                self.send_code(&code_key(&session.user_id, user), Purpose::UpdateSecondary, Some(&new_email), &new_email, "").await?;
                 Ok(Action::VerifySecondaryOtp)
             }
         }
@@ -431,31 +562,45 @@ impl Wallets {
     pub async fn update_email_primary(&self, user: &User, code: &str) -> Result<Action, ApiError> {
         let current = email_of(user)?;
         let new_email =
-            self.check_code(current, Purpose::UpdatePrimary, code).await?.ok_or_else(|| ApiError::internal("an email change without its address"))?;
-        self.send_code(current, Purpose::UpdateSecondary, Some(&new_email), &new_email).await?;
+            self.check_code(current, Purpose::UpdatePrimary, code, "").await?.ok_or_else(|| ApiError::internal("an email change without its address"))?;
+        self.send_code(current, Purpose::UpdateSecondary, Some(&new_email), &new_email, "").await?;
         Ok(Action::VerifySecondaryOtp)
     }
 
-    /// The new address's code: the wallet's email changes.
-    pub async fn update_email_secondary(&self, user_id: &str, user: &User, code: &str) -> Result<String, ApiError> {
+    /// The new address's code: the wallet's email changes, unless another wallet has it (said
+    /// now, to whoever proved they read that mailbox).
+    pub async fn update_email_secondary(&self, session: &Session, code: &str) -> Result<String, ApiError> {
         let new_email = self
-            .check_code(&code_key(user_id, user), Purpose::UpdateSecondary, code)
+            .check_code(&code_key(&session.user_id, &session.user), Purpose::UpdateSecondary, code, "")
             .await?
             .ok_or_else(|| ApiError::internal("an email change without its address"))?;
-        sqlx::query("UPDATE wallet_users SET email = $1 WHERE id = $2").bind(&new_email).bind(user_id).execute(&self.db).await?;
-        Ok(new_email)
+        let changed = sqlx::query("UPDATE wallet_users SET email = $1 WHERE id = $2 AND NOT EXISTS (SELECT 1 FROM wallet_users WHERE email = $1)")
+            .bind(&new_email)
+            .bind(&session.user_id)
+            .execute(&self.db)
+            .await;
+        match changed {
+            Ok(done) if done.rows_affected() == 1 => Ok(new_email),
+            // Taken before this statement, or by another change at the same moment (unique).
+            Ok(_) | Err(sqlx::Error::Database(_)) => {
+                Err(ApiError::new(axum::http::StatusCode::CONFLICT, ErrorCode::EmailTaken, "Another wallet uses that email address"))
+            }
+            Err(e) => Err(e.into()),
+        }
     }
 
     pub async fn export_request(&self, user: &User) -> Result<(), ApiError> {
         let email = email_of(user)?;
-        self.send_code(email, Purpose::Export, None, email).await
+        self.send_code(email, Purpose::Export, None, email, "").await
     }
 
-    /// The user's own keys, after a fresh code: for the frame to show, never the host page.
-    pub async fn export(&self, user_id: &str, user: &User, code: &str) -> Result<(String, String), ApiError> {
-        self.check_code(email_of(user)?, Purpose::Export, code).await?;
-        let evm = format!("0x{}", hex::encode(self.secret(user_id, KeyKind::Secp256k1).await?));
-        let solana_key = self.secret(user_id, KeyKind::Ed25519).await?;
+    /// The user's own keys, after a fresh code to their email: for the frame to show, never the
+    /// host page. A wallet without an email cannot export (it adds one first, which needs a
+    /// fresh login).
+    pub async fn export(&self, session: &Session, code: &str) -> Result<(String, String), ApiError> {
+        self.check_code(email_of(&session.user)?, Purpose::Export, code, "").await?;
+        let evm = format!("0x{}", hex::encode(self.secret(&session.user_id, KeyKind::Secp256k1).await?));
+        let solana_key = self.secret(&session.user_id, KeyKind::Ed25519).await?;
         // Solana wallets take the 64-byte keypair (secret then public), base58.
         let keypair = ed25519_dalek::SigningKey::from_bytes(&solana_key).to_keypair_bytes();
         Ok((evm, bs58::encode(keypair).into_string()))
@@ -471,12 +616,8 @@ fn email_of(user: &User) -> Result<&str, ApiError> {
     user.email.as_deref().ok_or_else(|| ApiError::bad_request(ErrorCode::NoEmail, "Add an email address to this wallet first: the code is sent there"))
 }
 
-fn check_device_id(device: &str) -> Result<(), ApiError> {
-    if (8..=128).contains(&device.len()) && device.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_') {
-        Ok(())
-    } else {
-        Err(ApiError::invalid_param("deviceId", "8 to 128 letters, digits, '-' or '_'"))
-    }
+fn not_approved() -> ApiError {
+    ApiError::new(axum::http::StatusCode::CONFLICT, ErrorCode::DeviceNotApproved, "This device is not approved yet: open the link in the email")
 }
 
 /// Re-encrypts every stored key from `old` to `new` in one transaction; how many keys.

@@ -15,10 +15,10 @@ use serde_json::Value;
 use utoipa::{IntoParams, ToSchema};
 
 use super::sign::{self, SignError};
-use super::{Action, User, Wallets};
+use super::{Action, Requester, Session, User, Wallets};
 use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::extract::{self, Query};
-use crate::guards::{bearer, WriteBudget};
+use crate::guards::{bearer, CodeBudget, WriteBudget};
 use crate::AppState;
 
 pub(super) fn wallets(state: &AppState) -> ApiResult<&Arc<Wallets>> {
@@ -49,7 +49,9 @@ impl FromRequestParts<AppState> for FromFrame {
 #[serde(rename_all = "camelCase")]
 pub struct ConnectEmail {
     pub email: String,
-    pub device_id: String,
+    /// The frame's device secret (random, 32 to 128 characters, kept in the frame's origin only):
+    /// the device is known by its hash, and codes and logins are bound to it.
+    pub device_secret: String,
     /// The frame's current session token, if it has one (a live session for this email connects).
     pub token: Option<String>,
 }
@@ -66,9 +68,11 @@ pub async fn connect_email(
     State(state): State<AppState>,
     _: FromFrame,
     _: WriteBudget,
+    headers: HeaderMap,
     extract::Json(req): extract::Json<ConnectEmail>,
 ) -> ApiResult<Json<ActionReply>> {
-    let action = wallets(&state)?.connect_email(&req.email, &req.device_id, req.token.as_deref()).await?;
+    let requester = Requester { user_agent: headers.get(header::USER_AGENT).and_then(|v| v.to_str().ok()).map(str::to_owned) };
+    let action = wallets(&state)?.connect_email(&req.email, &req.device_secret, req.token.as_deref(), &requester).await?;
     Ok(Json(ActionReply { action }))
 }
 
@@ -76,7 +80,7 @@ pub async fn connect_email(
 #[serde(rename_all = "camelCase")]
 pub struct ConnectDevice {
     pub email: String,
-    pub device_id: String,
+    pub device_secret: String,
 }
 
 /// Connect device: once the device is approved, a login code goes out (VERIFY_OTP).
@@ -88,22 +92,49 @@ pub async fn connect_device(
     _: WriteBudget,
     extract::Json(req): extract::Json<ConnectDevice>,
 ) -> ApiResult<Json<ActionReply>> {
-    Ok(Json(ActionReply { action: wallets(&state)?.connect_device(&req.email, &req.device_id).await? }))
+    Ok(Json(ActionReply { action: wallets(&state)?.connect_device(&req.email, &req.device_secret).await? }))
 }
 
-#[derive(Deserialize, IntoParams)]
+#[derive(Deserialize, IntoParams, ToSchema)]
 #[into_params(parameter_in = Query)]
 pub struct ApproveQuery {
     /// The secret from the emailed link.
     pub token: Option<String>,
 }
 
-/// The link in the device-approval email.
+/// The link in the device-approval email: a page naming the device, with a button that
+/// approves it. Opening the link approves nothing (mail scanners open links).
 #[utoipa::path(get, path = "/wallet/v1/approve-device", tag = "wallet", params(ApproveQuery),
-    responses((status = 200, description = "Approved", content_type = "text/html"), (status = 404, body = crate::error::ErrorBody)))]
-pub async fn approve_device(State(state): State<AppState>, Query(q): Query<ApproveQuery>) -> ApiResult<Html<&'static str>> {
-    wallets(&state)?.approve_device(q.token.as_deref().unwrap_or_default()).await?;
-    Ok(Html("<!doctype html><meta charset=utf-8><title>Device approved</title><p>This device is approved. Go back to the page you were logging in on.</p>"))
+    responses((status = 200, description = "The approval page", content_type = "text/html"), (status = 404, description = "Unknown, used or expired", content_type = "text/html")))]
+pub async fn approve_device_page(State(state): State<AppState>, Query(q): Query<ApproveQuery>) -> Response {
+    let secret = q.token.unwrap_or_default();
+    let pending = match wallets(&state) {
+        Ok(service) => service.pending_approval(&secret).await,
+        Err(e) => Err(e),
+    };
+    match pending {
+        Ok(Some((email, device))) => super::page::approval(&email, &device, &secret),
+        Ok(None) => super::page::message(
+            StatusCode::NOT_FOUND,
+            "Link not valid",
+            "This approval link is unknown, was used already or has expired. Log in again to get a new one.",
+        ),
+        Err(e) => super::page::message(e.status, "Something went wrong", &e.message),
+    }
+}
+
+/// The approval page's button: the device may now log in with a code.
+#[utoipa::path(post, path = "/wallet/v1/approve-device", tag = "wallet", request_body(content = ApproveQuery, content_type = "application/x-www-form-urlencoded"),
+    responses((status = 200, description = "Approved", content_type = "text/html"), (status = 404, description = "Unknown, used or expired", content_type = "text/html")))]
+pub async fn approve_device(State(state): State<AppState>, _: CodeBudget, axum::Form(q): axum::Form<ApproveQuery>) -> Response {
+    let approved = match wallets(&state) {
+        Ok(service) => service.approve_device(q.token.as_deref().unwrap_or_default()).await,
+        Err(e) => Err(e),
+    };
+    match approved {
+        Ok(()) => super::page::message(StatusCode::OK, "Device approved", "This device is approved. Go back to the page you were logging in on."),
+        Err(e) => super::page::message(e.status, "Not approved", &e.message),
+    }
 }
 
 #[derive(Deserialize, ToSchema)]
@@ -111,7 +142,7 @@ pub async fn approve_device(State(state): State<AppState>, Query(q): Query<Appro
 pub struct ConnectOtp {
     pub email: String,
     pub otp: String,
-    pub device_id: String,
+    pub device_secret: String,
 }
 
 #[derive(Serialize, ToSchema)]
@@ -124,8 +155,8 @@ pub struct SessionReply {
 /// Connect OTP: the emailed code; a session for the (new or known) user.
 #[utoipa::path(post, path = "/wallet/v1/connect-otp", tag = "wallet", request_body = ConnectOtp,
     responses((status = 200, body = SessionReply), (status = 400, body = crate::error::ErrorBody)))]
-pub async fn connect_otp(State(state): State<AppState>, _: FromFrame, extract::Json(req): extract::Json<ConnectOtp>) -> ApiResult<Response> {
-    let (token, user) = wallets(&state)?.connect_otp(&req.email, &req.otp, &req.device_id).await?;
+pub async fn connect_otp(State(state): State<AppState>, _: FromFrame, _: CodeBudget, extract::Json(req): extract::Json<ConnectOtp>) -> ApiResult<Response> {
+    let (token, user) = wallets(&state)?.connect_otp(&req.email, &req.otp, &req.device_secret).await?;
     Ok(no_store(Json(SessionReply { token, user })))
 }
 
@@ -138,8 +169,8 @@ fn no_store(reply: impl IntoResponse) -> Response {
 /// Get user: the session's email and accounts.
 #[utoipa::path(get, path = "/wallet/v1/user", tag = "wallet", responses((status = 200, body = User), (status = 401, body = crate::error::ErrorBody)))]
 pub async fn user(State(state): State<AppState>, _: FromFrame, headers: HeaderMap) -> ApiResult<Response> {
-    let (user, _) = wallets(&state)?.session(bearer(&headers)?).await?;
-    Ok(no_store(Json(user)))
+    let session = wallets(&state)?.session(bearer(&headers)?).await?;
+    Ok(no_store(Json(session.user)))
 }
 
 #[derive(Serialize, ToSchema)]
@@ -165,7 +196,7 @@ pub struct TokenReply {
 
 /// A new token for the session (the old one ends).
 #[utoipa::path(post, path = "/wallet/v1/refresh", tag = "wallet", responses((status = 200, body = TokenReply), (status = 401, body = crate::error::ErrorBody)))]
-pub async fn refresh(State(state): State<AppState>, _: FromFrame, headers: HeaderMap) -> ApiResult<Response> {
+pub async fn refresh(State(state): State<AppState>, _: FromFrame, _: WriteBudget, headers: HeaderMap) -> ApiResult<Response> {
     Ok(no_store(Json(TokenReply { token: wallets(&state)?.refresh(bearer(&headers)?).await? })))
 }
 
@@ -200,7 +231,7 @@ pub struct RpcReply {
     responses((status = 200, body = RpcReply), (status = 400, body = crate::error::ErrorBody), (status = 401, body = crate::error::ErrorBody)))]
 pub async fn rpc(State(state): State<AppState>, _: FromFrame, headers: HeaderMap, extract::Json(req): extract::Json<RpcRequest>) -> ApiResult<Json<RpcReply>> {
     let service = wallets(&state)?;
-    let (user, user_id) = service.session(bearer(&headers)?).await?;
+    let Session { user, user_id, .. } = service.session(bearer(&headers)?).await?;
     let account = |ns: &str| user.accounts.iter().find(|a| a.namespace == ns).map(|a| a.address.clone()).unwrap_or_default();
     let refused = |e: SignError| match e {
         SignError::NotAllowed => ApiError::bad_request(ErrorCode::NotAllowed, sign::NOT_ALLOWED),
@@ -275,8 +306,8 @@ pub async fn update_email(
     extract::Json(req): extract::Json<UpdateEmail>,
 ) -> ApiResult<Json<ActionReply>> {
     let service = wallets(&state)?;
-    let (user, user_id) = service.session(bearer(&headers)?).await?;
-    Ok(Json(ActionReply { action: service.update_email(&user_id, &user, &req.email).await? }))
+    let session = service.session(bearer(&headers)?).await?;
+    Ok(Json(ActionReply { action: service.update_email(&session, &req.email).await? }))
 }
 
 /// The current address's code: a code to the new address (VERIFY_SECONDARY_OTP).
@@ -284,12 +315,13 @@ pub async fn update_email(
 pub async fn update_email_primary(
     State(state): State<AppState>,
     _: FromFrame,
+    _: CodeBudget,
     headers: HeaderMap,
     extract::Json(req): extract::Json<Otp>,
 ) -> ApiResult<Json<ActionReply>> {
     let service = wallets(&state)?;
-    let (user, _) = service.session(bearer(&headers)?).await?;
-    Ok(Json(ActionReply { action: service.update_email_primary(&user, &req.otp).await? }))
+    let session = service.session(bearer(&headers)?).await?;
+    Ok(Json(ActionReply { action: service.update_email_primary(&session.user, &req.otp).await? }))
 }
 
 /// The new address's code: the email changes.
@@ -297,20 +329,21 @@ pub async fn update_email_primary(
 pub async fn update_email_secondary(
     State(state): State<AppState>,
     _: FromFrame,
+    _: CodeBudget,
     headers: HeaderMap,
     extract::Json(req): extract::Json<Otp>,
 ) -> ApiResult<Json<NewEmail>> {
     let service = wallets(&state)?;
-    let (user, user_id) = service.session(bearer(&headers)?).await?;
-    Ok(Json(NewEmail { new_email: service.update_email_secondary(&user_id, &user, &req.otp).await? }))
+    let session = service.session(bearer(&headers)?).await?;
+    Ok(Json(NewEmail { new_email: service.update_email_secondary(&session, &req.otp).await? }))
 }
 
 /// A code to confirm exporting the private keys.
 #[utoipa::path(post, path = "/wallet/v1/export/request", tag = "wallet", responses((status = 204, description = "Code sent")))]
 pub async fn export_request(State(state): State<AppState>, _: FromFrame, headers: HeaderMap, _: WriteBudget) -> ApiResult<StatusCode> {
     let service = wallets(&state)?;
-    let (user, _) = service.session(bearer(&headers)?).await?;
-    service.export_request(&user).await?;
+    let session = service.session(bearer(&headers)?).await?;
+    service.export_request(&session.user).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -325,10 +358,16 @@ pub struct ExportedKeys {
 
 /// The user's own keys after a fresh code, for the frame to show (never the host page).
 #[utoipa::path(post, path = "/wallet/v1/export", tag = "wallet", request_body = Otp, responses((status = 200, body = ExportedKeys), (status = 400, body = crate::error::ErrorBody)))]
-pub async fn export(State(state): State<AppState>, _: FromFrame, headers: HeaderMap, extract::Json(req): extract::Json<Otp>) -> ApiResult<Response> {
+pub async fn export(
+    State(state): State<AppState>,
+    _: FromFrame,
+    _: CodeBudget,
+    headers: HeaderMap,
+    extract::Json(req): extract::Json<Otp>,
+) -> ApiResult<Response> {
     let service = wallets(&state)?;
-    let (user, user_id) = service.session(bearer(&headers)?).await?;
-    let (eip155, solana) = service.export(&user_id, &user, &req.otp).await?;
+    let session = service.session(bearer(&headers)?).await?;
+    let (eip155, solana) = service.export(&session, &req.otp).await?;
     Ok(no_store(Json(ExportedKeys { eip155, solana })))
 }
 
@@ -337,7 +376,7 @@ pub fn router() -> utoipa_axum::router::OpenApiRouter<AppState> {
     utoipa_axum::router::OpenApiRouter::new()
         .routes(utoipa_axum::routes!(connect_email))
         .routes(utoipa_axum::routes!(connect_device))
-        .routes(utoipa_axum::routes!(approve_device))
+        .routes(utoipa_axum::routes!(approve_device_page, approve_device))
         .routes(utoipa_axum::routes!(connect_otp))
         .routes(utoipa_axum::routes!(user))
         .routes(utoipa_axum::routes!(is_connected))

@@ -3,7 +3,8 @@
  * kept in this origin's storage only and sent as a bearer token; it never leaves the frame.
  */
 const TOKEN_KEY = 'sigil-frame:token'
-const DEVICE_KEY = 'sigil-frame:device'
+/** The device secret: the server knows this device by its hash; it is only ever sent to this origin. */
+const DEVICE_KEY = 'sigil-frame:device-secret'
 
 export interface ApiAccount {
   namespace: 'eip155' | 'solana'
@@ -15,8 +16,15 @@ export interface ApiUser {
   accounts: ApiAccount[]
 }
 
-/** The server's answer to claiming a social or Farcaster login. */
-export type LoginClaim = { status: 'pending' } | { status: 'connected'; token: string; user: ApiUser; provider: string; userName?: string | null }
+/**
+ * The server's answer to claiming a social or Farcaster login: not finished yet (a Farcaster
+ * channel says why a message posted to it was refused), back from the provider (the claim
+ * secret is needed), or the session.
+ */
+export type LoginClaim =
+  | { status: 'pending'; refused?: string }
+  | { status: 'returned' }
+  | { status: 'connected'; token: string; user: ApiUser; provider: string; userName?: string | null }
 
 export class ApiError extends Error {
   constructor(
@@ -38,6 +46,7 @@ function storage(): Storage | undefined {
 }
 
 let memoryToken: string | undefined
+let memoryDevice: string | undefined
 
 export const session = {
   token(): string | undefined {
@@ -48,23 +57,30 @@ export const session = {
     if (token) storage()?.setItem(TOKEN_KEY, token)
     else storage()?.removeItem(TOKEN_KEY)
   },
-  deviceId(): string {
-    const stored = storage()?.getItem(DEVICE_KEY)
-    if (stored && /^[A-Za-z0-9_-]{8,128}$/.test(stored)) return stored
-    const bytes = new Uint8Array(16)
+  deviceSecret(): string {
+    const stored = storage()?.getItem(DEVICE_KEY) ?? memoryDevice
+    if (stored && /^[A-Za-z0-9_-]{32,128}$/.test(stored)) return stored
+    const bytes = new Uint8Array(32)
     crypto.getRandomValues(bytes)
-    const id = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')
-    storage()?.setItem(DEVICE_KEY, id)
-    return id
+    const secret = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')
+    memoryDevice = secret
+    storage()?.setItem(DEVICE_KEY, secret)
+    return secret
   },
 }
 
-async function call<T>(method: 'GET' | 'POST', path: string, body?: unknown, auth = false): Promise<T> {
+async function call<T>(method: 'GET' | 'POST', path: string, body?: unknown, auth = false, signal?: AbortSignal): Promise<T> {
   const headers: Record<string, string> = {}
   if (body !== undefined) headers['content-type'] = 'application/json'
   const token = session.token()
   if (auth && token) headers.authorization = `Bearer ${token}`
-  const res = await fetch(`/wallet/v1/${path}`, { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}), credentials: 'omit' })
+  const res = await fetch(`/wallet/v1/${path}`, {
+    method,
+    headers,
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    ...(signal ? { signal } : {}),
+    credentials: 'omit',
+  })
   if (res.status === 204) return undefined as T
   const data = (await res.json().catch(() => undefined)) as { error?: { message?: string; code?: string } } | undefined
   if (!res.ok) throw new ApiError(data?.error?.message ?? `HTTP ${res.status}`, res.status, data?.error?.code)
@@ -75,11 +91,12 @@ export const api = {
   connectEmail: (email: string) =>
     call<{ action: 'VERIFY_DEVICE' | 'VERIFY_OTP' | 'CONNECT' }>('POST', 'connect-email', {
       email,
-      deviceId: session.deviceId(),
+      deviceSecret: session.deviceSecret(),
       ...(session.token() ? { token: session.token() } : {}),
     }),
-  connectDevice: (email: string) => call<{ action: 'VERIFY_OTP' }>('POST', 'connect-device', { email, deviceId: session.deviceId() }),
-  connectOtp: (email: string, otp: string) => call<{ token: string; user: ApiUser }>('POST', 'connect-otp', { email, otp, deviceId: session.deviceId() }),
+  connectDevice: (email: string) => call<{ action: 'VERIFY_OTP' }>('POST', 'connect-device', { email, deviceSecret: session.deviceSecret() }),
+  connectOtp: (email: string, otp: string) =>
+    call<{ token: string; user: ApiUser }>('POST', 'connect-otp', { email, otp, deviceSecret: session.deviceSecret() }),
   user: () => call<ApiUser>('GET', 'user', undefined, true),
   isConnected: () => call<{ isConnected: boolean }>('GET', 'is-connected', undefined, true),
   refresh: () => call<{ token: string }>('POST', 'refresh', undefined, true),
@@ -91,14 +108,18 @@ export const api = {
   socialRedirect: (provider: string, returnUrl: string | undefined, projectId: string | undefined) =>
     call<{ uri: string }>('POST', 'social/redirect', {
       provider,
-      deviceId: session.deviceId(),
+      deviceSecret: session.deviceSecret(),
       ...(returnUrl ? { returnUrl, ...(projectId ? { projectId } : {}) } : {}),
     }),
-  /** Waits on the server up to 20 s for the person to finish at the provider. */
-  socialConnect: (uri: string) => call<LoginClaim>('POST', 'social/connect', { uri, deviceId: session.deviceId() }),
-  farcasterUri: () => call<{ url: string; channelToken: string }>('POST', 'farcaster/uri', { deviceId: session.deviceId() }),
+  /**
+   * Claims a social login with the claim secret its login window gave this browser; without
+   * it, waits on the server up to 20 s for the person to finish at the provider.
+   */
+  socialConnect: (uri: string, claim: string | undefined, signal?: AbortSignal) =>
+    call<LoginClaim>('POST', 'social/connect', { uri, deviceSecret: session.deviceSecret(), ...(claim ? { claim } : {}) }, false, signal),
+  farcasterUri: () => call<{ url: string; channelToken: string }>('POST', 'farcaster/uri', { deviceSecret: session.deviceSecret() }),
   /** Waits on the server up to 20 s for the Farcaster app to sign in on the channel. */
-  farcasterConnect: (channelToken: string) => call<LoginClaim>('POST', 'farcaster/connect', { channelToken, deviceId: session.deviceId() }),
+  farcasterConnect: (channelToken: string) => call<LoginClaim>('POST', 'farcaster/connect', { channelToken, deviceSecret: session.deviceSecret() }),
   exportRequest: () => call<void>('POST', 'export/request', {}, true),
   exportKeys: (otp: string) => call<{ eip155: string; solana: string }>('POST', 'export', { otp }, true),
 }

@@ -2,6 +2,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { startFrame } from './frame.js'
 
 const HOST = 'https://shop.example'
+/** The frame's own origin (the server's login window page is on it too). */
+const FRAME = 'https://wallet.sigil.example'
 
 /** A window for the frame: its parent (the host page) records what the frame posts. */
 function fakeWindow(allowed = HOST) {
@@ -11,7 +13,11 @@ function fakeWindow(allowed = HOST) {
   const meta = { getAttribute: () => allowed }
   const win = Object.assign(target, {
     parent,
-    location: { search: '?projectId=p&chainId=eip155%3A31337', ancestorOrigins: Object.assign([HOST], { contains: () => true, item: () => HOST }) },
+    location: {
+      origin: FRAME,
+      search: '?projectId=p&chainId=eip155%3A31337',
+      ancestorOrigins: Object.assign([HOST], { contains: () => true, item: () => HOST }),
+    },
     document: { querySelector: () => meta, referrer: '', documentElement: { dataset: {} } },
   })
   const send = (data: unknown, origin = HOST, source: unknown = parent) => target.dispatchEvent(Object.assign(new Event('message'), { data, origin, source }))
@@ -125,6 +131,11 @@ describe('the frame', () => {
     send({ id: 'request-0002', type: 'GET_SOCIAL_REDIRECT_URI', payload: { provider: 'Not A Provider!' } })
     send({ id: 'request-0003', type: 'CONNECT_SOCIAL', payload: { uri: 'https://idp.example/auth?state=s1' } })
     await vi.waitFor(() => expect(posted.filter((p) => p.message.type === 'RESPONSE')).toHaveLength(3))
+    // The login window's page (this origin, another window) says the login came back, with the
+    // claim secret; the same message from the host page's origin is not heard.
+    const loginWindow = {}
+    send({ type: 'SIGIL_SOCIAL_RETURNED', state: 's1', claim: 'forged' }, HOST, loginWindow)
+    send({ type: 'SIGIL_SOCIAL_RETURNED', state: 's1', claim: 'c'.repeat(43) }, FRAME, loginWindow)
     send({ id: 'request-0004', type: 'CONNECT_SOCIAL', payload: { uri: 'https://idp.example/auth?state=s1' } })
     await vi.waitFor(() => expect(posted.some((p) => p.message.id === 'request-0004')).toBe(true))
     const reply = (id: string) => posted.find((p) => p.message.id === id)?.message
@@ -135,6 +146,11 @@ describe('the frame', () => {
       ok: true,
       payload: { provider: 'google', userName: 'alice', email: 'alice@example.com', address: '0x1111111111111111111111111111111111111111' },
     })
+    // The claim carries the window's secret and this frame's device secret (never the host's to see).
+    const connects = bodies.filter((b) => b.url === '/wallet/v1/social/connect')
+    expect(connects.map((b) => b.claim)).toEqual([undefined, 'c'.repeat(43)])
+    expect(connects[1]?.deviceSecret).toMatch(/^[0-9a-f]{64}$/)
+    expect(JSON.stringify(posted)).not.toContain(String(connects[1]?.deviceSecret))
     // The redirect names the page to come back to, with the project it belongs to.
     expect(bodies.find((b) => b.url === '/wallet/v1/social/redirect')).toMatchObject({ provider: 'google', returnUrl: `${HOST}/shop`, projectId: 'p' })
     expect(localStorage.getItem('sigil-frame:token')).toBe('t'.repeat(43))
@@ -142,17 +158,18 @@ describe('the frame', () => {
     localStorage.clear()
   })
 
-  it('a login cancelled at the provider answers as a user rejection (4001); other refusals keep their reason', async () => {
+  it('a login cancelled at the provider (login_cancelled) answers as a user rejection (4001); other refusals keep their reason', async () => {
     const { win, posted, send } = fakeWindow()
-    let answer = 'The login was cancelled at GitHub'
+    let answer = { code: 'login_cancelled', message: 'The login was cancelled at GitHub' }
     vi.stubGlobal(
       'fetch',
-      vi.fn(async () => new Response(JSON.stringify({ error: { code: 'login_failed', message: answer } }), { status: 400 })),
+      vi.fn(async () => new Response(JSON.stringify({ error: answer }), { status: 400 })),
     )
     startFrame(win)
     send({ id: 'request-0001', type: 'CONNECT_SOCIAL', payload: { uri: 'https://idp.example/auth?state=s1' } })
     await vi.waitFor(() => expect(posted.some((p) => p.message.id === 'request-0001')).toBe(true))
-    answer = "Google's answer did not verify: nonce"
+    // Told apart by the code, not the wording.
+    answer = { code: 'login_failed', message: "Google's answer did not verify: nonce" }
     send({ id: 'request-0002', type: 'CONNECT_SOCIAL', payload: { uri: 'https://idp.example/auth?state=s2' } })
     await vi.waitFor(() => expect(posted.some((p) => p.message.id === 'request-0002')).toBe(true))
     const reply = (id: string) => posted.find((p) => p.message.id === id)?.message

@@ -6,12 +6,50 @@
  */
 import { messages } from '@sigil/core/messages'
 import { AppRequest, FrameMessage, originAllowed, ResultOf, rpcSafety, RPC_NOT_ALLOWED, type AppRequestType, type FrameUser } from '@sigil/core/frame-messages'
-import type { z } from 'zod'
+import { z } from 'zod'
 import { api, ApiError, session, type ApiUser, type LoginClaim } from './api.js'
 
 const m = messages.ui.frame
 const HEARTBEAT_MS = 5_000
 const VERSION = '0.1.0'
+/**
+ * Once the server says the person is back from the provider, how long the login window's
+ * message (with the claim secret) may take to arrive.
+ */
+const RETURNED_WAIT_MS = 5_000
+
+/**
+ * The login window's message, from the server's own page on this origin: a social login came
+ * back (with the claim secret when it succeeded). Only pages of this origin can send it, and
+ * only this origin's frames can read it.
+ */
+const LoginReturned = z.object({
+  type: z.literal('SIGIL_SOCIAL_RETURNED'),
+  state: z.string().regex(/^[A-Za-z0-9_-]{1,256}$/),
+  claim: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,256}$/)
+    .optional(),
+})
+
+/** The login state a URI names: the provider's URL (`state`), a return URL (`sigil_social`) or the bare state. */
+function stateOf(uri: string): string | undefined {
+  try {
+    const url = new URL(uri)
+    return url.searchParams.get('sigil_social') ?? url.searchParams.get('state') ?? undefined
+  } catch {
+    return uri || undefined
+  }
+}
+
+/** The claim secret a full-page login's return URL carries. */
+function claimOf(uri: string): string | undefined {
+  try {
+    return new URL(uri).searchParams.get('sigil_claim') ?? undefined
+  } catch {
+    return undefined
+  }
+}
 
 export interface Approval {
   id: string
@@ -78,6 +116,27 @@ export function startFrame(win: Window = window): FrameController {
     for (const l of [...listeners]) l()
   }
   let approvalDone: ((ok: boolean) => void) | undefined
+  /** Login windows that came back: state -> claim secret (null: it failed, the server says why). */
+  const returned = new Map<string, string | null>()
+  const returnListeners = new Set<() => void>()
+  /** Resolves true once the login window of `state` came back, false after `ms` or on abort. */
+  const untilReturned = (state: string, ms: number, signal?: AbortSignal) =>
+    new Promise<boolean>((resolve) => {
+      const done = (heard: boolean) => {
+        clearTimeout(timer)
+        returnListeners.delete(check)
+        signal?.removeEventListener('abort', stop)
+        resolve(heard)
+      }
+      const check = () => {
+        if (returned.has(state)) done(true)
+      }
+      const stop = () => done(false)
+      const timer = setTimeout(stop, ms)
+      signal?.addEventListener('abort', stop, { once: true })
+      returnListeners.add(check)
+      check()
+    })
 
   const parentOrigin = (() => {
     const ancestors = (win.location as Location & { ancestorOrigins?: DOMStringList }).ancestorOrigins
@@ -116,23 +175,46 @@ export function startFrame(win: Window = window): FrameController {
   }
 
   /**
-   * One claim of a social or Farcaster login: pending, or the session kept here (never posted to
-   * the host). A login the person cancelled at the provider answers as a user rejection (4001).
+   * One claim of a social or Farcaster login: pending, back (the claim secret is needed), or the
+   * session, kept here (never posted to the host). A login the person cancelled at the provider
+   * answers as a user rejection (4001).
    */
-  const claim = async (ask: Promise<LoginClaim>): Promise<Extract<LoginClaim, { status: 'connected' }> | undefined> => {
+  const claim = async (ask: Promise<LoginClaim>): Promise<LoginClaim> => {
     let answer: LoginClaim
     try {
       answer = await ask
     } catch (error) {
-      // The server's only sign of a cancel is its wording ("The login was cancelled at GitHub").
-      if (error instanceof ApiError && error.code === 'login_failed' && /^The login was cancelled/.test(error.message))
-        throw new RequestError(error.message, 4001)
+      if (error instanceof ApiError && error.code === 'login_cancelled') throw new RequestError(error.message, 4001)
       throw error
     }
-    if (answer.status === 'pending') return undefined
-    session.setToken(answer.token)
-    email = answer.user.email
+    if (answer.status === 'connected') {
+      session.setToken(answer.token)
+      email = answer.user.email
+    }
     return answer
+  }
+
+  /**
+   * A social login: with the claim secret of a full-page login's return URL, or the one the
+   * login window sent here. Until the window is back, the server is asked meanwhile (it waits
+   * up to 20 s, and says when the login failed).
+   */
+  const connectSocial = async (uri: string): Promise<LoginClaim> => {
+    const state = stateOf(uri)
+    if (!state) throw new RequestError(m.loginUnknown)
+    const withClaim = () => claim(api.socialConnect(uri, claimOf(uri) ?? returned.get(state) ?? undefined))
+    if (claimOf(uri) || returned.has(state)) return withClaim()
+    const asking = new AbortController()
+    const server = claim(api.socialConnect(uri, undefined, asking.signal))
+    server.catch(() => undefined)
+    const heard = untilReturned(state, 60_000, asking.signal).then((back) => (back ? ('heard' as const) : undefined))
+    const first = await Promise.race([heard, server])
+    asking.abort()
+    if (first === 'heard') return withClaim()
+    if (first?.status !== 'returned') return first ?? { status: 'pending' }
+    // Back at the provider's end, but the window's message has not come (yet).
+    if (!(await untilReturned(state, RETURNED_WAIT_MS))) throw new RequestError(m.loginWindowLost)
+    return withClaim()
   }
 
   const waitForApproval = (request: Approval) =>
@@ -159,8 +241,8 @@ export function startFrame(win: Window = window): FrameController {
       case 'GET_SOCIAL_REDIRECT_URI':
         return api.socialRedirect(request.payload.provider, request.payload.returnUrl, params.get('projectId') ?? undefined)
       case 'CONNECT_SOCIAL': {
-        const done = await claim(api.socialConnect(request.payload.uri))
-        if (!done) return { pending: true }
+        const done = await connectSocial(request.payload.uri)
+        if (done.status !== 'connected') return { pending: true }
         return { ...userOf(done.user), provider: done.provider, ...(done.userName ? { userName: done.userName } : {}) }
       }
       case 'GET_FARCASTER_URI': {
@@ -171,7 +253,8 @@ export function startFrame(win: Window = window): FrameController {
       case 'CONNECT_FARCASTER': {
         if (!farcasterChannel) throw new RequestError(m.noFarcasterChannel)
         const done = await claim(api.farcasterConnect(farcasterChannel))
-        if (!done) return { pending: true }
+        if (done.status === 'pending') return { pending: true, ...(done.refused ? { refused: done.refused.slice(0, 1000) } : {}) }
+        if (done.status !== 'connected') return { pending: true }
         farcasterChannel = undefined
         return { userName: done.userName ?? '' }
       }
@@ -261,6 +344,14 @@ export function startFrame(win: Window = window): FrameController {
   }
 
   win.addEventListener('message', (event: MessageEvent) => {
+    if (event.origin === win.location.origin && event.source !== win.parent) {
+      const back = LoginReturned.safeParse(event.data)
+      if (back.success) {
+        returned.set(back.data.state, back.data.claim ?? null)
+        for (const l of [...returnListeners]) l()
+      }
+      return
+    }
     if (event.source !== win.parent || win.parent === win || !originAllowed(allowed, event.origin)) {
       log('dropped a message from', event.origin)
       return

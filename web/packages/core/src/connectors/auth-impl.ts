@@ -99,11 +99,16 @@ export function createAuthImpl(options: AuthConnectorOptions, { emit, emitReques
    * Asks the frame until the login finished: each ask waits on the server up to 20 s, within
    * the frame's 30 s request timeout. Aborting stops between two asks or during one.
    */
-  const untilDone = async <T extends object>(ask: () => Promise<T | { pending: true }>, signal: AbortSignal | undefined): Promise<T> => {
+  const untilDone = async <T extends object>(
+    ask: () => Promise<T | { pending: true; refused?: string }>,
+    signal: AbortSignal | undefined,
+    onPending?: (pending: { refused?: string }) => void,
+  ): Promise<T> => {
     for (;;) {
       if (signal?.aborted) throw new SigilError(errors.somethingWentWrong, 'ABORTED')
       const answer = await ask()
       if (!('pending' in answer)) return answer
+      onPending?.(answer)
     }
   }
 
@@ -269,9 +274,15 @@ export function createAuthImpl(options: AuthConnectorOptions, { emit, emitReques
         storage.setItem(LoginCacheKeys.farcasterUrl, url)
         return url
       },
-      async connectFarcaster(connectOptions?: { signal?: AbortSignal }) {
+      async connectFarcaster(connectOptions?: { signal?: AbortSignal; onRefused?: (reason: string) => void }) {
         const signal = connectOptions?.signal
-        const { userName } = await untilDone(() => frame().request('CONNECT_FARCASTER', undefined, signal ? { signal } : {}), signal)
+        const { userName } = await untilDone(
+          () => frame().request('CONNECT_FARCASTER', undefined, signal ? { signal } : {}),
+          signal,
+          ({ refused }) => {
+            if (refused) connectOptions?.onRefused?.(refused)
+          },
+        )
         const login: SocialLogin = { provider: 'farcaster', ...(userName ? { userName } : {}) }
         rememberSocial(login)
         storage.removeItem(LoginCacheKeys.farcasterUrl)

@@ -82,7 +82,8 @@ export interface AuthConnector extends WalletConnector {
   /** Sign In With Farcaster: a new channel's URL, for the Farcaster app (a QR code and a link). */
   getFarcasterUri(): Promise<string>
   /** Waits until the Farcaster app signed in on the channel; the frame then holds a session. */
-  connectFarcaster(options?: { signal?: AbortSignal }): Promise<SocialLogin>
+  /** Waits for the Farcaster app; `onRefused` hears why a message posted to the channel was refused (the channel stays open). */
+  connectFarcaster(options?: { signal?: AbortSignal; onRefused?: (reason: string) => void }): Promise<SocialLogin>
   /** The email being logged in with, or of the session. */
   getEmail(): string | undefined
   /** The social provider and username of the session, when it came through social login. */

@@ -94,7 +94,11 @@ export type FrameUser = z.infer<typeof FrameUser>
  * A social or Farcaster login the person has not finished yet: the frame asked the server once
  * (it waits up to 20 s) and the host asks again, so no single request outlives its timeout.
  */
-export const LoginPending = z.object({ pending: z.literal(true) })
+export const LoginPending = z.object({
+  pending: z.literal(true),
+  /** Why the latest message posted to a Farcaster channel was refused: the channel stays open. */
+  refused: z.string().max(1000).optional(),
+})
 
 /** Connect social's success: the user, the provider and the username it gave. */
 export const SocialUser = FrameUser.extend({ provider: socialProvider })

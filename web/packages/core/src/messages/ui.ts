@@ -77,6 +77,8 @@ export const ui = {
     binary: (hex: string) => `Binary data: ${hex}`,
     unsupportedRequest: 'The embedded wallet does not support this request',
     noFarcasterChannel: 'Ask for a Farcaster sign-in link first',
+    loginUnknown: 'This login is not known: start the login again',
+    loginWindowLost: 'The login finished in a window that could not reach this page: try again, or continue in this tab',
     notLoggedIn: 'You are not logged in to the embedded wallet',
     invalidMessage: 'Invalid message',
     exportIntro: (app: string) => `Your private keys show here, in the wallet's own page: never to ${app}. Anyone who has them controls your wallet.`,

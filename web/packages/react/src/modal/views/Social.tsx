@@ -43,11 +43,12 @@ function backWithMessage(client: SigilClient, message: string): void {
   showError(client.store, message)
 }
 
-/** A full-page login came back with `sigil_social` in the URL: once used, it goes from the address bar. */
+/** A full-page login came back with `sigil_social` (and its claim secret) in the URL: once used, they go from the address bar. */
 function dropReturnParam(): void {
   const url = new URL(location.href)
-  if (!url.searchParams.has('sigil_social')) return
+  if (!url.searchParams.has('sigil_social') && !url.searchParams.has('sigil_claim')) return
   url.searchParams.delete('sigil_social')
+  url.searchParams.delete('sigil_claim')
   history.replaceState(history.state, '', url.toString())
 }
 
@@ -229,6 +230,8 @@ export function ConnectingFarcasterView() {
   const auth = client.getAuthConnector()
   const [url, setUrl] = useState<string>()
   const [error, setError] = useState<string>()
+  /** Why a message posted to the channel was refused: the channel stays open for the app's own. */
+  const [refused, setRefused] = useState<string>()
   const [attempt, setAttempt] = useState(0)
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new attempt asks for a new channel
@@ -237,11 +240,12 @@ export function ConnectingFarcasterView() {
     const view = new AbortController()
     setUrl(undefined)
     setError(undefined)
+    setRefused(undefined)
     const login = async () => {
       const channel = await auth.getFarcasterUri()
       if (view.signal.aborted) return
       setUrl(channel)
-      await auth.connectFarcaster({ signal: view.signal })
+      await auth.connectFarcaster({ signal: view.signal, onRefused: (reason) => !view.signal.aborted && setRefused(reason) })
       if (!view.signal.aborted) await client.connect(AUTH_CONNECTOR_ID)
     }
     login().catch((e: unknown) => {
@@ -292,9 +296,16 @@ export function ConnectingFarcasterView() {
           </button>
         </>
       ) : url ? (
-        <p className="sub" aria-live="polite">
-          {m.farcasterWaiting}
-        </p>
+        <>
+          {refused ? (
+            <p className="sub err" role="alert" data-testid="farcaster-refused">
+              {refused}
+            </p>
+          ) : null}
+          <p className="sub" aria-live="polite">
+            {m.farcasterWaiting}
+          </p>
+        </>
       ) : null}
     </div>
   )
