@@ -18,7 +18,12 @@ PORT="$(free_port)"
 export SIGIL_DATABASE_URL="sqlite://$WORK/bench.db" SIGIL_LOG=warn
 SIGIL=target/release/sigil
 PROJECT="$($SIGIL project add --name bench --origin '*')"
-$SIGIL serve --listen "127.0.0.1:$PORT" --relay-max-sockets $((SOCKETS + 100)) --max-connections $((SOCKETS + 1000)) \
+# Every client of the bench is one address, and its messages stay until their TTL: the
+# per-address limits and the mailbox quotas are lifted for it (the budget keeps a tenth of the
+# connections, up to 1024, for HTTP).
+$SIGIL serve --listen "127.0.0.1:$PORT" --relay-max-sockets $((SOCKETS + 100)) --max-connections $((SOCKETS + 2200)) \
+  --max-connections-per-address $((SOCKETS + 2200)) --relay-max-sockets-per-address $((SOCKETS + 100)) \
+  --relay-client-mailbox-bytes 1099511627776 --relay-address-mailbox-bytes 1099511627776 --relay-mailbox-max-bytes 1099511627776 \
   --relay-publishes-per-second 100000 >/dev/null 2>&1 &
 SERVER=$!
 trap 'kill $SERVER 2>/dev/null; wait $SERVER 2>/dev/null; rm -rf "$WORK"' EXIT

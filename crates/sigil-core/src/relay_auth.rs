@@ -12,6 +12,9 @@ const ED25519_PUB: [u8; 2] = [0xed, 0x01];
 const DID_KEY_PREFIX: &str = "did:key:z";
 /// Clock skew allowed on iat and exp (the issue: 120 s).
 pub const LEEWAY_SECS: i64 = 120;
+/// The longest a token may be valid for (WalletConnect's clients make them for one day): a
+/// token that leaked works no longer than this.
+pub const MAX_LIFETIME_SECS: i64 = 7 * 86_400;
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum AuthError {
@@ -31,6 +34,8 @@ pub enum AuthError {
     Expired,
     #[error("the auth token is issued in the future")]
     NotYetValid,
+    #[error("the auth token is valid for longer than 7 days")]
+    TooLong,
 }
 
 impl AuthError {
@@ -103,6 +108,9 @@ pub fn verify(token: &str, audiences: &[String], now: i64) -> Result<Claims, Aut
     if claims.iat - LEEWAY_SECS > now {
         return Err(AuthError::NotYetValid);
     }
+    if claims.exp - claims.iat > MAX_LIFETIME_SECS || claims.exp - now > MAX_LIFETIME_SECS + LEEWAY_SECS {
+        return Err(AuthError::TooLong);
+    }
     Ok(claims)
 }
 
@@ -157,6 +165,11 @@ mod tests {
         assert!(verify(&sign(&key(), AUD, now - 500, now - 119), &auds, now).is_ok());
         assert_eq!(verify(&sign(&key(), AUD, now + 121, now + 600), &auds, now), Err(AuthError::NotYetValid));
         assert!(AuthError::Expired.is_clock() && !AuthError::Signature.is_clock());
+        // A token for far ahead (the probe's expired in 2200) is refused; seven days are fine.
+        let year_2200 = 7_258_118_400;
+        assert_eq!(verify(&sign(&key(), AUD, now, year_2200), &auds, now), Err(AuthError::TooLong));
+        assert_eq!(verify(&sign(&key(), AUD, now - 86_400, now + 7 * 86_400), &auds, now), Err(AuthError::TooLong), "exp too far from now");
+        assert!(verify(&sign(&key(), AUD, now, now + 7 * 86_400), &auds, now).is_ok());
         // A changed payload breaks the signature.
         let parts: Vec<&str> = good.split('.').collect();
         let forged_claims = serde_json::json!({"iss": claims.iss, "sub": "x", "aud": AUD, "iat": now, "exp": now + 999_999});

@@ -152,15 +152,24 @@ settings! {
         /// Largest accepted request body in bytes (1..=16777216).
         #[arg(value_name = "BYTES")]
         body_limit: usize = "65536", env "SIGIL_BODY_LIMIT", check within(1..=16 * 1024 * 1024);
+        /// Largest JSON-RPC proxy (/v1) request body in bytes, for batches of up to 1000 calls (1..=16777216).
+        #[arg(value_name = "BYTES")]
+        rpc_body_limit: usize = "1048576", env "SIGIL_RPC_BODY_LIMIT", check within(1..=16 * 1024 * 1024);
         /// Seconds before a request is abandoned with 408 (1..=600).
         #[arg(value_name = "SECS")]
         request_timeout: u64 = "30", env "SIGIL_REQUEST_TIMEOUT", check within(1..=600);
         /// Seconds a client has to send a request's headers; also how long an idle keep-alive connection stays open (1..=300).
         #[arg(value_name = "SECS")]
         header_timeout: u64 = "10", env "SIGIL_HEADER_TIMEOUT", check within(1..=300);
-        /// Open connections at most (fewer if the file-descriptor limit is lower); past it, the connection idle longest is closed.
+        /// Open connections at most, relay sockets included (fewer if the file-descriptor limit is lower); past it, the connection idle longest is closed.
         #[arg(value_name = "N")]
         max_connections: usize = "10000", env "SIGIL_MAX_CONNECTIONS", check within(1..=1_000_000);
+        /// Open connections from one client address at most (not applied behind a trusted proxy, where every connection comes from it) (1..=1000000).
+        #[arg(value_name = "N")]
+        max_connections_per_address: usize = "256", env "SIGIL_MAX_CONNECTIONS_PER_ADDRESS", check within(1..=1_000_000);
+        /// Seconds a client has to send a request's whole body once its headers arrived; slower bodies get 408 (1..=600).
+        #[arg(value_name = "SECS")]
+        body_timeout: u64 = "10", env "SIGIL_BODY_TIMEOUT", check within(1..=600);
         /// Analytics events accepted per minute per project and client address.
         #[arg(value_name = "N")]
         analytics_events_per_minute: u32 = "120", env "SIGIL_ANALYTICS_EVENTS_PER_MINUTE", check at_least_one;
@@ -191,6 +200,21 @@ settings! {
         /// Open relay sockets at most (1..=1000000).
         #[arg(value_name = "N")]
         relay_max_sockets: usize = "10000", env "SIGIL_RELAY_MAX_SOCKETS", check within(1..=1_000_000);
+        /// Open relay sockets from one client address at most (1..=1000000).
+        #[arg(value_name = "N")]
+        relay_max_sockets_per_address: usize = "100", env "SIGIL_RELAY_MAX_SOCKETS_PER_ADDRESS", check within(1..=1_000_000);
+        /// Bytes of live relay messages one client identity may hold in the mailbox.
+        #[arg(value_name = "BYTES")]
+        relay_client_mailbox_bytes: u64 = "4194304", env "SIGIL_RELAY_CLIENT_MAILBOX_BYTES", check within(1024..=1 << 40);
+        /// Bytes of live relay messages the clients of one address may hold in the mailbox.
+        #[arg(value_name = "BYTES")]
+        relay_address_mailbox_bytes: u64 = "33554432", env "SIGIL_RELAY_ADDRESS_MAILBOX_BYTES", check within(1024..=1 << 40);
+        /// Bytes of live messages the relay's whole mailbox holds at most; past it publishes are refused.
+        #[arg(value_name = "BYTES")]
+        relay_mailbox_max_bytes: u64 = "1073741824", env "SIGIL_RELAY_MAILBOX_MAX_BYTES", check within(1024..=1 << 50);
+        /// Seconds an undelivered message lives at most when no client ever acknowledged one of its publisher's (1..=2592000).
+        #[arg(value_name = "SECS")]
+        relay_unknown_client_ttl: u64 = "3600", env "SIGIL_RELAY_UNKNOWN_CLIENT_TTL", check within(1..=30 * 86_400);
         /// Seconds between the relay's pings on each socket (Node clients drop a socket after 35 s of silence) (1..=30).
         #[arg(value_name = "SECS")]
         relay_ping_seconds: u64 = "25", env "SIGIL_RELAY_PING_SECONDS", check within(1..=30);
@@ -221,6 +245,9 @@ settings! {
         /// Sender of embedded-wallet email.
         #[arg(value_name = "MAILBOX")]
         mail_from: String = "Sigil wallet <wallet@localhost>", env "SIGIL_MAIL_FROM";
+        /// Address GET /metrics is served on, alone (e.g. a private interface); when set, the API's own /metrics answers 404. [default: the API's address]
+        #[arg(value_name = "ADDR")]
+        metrics_listen: SocketAddr, env "SIGIL_METRICS_LISTEN";
         /// Address the embedded-wallet frame and its API are served on: their own origin, apart from the API.
         #[arg(value_name = "ADDR")]
         frame_listen: SocketAddr, env "SIGIL_FRAME_LISTEN";
@@ -378,13 +405,14 @@ impl Config {
             Some(path) => Chains::from_file(path).map_err(|e| chains_setting.invalid(e.to_string()))?,
             None => Chains::built_in(),
         };
-        if let Some(url) = &settings.dev_rpc_url {
-            chains.set_dev_rpc(url);
-        }
         if let Some(path) = &settings.dev_deployment {
             let setting = Setting { key: "dev_deployment", env: "SIGIL_DEV_DEPLOYMENT" };
             let text = std::fs::read_to_string(path).map_err(|e| setting.invalid(format!("cannot read {}: {e}", path.display())))?;
             chains.apply_deployment(&text).map_err(|e| setting.invalid(e.to_string()))?;
+        }
+        // The flag says where the dev chain is, also when a deployment names another address.
+        if let Some(url) = &settings.dev_rpc_url {
+            chains.set_dev_rpc(url);
         }
         let rpc =
             RpcSettings { requests_per_second: settings.rpc_requests_per_second, timeout: Duration::from_secs(settings.rpc_timeout), ..RpcSettings::default() };
@@ -466,6 +494,18 @@ mod tests {
         assert!(err(with(|s| s.log = Some("info,[".into()))).starts_with("invalid log (SIGIL_LOG)"));
         assert_eq!(err(with(|s| s.header_timeout = Some(0))), "invalid header-timeout (SIGIL_HEADER_TIMEOUT): 0 is outside 1..=300");
         assert_eq!(err(with(|s| s.dev_rpc_url = Some("ws://x".into()))), "invalid dev-rpc-url (SIGIL_DEV_RPC_URL): 'ws://x' is not an http(s) URL");
+    }
+
+    #[test]
+    fn the_dev_rpc_url_flag_wins_over_a_deployments_address() {
+        let dir = tempfile::tempdir().unwrap();
+        let deployment = dir.path().join("deployment.json");
+        std::fs::write(&deployment, r#"{"chainId": "eip155:31337", "rpcUrl": "http://127.0.0.1:9999", "tokens": []}"#).unwrap();
+        let mut args = ServeArgs::default();
+        args.settings.dev_deployment = Some(deployment);
+        assert_eq!(Config::from_args(&args).unwrap().chains.get("eip155:31337").unwrap().rpc, ["http://127.0.0.1:9999"]);
+        args.settings.dev_rpc_url = Some("http://127.0.0.1:8545".into());
+        assert_eq!(Config::from_args(&args).unwrap().chains.get("eip155:31337").unwrap().rpc, ["http://127.0.0.1:8545"], "issue 20, N16");
     }
 
     #[test]

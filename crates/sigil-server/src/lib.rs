@@ -93,6 +93,13 @@ impl AppState {
             max_sockets: s.relay_max_sockets,
             audiences: s.relay_url.iter().cloned().collect(),
             ping_every: Duration::from_secs(s.relay_ping_seconds),
+            max_sockets_per_address: s.relay_max_sockets_per_address,
+            mailbox: relay::quota::Limits {
+                per_client: s.relay_client_mailbox_bytes,
+                per_address: s.relay_address_mailbox_bytes,
+                total: s.relay_mailbox_max_bytes,
+            },
+            unknown_client_ttl: Duration::from_secs(s.relay_unknown_client_ttl),
         };
         let postgres = config::database_kind(&config.database_url) == Ok(config::DatabaseKind::Postgres);
         let relay = Arc::new(relay::Relay::new(db.clone(), relay_settings, postgres));
@@ -219,6 +226,8 @@ pub struct RunningServer {
     pub addr: SocketAddr,
     /// Where the embedded-wallet frame is served, when it is.
     pub frame_addr: Option<SocketAddr>,
+    /// Where /metrics is served apart, when it is (`--metrics-listen`).
+    pub metrics_addr: Option<SocketAddr>,
     shutdown: tokio::sync::watch::Sender<bool>,
     task: tokio::task::JoinHandle<std::io::Result<()>>,
     /// Probes, pruning, directory reloads: stopped with the server.
@@ -252,27 +261,44 @@ pub async fn start(state: AppState, addr: SocketAddr) -> anyhow::Result<RunningS
     if config::database_kind(&state.config.database_url) == Ok(config::DatabaseKind::Postgres) {
         background.push(state.relay.spawn_listener(state.config.database_url.clone()));
     }
+    background.push(state.relay.count_mailbox().await?);
     let settings = &state.config.settings;
     let limits = listener::Limits {
         header_timeout: Duration::from_secs(settings.header_timeout),
+        body_timeout: Duration::from_secs(settings.body_timeout),
         max_connections: listener::connections_that_fit(settings.max_connections),
+        max_per_address: (!settings.trust_proxy_headers).then_some(settings.max_connections_per_address),
     };
     if limits.max_connections < settings.max_connections {
         tracing::warn!(max_connections = limits.max_connections, "fewer connections than configured fit under the file-descriptor limit");
     }
+    // Every listener and the relay's sockets share one budget of descriptors.
+    let connections = listener::Connections::new(&limits);
+    state.relay.set_socket_budget(limits.max_connections - limits.reserved_for_http());
     let mut frame_addr = None;
     if let Some(frame_listen) = state.config.settings.frame_listen {
         let frame_listener = TcpListener::bind(frame_listen).await.map_err(|e| anyhow::anyhow!("cannot listen on {frame_listen} (frame): {e}"))?;
         frame_addr = Some(frame_listener.local_addr()?);
-        let serving = listener::serve(frame_listener, frame_app(state.clone()), limits, rx.clone());
+        let serving = listener::serve(frame_listener, frame_app(state.clone()), limits, connections.clone(), rx.clone());
         background.push(tokio::spawn(async move {
             if let Err(e) = serving.await {
                 tracing::error!(error = %e, "the frame origin stopped serving");
             }
         }));
     }
-    let task = tokio::spawn(listener::serve(listener, app(state), limits, rx));
-    Ok(RunningServer { addr, frame_addr, shutdown: tx, task, background })
+    let mut metrics_addr = None;
+    if let Some(metrics_listen) = state.config.settings.metrics_listen {
+        let metrics_listener = TcpListener::bind(metrics_listen).await.map_err(|e| anyhow::anyhow!("cannot listen on {metrics_listen} (metrics): {e}"))?;
+        metrics_addr = Some(metrics_listener.local_addr()?);
+        let serving = listener::serve(metrics_listener, health::metrics_app(state.clone()), limits, connections.clone(), rx.clone());
+        background.push(tokio::spawn(async move {
+            if let Err(e) = serving.await {
+                tracing::error!(error = %e, "the metrics address stopped serving");
+            }
+        }));
+    }
+    let task = tokio::spawn(listener::serve(listener, app(state), limits, connections, rx));
+    Ok(RunningServer { addr, frame_addr, metrics_addr, shutdown: tx, task, background })
 }
 
 /// Resolves on SIGTERM or Ctrl-C.

@@ -1,22 +1,27 @@
 //! The accept loop. Each connection is HTTP/1.1 with a header-read timeout, which also ends
-//! idle keep-alive connections (hyper starts it whenever it waits for a request head). Open
-//! connections are capped below the process's file-descriptor limit; at the cap, the connection
-//! that has waited longest with no request in flight is closed to make room, so a flood of
-//! half-sent requests cannot lock everyone else out. Only when every connection is busy does a
-//! new one wait for a place.
+//! idle keep-alive connections (hyper starts it whenever it waits for a request head), and a
+//! deadline for reading a request's body. Open connections are capped below the process's
+//! file-descriptor limit, in one budget shared by every listener and the WebSocket relay (an
+//! upgraded socket keeps its connection's place), with room kept for HTTP that the relay cannot
+//! take; one client address may hold only so many. At the cap, the connection that has waited
+//! longest with no request in flight is closed to make room, so a flood of half-sent requests
+//! cannot lock everyone else out. Only when every connection is busy does a new one wait.
 
 use std::collections::HashMap;
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
+use std::pin::Pin;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
+use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
 
 use axum::extract::ConnectInfo;
+use axum::response::IntoResponse;
 use axum::Router;
 use hyper::body::Incoming;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use tokio::net::{TcpListener, TcpStream};
-use tokio::sync::{watch, Notify};
+use tokio::sync::{watch, Notify, OwnedSemaphorePermit, Semaphore};
 use tower::ServiceExt;
 
 /// File descriptors kept back from connections for the database, upstream calls and logs.
@@ -26,8 +31,127 @@ const RESERVED_FDS: u64 = 64;
 pub struct Limits {
     /// Time a client has to send a request head, and the longest a keep-alive connection idles.
     pub header_timeout: Duration,
-    /// Open connections at most.
+    /// Time a client has to send a request's whole body, from when its head arrived.
+    pub body_timeout: Duration,
+    /// Open connections at most, relay sockets included.
     pub max_connections: usize,
+    /// Open connections from one client address at most; none behind a trusted proxy (every
+    /// connection then comes from the proxy).
+    pub max_per_address: Option<usize>,
+}
+
+impl Limits {
+    /// Connections the relay's sockets may not take: room for /health and the API.
+    pub fn reserved_for_http(&self) -> usize {
+        (self.max_connections / 10).clamp(16.min(self.max_connections / 2), 1024)
+    }
+}
+
+/// Connections as every listener of the process counts them: one budget of places (file
+/// descriptors), the registry that picks which idle one to close, and places per address.
+#[derive(Default)]
+pub struct Connections {
+    permits: std::sync::OnceLock<Arc<Semaphore>>,
+    registry: Registry,
+    by_address: Mutex<HashMap<IpAddr, usize>>,
+}
+
+impl Connections {
+    pub fn new(limits: &Limits) -> Arc<Connections> {
+        let c = Connections::default();
+        let _ = c.permits.set(Arc::new(Semaphore::new(limits.max_connections)));
+        Arc::new(c)
+    }
+
+    fn permits(&self) -> Arc<Semaphore> {
+        self.permits.get().expect("made by new").clone()
+    }
+
+    /// Counts a connection from `address`, unless it has `max` already.
+    fn enter(self: &Arc<Self>, address: IpAddr, max: Option<usize>) -> Option<AddressPlace> {
+        let mut by_address = self.by_address.lock().unwrap_or_else(|e| e.into_inner());
+        let open = by_address.entry(address).or_default();
+        if max.is_some_and(|max| *open >= max) {
+            return None;
+        }
+        *open += 1;
+        Some(AddressPlace { connections: self.clone(), address })
+    }
+}
+
+/// A connection's count against its address, given back when dropped.
+struct AddressPlace {
+    connections: Arc<Connections>,
+    address: IpAddr,
+}
+
+impl Drop for AddressPlace {
+    fn drop(&mut self) {
+        let mut by_address = self.connections.by_address.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(open) = by_address.get_mut(&self.address) {
+            *open -= 1;
+            if *open == 0 {
+                by_address.remove(&self.address);
+            }
+        }
+    }
+}
+
+/// A connection's place in the descriptor budget, in each of its requests' extensions: a
+/// request that takes the connection over (the relay's WebSocket upgrade) takes the place with
+/// it, so the socket counts for as long as it is open. Both the connection's place against its
+/// address and its permit go together.
+#[derive(Clone)]
+pub struct ConnectionPlace(Arc<Mutex<Option<(OwnedSemaphorePermit, AddressPlace)>>>);
+
+/// What a taken connection place holds until dropped.
+pub struct TakenPlace(#[allow(dead_code)] (OwnedSemaphorePermit, AddressPlace));
+
+impl ConnectionPlace {
+    pub fn take(&self) -> Option<TakenPlace> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).take().map(TakenPlace)
+    }
+}
+
+/// Why a request's body stopped: it took longer than the body deadline.
+#[derive(Debug, thiserror::Error)]
+#[error("the request body took longer than {0} seconds to arrive")]
+pub struct BodyTimedOut(pub u64);
+
+/// A request body that fails once its deadline passes (a client sending it byte by byte holds
+/// its connection no longer than that). `timed_out` tells the connection to answer 408,
+/// whichever extractor was reading.
+struct DeadlineBody {
+    inner: Incoming,
+    deadline: Pin<Box<tokio::time::Sleep>>,
+    seconds: u64,
+    timed_out: Arc<std::sync::atomic::AtomicBool>,
+}
+
+impl hyper::body::Body for DeadlineBody {
+    type Data = bytes::Bytes;
+    type Error = axum::BoxError;
+
+    fn poll_frame(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Result<hyper::body::Frame<Self::Data>, Self::Error>>> {
+        if let Poll::Ready(frame) = Pin::new(&mut self.inner).poll_frame(cx) {
+            return Poll::Ready(frame.map(|f| f.map_err(Into::into)));
+        }
+        match std::future::Future::poll(self.deadline.as_mut(), cx) {
+            Poll::Ready(()) => {
+                self.timed_out.store(true, Ordering::Release);
+                Poll::Ready(Some(Err(Box::new(BodyTimedOut(self.seconds)))))
+            }
+            Poll::Pending => Poll::Pending,
+        }
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.inner.is_end_stream()
+    }
+
+    fn size_hint(&self) -> hyper::body::SizeHint {
+        self.inner.size_hint()
+    }
 }
 
 /// Raises the soft file-descriptor limit to the hard one and returns the connections that fit
@@ -241,9 +365,16 @@ impl<S: tokio::io::AsyncWrite + Unpin> tokio::io::AsyncWrite for JsonRejections<
 }
 
 /// Serves `app` on `listener` until `shutdown` turns true, then lets open requests finish.
-pub async fn serve(listener: TcpListener, app: Router, limits: Limits, mut shutdown: watch::Receiver<bool>) -> std::io::Result<()> {
-    let registry = Arc::new(Registry::default());
-    let permits = Arc::new(tokio::sync::Semaphore::new(limits.max_connections));
+/// Connections count in `connections`, which the process's other listeners share.
+pub async fn serve(
+    listener: TcpListener,
+    app: Router,
+    limits: Limits,
+    connections: Arc<Connections>,
+    mut shutdown: watch::Receiver<bool>,
+) -> std::io::Result<()> {
+    let permits = connections.permits();
+    let registry = &connections.registry;
     loop {
         let accepted = tokio::select! {
             accepted = listener.accept() => accepted,
@@ -259,6 +390,11 @@ pub async fn serve(listener: TcpListener, app: Router, limits: Limits, mut shutd
                 continue;
             }
         };
+        // One address holds only so many: the rest are closed at once.
+        let Some(address_place) = connections.enter(peer.ip(), limits.max_per_address) else {
+            tracing::debug!(%peer, "too many connections from this address; closed");
+            continue;
+        };
         // A permit per open connection. At the cap, make room by closing the connection idle
         // longest, and wait until it has really closed (its descriptor is free again); when
         // every connection is busy, wait for one to finish.
@@ -272,7 +408,8 @@ pub async fn serve(listener: TcpListener, app: Router, limits: Limits, mut shutd
                 permit
             }
         };
-        tokio::spawn(connection(stream, peer, app.clone(), limits, registry.clone(), shutdown.clone(), permit));
+        let place = ConnectionPlace(Arc::new(Mutex::new(Some((permit, address_place)))));
+        tokio::spawn(connection(stream, peer, app.clone(), limits, connections.clone(), shutdown.clone(), place));
     }
     // Graceful: the connections finish what they are answering, then close.
     while registry.len() > 0 {
@@ -302,22 +439,42 @@ async fn connection(
     peer: SocketAddr,
     app: Router,
     limits: Limits,
-    registry: Arc<Registry>,
+    connections: Arc<Connections>,
     mut shutdown: watch::Receiver<bool>,
-    permit: tokio::sync::OwnedSemaphorePermit,
+    place: ConnectionPlace,
 ) {
     let _ = stream.set_nodelay(true);
+    let registry = &connections.registry;
     let (id, conn) = registry.add();
     let answering = Arc::new(AtomicUsize::new(0));
     let service = {
-        let (conn, registry, answering) = (conn.clone(), registry.clone(), answering.clone());
+        let (conn, connections, answering, place) = (conn.clone(), connections.clone(), answering.clone(), place.clone());
         hyper::service::service_fn(move |mut req: hyper::Request<Incoming>| {
             req.extensions_mut().insert(ConnectInfo(peer));
+            req.extensions_mut().insert(place.clone());
             answering.fetch_add(1, Ordering::AcqRel);
-            let (app, conn, registry) = (app.clone(), conn.clone(), registry.clone());
+            let (app, conn, connections) = (app.clone(), conn.clone(), connections.clone());
+            let seconds = limits.body_timeout.as_secs();
+            let timed_out = Arc::new(std::sync::atomic::AtomicBool::new(false));
+            let deadline = Box::pin(tokio::time::sleep(limits.body_timeout));
+            let req = req.map(|inner| axum::body::Body::new(DeadlineBody { inner, deadline, seconds, timed_out: timed_out.clone() }));
             async move {
-                let _in_flight = InFlight::new(&conn, &registry);
-                app.oneshot(req.map(axum::body::Body::new)).await
+                let _in_flight = InFlight::new(&conn, &connections.registry);
+                let res = app.oneshot(req).await?;
+                if !timed_out.load(Ordering::Acquire) {
+                    return Ok::<_, std::convert::Infallible>(res);
+                }
+                let mut late = crate::error::ApiError::new(
+                    axum::http::StatusCode::REQUEST_TIMEOUT,
+                    crate::error::ErrorCode::Timeout,
+                    format!("Request timed out: {}", BodyTimedOut(seconds)),
+                )
+                .into_response();
+                if let Some(id) = res.headers().get(crate::edge::REQUEST_ID) {
+                    late.headers_mut().insert(crate::edge::REQUEST_ID, id.clone());
+                }
+                late.headers_mut().insert(axum::http::header::CONNECTION, axum::http::HeaderValue::from_static("close"));
+                Ok(late)
             }
         })
     };
@@ -337,9 +494,9 @@ async fn connection(
             let _ = served.as_mut().await;
         }
     }
-    // The socket closes before the permit frees its place.
+    // The socket closes before the permit frees its place (unless a relay socket took it over).
     drop(served);
-    drop(permit);
+    drop(place.take());
     registry.remove(id);
 }
 
@@ -361,6 +518,33 @@ mod tests {
         drop(busy);
         assert!(r.evict_idlest());
         assert_eq!(r.len(), 0);
+    }
+
+    #[test]
+    fn connections_per_address_are_counted_and_freed() {
+        let c = Connections::new(&Limits {
+            header_timeout: Duration::from_secs(1),
+            body_timeout: Duration::from_secs(1),
+            max_connections: 10,
+            max_per_address: Some(2),
+        });
+        let (a, b): (IpAddr, IpAddr) = ("127.0.0.1".parse().unwrap(), "127.0.0.2".parse().unwrap());
+        let first = c.enter(a, Some(2)).unwrap();
+        let _second = c.enter(a, Some(2)).unwrap();
+        assert!(c.enter(a, Some(2)).is_none());
+        assert!(c.enter(b, Some(2)).is_some());
+        drop(first);
+        assert!(c.enter(a, Some(2)).is_some());
+        assert!((0..100).all(|_| c.enter(a, None).is_some()), "no limit behind a proxy");
+    }
+
+    #[test]
+    fn http_keeps_room_the_relay_cannot_take() {
+        let limits = |max| Limits { header_timeout: Duration::from_secs(1), body_timeout: Duration::from_secs(1), max_connections: max, max_per_address: None };
+        assert_eq!(limits(192).reserved_for_http(), 19);
+        assert_eq!(limits(100).reserved_for_http(), 16);
+        assert_eq!(limits(20).reserved_for_http(), 10);
+        assert_eq!(limits(1_000_000).reserved_for_http(), 1024);
     }
 
     #[test]

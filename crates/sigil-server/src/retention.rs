@@ -1,5 +1,7 @@
 //! Deleting what is kept no longer: ended sign-in nonces and sessions a day after they ended,
-//! analytics events after the configured number of days. Hourly, the first time at start.
+//! expired relay messages, the embedded wallet's ended sessions, spent codes and old logins and
+//! device approvals, analytics events after the configured number of days. Hourly, the first
+//! time at start.
 
 use std::time::Duration;
 
@@ -24,6 +26,11 @@ pub fn spawn(db: Db, analytics_days: u32) -> tokio::task::JoinHandle<()> {
                 Ok(0) => {}
                 Ok(n) => tracing::info!(rows = n, "pruned expired relay messages"),
                 Err(e) => tracing::warn!(error = %e, "pruning relay messages failed"),
+            }
+            match crate::wallet::prune(&db, now).await {
+                Ok(0) => {}
+                Ok(n) => tracing::info!(rows = n, "pruned ended embedded-wallet sessions, codes, logins and device approvals"),
+                Err(e) => tracing::warn!(error = %e, "pruning embedded-wallet rows failed"),
             }
             match crate::analytics::prune(&db, now, analytics_days).await {
                 Ok(0) => {}

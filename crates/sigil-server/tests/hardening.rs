@@ -80,6 +80,205 @@ fn health_answers_through_a_flood_of_half_sent_requests() {
     let _ = server.wait();
 }
 
+/// Issue 20, N3: with a file limit of 256, relay sockets once left the listener's count, so 226
+/// of them made `accept` fail and /health stop answering. They now take their places from the
+/// same budget, which keeps room for HTTP: the surplus is told "The relay is full", and /health
+/// and the API go on answering.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn relay_sockets_leave_room_for_health_under_a_low_descriptor_limit() {
+    use futures::{SinkExt, StreamExt};
+    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+    use tokio_tungstenite::tungstenite::Message;
+
+    let dir = tempfile::tempdir().unwrap();
+    let db = format!("sqlite://{}", dir.path().join("sigil.db").display());
+    let sigil = || {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_sigil"));
+        c.env_clear().env("PATH", std::env::var("PATH").unwrap_or_default()).env("SIGIL_DATABASE_URL", &db).env("SIGIL_LOG", "error");
+        c
+    };
+    let added = sigil().args(["project", "add", "--name", "Relay", "--origin", "*"]).output().unwrap();
+    let project = String::from_utf8(added.stdout).unwrap().trim().lines().last().unwrap().to_owned();
+    let port = free_port();
+    let addr = format!("127.0.0.1:{port}");
+    let _server = Stopped(
+        Command::new("sh")
+            .args(["-c", &format!("ulimit -n 256 && exec '{}' serve --listen {addr}", env!("CARGO_BIN_EXE_sigil"))])
+            .env_clear()
+            .env("PATH", std::env::var("PATH").unwrap_or_default())
+            .env("SIGIL_DATABASE_URL", &db)
+            .env("SIGIL_LOG", "error")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
+    let health = "GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n";
+    let started = Instant::now();
+    while status_of(&addr, health, Duration::from_secs(1)) != Some(200) {
+        assert!(started.elapsed() < Duration::from_secs(20), "server did not start");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+
+    // 240 relay clients, 60 from each of four addresses (under the per-address limit).
+    let relay = format!("ws://{addr}/relay");
+    let open = |n: u32| {
+        let (relay, project, addr) = (relay.clone(), project.clone(), addr.clone());
+        async move {
+            let key = ed25519_dalek::SigningKey::from_bytes(&[(n % 250) as u8 + 1; 32]);
+            let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs() as i64;
+            let token = sigil_core::relay_auth::sign(&key, &relay, now, now + 3600);
+            let socket = tokio::net::TcpSocket::new_v4().map_err(|e| e.to_string())?;
+            socket.bind(format!("127.0.0.{}:0", 2 + n % 4).parse().unwrap()).map_err(|e| e.to_string())?;
+            let stream = socket.connect(addr.parse().unwrap()).await.map_err(|e| format!("connect: {e}"))?;
+            let request = format!("{relay}?auth={token}&projectId={project}").into_client_request().unwrap();
+            let (mut ws, _) = tokio_tungstenite::client_async(request, stream).await.map_err(|e| format!("handshake: {e}"))?;
+            let subscribe = serde_json::json!({"id": 1_000_000_001u64 + u64::from(n), "jsonrpc": "2.0", "method": "irn_subscribe", "params": {"topic": format!("{n:064x}")}});
+            ws.send(Message::text(subscribe.to_string())).await.map_err(|e| format!("send: {e}"))?;
+            let answer = tokio::time::timeout(Duration::from_secs(20), ws.next())
+                .await
+                .map_err(|_| "no answer".to_owned())?
+                .ok_or("closed")?
+                .map_err(|e| e.to_string())?;
+            Ok::<_, String>((matches!(answer, Message::Text(_)), answer, ws))
+        }
+    };
+    // Before the fix, handshakes past the descriptor limit were never answered: each has 30 s.
+    let opened = futures::future::join_all(
+        (0..240)
+            .map(|n| async move { tokio::time::timeout(Duration::from_secs(30), open(n)).await.unwrap_or_else(|_| Err("no handshake within 30 s".into())) }),
+    )
+    .await;
+    let admitted = opened.iter().flatten().filter(|(ok, ..)| *ok).count();
+    let full =
+        opened.iter().flatten().filter(|(_, answer, _)| matches!(answer, Message::Close(Some(f)) if f.reason == "The relay is full; try again later")).count();
+    let failed: Vec<&String> = opened.iter().filter_map(|o| o.as_ref().err()).collect();
+    // 256 descriptors: 192 connections fit, 19 of them kept for HTTP. The rest are told the
+    // relay is full; a few, opened at the cap while every place was taken, were closed before
+    // their handshake to make room (the idlest connection goes).
+    assert_eq!(admitted, 173, "admitted {admitted}, refused as full {full}, failed {failed:?}");
+    assert_eq!(admitted + full + failed.len(), 240);
+    assert!(failed.iter().all(|f| f.contains("reset") || f.contains("Handshake not finished")), "{failed:?}");
+    // /health and the API answer at once while the relay is full.
+    for _ in 0..5 {
+        let asked = Instant::now();
+        assert_eq!(status_of(&addr, health, Duration::from_secs(2)), Some(200), "/health must answer while the relay is full");
+        assert!(asked.elapsed() < Duration::from_secs(2));
+    }
+    let chains = format!("GET /v1/supported-chains?projectId={project} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+    assert_eq!(status_of(&addr, &chains, Duration::from_secs(2)), Some(200));
+    drop(opened);
+}
+
+/// A server process, stopped when the test ends (also when it fails).
+struct Stopped(std::process::Child);
+
+impl Drop for Stopped {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// Issue 20, N4: 550 connections sending `POST /e` with a 60 KB Content-Length and then a byte
+/// every 2 s once held a 500-connection server, and /health failed 5 of 7 probes. One address
+/// now holds at most --max-connections-per-address, and a body not sent within --body-timeout
+/// gets 408: /health, asked from another address, answers every probe.
+async fn slow_bodies_do_not_lock_others_out(b: Backend) {
+    let Some(s) = TestServer::start_with(b, &["*"], |c| {
+        c.settings.max_connections = 500;
+        c.settings.body_timeout = 3;
+    })
+    .await
+    else {
+        return;
+    };
+    let addr = s.base.trim_start_matches("http://").to_owned();
+    let project = s.project.clone();
+    let attack = {
+        let addr = addr.clone();
+        tokio::task::spawn_blocking(move || {
+            let head = format!("POST /e?projectId={project} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 60000\r\n\r\n");
+            let mut held: Vec<TcpStream> = (0..550)
+                .filter_map(|_| {
+                    let mut s = TcpStream::connect(&addr).ok()?;
+                    s.write_all(head.as_bytes()).ok()?;
+                    Some(s)
+                })
+                .collect();
+            // A byte every 2 s, for 8 s; what the server answered.
+            let mut answers = Vec::new();
+            for _ in 0..4 {
+                for s in &mut held {
+                    let _ = s.write_all(b" ");
+                }
+                std::thread::sleep(Duration::from_secs(2));
+            }
+            for s in &mut held {
+                s.set_read_timeout(Some(Duration::from_millis(200))).unwrap();
+                let mut buf = [0u8; 512];
+                if let Ok(n) = s.read(&mut buf) {
+                    answers.push(String::from_utf8_lossy(&buf[..n]).into_owned());
+                }
+            }
+            answers
+        })
+    };
+    // Probes from another address while the attack runs.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let mut answered = 0;
+    for _ in 0..7 {
+        let asked = Instant::now();
+        let probe = async {
+            let socket = tokio::net::TcpSocket::new_v4().unwrap();
+            socket.bind("127.0.0.2:0".parse().unwrap()).unwrap();
+            let mut stream = socket.connect(addr.parse().unwrap()).await.ok()?;
+            use tokio::io::{AsyncReadExt, AsyncWriteExt};
+            stream.write_all(b"GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").await.ok()?;
+            let mut buf = [0u8; 64];
+            let n = stream.read(&mut buf).await.ok()?;
+            Some(String::from_utf8_lossy(&buf[..n]).starts_with("HTTP/1.1 200"))
+        };
+        if tokio::time::timeout(Duration::from_secs(2), probe).await.ok().flatten() == Some(true) {
+            answered += 1;
+        }
+        tokio::time::sleep(Duration::from_secs(1).saturating_sub(asked.elapsed())).await;
+    }
+    assert_eq!(answered, 7, "/health must answer every probe during the attack");
+    let answers = attack.await.unwrap();
+    // The slow bodies were cut off with the API's 408.
+    let timed_out = answers.iter().filter(|a| a.starts_with("HTTP/1.1 408") && a.contains("\"code\":\"timeout\"")).count();
+    assert!(timed_out >= 200, "{timed_out} of {} answered 408: {:?}", answers.len(), answers.iter().take(3).collect::<Vec<_>>());
+    s.stop().await;
+}
+
+/// Issue 20, N16: /v1 once took 8 MiB bodies whatever the limits said; /metrics can have an
+/// address of its own.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_proxy_body_limit_and_the_metrics_address_are_as_configured() {
+    let Some(s) = TestServer::start_with(Backend::Sqlite, &["*"], |c| {
+        c.settings.body_limit = 1000;
+        c.settings.rpc_body_limit = 3000;
+        c.settings.metrics_listen = Some("127.0.0.1:0".parse().unwrap());
+    })
+    .await
+    else {
+        return;
+    };
+    let post = |bytes: usize| s.http.post(s.api("/v1?chainId=eip155:1")).header("content-type", "application/json").body("x".repeat(bytes)).send();
+    let res = post(4000).await.unwrap();
+    assert_eq!(res.status(), 413);
+    let body: Value = res.json().await.unwrap();
+    assert_eq!(body["error"]["message"], "Request body is larger than 3000 bytes", "{body}");
+    assert_eq!(post(2500).await.unwrap().status(), 400, "within the proxy's limit: read, and refused as not JSON");
+    assert_eq!(s.http.get(s.url("/metrics")).send().await.unwrap().status(), 404);
+    let metrics = s.http.get(format!("http://{}/metrics", s.metrics_addr().unwrap())).send().await.unwrap();
+    assert_eq!(metrics.status(), 200);
+    let text = metrics.text().await.unwrap();
+    assert!(text.contains("sigil_relay_sockets 0") && text.contains("sigil_relay_mailbox_bytes 0"), "{text}");
+    s.stop().await;
+}
+
 async fn slow_clients_are_cut_off(b: Backend) {
     let Some(s) = TestServer::start_with(b, &["*"], |c| c.settings.header_timeout = 1).await else { return };
     let addr = s.base.trim_start_matches("http://").to_owned();
@@ -103,7 +302,7 @@ async fn slow_clients_are_cut_off(b: Backend) {
     s.stop().await;
 }
 
-both_backends!(slow_clients_are_cut_off, every_costly_route_is_limited, analytics_event_ids_are_per_project);
+both_backends!(slow_clients_are_cut_off, slow_bodies_do_not_lock_others_out, every_costly_route_is_limited, analytics_event_ids_are_per_project);
 
 const DEV: &str = "eip155:31337";
 const ACCOUNT0: &str = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266";

@@ -39,6 +39,21 @@ async fn open(s: &TestServer, query: &str, origin: Option<&str>) -> Ws {
     tokio_tungstenite::connect_async(request).await.unwrap().0
 }
 
+/// A socket opened from the loopback address `source` (another client address).
+async fn open_from(s: &TestServer, source: &str, query: &str) -> Ws {
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket.bind(format!("{source}:0").parse().unwrap()).unwrap();
+    let stream = socket.connect(s.base.trim_start_matches("http://").parse().unwrap()).await.unwrap();
+    let request = format!("{}?{query}", relay_url(s)).into_client_request().unwrap();
+    tokio_tungstenite::client_async(request, MaybeTlsStream::Plain(stream)).await.unwrap().0
+}
+
+/// A client with key `seed` on the test project, from loopback address `source`.
+async fn client_from(s: &TestServer, seed: u8, source: &str) -> Ws {
+    let aud = relay_url(s);
+    open_from(s, source, &format!("auth={}&projectId={}&ua=wc-2/js-2.21.8/test", token(seed, &aud), s.project)).await
+}
+
 /// A client with key `seed` on the test project.
 async fn client(s: &TestServer, seed: u8) -> Ws {
     let aud = relay_url(s);
@@ -105,7 +120,29 @@ async fn stored(s: &TestServer) -> i64 {
     sqlx::query_scalar("SELECT COUNT(*) FROM relay_messages").fetch_one(&s.db).await.unwrap()
 }
 
-both_backends!(handshake_refusals, publish_deliver_ack, mailbox_survives_a_restart, session_methods_of_2_21_clients, limits_and_pings);
+/// Waits until `n` acknowledgements are recorded (the writer records them shortly after).
+async fn wait_for_acks_in(db: &sigil_server::db::Db, n: i64) {
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while sqlx::query_scalar::<_, i64>("SELECT COUNT(*) FROM relay_acks").fetch_one(db).await.unwrap() < n {
+        assert!(Instant::now() < deadline, "the ack was not recorded");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+async fn wait_for_acks(s: &TestServer, n: i64) {
+    wait_for_acks_in(&s.db, n).await
+}
+
+both_backends!(
+    handshake_refusals,
+    publish_deliver_ack,
+    acknowledgements_are_per_subscriber,
+    mailbox_limits,
+    sockets_per_address,
+    mailbox_survives_a_restart,
+    session_methods_of_2_21_clients,
+    limits_and_pings
+);
 
 async fn handshake_refusals(b: Backend) {
     let Some(s) = TestServer::start(b, &["https://shop.example"]).await else { return };
@@ -130,6 +167,11 @@ async fn handshake_refusals(b: Backend) {
             "Authorization error: JWT validation error: JWT Token is not yet valid",
         ),
     ];
+    // A token valid for far longer than clients make them (the probe's expired in 2200).
+    let cases = cases.into_iter().chain([(
+        format!("auth={}&projectId={p}", sigil_core::relay_auth::sign(&SigningKey::from_bytes(&[1; 32]), &aud, now(), 7_258_118_400)),
+        "Authorization error: JWT validation error: the auth token is valid for longer than 7 days",
+    )]);
     for (query, reason) in cases {
         let (code, got) = closed_with(open(&s, &query, None).await).await;
         assert_eq!((code, got.as_str()), (3000, reason), "{query}");
@@ -169,13 +211,11 @@ async fn publish_deliver_ack(b: Backend) {
     request(&mut wallet, json!(5_000_000_000u64), "irn_publish", publish(&t, "AKV1", 1108)).await;
     quiet(&mut dapp, 300).await;
     assert_eq!(stored(&s).await, 1);
-    // Acknowledged: deleted, never sent again, not even on a new subscription.
+    // Acknowledged: never sent to that client again, not even on a new subscription (the
+    // message stays for the topic's other subscribers until its TTL: see the next test).
     ack(&mut dapp, &push).await;
-    let deadline = Instant::now() + Duration::from_secs(5);
-    while stored(&s).await != 0 {
-        assert!(Instant::now() < deadline, "the ack did not delete the message");
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
+    wait_for_acks(&s, 1).await;
+    assert_eq!(stored(&s).await, 1);
     let mut again = client(&s, 1).await;
     request(&mut again, json!(1_000_000_002u64), "irn_subscribe", json!({"topic": t})).await;
     quiet(&mut again, 300).await;
@@ -184,6 +224,121 @@ async fn publish_deliver_ack(b: Backend) {
     request(&mut dapp, json!(1_000_000_004u64), "irn_unsubscribe", json!({"topic": t, "id": "x"})).await;
     request(&mut wallet, json!(1_000_000_005u64), "irn_publish", publish(&t, "AKV2", 1108)).await;
     quiet(&mut again, 300).await;
+    s.stop().await;
+}
+
+/// Issue 20, N13: a client that knows a topic acknowledges (or fetches and receipts) its
+/// messages for itself only; the others still get them.
+async fn acknowledgements_are_per_subscriber(b: Backend) {
+    let Some(s) = TestServer::start(b, &["*"]).await else { return };
+    let (mut dapp, mut wallet, mut snoop) = (client(&s, 1).await, client(&s, 2).await, client(&s, 3).await);
+    let t = topic(8);
+    request(&mut snoop, json!(1_000_000_001u64), "irn_subscribe", json!({"topic": t})).await;
+    request(&mut dapp, json!(1_000_000_002u64), "irn_publish", publish(&t, "U0VDUkVU", 1108)).await;
+    let push = next(&mut snoop).await;
+    ack(&mut snoop, &push).await;
+    // Fetched and receipted too, by the snoop.
+    let fetched = request(&mut snoop, json!(1_000_000_003u64), "irn_fetchMessages", json!({"topic": t})).await;
+    assert_eq!(fetched["result"]["messages"], json!([]), "acknowledged: not fetched again by the snoop");
+    let id = sigil_server::relay::message_id("U0VDUkVU");
+    request(&mut snoop, json!(1_000_000_004u64), "irn_batchReceive", json!({"receipts": [{"topic": t, "message_id": id}]})).await;
+    wait_for_acks(&s, 1).await;
+    // The wallet subscribing later still gets it, by push and by fetch.
+    request(&mut wallet, json!(1_000_000_005u64), "irn_subscribe", json!({"topic": t})).await;
+    let push = next(&mut wallet).await;
+    assert_eq!(push["params"]["data"]["message"], "U0VDUkVU");
+    let fetched = request(&mut wallet, json!(1_000_000_006u64), "irn_fetchMessages", json!({"topic": t})).await;
+    assert_eq!(fetched["result"]["messages"][0]["message"], "U0VDUkVU");
+    assert_eq!(stored(&s).await, 1);
+    s.stop().await;
+}
+
+/// Issue 20, N2: three self-made identities at one address once stored 37.6 MB in 6.4 s, kept
+/// 30 days. Now each identity, each address and the whole mailbox have a limit, refused with a
+/// clear error; an identity nobody ever acknowledged keeps undelivered messages an hour at most;
+/// /metrics shows the mailbox's size.
+async fn mailbox_limits(b: Backend) {
+    let Some(s) = TestServer::start_with(b, &["*"], |c| {
+        c.settings.relay_client_mailbox_bytes = 300_000;
+        c.settings.relay_address_mailbox_bytes = 700_000;
+        c.settings.relay_mailbox_max_bytes = 1_000_000;
+        c.settings.relay_publishes_per_second = 1000;
+    })
+    .await
+    else {
+        return;
+    };
+    let message = |n: u32| format!("{n:08}{}", "A".repeat(128 * 1024 - 8));
+    let month = |t: &str, m: &str| json!({"topic": t, "message": m, "ttl": 30 * 86_400, "tag": 1108});
+    // A month-long 128 KiB message, numbered.
+    let big = |n: u32| month(&topic(50), &message(n));
+    let mut first = client(&s, 11).await;
+    for n in 0..2 {
+        assert_eq!(request(&mut first, json!(1_000_000_000u64 + u64::from(n)), "irn_publish", big(n)).await["result"], true);
+    }
+    let third = request(&mut first, json!(1_000_000_002u64), "irn_publish", big(2)).await;
+    assert_eq!(third["error"]["data"], "MailboxLimitExceeded", "{third}");
+    assert!(third["error"]["message"].as_str().unwrap().contains("this client has 300000 bytes of messages waiting"), "{third}");
+    // More identities from the same address: the address's limit.
+    let mut second = client(&s, 12).await;
+    let mut third_id = client(&s, 13).await;
+    assert_eq!(request(&mut second, json!(1_000_000_010u64), "irn_publish", big(10)).await["result"], true);
+    assert_eq!(request(&mut second, json!(1_000_000_011u64), "irn_publish", big(11)).await["result"], true);
+    assert_eq!(request(&mut third_id, json!(1_000_000_020u64), "irn_publish", big(20)).await["result"], true);
+    let refused = request(&mut third_id, json!(1_000_000_021u64), "irn_publish", big(21)).await;
+    assert!(refused["error"]["message"].as_str().unwrap().contains("this address has 700000 bytes"), "{refused}");
+    // Another address: its own limits, until the whole mailbox (1 MB here) is full.
+    let mut elsewhere = client_from(&s, 16, "127.0.0.2").await;
+    assert_eq!(request(&mut elsewhere, json!(1_000_000_030u64), "irn_publish", big(30)).await["result"], true);
+    assert_eq!(request(&mut elsewhere, json!(1_000_000_031u64), "irn_publish", big(31)).await["result"], true);
+    let mut elsewhere_too = client_from(&s, 17, "127.0.0.2").await;
+    let full = request(&mut elsewhere_too, json!(1_000_000_040u64), "irn_publish", big(40)).await;
+    assert_eq!(full["error"]["message"], "Request handler error: the relay's mailbox is full; try again later", "{full}");
+    // An identity nobody acknowledged: its month-long messages live an hour at most.
+    let expires: Vec<i64> = sqlx::query_scalar("SELECT expires_at FROM relay_messages").fetch_all(&s.db).await.unwrap();
+    let hour_from_now = (now() + 3600) * 1000;
+    assert!(expires.iter().all(|e| *e <= hour_from_now + 5000), "{expires:?}");
+    // The mailbox's size is on /metrics.
+    let metrics = s.http.get(s.url("/metrics")).send().await.unwrap().text().await.unwrap();
+    let line = metrics.lines().find(|l| l.starts_with("sigil_relay_mailbox_bytes ")).unwrap();
+    assert_eq!(line, format!("sigil_relay_mailbox_bytes {}", 7 * 128 * 1024));
+    // Acknowledged by another client, an identity is known: its next message keeps its TTL.
+    let mut reader = client(&s, 14).await;
+    request(&mut reader, json!(1_000_000_100u64), "irn_subscribe", json!({"topic": topic(60)})).await;
+    let mut known = client(&s, 15).await;
+    request(&mut known, json!(1_000_000_101u64), "irn_publish", publish(&topic(60), "SEVMTE8=", 1108)).await;
+    let push = next(&mut reader).await;
+    ack(&mut reader, &push).await;
+    wait_for_acks(&s, 1).await;
+    request(&mut known, json!(1_000_000_102u64), "irn_publish", month(&topic(61), "TU9OVEg=")).await;
+    let expires: i64 = sqlx::query_scalar("SELECT expires_at FROM relay_messages WHERE topic = $1").bind(topic(61)).fetch_one(&s.db).await.unwrap();
+    assert!(expires > (now() + 29 * 86_400) * 1000, "{expires}");
+    s.stop().await;
+}
+
+/// Issue 20, N3: one address cannot take every relay socket.
+async fn sockets_per_address(b: Backend) {
+    let Some(s) = TestServer::start_with(b, &["*"], |c| c.settings.relay_max_sockets_per_address = 3).await else { return };
+    let mut held = Vec::new();
+    for seed in 0..3 {
+        let mut ws = client(&s, 20 + seed).await;
+        assert!(request(&mut ws, json!(1_000_000_001u64), "irn_subscribe", json!({"topic": topic(70)})).await["result"].is_string());
+        held.push(ws);
+    }
+    let (code, reason) = closed_with(client(&s, 30).await).await;
+    assert_eq!((code, reason.as_str()), (1013, "Too many relay connections from this address; try again later"));
+    let mut other = client_from(&s, 31, "127.0.0.2").await;
+    assert!(request(&mut other, json!(1_000_000_002u64), "irn_subscribe", json!({"topic": topic(70)})).await["result"].is_string());
+    // A place frees when a socket closes.
+    drop(held.pop());
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        let mut ws = client(&s, 32).await;
+        match tokio::time::timeout(Duration::from_secs(2), request(&mut ws, json!(1_000_000_003u64), "irn_subscribe", json!({"topic": topic(70)}))).await {
+            Ok(answer) if answer["result"].is_string() => break,
+            _ => assert!(Instant::now() < deadline, "the closed socket's place never freed"),
+        }
+    }
     s.stop().await;
 }
 
@@ -228,11 +383,7 @@ async fn mailbox_survives_a_restart(b: Backend) {
     let fetched = request(&mut wallet, json!(1_000_000_003u64), "irn_fetchMessages", json!({"topic": t})).await;
     assert_eq!(fetched["result"]["messages"][0]["message"], "QUJD");
     ack(&mut wallet, &push).await;
-    let deadline = Instant::now() + Duration::from_secs(5);
-    while sqlx::query_scalar::<_, i64>("SELECT COUNT(*) FROM relay_messages").fetch_one(&db).await.unwrap() != 0 {
-        assert!(Instant::now() < deadline, "the ack did not delete the message");
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
+    wait_for_acks_in(&db, 1).await;
     let fetched = request(&mut wallet, json!(1_000_000_004u64), "irn_fetchMessages", json!({"topic": t})).await;
     assert_eq!(fetched["result"], json!({"messages": [], "hasMore": false}));
     second.stop().await.unwrap();

@@ -74,12 +74,12 @@ async fn single_batch_and_bad_input() {
     assert_eq!((status, body.as_array().unwrap().len(), &body[999]["id"]), (200, 1000, &json!(999)));
     let (status, body) = rpc(&s, json!([])).await;
     assert_eq!((status, body["error"]["code"].as_i64()), (400, Some(-32600)));
-    // Past the proxy's 8 MiB: a JSON-RPC error that names the limit.
-    let huge = format!(r#"{{"jsonrpc":"2.0","id":1,"method":"eth_call","params":[{{"data":"0x{}"}},"latest"]}}"#, "00".repeat(4_200_000));
+    // Past the proxy's limit (--rpc-body-limit, 1 MiB by default): a JSON-RPC error that names it.
+    let huge = format!(r#"{{"jsonrpc":"2.0","id":1,"method":"eth_call","params":[{{"data":"0x{}"}},"latest"]}}"#, "00".repeat(530_000));
     let res = s.http.post(s.api(&format!("/v1?chainId={DEV}"))).body(huge).send().await.unwrap();
     assert_eq!(res.status(), 413);
     let body: Value = res.json().await.unwrap();
-    assert_eq!((body["error"]["code"].as_i64(), body["error"]["message"].as_str()), (Some(-32600), Some("Request body is larger than 8388608 bytes")));
+    assert_eq!((body["error"]["code"].as_i64(), body["error"]["message"].as_str()), (Some(-32600), Some("Request body is larger than 1048576 bytes")));
 
     let res = s.http.post(s.api(&format!("/v1?chainId={DEV}"))).body("{nope").send().await.unwrap();
     assert_eq!(res.status(), 400);

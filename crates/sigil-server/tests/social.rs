@@ -277,6 +277,8 @@ async fn refusals(b: Backend) {
     let (status, page, _) = frame.callback(&tampered).await;
     assert_eq!(status, 400);
     assert!(page.contains("This login link is not valid: start the login again"), "{page}");
+    // A page for the person, not JSON wrapping one (issue 20, N15).
+    assert!(page.starts_with("<!doctype html>") && !page.contains("\"error\""), "{page}");
     let (status, page, _) = frame.callback(&back).await;
     assert_eq!(status, 200, "{page}");
     assert!(page.contains("Logged in with Google"));

@@ -171,7 +171,13 @@ async fn log_in(frame: &Frame, inbox: &Inbox, email: &str, device: &str) -> (Str
     (body["token"].as_str().unwrap().to_owned(), body["user"].clone())
 }
 
-both_backends!(email_login_codes_sessions_and_signing, update_email_export_and_rotation, codes_bound_to_devices_and_atomic, approval_links);
+both_backends!(
+    email_login_codes_sessions_and_signing,
+    update_email_export_and_rotation,
+    codes_bound_to_devices_and_atomic,
+    approval_links,
+    upstream_calls_and_refreshes_are_budgeted_and_old_rows_pruned
+);
 
 async fn email_login_codes_sessions_and_signing(b: Backend) {
     let anvil = Anvil::start();
@@ -416,9 +422,11 @@ async fn codes_bound_to_devices_and_atomic(b: Backend) {
         assert_eq!((status, body["error"]["code"].as_str()), (409, Some("device_not_approved")), "{body}");
     }
     // Approved for this email, the other device still cannot use a code sent to the first.
-    sqlx::query("INSERT INTO wallet_devices (email, device_id, approve_hash, approved_at, created_at) VALUES ($1, $2, '', 1, 1)")
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_millis() as i64;
+    sqlx::query("INSERT INTO wallet_devices (email, device_id, approve_hash, approved_at, created_at) VALUES ($1, $2, '', $3, $3)")
         .bind(email)
         .bind(sigil_server::wallet::device_id(other).unwrap())
+        .bind(now)
         .execute(&s.db)
         .await
         .unwrap();
@@ -543,5 +551,74 @@ async fn approval_links(b: Backend) {
     assert_eq!(res.status(), 404, "a link works once");
     let (status, body) = frame.post("/wallet/v1/connect-device", None, json!({"email": email, "deviceSecret": device})).await;
     assert_eq!((status, body["action"].as_str()), (200, Some("VERIFY_OTP")), "{body}");
+    s.stop().await;
+}
+
+/// Issue 20, N8 and N14: with the upstream budget at 2/s, 277 calls once went through
+/// /wallet/v1/rpc, and /wallet/v1/refresh made a session row per call without limit. Now the
+/// wallet's calls to the chain take from the budget per user and per address, refreshes from
+/// the write budget, and ended sessions, spent codes and old approvals are pruned.
+async fn upstream_calls_and_refreshes_are_budgeted_and_old_rows_pruned(b: Backend) {
+    let anvil = Anvil::start();
+    let (port, inbox) = mail_sink().await;
+    let chains = dev_chain(&[&anvil.url]);
+    let kek = sigil_server::wallet::keys::Kek::generate_hex();
+    let Some(s) = TestServer::start_with(b, &["http://localhost:5173"], move |c| {
+        c.chains = chains;
+        c.kek = Some(sigil_server::wallet::keys::Kek::from_hex(&kek).unwrap());
+        c.settings.smtp_host = Some("127.0.0.1".into());
+        c.settings.smtp_port = port;
+        c.settings.smtp_tls = sigil_server::wallet::mail::SmtpTls::None;
+        c.settings.frame_listen = Some("127.0.0.1:0".parse().unwrap());
+        c.rpc.requests_per_second = 2;
+        c.settings.writes_per_minute = 6;
+    })
+    .await
+    else {
+        return;
+    };
+    let frame = Frame { base: format!("http://{}", s.frame_addr().unwrap()), http: reqwest::Client::builder().user_agent(CHROME_ON_LINUX).build().unwrap() };
+    let (token, _) = log_in(&frame, &inbox, "fay@example.com", "device-0008-secret-0123456789abcdef").await;
+    let mut statuses = Vec::new();
+    for _ in 0..20 {
+        statuses.push(frame.post("/wallet/v1/rpc", Some(&token), json!({"chainId": "eip155:31337", "method": "eth_blockNumber", "params": []})).await.0);
+    }
+    let through = statuses.iter().filter(|s| **s == 200).count();
+    assert!((1..=3).contains(&through) && statuses.iter().all(|s| *s == 200 || *s == 429), "{statuses:?}");
+    // Calls that reach no node are not counted: signing still works.
+    let (status, _) = frame.post("/wallet/v1/rpc", Some(&token), json!({"chainId": "eip155:31337", "method": "eth_chainId", "params": []})).await;
+    assert_eq!(status, 200);
+
+    // Refreshes: the write budget (6 a minute per address; the login used 2).
+    let mut token = token;
+    let mut refreshed = 0;
+    for _ in 0..10 {
+        let (status, body) = frame.post("/wallet/v1/refresh", Some(&token), json!({})).await;
+        match status {
+            200 => {
+                token = body["token"].as_str().unwrap().to_owned();
+                refreshed += 1;
+            }
+            429 => {}
+            other => panic!("{other}: {body}"),
+        }
+    }
+    assert_eq!(refreshed, 4);
+
+    // Pruning: a day after they ended, sessions and codes go; a year-old approval goes.
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_millis() as i64;
+    let day = 24 * 3600 * 1000;
+    let count = |table: &'static str| {
+        let db = s.db.clone();
+        async move { sqlx::query_scalar::<_, i64>(&format!("SELECT COUNT(*) FROM {table}")).fetch_one(&db).await.unwrap() }
+    };
+    let sessions = count("wallet_sessions").await;
+    assert_eq!(sessions, 5, "the login's and four refreshed ones");
+    sqlx::query("UPDATE wallet_sessions SET revoked_at = $1 WHERE revoked_at IS NOT NULL").bind(now - 2 * day).execute(&s.db).await.unwrap();
+    sqlx::query("UPDATE wallet_codes SET expires_at = $1, sent_at = $1").bind(now - 2 * day).execute(&s.db).await.unwrap();
+    sqlx::query("UPDATE wallet_devices SET approved_at = $1").bind(now - 366 * day).execute(&s.db).await.unwrap();
+    let pruned = sigil_server::wallet::prune(&s.db, now).await.unwrap();
+    assert_eq!((count("wallet_sessions").await, count("wallet_codes").await, count("wallet_devices").await), (1, 0, 0), "pruned {pruned}");
+    assert_eq!(frame.get("/wallet/v1/user", Some(&token)).await.0, 200, "the live session stays");
     s.stop().await;
 }

@@ -1,17 +1,23 @@
 //! The WalletConnect relay: clients (dapps, wallets) open a WebSocket, authenticate with an
 //! EdDSA JWT, subscribe to topics and publish encrypted messages on them. Every message is
-//! stored (store.rs) until its TTL ends or a recipient acknowledges it, delivered at once to
-//! the topic's connected subscribers except its publisher, and on subscribe to whoever comes
-//! later. Processes sharing one PostgreSQL database tell each other of new messages with
-//! LISTEN/NOTIFY, so a client on one process reaches a client on another.
+//! stored (store.rs) until its TTL ends, delivered at once to the topic's connected
+//! subscribers except its publisher, and on subscribe to whoever comes later and has not
+//! acknowledged it. Processes sharing one PostgreSQL database tell each other of new messages
+//! with LISTEN/NOTIFY, so a client on one process reaches a client on another.
+//!
+//! What one client can hold is limited (quota.rs): bytes in the mailbox per client identity and
+//! per address, a cap on the whole mailbox, a shorter life for undelivered messages of clients
+//! nobody ever acknowledged, and sockets per address.
 
 pub mod protocol;
+pub mod quota;
 pub mod routes;
 pub mod socket;
 pub mod store;
 pub mod verify;
 
 use std::collections::{HashMap, HashSet};
+use std::net::IpAddr;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::Duration;
@@ -21,7 +27,7 @@ use tokio::sync::{mpsc, Notify};
 
 use crate::db::{now_ms, Db};
 use protocol::{Publish, RpcError};
-use store::Stored;
+use store::{Ack, Stored};
 
 /// The relay's limits, from the configuration.
 #[derive(Debug, Clone)]
@@ -38,6 +44,12 @@ pub struct RelaySettings {
     pub ping_every: Duration,
     /// Relay URLs a token's audience may name besides the one the client connected to.
     pub audiences: Vec<String>,
+    /// Open sockets from one client address at most.
+    pub max_sockets_per_address: usize,
+    /// Bytes of live messages per client identity, per address, and in the whole mailbox.
+    pub mailbox: quota::Limits,
+    /// How long an undelivered message of a client nobody ever acknowledged lives at most.
+    pub unknown_client_ttl: Duration,
 }
 
 impl Default for RelaySettings {
@@ -49,6 +61,9 @@ impl Default for RelaySettings {
             max_sockets: 10_000,
             ping_every: Duration::from_secs(25),
             audiences: Vec::new(),
+            max_sockets_per_address: 100,
+            mailbox: quota::Limits { per_client: 4 << 20, per_address: 32 << 20, total: 1 << 30 },
+            unknown_client_ttl: Duration::from_secs(3600),
         }
     }
 }
@@ -72,12 +87,14 @@ pub struct Conn {
     pub id: u64,
     /// The client's id (its JWT issuer, a did:key): stable across its reconnects.
     pub client: String,
+    /// The client's address.
+    pub address: IpAddr,
     tx: mpsc::Sender<Frame>,
     /// Closed by the relay (too slow); the socket loop ends.
     pub closed: Notify,
     next_push: AtomicU64,
-    /// Pushes awaiting the client's ack: push id -> (topic, message id).
-    pushed: Mutex<HashMap<u64, (String, String)>>,
+    /// Pushes awaiting the client's ack: push id -> what the ack records.
+    pushed: Mutex<HashMap<u64, Ack>>,
     topics: Mutex<HashSet<String>>,
 }
 
@@ -93,6 +110,15 @@ pub struct Relay {
     next_conn: AtomicU64,
     next_seq: AtomicU64,
     sockets: AtomicUsize,
+    /// Open sockets per client address.
+    sockets_by_address: Mutex<HashMap<IpAddr, usize>>,
+    /// Sockets at most, below the listener's connection budget (the accept loop shares its
+    /// descriptors with the relay's sockets and keeps room for the API): set by `start`.
+    socket_budget: AtomicUsize,
+    /// What the mailbox holds, by whom.
+    usage: Mutex<quota::Usage>,
+    /// Clients another client acknowledged a message from (a cache of relay_clients).
+    known: Mutex<HashSet<String>>,
     /// Whether this process hears the others' announcements now (PostgreSQL).
     listening: std::sync::atomic::AtomicBool,
     /// Messages to store and acks to record, written in order and in batches by one writer:
@@ -110,10 +136,10 @@ type Recent = (HashSet<(String, String)>, std::collections::VecDeque<(String, St
 const RECENT: usize = 65_536;
 
 /// What the writer does: store a message (its publisher waits to know whether it was new),
-/// or delete an acknowledged one.
+/// or record that a client acknowledged one.
 pub enum Write {
     Store(Stored, tokio::sync::oneshot::Sender<Result<bool, ()>>),
-    Ack(String, String),
+    Ack(Ack),
     /// Answered once everything queued before it is written (see `subscribe`).
     Flush(tokio::sync::oneshot::Sender<()>),
 }
@@ -145,8 +171,49 @@ impl Relay {
             next_conn: AtomicU64::new(1),
             next_seq: AtomicU64::new(0),
             sockets: AtomicUsize::new(0),
+            sockets_by_address: Default::default(),
+            socket_budget: AtomicUsize::new(usize::MAX),
+            usage: Default::default(),
+            known: Default::default(),
             listening: Default::default(),
         }
+    }
+
+    /// The relay's sockets take their descriptors from the same budget as the listener's
+    /// connections: at most `budget` of them.
+    pub fn set_socket_budget(&self, budget: usize) {
+        self.socket_budget.store(budget, Ordering::Release);
+    }
+
+    /// Counts what the mailbox already holds (a process starting), then keeps the total in step
+    /// with the database (other processes' messages) every few seconds.
+    pub async fn count_mailbox(self: &Arc<Self>) -> Result<tokio::task::JoinHandle<()>, sqlx::Error> {
+        let now = now_ms();
+        let held = store::held(&self.db, now).await?;
+        {
+            let mut usage = self.usage.lock().unwrap_or_else(|e| e.into_inner());
+            for (client, address, bytes, expires_at) in held {
+                let address = address.parse().unwrap_or(IpAddr::from([0, 0, 0, 0]));
+                usage.count_stored(&client, address, bytes.max(0) as u64, expires_at);
+            }
+        }
+        let relay = Arc::downgrade(self);
+        Ok(tokio::spawn(async move {
+            let mut every = tokio::time::interval(Duration::from_secs(5));
+            loop {
+                every.tick().await;
+                let Some(relay) = relay.upgrade() else { return };
+                match store::stored_bytes(&relay.db, now_ms()).await {
+                    Ok(stored) => relay.usage.lock().unwrap_or_else(|e| e.into_inner()).set_stored(stored, now_ms()),
+                    Err(e) => tracing::warn!(error = %e, "reading the relay mailbox's size failed"),
+                }
+            }
+        }))
+    }
+
+    /// Bytes of live messages in the mailbox (as /metrics shows).
+    pub fn mailbox_bytes(&self) -> u64 {
+        self.usage.lock().unwrap_or_else(|e| e.into_inner()).total()
     }
 
     /// Whether messages published on other processes reach this one's subscribers live.
@@ -158,21 +225,31 @@ impl Relay {
         self.sockets.load(Ordering::Relaxed)
     }
 
-    /// A place for a new socket, unless the relay is full.
-    pub fn admit(self: &Arc<Self>) -> Option<SocketSlot> {
+    /// A place for a new socket from `address`, or why there is none.
+    pub fn admit(self: &Arc<Self>, address: IpAddr) -> Result<SocketSlot, &'static str> {
+        let most = self.settings.max_sockets.min(self.socket_budget.load(Ordering::Acquire));
         let taken = self.sockets.fetch_add(1, Ordering::AcqRel);
-        if taken >= self.settings.max_sockets {
+        if taken >= most {
             self.sockets.fetch_sub(1, Ordering::AcqRel);
-            return None;
+            return Err("The relay is full; try again later");
         }
-        Some(SocketSlot(self.clone()))
+        let mut by_address = self.sockets_by_address.lock().unwrap_or_else(|e| e.into_inner());
+        let open = by_address.entry(address).or_default();
+        if *open >= self.settings.max_sockets_per_address {
+            drop(by_address);
+            self.sockets.fetch_sub(1, Ordering::AcqRel);
+            return Err("Too many relay connections from this address; try again later");
+        }
+        *open += 1;
+        Ok(SocketSlot { relay: self.clone(), address })
     }
 
-    pub fn register(&self, client: String, tx: mpsc::Sender<Frame>) -> Arc<Conn> {
+    pub fn register(&self, client: String, address: IpAddr, tx: mpsc::Sender<Frame>) -> Arc<Conn> {
         let id = self.next_conn.fetch_add(1, Ordering::Relaxed);
         let conn = Arc::new(Conn {
             id,
             client,
+            address,
             tx,
             closed: Notify::new(),
             // Push ids stay under 2^53: clients parse bigger ones as BigInt and ack them as strings.
@@ -258,8 +335,27 @@ impl Relay {
         micros * 1024 + (self.next_seq.fetch_add(1, Ordering::Relaxed) % 1024) as i64
     }
 
-    /// Stores and delivers a message `client` publishes.
-    pub async fn publish(&self, client: &str, p: Publish) -> Result<(), RpcError> {
+    /// Whether another client ever acknowledged a message of `client`.
+    async fn is_known(&self, client: &str) -> bool {
+        if self.known.lock().unwrap_or_else(|e| e.into_inner()).contains(client) {
+            return true;
+        }
+        match store::is_known(&self.db, client).await {
+            Ok(true) => {
+                self.known.lock().unwrap_or_else(|e| e.into_inner()).insert(client.to_owned());
+                true
+            }
+            Ok(false) => false,
+            Err(e) => {
+                tracing::warn!(error = %e, "reading the relay's known clients failed");
+                false
+            }
+        }
+    }
+
+    /// Stores and delivers a message the client of `conn` publishes: within its limits, for
+    /// its TTL (at most --relay-unknown-client-ttl while nobody ever acknowledged the client).
+    pub async fn publish(&self, conn: &Conn, p: Publish) -> Result<(), RpcError> {
         protocol::check_topic(&p.topic)?;
         protocol::check_ttl(p.ttl)?;
         if p.message.len() > self.settings.max_message_bytes {
@@ -269,15 +365,34 @@ impl Relay {
             ));
         }
         let now = now_ms();
+        let mut expires_at = now + p.ttl * 1000;
+        if !self.is_known(&conn.client).await {
+            expires_at = expires_at.min(now + self.settings.unknown_client_ttl.as_millis() as i64);
+        }
+        let bytes = p.message.len() as u64;
+        let place = self.usage.lock().unwrap_or_else(|e| e.into_inner()).take(&conn.client, conn.address, bytes, expires_at, now, self.settings.mailbox);
+        let place = place.map_err(|refusal| {
+            let limits = self.settings.mailbox;
+            let why = match refusal {
+                quota::Refusal::Client => format!("this client has {} bytes of messages waiting on the relay, the most one client may have", limits.per_client),
+                quota::Refusal::Address => {
+                    format!("this address has {} bytes of messages waiting on the relay, the most one address may have", limits.per_address)
+                }
+                quota::Refusal::Full => "the relay's mailbox is full; try again later".to_owned(),
+            };
+            RpcError::handler("MailboxLimitExceeded", why)
+        })?;
+        let give_back = || self.usage.lock().unwrap_or_else(|e| e.into_inner()).give_back(place, &conn.client, conn.address, bytes);
         let stored = Stored {
             id: message_id(&p.message),
             topic: p.topic,
             message: p.message,
             tag: p.tag,
             attestation: p.attestation,
-            publisher: client.to_owned(),
+            publisher: conn.client.clone(),
+            publisher_address: conn.address.to_string(),
             published_at: now,
-            expires_at: now + p.ttl * 1000,
+            expires_at,
             seq: self.seq(),
         };
         // Delivered to who listens while it is stored; the publisher is answered once it is
@@ -305,8 +420,14 @@ impl Relay {
         }
         match stored_as.await {
             Ok(Ok(true)) => {}
-            Ok(Ok(false)) => return Ok(()),
-            _ => return Err(RpcError::internal()),
+            Ok(Ok(false)) => {
+                give_back();
+                return Ok(());
+            }
+            _ => {
+                give_back();
+                return Err(RpcError::internal());
+            }
         }
         if self.notify_others {
             let note = format!("{} {} {}", self.instance, stored.topic, stored.id);
@@ -341,18 +462,27 @@ impl Relay {
             "id": push_id, "jsonrpc": "2.0", "method": "irn_subscription",
             "params": {"id": subscription_id(&m.topic, &conn.client), "data": data},
         });
-        conn.pushed.lock().unwrap_or_else(|e| e.into_inner()).insert(push_id, (m.topic.clone(), m.id.clone()));
+        let ack = Ack { topic: m.topic.clone(), id: m.id.clone(), client: conn.client.clone(), publisher: m.publisher.clone(), expires_at: m.expires_at };
+        conn.pushed.lock().unwrap_or_else(|e| e.into_inner()).insert(push_id, ack);
         if conn.tx.try_send(Frame::Text(frame.to_string())).is_err() {
             // Too slow to read what it is sent: closed; it gets the rest when it subscribes again.
             conn.closed.notify_one();
         }
     }
 
-    /// The client acknowledged push `push_id`: its message is done with (deleted shortly,
-    /// in order with the writer's other work).
+    /// The client acknowledged push `push_id`: its message is never sent to this client again
+    /// (recorded shortly, in order with the writer's other work); the topic's other
+    /// subscribers still get it.
     pub fn acknowledge(&self, conn: &Conn, push_id: u64) {
-        let Some((topic, id)) = conn.pushed.lock().unwrap_or_else(|e| e.into_inner()).remove(&push_id) else { return };
-        let _ = self.writes.send(Write::Ack(topic, id));
+        let Some(ack) = conn.pushed.lock().unwrap_or_else(|e| e.into_inner()).remove(&push_id) else { return };
+        self.record_ack(ack);
+    }
+
+    fn record_ack(&self, ack: Ack) {
+        if ack.client != ack.publisher {
+            self.known.lock().unwrap_or_else(|e| e.into_inner()).insert(ack.publisher.clone());
+        }
+        let _ = self.writes.send(Write::Ack(ack));
     }
 
     /// Stores published messages and deletes acknowledged ones, in order, in batches (one
@@ -409,8 +539,12 @@ impl Relay {
         Ok(out)
     }
 
-    pub async fn receipt(&self, topic: &str, message_id: &str) -> Result<(), RpcError> {
-        store::acknowledge(&self.db, topic, message_id).await.map_err(|e| self.storage_failed(e))
+    /// A receipt for a fetched message: as an acknowledgement, for this client only.
+    pub async fn receipt(&self, conn: &Conn, topic: &str, message_id: &str) -> Result<(), RpcError> {
+        if let Some(m) = store::get(&self.db, topic, message_id).await.map_err(|e| self.storage_failed(e))? {
+            self.record_ack(Ack { topic: m.topic, id: m.id, client: conn.client.clone(), publisher: m.publisher, expires_at: m.expires_at });
+        }
+        Ok(())
     }
 
     fn storage_failed(&self, e: sqlx::Error) -> RpcError {
@@ -460,10 +594,20 @@ impl Relay {
 }
 
 /// A socket's place in the relay, given back when dropped.
-pub struct SocketSlot(Arc<Relay>);
+pub struct SocketSlot {
+    relay: Arc<Relay>,
+    address: IpAddr,
+}
 
 impl Drop for SocketSlot {
     fn drop(&mut self) {
-        self.0.sockets.fetch_sub(1, Ordering::AcqRel);
+        let mut by_address = self.relay.sockets_by_address.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(open) = by_address.get_mut(&self.address) {
+            *open -= 1;
+            if *open == 0 {
+                by_address.remove(&self.address);
+            }
+        }
+        self.relay.sockets.fetch_sub(1, Ordering::AcqRel);
     }
 }

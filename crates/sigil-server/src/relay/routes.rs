@@ -16,6 +16,8 @@ use tokio_tungstenite::WebSocketStream;
 use utoipa::IntoParams;
 
 use crate::error::{ApiError, ErrorCode};
+use crate::guards::ClientAddr;
+use crate::listener::ConnectionPlace;
 use crate::AppState;
 
 /// Where the relay is served: a relay URL is this path on the server's address.
@@ -87,7 +89,7 @@ async fn admit(state: &AppState, query: &RelayQuery, headers: &HeaderMap) -> Res
 #[utoipa::path(get, path = "/relay", tag = "relay", params(RelayQuery),
     responses((status = 101, description = "Switching to the WebSocket relay protocol"),
         (status = 400, body = crate::error::ErrorBody, description = "Not a WebSocket handshake")))]
-pub async fn connect(State(state): State<AppState>, request: Request) -> Response {
+pub async fn connect(State(state): State<AppState>, ClientAddr(address): ClientAddr, request: Request) -> Response {
     let headers = request.headers();
     let upgrade = headers.get(header::UPGRADE).and_then(|v| v.to_str().ok()).is_some_and(|v| v.eq_ignore_ascii_case("websocket"));
     let Some(key) = headers.get(header::SEC_WEBSOCKET_KEY).filter(|_| upgrade) else {
@@ -96,7 +98,13 @@ pub async fn connect(State(state): State<AppState>, request: Request) -> Respons
     let accept = derive_accept_key(key.as_bytes());
     let query: RelayQuery = crate::extract::parse_query(request.uri().query().unwrap_or("")).unwrap_or_default();
     let verdict = admit(&state, &query, headers).await;
-    let slot = state.relay.admit();
+    let slot = state.relay.admit(address);
+    // An admitted socket keeps its connection's place in the listener's descriptor budget for
+    // as long as it is open: relay sockets and HTTP connections share one budget.
+    let place = match (&verdict, &slot) {
+        (Ok(_), Ok(_)) => request.extensions().get::<ConnectionPlace>().and_then(ConnectionPlace::take),
+        _ => None,
+    };
     let relay = state.relay.clone();
     let max_frame = relay.settings.max_message_bytes * 2 + 64 * 1024;
     let on_upgrade = hyper::upgrade::on(request);
@@ -111,10 +119,11 @@ pub async fn connect(State(state): State<AppState>, request: Request) -> Respons
             .max_frame_size(Some(max_frame));
         let ws = WebSocketStream::from_raw_socket(TokioIo::new(upgraded), Role::Server, Some(config)).await;
         match (verdict, slot) {
-            (Ok(client), Some(_slot)) => super::socket::serve(relay, ws, client).await,
-            (Ok(_), None) => super::socket::refuse(ws, 1013, "The relay is full; try again later".into()).await,
+            (Ok(client), Ok(_slot)) => super::socket::serve(relay, ws, client, address).await,
+            (Ok(_), Err(why)) => super::socket::refuse(ws, 1013, why.into()).await,
             (Err((code, reason)), _) => super::socket::refuse(ws, code, reason).await,
         }
+        drop(place);
     });
     let mut res = Response::new(Body::empty());
     *res.status_mut() = StatusCode::SWITCHING_PROTOCOLS;

@@ -39,9 +39,9 @@ impl PublishBudget {
 }
 
 /// Serves an authenticated socket until it closes.
-pub async fn serve<S: AsyncRead + AsyncWrite + Unpin>(relay: Arc<Relay>, mut ws: WebSocketStream<S>, client: String) {
+pub async fn serve<S: AsyncRead + AsyncWrite + Unpin>(relay: Arc<Relay>, mut ws: WebSocketStream<S>, client: String, address: std::net::IpAddr) {
     let (tx, mut rx) = mpsc::channel(super::QUEUE);
-    let conn = relay.register(client, tx);
+    let conn = relay.register(client, address, tx);
     let mut budget = PublishBudget::new(relay.settings.publishes_per_second);
     let mut ping = tokio::time::interval_at(tokio::time::Instant::now() + relay.settings.ping_every, relay.settings.ping_every);
     loop {
@@ -154,7 +154,7 @@ async fn handle(
         "irn_publish" => {
             let p: Publish = protocol::params(params)?;
             budget.take(1)?;
-            relay.publish(&conn.client, p).await?;
+            relay.publish(conn, p).await?;
             Ok(TRUE.into())
         }
         "irn_batchPublish" => {
@@ -162,7 +162,7 @@ async fn handle(
             protocol::check_batch(&p.messages)?;
             budget.take(p.messages.len())?;
             for m in p.messages {
-                relay.publish(&conn.client, m).await?;
+                relay.publish(conn, m).await?;
             }
             Ok(TRUE.into())
         }
@@ -188,7 +188,7 @@ async fn handle(
             let p: Receipts = protocol::params(params)?;
             protocol::check_batch(&p.receipts)?;
             for r in &p.receipts {
-                relay.receipt(&r.topic, &r.message_id).await?;
+                relay.receipt(conn, &r.topic, &r.message_id).await?;
             }
             Ok(TRUE.into())
         }
@@ -205,7 +205,7 @@ async fn handle(
                 tag: protocol::TAG_SESSION_PROPOSE,
                 attestation: p.attestation,
             };
-            relay.publish(&conn.client, proposal).await?;
+            relay.publish(conn, proposal).await?;
             Ok(TRUE.into())
         }
         // The wallet's approval: the answer on the pairing topic first (the dapp learns the
@@ -215,8 +215,8 @@ async fn handle(
             budget.take(2)?;
             relay.subscribe(conn, &p.session_topic).await?;
             let message = |topic: String, message: String, tag: i64| Publish { topic, message, ttl: protocol::SESSION_TTL, tag, attestation: None };
-            relay.publish(&conn.client, message(p.pairing_topic, p.session_proposal_response, protocol::TAG_SESSION_PROPOSE_RESPONSE)).await?;
-            relay.publish(&conn.client, message(p.session_topic, p.session_settlement_request, protocol::TAG_SESSION_SETTLE)).await?;
+            relay.publish(conn, message(p.pairing_topic, p.session_proposal_response, protocol::TAG_SESSION_PROPOSE_RESPONSE)).await?;
+            relay.publish(conn, message(p.session_topic, p.session_settlement_request, protocol::TAG_SESSION_SETTLE)).await?;
             Ok(TRUE.into())
         }
         other => Err(RpcError::payload("InvalidMethod", format!("unknown method '{}'", other.chars().take(64).collect::<String>()))),

@@ -23,9 +23,6 @@ use crate::chains::Chains;
 use jsonrpc::{Answer, Reply};
 use upstream::Upstream;
 
-/// Largest JSON-RPC request body (a full batch of calls with data).
-pub const BODY_LIMIT: usize = 8 * 1024 * 1024;
-
 /// Spec section 9: timeout 10 s, 3 retries, 150 ms doubling, batch 1000, de-dup 8192, probe 4 s.
 #[derive(Debug, Clone)]
 pub struct RpcSettings {
@@ -369,7 +366,7 @@ impl Rpc {
 }
 
 /// The JSON-RPC proxy, under the project gate. A batch of 1000 calls needs more room than the
-/// general body limit: the proxy reads its body with its own (BODY_LIMIT).
+/// general body limit: the proxy reads its body with its own (--rpc-body-limit).
 pub fn router() -> utoipa_axum::router::OpenApiRouter<crate::AppState> {
     utoipa_axum::router::OpenApiRouter::new().routes(utoipa_axum::routes!(routes::proxy)).routes(utoipa_axum::routes!(routes::proxy_slash))
 }

@@ -106,7 +106,6 @@ impl Wallets {
         let callback = format!("{}{CALLBACK_PATH}", self.frame_url);
         let url = p.authorize_url(&socials.http, &callback, &state, &nonce, &verifier).await.map_err(ApiError::unavailable)?;
         let now = now_ms();
-        sqlx::query("DELETE FROM wallet_social_flows WHERE created_at < $1").bind(now - 24 * 3600 * 1000).execute(&self.db).await?;
         sqlx::query(
             "INSERT INTO wallet_social_flows (state_hash, provider, pkce_verifier, nonce, device_id, return_url, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)",
         )

@@ -337,14 +337,14 @@ impl Wallets {
         Ok(Action::VerifyDevice)
     }
 
-    /// Whether this device was approved for this email.
+    /// Whether this device was approved for this email, within the last year.
     async fn device_approved(&self, email: &str, device: &str) -> Result<bool, ApiError> {
         let approved: Option<Option<i64>> = sqlx::query_scalar("SELECT approved_at FROM wallet_devices WHERE email = $1 AND device_id = $2")
             .bind(email)
             .bind(device)
             .fetch_optional(&self.db)
             .await?;
-        Ok(matches!(approved, Some(Some(_))))
+        Ok(matches!(approved, Some(Some(at)) if at > now_ms() - DEVICE_APPROVAL_MS))
     }
 
     /// What an approval link is for, while it works: the email and the device in words.
@@ -618,6 +618,24 @@ fn email_of(user: &User) -> Result<&str, ApiError> {
 
 fn not_approved() -> ApiError {
     ApiError::new(axum::http::StatusCode::CONFLICT, ErrorCode::DeviceNotApproved, "This device is not approved yet: open the link in the email")
+}
+
+/// A device stays approved this long; then it is approved again by a link.
+pub const DEVICE_APPROVAL_MS: i64 = 365 * 24 * 60 * 60 * 1000;
+/// Ended sessions, spent codes and finished logins are kept this long (then deleted).
+const KEEP_ENDED_MS: i64 = 24 * 60 * 60 * 1000;
+
+/// Deletes sessions that ended (expired or signed out) a day ago, codes and links that expired a
+/// day ago, logins started a day ago, and device approvals older than a year; how many rows.
+pub async fn prune(db: &Db, now: i64) -> Result<u64, sqlx::Error> {
+    let before = now - KEEP_ENDED_MS;
+    let mut rows = 0;
+    rows += sqlx::query("DELETE FROM wallet_sessions WHERE expires_at <= $1 OR revoked_at <= $1").bind(before).execute(db).await?.rows_affected();
+    // A used code's row (emptied, expires_at 0) is kept while its 30 s between mails runs.
+    rows += sqlx::query("DELETE FROM wallet_codes WHERE expires_at <= $1 AND sent_at <= $1").bind(before).execute(db).await?.rows_affected();
+    rows += sqlx::query("DELETE FROM wallet_social_flows WHERE created_at <= $1").bind(before).execute(db).await?.rows_affected();
+    rows += sqlx::query("DELETE FROM wallet_devices WHERE approved_at <= $1").bind(now - DEVICE_APPROVAL_MS).execute(db).await?.rows_affected();
+    Ok(rows)
 }
 
 /// Re-encrypts every stored key from `old` to `new` in one transaction; how many keys.

@@ -18,7 +18,7 @@ use super::sign::{self, SignError};
 use super::{Action, Requester, Session, User, Wallets};
 use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::extract::{self, Query};
-use crate::guards::{bearer, CodeBudget, WriteBudget};
+use crate::guards::{bearer, ClientAddr, CodeBudget, WriteBudget};
 use crate::AppState;
 
 pub(super) fn wallets(state: &AppState) -> ApiResult<&Arc<Wallets>> {
@@ -229,9 +229,22 @@ pub struct RpcReply {
 /// other method gets 'Requested RPC call is not allowed'.
 #[utoipa::path(post, path = "/wallet/v1/rpc", tag = "wallet", request_body = RpcRequest,
     responses((status = 200, body = RpcReply), (status = 400, body = crate::error::ErrorBody), (status = 401, body = crate::error::ErrorBody)))]
-pub async fn rpc(State(state): State<AppState>, _: FromFrame, headers: HeaderMap, extract::Json(req): extract::Json<RpcRequest>) -> ApiResult<Json<RpcReply>> {
+pub async fn rpc(
+    State(state): State<AppState>,
+    _: FromFrame,
+    ClientAddr(address): ClientAddr,
+    headers: HeaderMap,
+    extract::Json(req): extract::Json<RpcRequest>,
+) -> ApiResult<Json<RpcReply>> {
     let service = wallets(&state)?;
     let Session { user, user_id, .. } = service.session(bearer(&headers)?).await?;
+    // What reaches the chain's nodes takes from the same upstream budget as /v1
+    // (--rpc-requests-per-second), per user and per client address.
+    let upstream = |calls: usize| -> ApiResult<()> {
+        let now = std::time::Instant::now();
+        state.rpc.limiter.take(&format!("wallet-user:{user_id}"), calls, now).map_err(ApiError::too_many_requests)?;
+        state.rpc.limiter.take(&format!("wallet-address:{address}"), calls, now).map_err(ApiError::too_many_requests)
+    };
     let account = |ns: &str| user.accounts.iter().find(|a| a.namespace == ns).map(|a| a.address.clone()).unwrap_or_default();
     let refused = |e: SignError| match e {
         SignError::NotAllowed => ApiError::bad_request(ErrorCode::NotAllowed, sign::NOT_ALLOWED),
@@ -250,7 +263,11 @@ pub async fn rpc(State(state): State<AppState>, _: FromFrame, headers: HeaderMap
         }
         "personal_sign" => sign::personal_sign(&service.evm_signer(&user_id).await?, &req.params).map_err(refused)?.into(),
         "eth_signTypedData_v4" => sign::sign_typed_data(&service.evm_signer(&user_id).await?, &req.params).map_err(refused)?.into(),
-        "eth_sendTransaction" => sign::send_transaction(&service.evm_signer(&user_id).await?, &state.rpc, chain, &req.params).await.map_err(refused)?.into(),
+        "eth_sendTransaction" => {
+            // The nonce, gas and fee reads, and the broadcast.
+            upstream(4)?;
+            sign::send_transaction(&service.evm_signer(&user_id).await?, &state.rpc, chain, &req.params).await.map_err(refused)?.into()
+        }
         "solana_signMessage" => {
             serde_json::json!({"signature": sign::solana_sign_message(&service.solana_signer(&user_id).await?, &req.params).map_err(refused)?})
         }
@@ -258,6 +275,7 @@ pub async fn rpc(State(state): State<AppState>, _: FromFrame, headers: HeaderMap
             serde_json::json!({"transaction": sign::solana_sign_transaction(&service.solana_signer(&user_id).await?, &req.params).map_err(refused)?})
         }
         method if state.rpc.allows(chain, method) && method != "eth_sendRawTransaction" => {
+            upstream(1)?;
             let params = req.params.to_string();
             match state
                 .rpc

@@ -149,9 +149,14 @@ pub async fn send_transaction(key: &PrivateKeySigner, rpc: &Arc<Rpc>, chain: &st
 }
 
 /// Solana signMessage({message, pubkey}): ed25519 over the message bytes (base58 in, base58 out).
+/// Bytes that are a transaction message are refused: signed "as a message", they would be a
+/// signed transaction the approval never showed as one (the probe moved 1.5 SOL that way).
 pub fn solana_sign_message(key: &ed25519_dalek::SigningKey, p: &Value) -> Result<String, SignError> {
     let message = p.get("message").and_then(Value::as_str).ok_or_else(|| SignError::Params("'message' (base58) is required".into()))?;
     let bytes = bs58::decode(message).into_vec().map_err(|_| SignError::Params("'message' is not base58".into()))?;
+    if is_transaction_message(&bytes) {
+        return Err(SignError::Params("this message is a Solana transaction: it can only be signed as a transaction, where it is shown as one".into()));
+    }
     if let Some(pubkey) = p.get("pubkey").and_then(Value::as_str) {
         if pubkey != bs58::encode(key.verifying_key().as_bytes()).into_string() {
             return Err(SignError::Params(format!("{pubkey} is not this wallet's public key")));
@@ -171,6 +176,57 @@ fn compact_u16(bytes: &[u8], at: usize) -> Option<(usize, usize)> {
         }
     }
     None
+}
+
+/// Whether `bytes` are, whole, a Solana transaction message (legacy or v0): header, account
+/// keys, recent blockhash, instructions and, for v0, address-table lookups, with nothing left.
+pub fn is_transaction_message(bytes: &[u8]) -> bool {
+    let mut at = 0usize;
+    let length = |at: &mut usize| -> Option<usize> {
+        let (n, used) = compact_u16(bytes, *at)?;
+        *at += used;
+        Some(n)
+    };
+    let skip = |at: &mut usize, n: usize| -> Option<()> {
+        *at = at.checked_add(n).filter(|end| *end <= bytes.len())?;
+        Some(())
+    };
+    let parsed = (|| {
+        let versioned = *bytes.first()? & 0x80 != 0;
+        if versioned {
+            // Only version 0 exists; the off-chain message format starts with 0xff.
+            if bytes[0] != 0x80 {
+                return None;
+            }
+            at = 1;
+        }
+        let required = usize::from(*bytes.get(at)?);
+        skip(&mut at, 3)?;
+        let keys = length(&mut at)?;
+        if required == 0 || keys < required {
+            return None;
+        }
+        skip(&mut at, keys.checked_mul(32)?)?;
+        skip(&mut at, 32)?;
+        for _ in 0..length(&mut at)? {
+            skip(&mut at, 1)?;
+            let accounts = length(&mut at)?;
+            skip(&mut at, accounts)?;
+            let data = length(&mut at)?;
+            skip(&mut at, data)?;
+        }
+        if versioned {
+            for _ in 0..length(&mut at)? {
+                skip(&mut at, 32)?;
+                let writable = length(&mut at)?;
+                skip(&mut at, writable)?;
+                let readonly = length(&mut at)?;
+                skip(&mut at, readonly)?;
+            }
+        }
+        Some(at == bytes.len())
+    })();
+    parsed == Some(true)
 }
 
 /// Solana signTransaction({transaction}): a wire-format transaction (base64) with this
@@ -202,6 +258,40 @@ pub fn solana_sign_transaction(key: &ed25519_dalek::SigningKey, p: &Value) -> Re
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A System Program transfer of `lamports` from `from` to `to`: the probe's SOL transfer.
+    fn transfer_message(from: [u8; 32], to: [u8; 32], lamports: u64, versioned: bool) -> Vec<u8> {
+        let mut m = if versioned { vec![0x80] } else { vec![] };
+        m.extend([1u8, 0, 1, 3]);
+        m.extend(from);
+        m.extend(to);
+        m.extend([0u8; 32]); // the System Program
+        m.extend([4u8; 32]); // recent blockhash
+        m.extend([1u8, 2, 2, 0, 1, 12]);
+        m.extend(2u32.to_le_bytes());
+        m.extend(lamports.to_le_bytes());
+        if versioned {
+            m.push(0);
+        }
+        m
+    }
+
+    #[test]
+    fn transaction_messages_are_told_from_other_bytes() {
+        for versioned in [false, true] {
+            let tx = transfer_message([1; 32], [2; 32], 1_500_000_000, versioned);
+            assert!(is_transaction_message(&tx), "versioned {versioned}");
+            // One byte more or less is not a transaction message.
+            assert!(!is_transaction_message(&tx[..tx.len() - 1]));
+            assert!(!is_transaction_message(&[tx.as_slice(), &[0]].concat()));
+        }
+        assert!(!is_transaction_message(b"Sign in to example.com\nNonce: 123"));
+        assert!(!is_transaction_message(b""));
+        assert!(!is_transaction_message(&[0xff, b's', b'o', b'l', b'a', b'n', b'a']), "the off-chain message format");
+        let key = ed25519_dalek::SigningKey::from_bytes(&[5u8; 32]);
+        let probe = transfer_message(key.verifying_key().to_bytes(), [2; 32], 1_500_000_000, false);
+        assert!(solana_sign_message(&key, &json!({"message": bs58::encode(&probe).into_string()})).is_err());
+    }
 
     const ANVIL0: &str = "ac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80";
 
@@ -250,6 +340,10 @@ mod tests {
         assert_eq!(&signed[65..], &message[..]);
         let stranger = ed25519_dalek::SigningKey::from_bytes(&[6u8; 32]);
         assert!(solana_sign_transaction(&stranger, &json!({"transaction": STANDARD.encode(&tx)})).is_err());
+        // The message of a transaction is refused as a "message" (issue 20, N9).
+        assert!(is_transaction_message(&message));
+        let refused = solana_sign_message(&key, &json!({"message": bs58::encode(&message).into_string()}));
+        assert!(matches!(refused, Err(SignError::Params(m)) if m.contains("is a Solana transaction")));
         let m = solana_sign_message(&key, &json!({"message": bs58::encode(b"hi").into_string()})).unwrap();
         let sig = ed25519_dalek::Signature::from_bytes(&bs58::decode(m).into_vec().unwrap().try_into().unwrap());
         assert!(key.verifying_key().verify_strict(b"hi", &sig).is_ok());

@@ -82,6 +82,11 @@ impl TestServer {
         self.server.as_ref().and_then(|s| s.frame_addr)
     }
 
+    /// Where /metrics is served apart, when the configuration asks for it.
+    pub fn metrics_addr(&self) -> Option<std::net::SocketAddr> {
+        self.server.as_ref().and_then(|s| s.metrics_addr)
+    }
+
     pub fn url(&self, path_and_query: &str) -> String {
         format!("{}{}", self.base, path_and_query)
     }
