@@ -3,6 +3,7 @@
  * device approval and codes read from the mail sink, and the frame's approval UI.
  */
 import type { FrameLocator, Page } from 'playwright-core'
+import { expect } from 'vitest'
 import { approveDevice, codeOf, DEVICE_LINK, lastMailId, linkOf, LOGIN_CODE, waitForMail } from './mail.js'
 import { openModal, ui, waitConnected } from './ui.js'
 
@@ -40,6 +41,18 @@ export const emb = {
     callEthSign: (page: Page) => page.getByRole('button', { name: 'Call eth_sign' }),
     requestError: (page: Page) => page.getByTestId('provider-request-error'),
   },
+}
+
+/**
+ * Rejects the request the frame shows. The host moves the frame over its approval view while
+ * the modal's view settles, and Playwright's click checks the button's place in the frame, not
+ * the frame's on the page: wait until the frame's Approve works (its view has been seen, in
+ * place, for a moment: web/packages/frame/src/visibility.ts), as a person would see it.
+ */
+export async function rejectInFrame(page: Page): Promise<void> {
+  await emb.approval(page).waitFor({ state: 'visible' })
+  await expect.poll(() => emb.approveButton(page).isEnabled(), { timeout: 10_000 }).toBe(true)
+  await emb.rejectButton(page).click()
 }
 
 /** Types the code into the six inputs, one key at a time. */

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { ConsoleMessage, Page } from 'playwright-core'
-import { logIn, freshEmail } from '../src/embedded.js'
+import { emb, logIn, freshEmail } from '../src/embedded.js'
 import { useDemo } from '../src/fixtures.js'
 import { codeOf, LOGIN_CODE, waitForMail } from '../src/mail.js'
 import { waitConnected } from '../src/ui.js'
@@ -116,6 +116,46 @@ describe('embedded wallet: security', () => {
     expect(token).toMatch(/^[0-9a-f]{64}$/)
     const live = await fetch(`${t.env.frameUrl}/wallet/v1/is-connected`, { headers: { authorization: `Bearer ${token}` } })
     expect(((await live.json()) as { isConnected: boolean }).isConnected).toBe(true)
+  })
+
+  it('an approval the host page covers, or makes transparent, cannot be approved; shown as it is, Approve works after a moment', async () => {
+    await t.page.goto(`${t.demoUrl}/?email=on`)
+    await logIn(t.page, t.env.mailUrl, freshEmail('gina'))
+    await emb.provider.signMessage(t.page).click()
+    await emb.approval(t.page).waitFor({ state: 'visible' })
+    // Seen as it is for half a second: Approve works.
+    await expect.poll(() => emb.approveButton(t.page).isEnabled(), { timeout: 10_000 }).toBe(true)
+    // The host lays a transparent element over the approval (a click-jacking overlay), then makes
+    // the frame itself translucent: Chromium's IntersectionObserver v2 says it is not visible.
+    const cover = (how: 'overlay' | 'opacity' | 'none') =>
+      t.page.evaluate((how) => {
+        const iframe = document.querySelector('iframe[data-sigil-frame]') as HTMLIFrameElement
+        document.getElementById('cover')?.remove()
+        iframe.style.opacity = how === 'opacity' ? '0.5' : ''
+        if (how !== 'overlay') return
+        const r = iframe.getBoundingClientRect()
+        const div = Object.assign(document.createElement('div'), { id: 'cover' })
+        Object.assign(div.style, {
+          position: 'fixed',
+          left: `${r.left}px`,
+          top: `${r.top}px`,
+          width: `${r.width}px`,
+          height: `${r.height}px`,
+          zIndex: '2147483647',
+          pointerEvents: 'none',
+          opacity: '0.01',
+          background: '#fff',
+        })
+        document.body.append(div)
+      }, how)
+    for (const how of ['overlay', 'opacity'] as const) {
+      await cover(how)
+      await expect.poll(() => emb.approveButton(t.page).isDisabled(), { timeout: 10_000 }).toBe(true)
+      await cover('none')
+      await expect.poll(() => emb.approveButton(t.page).isEnabled(), { timeout: 10_000 }).toBe(true)
+    }
+    await emb.approveButton(t.page).click()
+    await expect.poll(() => emb.provider.messageSignature(t.page).innerText(), { timeout: 20_000 }).toMatch(/^0x[0-9a-f]{130}$/i)
   })
 
   it('a page not among the allowed origins cannot embed the frame', async () => {

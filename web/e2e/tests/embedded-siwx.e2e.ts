@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { getAddress, recoverMessageAddress, type Hex } from 'viem'
-import { emb, freshEmail, logIn } from '../src/embedded.js'
+import { emb, freshEmail, logIn, rejectInFrame } from '../src/embedded.js'
 import { useDemo } from '../src/fixtures.js'
 import { ui } from '../src/ui.js'
 
@@ -57,7 +57,7 @@ describe('embedded wallet: sign in with the wallet', () => {
 
     await signButton().click()
     await emb.approveView(t.page).waitFor({ state: 'visible', timeout: 15_000 })
-    await emb.rejectButton(t.page).click()
+    await rejectInFrame(t.page)
 
     // Back on the sign-in view, with the wallet's answer; no session.
     await signButton().waitFor({ state: 'visible', timeout: 15_000 })

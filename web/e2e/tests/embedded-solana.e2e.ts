@@ -11,7 +11,7 @@ import { describe, expect, inject, it } from 'vitest'
 import type { Page } from 'playwright-core'
 import { DEMO_MESSAGE } from '../../apps/demo/src/contracts.js'
 import { screenshot } from '../src/browser.js'
-import { emb, freshEmail, logIn } from '../src/embedded.js'
+import { emb, freshEmail, logIn, rejectInFrame } from '../src/embedded.js'
 import { useDemo } from '../src/fixtures.js'
 import { base58 } from '../src/solana-wallet.js'
 import { ui } from '../src/ui.js'
@@ -109,7 +109,7 @@ describe('embedded wallet: Solana', () => {
 
     // Rejected in the frame: 4001, and no signature.
     await t.page.getByRole('button', { name: 'Sign Solana message' }).click()
-    await emb.rejectButton(t.page).click()
+    await rejectInFrame(t.page)
     await expect.poll(() => text(t.page, 'sol-error')).toBe('4001: User rejected the request.')
   })
 })

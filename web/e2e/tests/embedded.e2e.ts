@@ -11,7 +11,7 @@ import { privateKeyToAccount } from 'viem/accounts'
 import { DEMO_MESSAGE, greetingTypedData } from '../../apps/demo/src/contracts.js'
 import { screenshot } from '../src/browser.js'
 import { accounts, nativeBalance, rpc, tokenBalance, transferToken } from '../src/chain.js'
-import { emb, freshEmail, logIn, pasteCode, submitEmail, typeCode } from '../src/embedded.js'
+import { emb, freshEmail, logIn, pasteCode, rejectInFrame, submitEmail, typeCode } from '../src/embedded.js'
 import { useDemo } from '../src/fixtures.js'
 import { approveDevice, CONFIRM_CODE, codeOf, DEVICE_LINK, lastMailId, linkOf, LOGIN_CODE, waitForMail } from '../src/mail.js'
 import { openModal, ui, waitConnected } from '../src/ui.js'
@@ -154,7 +154,7 @@ describe('embedded wallet: requests', () => {
 
     // Rejected in the frame: 4001 'User rejected the request.'
     await emb.provider.signMessage(t.page).click()
-    await emb.rejectButton(t.page).click()
+    await rejectInFrame(t.page)
     await expect.poll(() => emb.provider.requestError(t.page).innerText()).toBe('4001: User rejected the request.')
     await expect.poll(() => t.page.getByTestId('modal-state').innerText()).toBe('closed')
 

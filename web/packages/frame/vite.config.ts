@@ -5,7 +5,7 @@ const core = fileURLToPath(new URL('../core/src', import.meta.url))
 
 // The frame page: built to dist/ (index.html and assets/), which the Sigil server serves on its
 // frame origin (--frame-dir) under a CSP of script-src 'self': no inline script. It takes the
-// core's message schemas, catalogue and base58 from source, so it builds without the core's dist.
+// core's message schemas, catalogue, base58 and networks from source, so it builds without the core's dist.
 export default defineConfig({
   oxc: { jsx: { runtime: 'automatic', importSource: 'react', development: false } },
   resolve: {
@@ -13,6 +13,7 @@ export default defineConfig({
       { find: /^@sigil\/core\/messages$/, replacement: `${core}/messages/index.ts` },
       { find: /^@sigil\/core\/frame-messages$/, replacement: `${core}/frame-messages.ts` },
       { find: /^@sigil\/core\/base58$/, replacement: `${core}/base58.ts` },
+      { find: /^@sigil\/core\/networks$/, replacement: `${core}/networks.ts` },
     ],
   },
   base: '/',

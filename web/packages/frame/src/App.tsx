@@ -1,7 +1,8 @@
 import { messages } from '@sigil/core/messages'
 import { useState, useSyncExternalStore } from 'react'
 import { describe } from './describe.js'
-import type { FrameController, FrameState, KeyExport } from './frame.js'
+import type { Approval, FrameController, FrameState, KeyExport } from './frame.js'
+import { useArmed } from './visibility.js'
 
 const m = messages.ui.frame
 
@@ -11,9 +12,15 @@ export function App({ controller }: { controller: FrameController }) {
   const { approval, keyExport } = state
   if (keyExport) return <Export controller={controller} state={state} keyExport={keyExport} />
   if (!approval) return <p className="sr">{m.ready}</p>
+  return <ApprovalView key={approval.id} controller={controller} state={state} approval={approval} />
+}
+
+/** A request to approve, in words; Approve works once the view has been seen for a moment (./visibility.ts). */
+function ApprovalView({ controller, state, approval }: { controller: FrameController; state: FrameState; approval: Approval }) {
+  const [view, armed] = useArmed<HTMLElement>(approval.id)
   const text = describe(approval.method, approval.params, approval.chainId)
   return (
-    <section className="approval" aria-labelledby="approval-title" data-testid="frame-approval" data-method={approval.method}>
+    <section ref={view} className="approval" aria-labelledby="approval-title" data-testid="frame-approval" data-method={approval.method}>
       <p className="app">{m.approveTitle(state.appName ?? m.thisApp)}</p>
       <h1 id="approval-title">{text.title}</h1>
       <ul>
@@ -21,6 +28,13 @@ export function App({ controller }: { controller: FrameController }) {
           <li key={line}>{line}</li>
         ))}
       </ul>
+      {text.warnings ? (
+        <div className="warnings" role="alert" data-testid="frame-approval-warnings">
+          {text.warnings.map((warning) => (
+            <p key={warning}>{warning}</p>
+          ))}
+        </div>
+      ) : null}
       {text.body ? (
         <pre className="body" data-testid="frame-approval-body">
           {text.body}
@@ -30,7 +44,7 @@ export function App({ controller }: { controller: FrameController }) {
         <button type="button" className="reject" onClick={controller.reject} disabled={approval.busy}>
           {m.reject}
         </button>
-        <button type="button" className="approve" onClick={controller.approve} disabled={approval.busy}>
+        <button type="button" className="approve" onClick={controller.approve} disabled={approval.busy || !armed}>
           {approval.busy ? m.working : m.approve}
         </button>
       </div>
@@ -41,15 +55,17 @@ export function App({ controller }: { controller: FrameController }) {
 /** The key export: a code to the user's email first; then the keys, here only. */
 function Export({ controller, state, keyExport }: { controller: FrameController; state: FrameState; keyExport: KeyExport }) {
   const [otp, setOtp] = useState('')
+  // Each step's button acts for the user: it works once that step has been seen for a moment.
+  const [view, armed] = useArmed<HTMLElement>(keyExport.step)
   return (
-    <section className="approval" data-testid="frame-export" data-step={keyExport.step}>
+    <section ref={view} className="approval" data-testid="frame-export" data-step={keyExport.step}>
       <p className="app">{m.exportIntro(state.appName ?? m.thisApp)}</p>
       {keyExport.step === 'start' ? (
         <div className="actions">
           <button type="button" className="reject" onClick={controller.exportDone}>
             {m.exportCancel}
           </button>
-          <button type="button" className="approve" onClick={controller.exportSendCode} disabled={keyExport.busy}>
+          <button type="button" className="approve" onClick={controller.exportSendCode} disabled={keyExport.busy || !armed}>
             {keyExport.busy ? m.working : m.exportSendCode}
           </button>
         </div>
@@ -59,7 +75,7 @@ function Export({ controller, state, keyExport }: { controller: FrameController;
           className="actions"
           onSubmit={(e) => {
             e.preventDefault()
-            controller.exportShow(otp)
+            if (armed) controller.exportShow(otp)
           }}
         >
           <input
@@ -70,7 +86,7 @@ function Export({ controller, state, keyExport }: { controller: FrameController;
             value={otp}
             onChange={(e) => setOtp(e.target.value)}
           />
-          <button type="submit" className="approve" disabled={keyExport.busy}>
+          <button type="submit" className="approve" disabled={keyExport.busy || !armed}>
             {keyExport.busy ? m.working : m.exportShow}
           </button>
         </form>

@@ -1,13 +1,13 @@
 import { describe as group, expect, it } from 'vitest'
 import { encodeBase58 } from '@sigil/core/base58'
-import { describe, formatEther } from './describe.js'
+import { describe, formatEther, networkName, stripHidden } from './describe.js'
 
 group('approval texts', () => {
   it('personal_sign shows the message as text (or hex for binary data)', () => {
     const hello = `0x${Array.from(new TextEncoder().encode('Hello from the Sigil demo'), (b) => b.toString(16).padStart(2, '0')).join('')}`
     expect(describe('personal_sign', [hello, '0xabc'], 'eip155:1')).toEqual({
       title: 'Sign this message',
-      lines: ['Network: eip155:1', 'From 0xabc'],
+      lines: ['Network: Ethereum', 'From 0xabc'],
       body: 'Hello from the Sigil demo',
     })
     expect(describe('personal_sign', ['0x0001ff'], 'eip155:1').body).toBe('Binary data: 0x0001ff')
@@ -37,5 +37,80 @@ group('approval texts', () => {
       body: 'Hello from the Sigil demo',
     })
     expect(describe('solana_signMessage', { message: encodeBase58(Uint8Array.from([0, 1, 255])) }, 'solana:dev').body).toBe('Binary data: 0x0001ff')
+  })
+
+  it('names the networks @sigil/core/networks has, and shows any other by its CAIP-2 id', () => {
+    expect(networkName('eip155:1')).toBe('Ethereum')
+    expect(networkName('eip155:137')).toBe('Polygon')
+    expect(networkName('eip155:31337')).toBe('Sigil Dev')
+    expect(networkName('solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp')).toBe('Solana')
+    expect(networkName('eip155:8453')).toBe('eip155:8453')
+    expect(describe('personal_sign', ['0x68'], 'eip155:8453').lines).toEqual(['Network: eip155:8453'])
+  })
+
+  it('typed data shows the network, chain ID and verifying contract of its domain, not the chain the host sent', () => {
+    const typed = {
+      domain: { name: 'Shop', chainId: 137, verifyingContract: '0x00000000000000000000000000000000000000c0' },
+      primaryType: 'Order',
+      message: { item: 'book' },
+    }
+    const d = describe('eth_signTypedData_v4', ['0xabc', JSON.stringify(typed)], 'eip155:137')
+    expect(d.lines).toEqual(['Network: Polygon', 'Chain ID: 137', 'Verifying contract: 0x00000000000000000000000000000000000000c0', 'From 0xabc'])
+    expect(d.warnings).toBeUndefined()
+    // a chain ID as a hex or decimal string is the same chain
+    expect(describe('eth_signTypedData_v4', ['0xabc', { ...typed, domain: { chainId: '0x89' } }], 'eip155:137').warnings).toBeUndefined()
+    expect(describe('eth_signTypedData_v4', ['0xabc', { ...typed, domain: { chainId: '137' } }], 'eip155:137').warnings).toBeUndefined()
+    // without a chain ID in the domain, the request's chain (and no domain lines)
+    expect(describe('eth_signTypedData_v4', ['0xabc', { ...typed, domain: { name: 'Shop' } }], 'eip155:10').lines).toEqual(['Network: eip155:10', 'From 0xabc'])
+  })
+
+  it('typed data for another chain than the request is for says so', () => {
+    const typed = { domain: { name: 'Shop', chainId: 1 }, primaryType: 'Permit', message: {} }
+    const d = describe('eth_signTypedData_v4', ['0xabc', typed], 'eip155:31337')
+    expect(d.lines[0]).toBe('Network: Ethereum')
+    expect(d.warnings).toEqual(['Warning: this is signed for Ethereum, but the app asked on Sigil Dev'])
+    const odd = describe('eth_signTypedData_v4', ['0xabc', { ...typed, domain: { chainId: 'mainnet' } }], 'eip155:1')
+    expect(odd.lines.slice(0, 2)).toEqual(['Network: mainnet', 'Chain ID: mainnet'])
+    expect(odd.warnings).toEqual(['Warning: this is signed for mainnet, but the app asked on Ethereum'])
+  })
+
+  it("a transaction's network is its own chain ID when it has one, with a warning when the request is for another", () => {
+    const tx = { to: '0xdef', value: '0x0', chainId: '0x89' }
+    expect(describe('eth_sendTransaction', [tx], 'eip155:137')).toEqual({ title: 'Send 0 ETH to 0xdef', lines: ['Network: Polygon'] })
+    expect(describe('eth_sendTransaction', [tx], 'eip155:1').warnings).toEqual(['Warning: this is signed for Polygon, but the app asked on Ethereum'])
+    expect(describe('eth_sendTransaction', [{ to: '0xdef' }], 'eip155:42161').lines).toEqual(['Network: Arbitrum One'])
+  })
+
+  it('stripHidden takes out bidi controls and zero-width characters, and says when it did', () => {
+    const hidden = ['\u202A', '\u202B', '\u202C', '\u202D', '\u202E', '\u2066', '\u2067', '\u2068', '\u2069', '\u200E', '\u200F', '\u061C']
+    const zeroWidth = ['\u200B', '\u200C', '\u200D', '\u2060', '\uFEFF']
+    for (const c of [...hidden, ...zeroWidth]) expect(stripHidden(`pay${c}me`)).toEqual({ text: 'payme', hidden: true })
+    expect(stripHidden('plain text, é, 日本, עברית')).toEqual({ text: 'plain text, é, 日本, עברית', hidden: false })
+    expect(stripHidden('')).toEqual({ text: '', hidden: false })
+  })
+
+  it('the approval shows no hidden characters, anywhere, and warns when the request had some', () => {
+    const rlo = '\u202E'
+    const zw = '\u200B'
+    const message = `0x${Array.from(new TextEncoder().encode(`Send to ${rlo}cod.exe${zw}`), (b) => b.toString(16).padStart(2, '0')).join('')}`
+    expect(describe('personal_sign', [message], 'eip155:1')).toEqual({
+      title: 'Sign this message',
+      lines: ['Network: Ethereum'],
+      body: 'Send to cod.exe',
+      warnings: [
+        'Warning: this request contained hidden characters (invisible or text-direction marks). They are removed here, but what you sign still contains them.',
+      ],
+    })
+    const typed = { domain: { name: `Sh${zw}op`, verifyingContract: `0x${rlo}c0` }, primaryType: `Or${rlo}der`, message: { [`to${zw}`]: `al${rlo}ice` } }
+    const d = describe('eth_signTypedData_v4', [`0x${zw}abc`, typed], 'eip155:1')
+    expect(d.title).toBe('Sign Order data for Shop')
+    expect(d.lines).toEqual(['Network: Ethereum', 'Verifying contract: 0xc0', 'From 0xabc'])
+    expect(d.body).toBe('to: alice')
+    expect(d.warnings).toHaveLength(1)
+    expect(describe('eth_sendTransaction', [{ to: `0x${rlo}def` }], 'eip155:1').title).toBe('Send 0 ETH to 0xdef')
+    expect(describe(`eth_${zw}other`, [], 'eip155:1').title).toBe('Approve eth_other')
+    expect(describe('solana_signMessage', { message: encodeBase58(new TextEncoder().encode(`hi${rlo}`)) }, 'solana:dev').body).toBe('hi')
+    // nothing hidden, no warning
+    expect(describe('personal_sign', ['0x68'], 'eip155:1').warnings).toBeUndefined()
   })
 })

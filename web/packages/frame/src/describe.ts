@@ -1,10 +1,13 @@
 /*
  * What a request asks the user to sign, in words, for the approval view: the message text of
  * personal_sign, the domain, type and fields of typed data, the value, recipient and call data
- * of a transaction.
+ * of a transaction. The network named is the one the signed content carries (typed data's
+ * domain, a transaction's chain ID), since the host page chooses the one it sends alongside;
+ * text-direction and zero-width characters are taken out of everything shown (issue 20, N11).
  */
 import { decodeBase58 } from '@sigil/core/base58'
 import { messages } from '@sigil/core/messages'
+import { arbitrum, bitcoin, bitcoinTestnet, ethereum, polygon, sigilDev, solana, solanaDevnet, solanaTestnet } from '@sigil/core/networks'
 
 const m = messages.ui.frame
 
@@ -13,6 +16,77 @@ export interface Description {
   lines: string[]
   /** The content signed, shown as is (a message, typed-data fields). */
   body?: string
+  /** What the user should know before approving: a chain other than the request's, hidden characters. */
+  warnings?: string[]
+}
+
+/** The networks shown by name; any other shows as its CAIP-2 id. */
+const NAMES = new Map<string, string>(
+  [ethereum, arbitrum, polygon, solana, solanaDevnet, solanaTestnet, bitcoin, bitcoinTestnet, sigilDev()].map((n) => [n.caipNetworkId, n.name]),
+)
+
+/** A network's name, or its CAIP-2 id when the frame does not know it. */
+export function networkName(caipNetworkId: string): string {
+  return NAMES.get(caipNetworkId) ?? caipNetworkId
+}
+
+/**
+ * Characters that change how text reads without showing themselves: the bidi controls
+ * (embeddings and overrides U+202A-U+202E, isolates U+2066-U+2069, the marks U+200E, U+200F and
+ * U+061C) and the zero-width ones (U+200B-U+200D, U+2060, U+FEFF). A message can use them to
+ * show one thing and sign another, so the approval view leaves them out.
+ */
+const HIDDEN = /[\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C\u200B-\u200D\u2060\uFEFF]/g
+
+/** `text` without bidi controls and zero-width characters; `hidden` when there were any. */
+export function stripHidden(text: string): { text: string; hidden: boolean } {
+  const shown = text.replace(HIDDEN, '')
+  return { text: shown, hidden: shown.length !== text.length }
+}
+
+/** The description as shown: every text through `stripHidden`, and a warning when it took something out. */
+function shownAs(description: Description): Description {
+  let hidden = false
+  const clean = (text: string) => {
+    const stripped = stripHidden(text)
+    hidden ||= stripped.hidden
+    return stripped.text
+  }
+  const shown: Description = { title: clean(description.title), lines: description.lines.map(clean) }
+  if (description.body !== undefined) shown.body = clean(description.body)
+  const warnings = (description.warnings ?? []).map(clean)
+  if (hidden) warnings.push(m.hiddenCharacters)
+  if (warnings.length) shown.warnings = warnings
+  return shown
+}
+
+/** A request value as text (request data is JSON, but not always of the type expected). */
+function asText(value: unknown): string {
+  if (typeof value !== 'object' || value === null) return String(value)
+  try {
+    return JSON.stringify(value)
+  } catch {
+    return String(value)
+  }
+}
+
+/** An EVM chain ID (a number, or a decimal or hex string) in decimal; undefined for anything else. */
+function chainIdOf(value: unknown): string | undefined {
+  if (typeof value === 'number') return Number.isSafeInteger(value) && value >= 0 ? String(value) : undefined
+  if (typeof value === 'string' && /^(\d+|0x[0-9a-fA-F]+)$/.test(value)) return BigInt(value).toString()
+  return undefined
+}
+
+/**
+ * The network line for content that may carry its own chain ID (`carried`): that chain when it
+ * does, else the one the request came with (`requested`); and a warning when the two differ.
+ */
+function networkOf(carried: unknown, requested: string): { line: string; warning?: string } {
+  if (carried === undefined || carried === null) return { line: m.network(networkName(requested)) }
+  const id = chainIdOf(carried)
+  const signed = id === undefined ? asText(carried) : networkName(`eip155:${id}`)
+  if (id !== undefined && `eip155:${id}` === requested) return { line: m.network(signed) }
+  return { line: m.network(signed), warning: m.chainMismatch(signed, networkName(requested)) }
 }
 
 function hexToText(hex: string): string {
@@ -61,9 +135,17 @@ function flatten(value: unknown, prefix = ''): string[] {
   return [`${prefix}: ${String(value)}`]
 }
 
+/**
+ * The approval view's words for a request on `chainId` (the chain it came with, or the frame's
+ * current one): each text without hidden characters (see `stripHidden`).
+ */
 export function describe(method: string, params: unknown, chainId: string): Description {
+  return shownAs(describeRequest(method, params, chainId))
+}
+
+function describeRequest(method: string, params: unknown, chainId: string): Description {
   const list = Array.isArray(params) ? params : []
-  const network = m.network(chainId)
+  const network = m.network(networkName(chainId))
   switch (method) {
     case 'personal_sign': {
       const [message, address] = list as [string?, string?]
@@ -71,25 +153,35 @@ export function describe(method: string, params: unknown, chainId: string): Desc
     }
     case 'eth_signTypedData_v4': {
       const [address, data] = list as [string?, unknown?]
-      let typed: { domain?: { name?: string }; primaryType?: string; message?: unknown } = {}
+      let typed: { domain?: { name?: unknown; chainId?: unknown; verifyingContract?: unknown }; primaryType?: unknown; message?: unknown } = {}
       try {
         typed = typeof data === 'string' ? JSON.parse(data) : ((data as typeof typed) ?? {})
       } catch {
         typed = {}
       }
+      const domain = typed?.domain ?? {}
+      const { line, warning } = networkOf(domain.chainId, chainId)
       return {
-        title: m.signTypedData(typed.primaryType ?? '?', typed.domain?.name ?? '?'),
-        lines: [network, ...(address ? [m.fromAccount(address)] : [])],
-        body: flatten(typed.message ?? {}).join('\n'),
+        title: m.signTypedData(asText(typed?.primaryType ?? '?'), asText(domain.name ?? '?')),
+        lines: [
+          line,
+          ...(domain.chainId != null ? [m.domainChainId(asText(domain.chainId))] : []),
+          ...(domain.verifyingContract != null ? [m.verifyingContract(asText(domain.verifyingContract))] : []),
+          ...(address ? [m.fromAccount(address)] : []),
+        ],
+        body: flatten(typed?.message ?? {}).join('\n'),
+        ...(warning ? { warnings: [warning] } : {}),
       }
     }
     case 'eth_sendTransaction': {
-      const [tx] = list as [{ to?: string; value?: string; data?: string; from?: string }?]
+      const [tx] = list as [{ to?: string; value?: string; data?: string; from?: string; chainId?: unknown }?]
       const value = formatEther(tx?.value ?? '0x0')
       const data = tx?.data && tx.data !== '0x' ? (tx.data.length - 2) / 2 : 0
+      const { line, warning } = networkOf(tx?.chainId, chainId)
       return {
         title: tx?.to ? m.sendTransaction(value, tx.to) : m.deployContract(value),
-        lines: [network, ...(tx?.from ? [m.fromAccount(tx.from)] : []), ...(data ? [m.contractData(data)] : [])],
+        lines: [line, ...(tx?.from ? [m.fromAccount(tx.from)] : []), ...(data ? [m.contractData(data)] : [])],
+        ...(warning ? { warnings: [warning] } : {}),
       }
     }
     case 'solana_signMessage':

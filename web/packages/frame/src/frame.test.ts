@@ -74,6 +74,23 @@ describe('the frame', () => {
     })
   })
 
+  it("keeps the app's name without text-direction or zero-width characters (it heads the approval view)", async () => {
+    const { win, posted, send } = fakeWindow()
+    const frame = startFrame(win)
+    const sync = (id: string, name: string) =>
+      send({
+        id,
+        type: 'SYNC_DAPP_DATA',
+        payload: { metadata: { name, description: '', url: HOST, icons: [] }, sdkVersion: '0', sdkType: 'sigil', projectId: 'p' },
+      })
+    sync('request-0001', 'Good\u202Eyppah\u202C Shop\u200B')
+    await vi.waitFor(() => expect(posted.some((p) => p.message.id === 'request-0001')).toBe(true))
+    expect(frame.getState().appName).toBe('Goodyppah Shop')
+    sync('request-0002', '\u200B\u2066')
+    await vi.waitFor(() => expect(posted.some((p) => p.message.id === 'request-0002')).toBe(true))
+    expect(frame.getState().appName).toBeUndefined()
+  })
+
   it('exports the keys inside the frame only: a code first, the keys shown here, the host told only that it is done', async () => {
     const { win, posted, send } = fakeWindow()
     localStorage.setItem('sigil-frame:token', 'a'.repeat(64))

@@ -8,6 +8,7 @@ import { messages } from '@sigil/core/messages'
 import { AppRequest, FrameMessage, originAllowed, ResultOf, rpcSafety, RPC_NOT_ALLOWED, type AppRequestType, type FrameUser } from '@sigil/core/frame-messages'
 import { z } from 'zod'
 import { api, ApiError, session, type ApiUser, type LoginClaim } from './api.js'
+import { stripHidden } from './describe.js'
 
 const m = messages.ui.frame
 const HEARTBEAT_MS = 5_000
@@ -323,9 +324,12 @@ export function startFrame(win: Window = window): FrameController {
         set({ themeMode: request.payload.themeMode })
         win.document.documentElement.dataset.theme = request.payload.themeMode
         return {}
-      case 'SYNC_DAPP_DATA':
-        set({ appName: request.payload.metadata?.name })
+      case 'SYNC_DAPP_DATA': {
+        // The app's name heads the approval view: without characters that would make it read otherwise.
+        const name = request.payload.metadata?.name
+        set({ appName: name ? stripHidden(name).text || undefined : undefined })
         return {}
+      }
       case 'EXPORT_KEYS': {
         loggedIn()
         exportDone?.()

@@ -70,6 +70,12 @@ export const ui = {
     deployContract: (value: string) => `Deploy a contract and send ${value}`,
     contractData: (bytes: number) => `With ${bytes} bytes of contract call data`,
     network: (chain: string) => `Network: ${chain}`,
+    /** Typed data's domain: the chain and contract the signature is bound to. */
+    domainChainId: (chainId: string) => `Chain ID: ${chainId}`,
+    verifyingContract: (address: string) => `Verifying contract: ${address}`,
+    chainMismatch: (signed: string, requested: string) => `Warning: this is signed for ${signed}, but the app asked on ${requested}`,
+    hiddenCharacters:
+      'Warning: this request contained hidden characters (invisible or text-direction marks). They are removed here, but what you sign still contains them.',
     fromAccount: (address: string) => `From ${address}`,
     solanaMessage: 'Sign this Solana message',
     solanaTransaction: 'Sign this Solana transaction',
