@@ -2,10 +2,10 @@
 //! whose public half is its `iss` as a `did:key`, for the relay's URL as `aud`. Checking one
 //! is pure: decode, verify the signature, then the claims against a clock with leeway.
 
-use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use base64::Engine;
 use ed25519_dalek::{Signature, VerifyingKey};
 use serde::Deserialize;
+
+use crate::jwt;
 
 /// Multicodec prefix of an ed25519 public key in a did:key.
 const ED25519_PUB: [u8; 2] = [0xed, 0x01];
@@ -46,11 +46,6 @@ impl AuthError {
     }
 }
 
-#[derive(Deserialize)]
-struct Header {
-    alg: String,
-}
-
 /// The claims of a checked token.
 #[derive(Debug, Clone, Deserialize, PartialEq, Eq)]
 pub struct Claims {
@@ -83,21 +78,15 @@ pub fn verify(token: &str, audiences: &[String], now: i64) -> Result<Claims, Aut
     if token.is_empty() {
         return Err(AuthError::Missing);
     }
-    let mut parts = token.split('.');
-    let (Some(header), Some(payload), Some(signature), None) = (parts.next(), parts.next(), parts.next(), parts.next()) else {
-        return Err(AuthError::Malformed);
-    };
-    let decode = |part: &str| URL_SAFE_NO_PAD.decode(part.trim_end_matches('=')).map_err(|_| AuthError::Malformed);
-    let header: Header = serde_json::from_slice(&decode(header)?).map_err(|_| AuthError::Malformed)?;
-    if header.alg != "EdDSA" {
-        return Err(AuthError::Algorithm);
-    }
-    let claims: Claims = serde_json::from_slice(&decode(payload)?).map_err(|_| AuthError::Malformed)?;
+    let token = jwt::read::<Claims>(token, "EdDSA").map_err(|e| match e {
+        jwt::JwtError::Algorithm(..) => AuthError::Algorithm,
+        _ => AuthError::Malformed,
+    })?;
+    let claims = token.claims;
     let key = did_key_to_public_key(&claims.iss).ok_or(AuthError::Issuer)?;
     let key = VerifyingKey::from_bytes(&key).map_err(|_| AuthError::Issuer)?;
-    let signature: [u8; 64] = decode(signature)?.try_into().map_err(|_| AuthError::Signature)?;
-    let signed = &token[..token.rfind('.').expect("three parts")];
-    key.verify_strict(signed.as_bytes(), &Signature::from_bytes(&signature)).map_err(|_| AuthError::Signature)?;
+    let signature: [u8; 64] = token.signature.try_into().map_err(|_| AuthError::Signature)?;
+    key.verify_strict(token.signed.as_bytes(), &Signature::from_bytes(&signature)).map_err(|_| AuthError::Signature)?;
     let same = |a: &str, b: &str| a.trim_end_matches('/') == b.trim_end_matches('/');
     if !audiences.iter().any(|a| same(a, &claims.aud)) {
         return Err(AuthError::Audience(claims.aud));
@@ -118,17 +107,15 @@ pub fn verify(token: &str, audiences: &[String], now: i64) -> Result<Claims, Aut
 pub fn sign(key: &ed25519_dalek::SigningKey, aud: &str, iat: i64, exp: i64) -> String {
     use ed25519_dalek::Signer;
     let iss = public_key_to_did_key(key.verifying_key().as_bytes());
-    let header = URL_SAFE_NO_PAD.encode(br#"{"alg":"EdDSA","typ":"JWT"}"#);
     let claims = serde_json::json!({"iss": iss, "sub": "0".repeat(64), "aud": aud, "iat": iat, "exp": exp});
-    let payload = URL_SAFE_NO_PAD.encode(claims.to_string());
-    let signed = format!("{header}.{payload}");
-    let signature = URL_SAFE_NO_PAD.encode(key.sign(signed.as_bytes()).to_bytes());
-    format!("{signed}.{signature}")
+    jwt::write("EdDSA", None, &claims, |signed| key.sign(signed).to_bytes().to_vec())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+    use base64::Engine;
 
     const AUD: &str = "ws://127.0.0.1:8080/relay";
 

@@ -1,21 +1,17 @@
-//! A small time-to-live cache for API answers (balances 30 s, identities 5 min). Bounded: when
-//! full, expired entries are dropped first, and if none are expired, everything is.
+//! A time-to-live cache for API answers (balances 30 s, identities 5 min), bounded: when full,
+//! it evicts the entries least likely to be asked for again (moka's TinyLFU), never everything.
 
 use std::borrow::Borrow;
-type HashMap<K, V> = std::collections::HashMap<K, V, foldhash::fast::RandomState>;
 use std::hash::Hash;
-use std::sync::RwLock;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 pub struct TtlCache<K, V> {
-    ttl: Duration,
-    max: usize,
-    entries: RwLock<HashMap<K, (Instant, V)>>,
+    entries: moka::sync::Cache<K, V, foldhash::fast::RandomState>,
 }
 
-impl<K: Eq + Hash, V: Clone> TtlCache<K, V> {
+impl<K: Eq + Hash + Send + Sync + 'static, V: Clone + Send + Sync + 'static> TtlCache<K, V> {
     pub fn new(ttl: Duration, max: usize) -> Self {
-        TtlCache { ttl, max, entries: RwLock::new(HashMap::default()) }
+        TtlCache { entries: moka::sync::Cache::builder().max_capacity(max as u64).time_to_live(ttl).build_with_hasher(Default::default()) }
     }
 
     /// The value stored under `key` less than the TTL ago (looked up by any borrowed form of
@@ -24,19 +20,11 @@ impl<K: Eq + Hash, V: Clone> TtlCache<K, V> {
     where
         K: Borrow<Q>,
     {
-        let map = self.entries.read().unwrap_or_else(|e| e.into_inner());
-        map.get(key).filter(|(at, _)| at.elapsed() < self.ttl).map(|(_, v)| v.clone())
+        self.entries.get(key)
     }
 
     pub fn put(&self, key: K, value: V) {
-        let mut map = self.entries.write().unwrap_or_else(|e| e.into_inner());
-        if map.len() >= self.max && !map.contains_key(&key) {
-            map.retain(|_, (at, _)| at.elapsed() < self.ttl);
-            if map.len() >= self.max {
-                map.clear();
-            }
-        }
-        map.insert(key, (Instant::now(), value));
+        self.entries.insert(key, value);
     }
 }
 
@@ -45,17 +33,22 @@ mod tests {
     use super::*;
 
     #[test]
-    fn expires_and_stays_bounded() {
-        let c = TtlCache::new(Duration::from_millis(30), 2);
+    fn expires_and_stays_bounded_by_eviction() {
+        let c = TtlCache::new(Duration::from_millis(200), 100);
         c.put("a", 1);
         assert_eq!(c.get(&"a"), Some(1));
-        c.put("b", 2);
-        c.put("c", 3); // full, nothing expired: starts over
-        assert_eq!((c.get(&"a"), c.get(&"c")), (None, Some(3)));
-        std::thread::sleep(Duration::from_millis(40));
-        assert_eq!(c.get(&"c"), None);
-        c.put("a", 4); // replaces an existing key without evicting
-        c.put("a", 5);
+        c.put("a", 5); // replaces
         assert_eq!(c.get(&"a"), Some(5));
+        std::thread::sleep(Duration::from_millis(250));
+        assert_eq!(c.get(&"a"), None, "expired");
+        // Far more keys than fit: it holds at most its bound, and keeps entries (never empties).
+        let c: TtlCache<u32, u32> = TtlCache::new(Duration::from_secs(60), 100);
+        for n in 0..10_000 {
+            c.put(n, n);
+            let _ = c.get(&n);
+        }
+        c.entries.run_pending_tasks();
+        let held = c.entries.entry_count();
+        assert!((1..=100).contains(&held), "{held}");
     }
 }

@@ -65,7 +65,7 @@ impl FromRequestParts<AppState> for WriteBudget {
         let scope = parts.extensions.get::<Arc<Project>>().map_or_else(|| "frame".to_owned(), |p| p.id.clone());
         let ClientAddr(addr) = ClientAddr::from_request_parts(parts, state).await?;
         let limit = state.config.settings.writes_per_minute;
-        state.limiter.check(&scope, addr, crate::analytics::limiter::EventKind::Write, limit, Instant::now()).map_err(ApiError::too_many_requests)?;
+        state.limiter.check(&scope, addr, crate::limits::EventKind::Write, limit, Instant::now()).map_err(ApiError::too_many_requests)?;
         Ok(WriteBudget)
     }
 }
@@ -81,7 +81,7 @@ impl FromRequestParts<AppState> for CodeBudget {
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
         let ClientAddr(addr) = ClientAddr::from_request_parts(parts, state).await?;
         let limit = state.config.settings.code_tries_per_minute;
-        state.limiter.check("frame", addr, crate::analytics::limiter::EventKind::CodeTry, limit, Instant::now()).map_err(ApiError::too_many_requests)?;
+        state.limiter.check("frame", addr, crate::limits::EventKind::CodeTry, limit, Instant::now()).map_err(ApiError::too_many_requests)?;
         Ok(CodeBudget)
     }
 }
@@ -96,4 +96,11 @@ pub fn bearer(headers: &axum::http::HeaderMap) -> Result<&str, ApiError> {
         .map(str::trim)
         .filter(|t| !t.is_empty())
         .ok_or_else(ApiError::unauthorized)
+}
+
+/// `Cache-Control: no-store` on every answer of a router whose answers hold tokens, keys or
+/// sessions (sign-in, the embedded wallet): set once on the router.
+pub async fn no_store(mut res: axum::response::Response) -> axum::response::Response {
+    res.headers_mut().insert(axum::http::header::CACHE_CONTROL, axum::http::HeaderValue::from_static("no-store"));
+    res
 }

@@ -16,9 +16,11 @@ pub mod directory;
 pub mod edge;
 pub mod error;
 pub mod extract;
+pub mod families;
 pub mod guards;
 pub mod health;
 pub mod identity;
+pub mod limits;
 pub mod listener;
 pub mod metrics;
 pub mod projects;
@@ -66,7 +68,7 @@ pub struct Shared {
     pub db: Db,
     pub config: Arc<Config>,
     pub metrics: Arc<metrics::Metrics>,
-    pub limiter: Arc<analytics::limiter::RateLimiter>,
+    pub limiter: Arc<limits::PerMinute>,
     pub rpc: Arc<rpc::Rpc>,
     pub balance_cache: Arc<account::routes::BalanceCache>,
     pub identity_cache: Arc<identity::IdentityCache>,

@@ -388,7 +388,8 @@ async fn update_email_export_and_rotation(b: Backend) {
     })
     .unwrap();
     let wallets = sigil_server::wallet::Wallets::new(db.clone(), new, Some(mailer), String::new());
-    assert_eq!(wallets.evm_signer(&user_id).await.unwrap().address().to_checksum(None), evm);
+    let secret = wallets.secret(&user_id, sigil_server::wallet::keys::KeyKind::Secp256k1).await.unwrap();
+    assert_eq!(sigil_server::wallet::keys::address_of(sigil_server::wallet::keys::KeyKind::Secp256k1, &secret).unwrap(), evm);
 }
 
 /// The probe's findings on codes (issue 20, N5, N6, N10): a code is tried only by the device it
@@ -463,10 +464,11 @@ async fn codes_bound_to_devices_and_atomic(b: Backend) {
         batch.iter().map(|otp| frame.post("/wallet/v1/connect-otp", None, json!({"email": email, "otp": otp, "deviceSecret": device}))),
     )
     .await;
+    // At most five are tried: all five wrong, or the right one among them (which uses the code
+    // up: the rest find it used).
     let sessions = answers.iter().filter(|(status, _)| *status == 200).count();
     let tried = answers.iter().filter(|(_, b)| b["error"]["message"] == "Invalid code").count() + sessions;
-    assert_eq!(tried, 5, "{answers:?}");
-    assert!(sessions <= 1);
+    assert!(sessions <= 1 && tried <= 5 && (sessions == 1 || tried == 5), "{answers:?}");
 
     // One right code sent five times at once: one session.
     let right = new_code(6).await;

@@ -594,68 +594,21 @@ fn pct_ok(s: &str, allowed: impl Fn(u8) -> bool) -> bool {
     true
 }
 
+/// An RFC 3986 scheme (`https`).
 fn is_valid_scheme(s: &str) -> bool {
-    let mut bytes = s.bytes();
-    matches!(bytes.next(), Some(b) if b.is_ascii_alphabetic()) && bytes.all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.'))
+    fluent_uri::Uri::parse(format!("{s}:")).is_ok_and(|uri| uri.scheme().as_str() == s)
 }
 
 /// RFC 3986 `authority = [ userinfo "@" ] host [ ":" port ]`, with a non-empty host.
 pub(crate) fn is_valid_authority(s: &str) -> bool {
-    let host_port = match s.split_once('@') {
-        Some((userinfo, rest)) => {
-            if !pct_ok(userinfo, |b| is_unreserved(b) || is_sub_delim(b) || b == b':') {
-                return false;
-            }
-            rest
-        }
-        None => s,
-    };
-    let port = if let Some(rest) = host_port.strip_prefix('[') {
-        let Some((literal, after)) = rest.split_once(']') else {
-            return false;
-        };
-        if !is_valid_ip_literal(literal) {
-            return false;
-        }
-        if after.is_empty() {
-            ""
-        } else {
-            match after.strip_prefix(':') {
-                Some(port) => port,
-                None => return false,
-            }
-        }
-    } else {
-        let (host, port) = host_port.split_once(':').unwrap_or((host_port, ""));
-        if host.is_empty() || !pct_ok(host, |b| is_unreserved(b) || is_sub_delim(b)) {
-            return false;
-        }
-        port
-    };
-    port.bytes().all(|b| b.is_ascii_digit())
+    fluent_uri::Uri::parse(format!("x://{s}"))
+        .is_ok_and(|uri| uri.path().as_str().is_empty() && uri.authority().is_some_and(|a| a.as_str() == s && !a.host().is_empty()))
 }
 
-fn is_valid_ip_literal(s: &str) -> bool {
-    if s.parse::<std::net::Ipv6Addr>().is_ok() {
-        return true;
-    }
-    // IPvFuture = "v" 1*HEXDIG "." 1*( unreserved / sub-delims / ":" )
-    let Some(rest) = s.strip_prefix(['v', 'V']) else {
-        return false;
-    };
-    let Some((version, body)) = rest.split_once('.') else {
-        return false;
-    };
-    !version.is_empty()
-        && version.bytes().all(|b| b.is_ascii_hexdigit())
-        && !body.is_empty()
-        && body.bytes().all(|b| is_unreserved(b) || is_sub_delim(b) || b == b':')
-}
-
-/// An RFC 3986 URI: only URI characters (well-formed `%XX` escapes) and a scheme the `url`
-/// crate can parse.
+/// An RFC 3986 URI (with a scheme) that the `url` crate, which the server parses it with
+/// afterwards, also takes.
 pub(crate) fn is_valid_uri(s: &str) -> bool {
-    !s.is_empty() && pct_ok(s, |b| is_unreserved(b) || is_sub_delim(b) || is_gen_delim(b)) && url::Url::parse(s).is_ok()
+    fluent_uri::Uri::parse(s).is_ok() && url::Url::parse(s).is_ok()
 }
 
 /// At least 8 ASCII letters or digits (EIP-4361 `nonce`).

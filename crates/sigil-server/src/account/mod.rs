@@ -1,10 +1,7 @@
-//! Account data: balances (native and configured ERC-20 tokens, with fiat values) and prices.
+//! Account data: balances (what a chain family says an account holds, with fiat values) and prices.
 
-pub mod bitcoin;
-pub mod evm;
 pub mod prices;
 pub mod routes;
-pub mod solana;
 
 /// Balance and price routes, under the project gate.
 pub fn router() -> utoipa_axum::router::OpenApiRouter<crate::AppState> {

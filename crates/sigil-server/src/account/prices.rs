@@ -4,7 +4,7 @@
 use crate::chains::{ChainConfig, Chains, PricePair};
 use crate::rpc::{Failure, Rpc};
 
-use super::evm;
+use crate::rpc::calls as evm;
 
 /// Price of `token` (None for the chain's native currency) with symbol `symbol`.
 pub async fn usd_price(rpc: &Rpc, chains: &Chains, chain: &ChainConfig, token: Option<&str>, symbol: &str) -> Option<f64> {

@@ -4,20 +4,19 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::extract::{Path, State};
-use axum::http::StatusCode;
 use axum::{Extension, Json};
 use serde::{Deserialize, Serialize};
 use sigil_core::amount;
-use sigil_core::caip::{is_evm_address, AccountId, ChainId, ChainKind};
+use sigil_core::caip::{AccountId, ChainId};
 use utoipa::{IntoParams, ToSchema};
 
-use super::{evm, prices};
-use crate::error::{ApiError, ApiResult, ErrorCode};
+use super::prices;
+use crate::error::{ApiError, ApiResult};
 use crate::extract::Query;
+use crate::families::Family;
 use crate::guards::UpstreamBudget;
 use crate::projects::Project;
 use crate::query::text;
-use crate::rpc::Failure;
 use crate::AppState;
 
 /// Balances are cached this long unless forceUpdate is set (spec: portfolio cache 30 s).
@@ -79,10 +78,6 @@ fn currency(value: &Option<String>) -> ApiResult<String> {
     }
 }
 
-pub(crate) fn upstream_error(f: Failure) -> ApiError {
-    ApiError::new(StatusCode::SERVICE_UNAVAILABLE, ErrorCode::UpstreamUnavailable, f.to_string())
-}
-
 /// The token's configured icon, else this server's generated one for its symbol.
 fn token_icon(state: &AppState, symbol: &str, configured: Option<&String>) -> String {
     configured.cloned().unwrap_or_else(|| format!("{}/public/getTokenImage/{symbol}", state.config.public_url))
@@ -101,59 +96,10 @@ fn balance_response(state: &AppState, project: &Project, mut balances: Vec<Token
     Json(BalanceResponse { balances })
 }
 
-/// What an account holds of one asset, before pricing.
-pub struct Holding {
-    /// The token's address or mint; None for the chain's own currency.
-    pub token: Option<String>,
-    pub name: String,
-    pub symbol: String,
-    pub decimals: u8,
-    pub icon: Option<String>,
-    /// In the smallest unit, decimal digits.
-    pub integer: String,
-}
-
-impl Holding {
-    /// The chain's own currency, `integer` in its smallest unit.
-    pub fn native(chain: &crate::chains::ChainConfig, integer: String) -> Holding {
-        let native = &chain.native;
-        Holding { token: None, name: native.name.clone(), symbol: native.symbol.clone(), decimals: native.decimals, icon: None, integer }
-    }
-}
-
-/// EVM: the native balance and every configured ERC-20 held, in one batched call.
-async fn evm_holdings(state: &AppState, chain: &crate::chains::ChainConfig, owner: &str) -> ApiResult<Vec<Holding>> {
-    let mut calls = vec![crate::rpc::jsonrpc::Call {
-        id: "null".into(),
-        method: "eth_getBalance".into(),
-        params: Some(format!(r#"["{owner}","latest"]"#)),
-        notification: false,
-        exact: false,
-    }];
-    // Token addresses were checked when the chains were loaded; the owner by the route.
-    calls.extend(chain.tokens.iter().filter_map(|t| evm::balance_of(&t.address, owner)));
-    let results = evm::batch(&state.rpc, &chain.id, &calls).await.map_err(upstream_error)?;
-    let native = results[0].clone().ok_or_else(|| ApiError::unavailable("eth_getBalance failed"))?;
-    let decimal = |hex: &str| amount::hex_to_decimal(hex).map_err(|e| ApiError::unavailable(format!("upstream answered {e}")));
-    let mut held = vec![Holding::native(chain, decimal(&native)?)];
-    for (t, hex) in chain.tokens.iter().zip(results.into_iter().skip(1)) {
-        let Some(hex) = hex.filter(|h| !amount::is_zero_hex(h)) else { continue };
-        held.push(Holding {
-            token: Some(t.address.clone()),
-            name: t.name.clone(),
-            symbol: t.symbol.clone(),
-            decimals: t.decimals,
-            icon: t.icon.clone(),
-            integer: decimal(&hex)?,
-        });
-    }
-    Ok(held)
-}
-
-/// Native balance and every held token: ERC-20s (configured) on EVM chains, SPL tokens on
-/// Solana, the address's confirmed and unconfirmed coins on Bitcoin.
+/// Native balance and every held token, as the chain's family reads them: ERC-20s (configured)
+/// on EVM chains, SPL tokens on Solana, the address's confirmed and unconfirmed coins on Bitcoin.
 #[utoipa::path(get, path = "/v1/account/{address}/balance", tag = "blockchain",
-    params(("address" = String, Path, description = "EVM address (40 hex, optional 0x)"), BalanceQuery, crate::query::ProjectQuery),
+    params(("address" = String, Path, description = "The account's address as its chain writes it (EVM: 40 hex, optional 0x; Solana: base58; Bitcoin)"), BalanceQuery, crate::query::ProjectQuery),
     responses((status = 200, body = BalanceResponse), (status = 400, body = crate::error::ErrorBody), (status = 403, body = crate::error::ErrorBody),
         (status = 503, body = crate::error::ErrorBody, description = "The chain's upstreams are down")))]
 pub async fn balance(
@@ -167,39 +113,23 @@ pub async fn balance(
     let parsed: ChainId = chain_id.parse().map_err(|e| ApiError::invalid_param("chainId", e))?;
     let currency = currency(&query.currency)?;
     let force = query.force_update.unwrap_or(false);
-    let kind = parsed.known_namespace().map_or(ChainKind::Other, |n| n.kind());
-    let address_ok = match kind {
-        ChainKind::Evm => is_evm_address(&address),
-        ChainKind::Solana => sigil_core::siwx::check_solana_address(&address).is_ok(),
-        ChainKind::Bitcoin => sigil_core::siwx::check_bitcoin_address(&address).is_ok(),
-        ChainKind::Other => true,
+    let family = parsed.known_namespace().and_then(Family::of_namespace);
+    let owner = match family {
+        Some(family) => family.check_address(&address).map_err(|expected| ApiError::invalid_param("address", format!("expected {expected}")))?,
+        None => address.clone(),
     };
-    if !address_ok {
-        let expected = match kind {
-            ChainKind::Evm => "an EVM address: 40 hex characters, optional 0x",
-            ChainKind::Solana => "a Solana address: base58 of a 32-byte public key",
-            _ => "a Bitcoin address",
-        };
-        return Err(ApiError::invalid_param("address", format!("expected {expected}")));
-    }
     let chains = state.rpc.chains();
-    // Balances are read per kind of chain; an unconfigured chain has none to show.
-    let Some(chain) = chains.get(chain_id).filter(|c| c.kind() != ChainKind::Other) else {
+    // Balances are read by the chain's family; an unconfigured chain has none to show.
+    let (Some(family), Some(chain)) = (family, chains.get(chain_id)) else {
         return Ok(Json(BalanceResponse { balances: Vec::new() }));
     };
-    let owner = if kind == ChainKind::Evm { evm::normalize(&address) } else { address.clone() };
     let key = (chain.id.clone(), owner.clone(), currency);
     if !force {
         if let Some(hit) = state.balance_cache.get(&key) {
             return Ok(balance_response(&state, &project, hit));
         }
     }
-    let held = match kind {
-        ChainKind::Evm => evm_holdings(&state, chain, &owner).await?,
-        ChainKind::Solana => super::solana::holdings(&state.rpc, chain, &owner).await?,
-        ChainKind::Bitcoin => super::bitcoin::holdings(&state.rpc, chain, &owner).await?,
-        ChainKind::Other => Vec::new(),
-    };
+    let held = family.holdings(&state.rpc, chain, &owner).await?;
     let mut balances = Vec::new();
     for h in held {
         let numeric = amount::format_units(&h.integer, h.decimals);

@@ -1,7 +1,5 @@
 //! Analytics: whether a project collects events, and POST /e to ingest them.
 
-pub mod limiter;
-
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -17,10 +15,10 @@ use crate::db::now_ms;
 use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::extract::Query;
 use crate::guards::ClientAddr;
+use crate::limits::EventKind;
 use crate::projects::Project;
 use crate::query::ProjectQuery;
 use crate::AppState;
-use limiter::EventKind;
 
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]

@@ -6,10 +6,11 @@ use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::{Extension, Json};
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 use sigil_core::caip::AccountId;
 use utoipa::{IntoParams, ToSchema};
 
+use super::{SessionView, SignInSession};
+use crate::db::now_ms;
 use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::extract::Query;
 use crate::guards::{bearer, UpstreamBudget, WriteBudget};
@@ -36,17 +37,14 @@ pub struct AuthenticateRequest {
 
 #[derive(Serialize, ToSchema)]
 pub struct SessionResponse {
-    /// {id, data, message, signature, cacao, expiresAt}
-    #[schema(value_type = Object)]
-    pub session: Value,
+    pub session: SessionView,
     /// Bearer token for the session routes (shown once, stored hashed).
     pub token: String,
 }
 
 #[derive(Serialize, ToSchema)]
 pub struct SessionsResponse {
-    #[schema(value_type = Vec<Object>)]
-    pub sessions: Vec<Value>,
+    pub sessions: Vec<SessionView>,
 }
 
 #[derive(Debug, Default, Deserialize, IntoParams)]
@@ -89,10 +87,10 @@ pub async fn authenticate(
 
 /// The session of the bearer token.
 #[utoipa::path(get, path = "/auth/v1/session", tag = "auth", params(crate::query::ProjectQuery),
-    responses((status = 200, description = "{id, data, message, signature, cacao, expiresAt}"), (status = 400, body = crate::error::ErrorBody), (status = 401, body = crate::error::ErrorBody), (status = 403, body = crate::error::ErrorBody)))]
-pub async fn session(State(state): State<AppState>, Extension(project): Extension<Arc<Project>>, headers: HeaderMap) -> ApiResult<Json<Value>> {
-    let (session, _) = super::session_for_token(&state, &project, bearer(&headers)?).await?;
-    Ok(Json(session))
+    responses((status = 200, body = SessionView), (status = 400, body = crate::error::ErrorBody), (status = 401, body = crate::error::ErrorBody), (status = 403, body = crate::error::ErrorBody)))]
+pub async fn session(State(state): State<AppState>, Extension(project): Extension<Arc<Project>>, headers: HeaderMap) -> ApiResult<Json<SessionView>> {
+    let session = super::session_for_token(&state, &project, bearer(&headers)?).await?;
+    Ok(Json(SessionView::of(&session)))
 }
 
 /// Live sessions of an account on a chain (`account` is CAIP-10); the token must belong to it.
@@ -110,23 +108,22 @@ pub async fn sessions(
         .ok_or_else(|| ApiError::invalid_param("account", "required (CAIP-10)"))?
         .parse()
         .map_err(|e| ApiError::invalid_param("account", e))?;
-    let (_, owner) = super::session_for_token(&state, &project, token).await?;
+    let owner = super::session_for_token(&state, &project, token).await?.account;
     // EVM addresses are compared in their checksummed form, others exactly.
     let same_account = owner.parse::<AccountId>().is_ok_and(|o| o.canonical() == account.canonical());
     if !same_account {
         return Err(ApiError::new(StatusCode::FORBIDDEN, ErrorCode::Forbidden, "The session token belongs to another account"));
     }
-    let sessions = super::sessions_of(&state, &project, &owner, &account.chain.to_string()).await?;
-    Ok(Json(SessionsResponse { sessions }))
+    let sessions = SignInSession::live_of(&state.db, &project.id, &owner, &account.chain.to_string(), now_ms()).await?;
+    Ok(Json(SessionsResponse { sessions: sessions.iter().map(SessionView::of).collect() }))
 }
 
 /// Ends the bearer token's session.
 #[utoipa::path(post, path = "/auth/v1/signout", tag = "auth", params(crate::query::ProjectQuery),
     responses((status = 200, body = Revoked), (status = 400, body = crate::error::ErrorBody), (status = 401, body = crate::error::ErrorBody), (status = 403, body = crate::error::ErrorBody)))]
 pub async fn signout(State(state): State<AppState>, Extension(project): Extension<Arc<Project>>, headers: HeaderMap) -> ApiResult<Json<Revoked>> {
-    let (session, owner) = super::session_for_token(&state, &project, bearer(&headers)?).await?;
-    let id = session["id"].as_str().unwrap_or_default().to_owned();
-    Ok(Json(Revoked { revoked: super::revoke(&state, &project, &id, &owner).await? }))
+    let session = super::session_for_token(&state, &project, bearer(&headers)?).await?;
+    Ok(Json(Revoked { revoked: SignInSession::revoke(&state.db, &project.id, &session.id, &session.account, now_ms()).await? }))
 }
 
 /// Revokes another session of the same account.
@@ -139,8 +136,8 @@ pub async fn revoke(
     headers: HeaderMap,
     Path(id): Path<String>,
 ) -> ApiResult<Json<Revoked>> {
-    let (_, owner) = super::session_for_token(&state, &project, bearer(&headers)?).await?;
-    if super::revoke(&state, &project, &id, &owner).await? {
+    let owner = super::session_for_token(&state, &project, bearer(&headers)?).await?.account;
+    if SignInSession::revoke(&state.db, &project.id, &id, &owner, now_ms()).await? {
         Ok(Json(Revoked { revoked: true }))
     } else {
         Err(ApiError::not_found(format!("No live session {id} for this account")))

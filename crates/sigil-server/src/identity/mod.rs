@@ -14,13 +14,13 @@ use sigil_core::caip::is_evm_address;
 use sigil_core::ens;
 use utoipa::{IntoParams, ToSchema};
 
-use crate::account::evm;
-use crate::account::routes::upstream_error;
 use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::extract::Query;
 use crate::guards::UpstreamBudget;
 use crate::query::text;
+use crate::rpc::calls as evm;
 use crate::rpc::jsonrpc::Reply;
+use crate::rpc::upstream_error;
 use crate::rpc::Rpc;
 use crate::AppState;
 

@@ -4,10 +4,10 @@
 //! cached; eth_blockNumber comes from the followed head where a WebSocket upstream exists
 //! (head.rs); sending methods are always forwarded as they are.
 
+pub mod calls;
 pub mod client;
 pub mod head;
 pub mod jsonrpc;
-pub mod limiter;
 pub mod routes;
 pub mod upstream;
 
@@ -101,7 +101,7 @@ pub struct Rpc {
     started: Instant,
     /// Chain heads followed over WebSocket upstreams, for chains that have them.
     heads: HashMap<String, Arc<head::Head>>,
-    pub limiter: limiter::TokenBuckets,
+    pub limiter: crate::limits::PerSecond,
 }
 
 /// Chains idle for longer than this are not probed.
@@ -138,7 +138,7 @@ impl Rpc {
             .iter()
             .filter_map(|(id, c)| Some((id.clone(), Arc::new(client::UpstreamClient::new(c.esplora.as_deref()?, 64, Duration::from_secs(5)).ok()?))))
             .collect();
-        let limiter = limiter::TokenBuckets::new(settings.requests_per_second);
+        let limiter = crate::limits::PerSecond::new(settings.requests_per_second);
         let heads = chains.by_id.iter().filter(|(_, c)| !c.ws.is_empty()).map(|(id, _)| (id.clone(), Arc::default())).collect();
         let last_used = chains.by_id.keys().map(|id| (id.clone(), Default::default())).collect();
         Rpc {
@@ -367,6 +367,11 @@ impl Rpc {
 
 /// The JSON-RPC proxy, under the project gate. A batch of 1000 calls needs more room than the
 /// general body limit: the proxy reads its body with its own (--rpc-body-limit).
+/// An upstream failure as the API answers it: 503 with what failed.
+pub fn upstream_error(f: Failure) -> crate::error::ApiError {
+    crate::error::ApiError::new(axum::http::StatusCode::SERVICE_UNAVAILABLE, crate::error::ErrorCode::UpstreamUnavailable, f.to_string())
+}
+
 pub fn router() -> utoipa_axum::router::OpenApiRouter<crate::AppState> {
     utoipa_axum::router::OpenApiRouter::new().routes(utoipa_axum::routes!(routes::proxy)).routes(utoipa_axum::routes!(routes::proxy_slash))
 }

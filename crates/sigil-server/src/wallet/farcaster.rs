@@ -13,10 +13,10 @@ use utoipa::ToSchema;
 
 use super::login::{random_token, FARCASTER};
 use super::social::{Identity, FLOW_TTL_MS};
-use super::{device_id, hash, Wallets};
-use crate::account::evm::{eth_call, hex_result};
+use super::{device_id, hash, store, Wallets};
 use crate::db::now_ms;
 use crate::error::{ApiError, ErrorCode};
+use crate::rpc::calls::{eth_call, hex_result};
 use crate::rpc::Rpc;
 
 /// Where the Farcaster app posts the signed message (on the frame origin).
@@ -56,16 +56,7 @@ impl Wallets {
     pub async fn farcaster_start(&self, device_secret: &str, app_url: &str) -> Result<(String, String), ApiError> {
         let device = device_id(device_secret)?;
         let (token, nonce) = (random_token(32), random_token(12).replace(['-', '_'], "0"));
-        sqlx::query(
-            "INSERT INTO wallet_social_flows (state_hash, provider, pkce_verifier, nonce, device_id, return_url, created_at) VALUES ($1, $2, 'channel', $3, $4, NULL, $5)",
-        )
-        .bind(hash(&token))
-        .bind(FARCASTER)
-        .bind(&nonce)
-        .bind(&device)
-        .bind(now_ms())
-        .execute(&self.db)
-        .await?;
+        store::flows::start(&self.db, &hash(&token), FARCASTER, "channel", &nonce, &device, None, now_ms()).await?;
         let mut url = url::Url::parse(app_url).map_err(ApiError::internal)?;
         url.query_pairs_mut()
             .append_pair("channelToken", &token)
@@ -83,17 +74,11 @@ impl Wallets {
     /// The Farcaster app's signed message for a channel: verified (domain, URI, nonce, fid
     /// resource, times, and a signature by the fid's custody address), then the login is done.
     pub async fn farcaster_authenticate(&self, rpc: &Arc<Rpc>, registry: &Registry<'_>, token: &str, req: &Authenticate) -> Result<String, ApiError> {
-        let row = sqlx::query_as::<_, (String, i64, Option<String>, Option<String>)>(
-            "SELECT nonce, created_at, user_id, failure FROM wallet_social_flows WHERE state_hash = $1 AND provider = $2",
-        )
-        .bind(hash(token))
-        .bind(FARCASTER)
-        .fetch_optional(&self.db)
-        .await?;
-        let Some((nonce, created_at, user, failure)) = row else { return Err(ApiError::unauthorized()) };
-        if user.is_some() || failure.is_some() {
+        let Some(flow) = store::flows::get(&self.db, &hash(token)).await?.filter(|f| f.provider == FARCASTER) else { return Err(ApiError::unauthorized()) };
+        if flow.user_id.is_some() || flow.failure.is_some() {
             return Err(ApiError::bad_request(ErrorCode::NonceUsed, "This channel is already completed"));
         }
+        let (nonce, created_at) = (flow.nonce, flow.created_at);
         if now_ms() - created_at > FLOW_TTL_MS {
             return Err(ApiError::bad_request(ErrorCode::NonceExpired, "This channel expired: open a new one"));
         }
@@ -102,11 +87,7 @@ impl Wallets {
         // open for the app's own message (the app is told too).
         if let Err(refusal) = self.verify_farcaster(rpc, registry, &nonce, req).await {
             if matches!(refusal.code, ErrorCode::InvalidMessage | ErrorCode::InvalidSignature) {
-                sqlx::query("UPDATE wallet_social_flows SET refusal = $1 WHERE state_hash = $2 AND user_id IS NULL")
-                    .bind(&refusal.message)
-                    .bind(hash(token))
-                    .execute(&self.db)
-                    .await?;
+                store::flows::set_refusal(&self.db, &hash(token), &refusal.message).await?;
                 self.flow_done.notify_waiters();
             }
             return Err(refusal);

@@ -112,12 +112,13 @@ pub fn generate(kind: KeyKind) -> ([u8; 32], String) {
     }
 }
 
-/// The public address of a secret key; None when the bytes are not a valid key.
+/// The public address of a secret key (as its chain family writes it); None when the bytes are
+/// not a valid key.
 pub fn address_of(kind: KeyKind, secret: &[u8; 32]) -> Option<String> {
-    match kind {
-        KeyKind::Secp256k1 => alloy_signer_local::PrivateKeySigner::from_slice(secret).ok().map(|s| s.address().to_checksum(None)),
-        KeyKind::Ed25519 => Some(bs58::encode(ed25519_dalek::SigningKey::from_bytes(secret).verifying_key().as_bytes()).into_string()),
+    if kind == KeyKind::Secp256k1 && alloy_signer_local::PrivateKeySigner::from_slice(secret).is_err() {
+        return None;
     }
+    crate::families::Family::of_key(kind).embedded_address(secret)
 }
 
 #[cfg(test)]

@@ -14,11 +14,10 @@ use std::time::Duration;
 
 use base64::Engine;
 use serde::Serialize;
-use sqlx::Row;
 use utoipa::ToSchema;
 
 use super::social::{Identity, Socials, CALLBACK_PATH, FLOW_TTL_MS};
-use super::{device_id, hash, normalize_email, User, Wallets};
+use super::{device_id, hash, normalize_email, store, User, Wallets};
 use crate::db::now_ms;
 use crate::error::{ApiError, ErrorCode};
 
@@ -105,19 +104,7 @@ impl Wallets {
         let (state, verifier, nonce) = (random_token(32), random_token(48), random_token(24));
         let callback = format!("{}{CALLBACK_PATH}", self.frame_url);
         let url = p.authorize_url(&socials.http, &callback, &state, &nonce, &verifier).await.map_err(ApiError::unavailable)?;
-        let now = now_ms();
-        sqlx::query(
-            "INSERT INTO wallet_social_flows (state_hash, provider, pkce_verifier, nonce, device_id, return_url, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)",
-        )
-        .bind(hash(&state))
-        .bind(provider)
-        .bind(verifier)
-        .bind(nonce)
-        .bind(&device)
-        .bind(return_url)
-        .bind(now)
-        .execute(&self.db)
-        .await?;
+        store::flows::start(&self.db, &hash(&state), provider, &verifier, &nonce, &device, return_url.as_deref(), now_ms()).await?;
         Ok(url)
     }
 
@@ -132,27 +119,15 @@ impl Wallets {
         error_description: Option<&str>,
     ) -> Result<Returned, ApiError> {
         // Marking the flow returned makes the callback single use, whatever comes after.
-        let row = sqlx::query(
-            "UPDATE wallet_social_flows SET returned_at = $3 WHERE state_hash = $1 AND returned_at IS NULL AND provider <> $2 \
-             RETURNING provider, pkce_verifier, nonce, return_url, created_at",
-        )
-        .bind(hash(state))
-        .bind(FARCASTER)
-        .bind(now_ms())
-        .fetch_optional(&self.db)
-        .await?;
-        let Some(row) = row else {
-            let known: Option<String> =
-                sqlx::query_scalar("SELECT provider FROM wallet_social_flows WHERE state_hash = $1").bind(hash(state)).fetch_optional(&self.db).await?;
-            return Err(login_failed(if known.is_some() {
+        let Some(flow) = store::flows::mark_returned(&self.db, &hash(state), FARCASTER, now_ms()).await? else {
+            let known = store::flows::get(&self.db, &hash(state)).await?.is_some();
+            return Err(login_failed(if known {
                 "This login link was already used: start the login again"
             } else {
                 "This login link is not valid: start the login again"
             }));
         };
-        let provider: String = row.try_get("provider")?;
-        let return_url: Option<String> = row.try_get("return_url")?;
-        let created_at: i64 = row.try_get("created_at")?;
+        let store::flows::Returning { provider, pkce_verifier, nonce, return_url, created_at } = flow;
         let p = socials.get(&provider);
         let label = p.map(|p| p.label.clone()).unwrap_or_else(|| provider.clone());
         let outcome: Result<Identity, Failure> = match (p, code, error) {
@@ -166,9 +141,7 @@ impl Wallets {
             (_, None, None) => Err(Failure::refused(format!("{label} sent no authorization code"))),
             (Some(p), Some(code), None) => {
                 let callback = format!("{}{CALLBACK_PATH}", self.frame_url);
-                p.identify(&socials.http, &callback, code, &row.try_get::<String, _>("pkce_verifier")?, &row.try_get::<String, _>("nonce")?)
-                    .await
-                    .map_err(Failure::refused)
+                p.identify(&socials.http, &callback, code, &pkce_verifier, &nonce).await.map_err(Failure::refused)
             }
         };
         let (claim, failure) = match outcome {
@@ -201,19 +174,7 @@ impl Wallets {
             Ok((user, name, claim)) => (Some(user), name, claim.map(hash), None),
             Err(f) => (None, None, None, Some(if f.cancelled { format!("{CANCELLED}{}", f.message) } else { f.message.clone() })),
         };
-        let done = sqlx::query(
-            "UPDATE wallet_social_flows SET user_id = $1, username = $2, failure = $3, claim_hash = $4, pkce_verifier = '', nonce = '' \
-             WHERE state_hash = $5 AND user_id IS NULL AND failure IS NULL",
-        )
-        .bind(user_id)
-        .bind(username)
-        .bind(failure)
-        .bind(claim_hash)
-        .bind(hash(state))
-        .execute(&self.db)
-        .await?
-        .rows_affected()
-            == 1;
+        let done = store::flows::finish(&self.db, &hash(state), user_id, username, failure.as_deref(), claim_hash.as_deref()).await?;
         self.flow_done.notify_waiters();
         Ok(done)
     }
@@ -221,18 +182,8 @@ impl Wallets {
     /// The wallet of a provider account: the one it had, or the email user whose address the
     /// provider verified, or a new one.
     pub(super) async fn social_user(&self, provider: &str, identity: &Identity) -> Result<String, ApiError> {
-        let known: Option<String> = sqlx::query_scalar("SELECT user_id FROM wallet_socials WHERE provider = $1 AND subject = $2")
-            .bind(provider)
-            .bind(&identity.subject)
-            .fetch_optional(&self.db)
-            .await?;
-        if let Some(user_id) = known {
-            sqlx::query("UPDATE wallet_socials SET username = $1 WHERE provider = $2 AND subject = $3")
-                .bind(&identity.username)
-                .bind(provider)
-                .bind(&identity.subject)
-                .execute(&self.db)
-                .await?;
+        if let Some(user_id) = store::socials::user_of(&self.db, provider, &identity.subject).await? {
+            store::socials::set_username(&self.db, provider, &identity.subject, identity.username.as_deref()).await?;
             return Ok(user_id);
         }
         // Only an email the provider verified may name (or join) a user: an unverified one
@@ -245,19 +196,8 @@ impl Wallets {
             },
             None => self.create_user(None).await?,
         };
-        sqlx::query("INSERT INTO wallet_socials (provider, subject, user_id, username) VALUES ($1, $2, $3, $4) ON CONFLICT (provider, subject) DO NOTHING")
-            .bind(provider)
-            .bind(&identity.subject)
-            .bind(&user_id)
-            .bind(&identity.username)
-            .execute(&self.db)
-            .await?;
         // Two callbacks for one new account at once: the first one's user wins.
-        Ok(sqlx::query_scalar("SELECT user_id FROM wallet_socials WHERE provider = $1 AND subject = $2")
-            .bind(provider)
-            .bind(&identity.subject)
-            .fetch_one(&self.db)
-            .await?)
+        Ok(store::socials::link(&self.db, provider, &identity.subject, &user_id, identity.username.as_deref()).await?)
     }
 
     /// The frame claims the login it started (the state from the provider URL or the return
@@ -272,52 +212,31 @@ impl Wallets {
         let mut refusal_at_start: Option<Option<String>> = None;
         loop {
             let woken = self.flow_done.notified();
-            let row = sqlx::query(
-                "SELECT provider, device_id, created_at, user_id, username, failure, claim_hash, claimed_at, refusal FROM wallet_social_flows WHERE state_hash = $1",
-            )
-            .bind(hash(state))
-            .fetch_optional(&self.db)
-            .await?;
             // Another device's login is as unknown as a made-up one.
-            let row = row.filter(|r| r.try_get::<String, _>("device_id").is_ok_and(|d| d == device));
-            let Some(row) = row else { return Err(unknown()) };
-            if let Some(failure) = row.try_get::<Option<String>, _>("failure")? {
+            let Some(flow) = store::flows::get(&self.db, &hash(state)).await?.filter(|f| f.device_id == device) else { return Err(unknown()) };
+            if let Some(failure) = flow.failure {
                 return Err(failure_of(failure));
             }
-            if let Some(user_id) = row.try_get::<Option<String>, _>("user_id")? {
-                if row.try_get::<Option<i64>, _>("claimed_at")?.is_some() {
+            if let Some(user_id) = flow.user_id {
+                if flow.claimed_at.is_some() {
                     return Err(login_failed("This login was already used: start the login again"));
                 }
-                let expected: Option<String> = row.try_get("claim_hash")?;
-                let secret_needed = expected.is_some();
-                match (claim, secret_needed) {
-                    (None, true) => return Ok(Claim::Returned),
-                    (Some(given), true) if expected.as_deref() != Some(hash(given).as_str()) => return Err(unknown()),
+                match (claim, &flow.claim_hash) {
+                    (None, Some(_)) => return Ok(Claim::Returned),
+                    (Some(given), Some(expected)) if *expected != hash(given) => return Err(unknown()),
                     _ => {}
                 }
                 // One statement claims it: two claims at once cannot both get a session.
-                let claimed = sqlx::query("UPDATE wallet_social_flows SET claimed_at = $1 WHERE state_hash = $2 AND device_id = $3 AND claimed_at IS NULL")
-                    .bind(now_ms())
-                    .bind(hash(state))
-                    .bind(&device)
-                    .execute(&self.db)
-                    .await?
-                    .rows_affected();
-                if claimed != 1 {
+                if !store::flows::claim(&self.db, &hash(state), &device, now_ms()).await? {
                     return Err(login_failed("This login was already used: start the login again"));
                 }
                 let token = self.open_session(&user_id, &device, now_ms()).await?;
-                return Ok(Claim::Connected {
-                    token,
-                    user: self.user(&user_id).await?,
-                    provider: row.try_get("provider")?,
-                    user_name: row.try_get("username")?,
-                });
+                return Ok(Claim::Connected { token, user: self.user(&user_id).await?, provider: flow.provider, user_name: flow.username });
             }
-            if now_ms() - row.try_get::<i64, _>("created_at")? > FLOW_TTL_MS {
+            if now_ms() - flow.created_at > FLOW_TTL_MS {
                 return Err(login_failed("The login took longer than 10 minutes: start again"));
             }
-            let refused: Option<String> = row.try_get("refusal")?;
+            let refused = flow.refusal;
             match &refusal_at_start {
                 None => refusal_at_start = Some(refused.clone()),
                 Some(before) if *before != refused => return Ok(Claim::Pending { refused }),

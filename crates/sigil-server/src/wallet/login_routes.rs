@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use axum::extract::State;
-use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::Json;
 use serde::{Deserialize, Serialize};
@@ -172,17 +172,11 @@ fn claim_wait(state: &AppState) -> Duration {
 /// person has not finished, `{"status":"returned"}` when the claim secret is needed).
 #[utoipa::path(post, path = "/wallet/v1/social/connect", tag = "wallet", request_body = ConnectSocial,
     responses((status = 200, body = Claim), (status = 400, body = crate::error::ErrorBody, description = "Cancelled (login_cancelled), refused or not verified, with the reason")))]
-pub async fn social_connect(State(state): State<AppState>, _: FromFrame, extract::Json(req): extract::Json<ConnectSocial>) -> ApiResult<Response> {
+pub async fn social_connect(State(state): State<AppState>, _: FromFrame, extract::Json(req): extract::Json<ConnectSocial>) -> ApiResult<Json<Claim>> {
     let login = state_of(&req.uri).ok_or_else(|| ApiError::invalid_param("uri", "it carries no login state"))?;
     let secret = req.claim.or_else(|| claim_of(&req.uri));
     let claim = wallets(&state)?.claim(&login, &req.device_secret, secret.as_deref(), claim_wait(&state)).await?;
-    Ok(no_store(Json(claim)))
-}
-
-fn no_store(reply: impl IntoResponse) -> Response {
-    let mut res = reply.into_response();
-    res.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
-    res
+    Ok(Json(claim))
 }
 
 #[derive(Deserialize, ToSchema)]
@@ -224,9 +218,9 @@ pub struct ConnectFarcaster {
 /// refused); its userName.
 #[utoipa::path(post, path = "/wallet/v1/farcaster/connect", tag = "wallet", request_body = ConnectFarcaster,
     responses((status = 200, body = Claim), (status = 400, body = crate::error::ErrorBody)))]
-pub async fn farcaster_connect(State(state): State<AppState>, _: FromFrame, extract::Json(req): extract::Json<ConnectFarcaster>) -> ApiResult<Response> {
+pub async fn farcaster_connect(State(state): State<AppState>, _: FromFrame, extract::Json(req): extract::Json<ConnectFarcaster>) -> ApiResult<Json<Claim>> {
     let claim = wallets(&state)?.claim(&req.channel_token, &req.device_secret, None, claim_wait(&state)).await?;
-    Ok(no_store(Json(claim)))
+    Ok(Json(claim))
 }
 
 #[derive(Serialize, ToSchema)]

@@ -11,23 +11,22 @@ pub mod login_routes;
 pub mod mail;
 pub mod page;
 pub mod routes;
-pub mod sign;
 pub mod social;
+pub mod store;
 
 /// The device-approval link's page, on the frame origin.
 pub const APPROVE_PATH: &str = "/wallet/v1/approve-device";
 
 use std::sync::Arc;
 
-use alloy_signer_local::PrivateKeySigner;
 use rand::Rng;
 use serde::Serialize;
 use sha2::{Digest, Sha256};
-use sqlx::Row;
 use utoipa::ToSchema;
 
 use crate::db::{now_ms, Db};
 use crate::error::{ApiError, ErrorCode};
+use crate::families::Family;
 use keys::{Kek, KeyKind, Sealed};
 use mail::Mailer;
 
@@ -210,7 +209,7 @@ impl Wallets {
     }
 
     async fn user_id(&self, email: &str) -> Result<Option<String>, ApiError> {
-        Ok(sqlx::query_scalar("SELECT id FROM wallet_users WHERE email = $1").bind(email).fetch_optional(&self.db).await?)
+        Ok(store::users::id_by_email(&self.db, email).await?)
     }
 
     /// Stores a new code (or link secret) for `key` and `purpose`, unless one went out less
@@ -218,30 +217,10 @@ impl Wallets {
     async fn issue(&self, key: &str, purpose: Purpose, secret_hash: &str, payload: Option<&str>, device: &str) -> Result<(), ApiError> {
         let now = now_ms();
         let ttl = if purpose == Purpose::Device { LINK_TTL_MS } else { CODE_TTL_MS };
-        let issued = sqlx::query(
-            "INSERT INTO wallet_codes (email, purpose, code_hash, sent_at, expires_at, tries, payload, device_id) VALUES ($1, $2, $3, $4, $5, 0, $6, $7) \
-             ON CONFLICT (email, purpose) DO UPDATE SET code_hash = excluded.code_hash, sent_at = excluded.sent_at, expires_at = excluded.expires_at, \
-             tries = 0, payload = excluded.payload, device_id = excluded.device_id WHERE wallet_codes.sent_at <= $8",
-        )
-        .bind(key)
-        .bind(purpose.as_str())
-        .bind(secret_hash)
-        .bind(now)
-        .bind(now + ttl)
-        .bind(payload)
-        .bind(device)
-        .bind(now - CODE_COOLDOWN_MS)
-        .execute(&self.db)
-        .await?
-        .rows_affected();
-        if issued == 1 {
+        if store::codes::issue(&self.db, key, purpose.as_str(), secret_hash, payload, device, now, now + ttl, now - CODE_COOLDOWN_MS).await? {
             return Ok(());
         }
-        let sent: Option<i64> = sqlx::query_scalar("SELECT sent_at FROM wallet_codes WHERE email = $1 AND purpose = $2")
-            .bind(key)
-            .bind(purpose.as_str())
-            .fetch_optional(&self.db)
-            .await?;
+        let sent = store::codes::sent_at(&self.db, key, purpose.as_str()).await?;
         let wait = ((CODE_COOLDOWN_MS - (now - sent.unwrap_or(now))).max(1) + 999) / 1000;
         Err(ApiError {
             retry_after: Some(wait as u64),
@@ -273,36 +252,12 @@ impl Wallets {
         let now = now_ms();
         let digits = code.trim();
         let given = if digits.len() == 6 && digits.bytes().all(|b| b.is_ascii_digit()) { code_hash(key, purpose, digits) } else { String::new() };
-        // Kept after use, emptied: when it was sent still counts for the 30 s between codes.
-        let row = sqlx::query(
-            "UPDATE wallet_codes SET tries = tries + 1, \
-             code_hash = CASE WHEN code_hash = $3 THEN '' ELSE code_hash END, \
-             expires_at = CASE WHEN code_hash = $3 THEN 0 ELSE expires_at END \
-             WHERE email = $1 AND purpose = $2 AND device_id = $4 AND code_hash <> '' AND expires_at > $5 AND tries < $6 \
-             RETURNING code_hash, payload",
-        )
-        .bind(key)
-        .bind(purpose.as_str())
-        .bind(&given)
-        .bind(device)
-        .bind(now)
-        .bind(CODE_TRIES)
-        .fetch_optional(&self.db)
-        .await?;
         let invalid = || bad(ErrorCode::InvalidCode, "Invalid code");
-        if let Some(row) = row {
-            let left: String = row.try_get("code_hash")?;
-            return if left.is_empty() && !given.is_empty() { Ok(row.try_get("payload")?) } else { Err(invalid()) };
+        if let Some((used, payload)) = store::codes::try_code(&self.db, key, purpose.as_str(), &given, device, now, CODE_TRIES).await? {
+            return if used { Ok(payload) } else { Err(invalid()) };
         }
         // Nothing to try: only the device the code went to learns why.
-        let mine: Option<(String, i64, i64)> =
-            sqlx::query_as("SELECT code_hash, expires_at, tries FROM wallet_codes WHERE email = $1 AND purpose = $2 AND device_id = $3")
-                .bind(key)
-                .bind(purpose.as_str())
-                .bind(device)
-                .fetch_optional(&self.db)
-                .await?;
-        Err(match mine {
+        Err(match store::codes::state_for(&self.db, key, purpose.as_str(), device).await? {
             Some((stored, ..)) if stored.is_empty() => bad(ErrorCode::InvalidCode, "No code was sent, or it was used up: ask for a new one"),
             Some((_, expires, tries)) if expires <= now || tries >= CODE_TRIES => {
                 bad(ErrorCode::CodeExpired, "The code has expired or was tried too often: ask for a new one")
@@ -339,48 +294,23 @@ impl Wallets {
 
     /// Whether this device was approved for this email, within the last year.
     async fn device_approved(&self, email: &str, device: &str) -> Result<bool, ApiError> {
-        let approved: Option<Option<i64>> = sqlx::query_scalar("SELECT approved_at FROM wallet_devices WHERE email = $1 AND device_id = $2")
-            .bind(email)
-            .bind(device)
-            .fetch_optional(&self.db)
-            .await?;
-        Ok(matches!(approved, Some(Some(at)) if at > now_ms() - DEVICE_APPROVAL_MS))
+        let approved = store::devices::approved_at(&self.db, email, device).await?;
+        Ok(approved.is_some_and(|at| at > now_ms() - DEVICE_APPROVAL_MS))
     }
 
     /// What an approval link is for, while it works: the email and the device in words.
     pub async fn pending_approval(&self, secret: &str) -> Result<Option<(String, String)>, ApiError> {
-        Ok(sqlx::query_as("SELECT email, payload FROM wallet_codes WHERE purpose = $1 AND code_hash = $2 AND expires_at > $3")
-            .bind(Purpose::Device.as_str())
-            .bind(hash(secret))
-            .bind(now_ms())
-            .fetch_optional(&self.db)
-            .await?
-            .map(|(email, who): (String, Option<String>)| (email, who.unwrap_or_default())))
+        let link = store::codes::live_link(&self.db, Purpose::Device.as_str(), &hash(secret), now_ms()).await?;
+        Ok(link.map(|(email, who)| (email, who.unwrap_or_default())))
     }
 
     /// The approval link was confirmed (a POST from its page): the device may log in with a
     /// code. A link works once, for 10 minutes.
     pub async fn approve_device(&self, secret: &str) -> Result<(), ApiError> {
         let now = now_ms();
-        let link: Option<(String, String)> = sqlx::query_as(
-            "UPDATE wallet_codes SET code_hash = '', expires_at = 0 WHERE purpose = $1 AND code_hash = $2 AND code_hash <> '' AND expires_at > $3 \
-             RETURNING email, device_id",
-        )
-        .bind(Purpose::Device.as_str())
-        .bind(hash(secret))
-        .bind(now)
-        .fetch_optional(&self.db)
-        .await?;
+        let link = store::codes::use_link(&self.db, Purpose::Device.as_str(), &hash(secret), now).await?;
         let Some((email, device)) = link else { return Err(ApiError::not_found("This approval link is unknown, was used already or has expired")) };
-        sqlx::query(
-            "INSERT INTO wallet_devices (email, device_id, approve_hash, approved_at, created_at) VALUES ($1, $2, '', $3, $3) \
-             ON CONFLICT (email, device_id) DO UPDATE SET approved_at = $3",
-        )
-        .bind(email)
-        .bind(device)
-        .bind(now)
-        .execute(&self.db)
-        .await?;
+        store::devices::approve(&self.db, &email, &device, now).await?;
         Ok(())
     }
 
@@ -412,23 +342,18 @@ impl Wallets {
         Ok((token, self.user(&user_id).await?))
     }
 
+    /// A new user with a key for each family the embedded wallet holds, sealed.
     async fn create_user(&self, email: Option<&str>) -> Result<String, ApiError> {
         let id = uuid::Uuid::new_v4().to_string();
-        let mut tx = self.db.begin().await?;
-        sqlx::query("INSERT INTO wallet_users (id, email, created_at) VALUES ($1, $2, $3)").bind(&id).bind(email).bind(now_ms()).execute(&mut *tx).await?;
-        for kind in [KeyKind::Secp256k1, KeyKind::Ed25519] {
-            let (secret, address) = keys::generate(kind);
-            let sealed = self.kek.seal(&secret, &format!("{id}:{}", kind.as_str()));
-            sqlx::query("INSERT INTO wallet_keys (user_id, kind, address, sealed, kek_id) VALUES ($1, $2, $3, $4, $5)")
-                .bind(&id)
-                .bind(kind.as_str())
-                .bind(address)
-                .bind(sealed.blob)
-                .bind(sealed.kek_id)
-                .execute(&mut *tx)
-                .await?;
-        }
-        tx.commit().await?;
+        let keys: Vec<store::users::StoredKey> = [KeyKind::Secp256k1, KeyKind::Ed25519]
+            .into_iter()
+            .map(|kind| {
+                let (secret, address) = keys::generate(kind);
+                let sealed = self.kek.seal(&secret, &format!("{id}:{}", kind.as_str()));
+                store::users::StoredKey { user_id: id.clone(), kind: kind.as_str().into(), address, sealed: sealed.blob, kek_id: sealed.kek_id }
+            })
+            .collect();
+        store::users::create(&self.db, &id, email, now_ms(), &keys).await?;
         Ok(id)
     }
 
@@ -436,41 +361,27 @@ impl Wallets {
     async fn open_session(&self, user_id: &str, device: &str, proved_at: i64) -> Result<String, ApiError> {
         let token = hex::encode(rand::random::<[u8; 32]>());
         let now = now_ms();
-        sqlx::query("INSERT INTO wallet_sessions (token_hash, user_id, device_id, created_at, expires_at, proved_at) VALUES ($1, $2, $3, $4, $5, $6)")
-            .bind(hash(&token))
-            .bind(user_id)
-            .bind(device)
-            .bind(now)
-            .bind(now + SESSION_TTL_MS)
-            .bind(proved_at)
-            .execute(&self.db)
-            .await?;
+        let session = store::sessions::StoredSession { user_id: user_id.into(), device_id: device.into(), expires_at: now + SESSION_TTL_MS, proved_at };
+        store::sessions::open(&self.db, &hash(&token), &session, now).await?;
         Ok(token)
     }
 
     /// The live session a token names.
     pub async fn session(&self, token: &str) -> Result<Session, ApiError> {
-        let row: Option<(String, i64)> =
-            sqlx::query_as("SELECT user_id, proved_at FROM wallet_sessions WHERE token_hash = $1 AND revoked_at IS NULL AND expires_at > $2")
-                .bind(hash(token))
-                .bind(now_ms())
-                .fetch_optional(&self.db)
-                .await?;
-        let (user_id, proved_at) = row.ok_or_else(ApiError::unauthorized)?;
-        Ok(Session { user: self.user(&user_id).await?, user_id, proved_at })
+        let stored = store::sessions::live(&self.db, &hash(token), now_ms()).await?.ok_or_else(ApiError::unauthorized)?;
+        Ok(Session { user: self.user(&stored.user_id).await?, user_id: stored.user_id, proved_at: stored.proved_at })
     }
 
     pub async fn user(&self, user_id: &str) -> Result<User, ApiError> {
-        let email: Option<String> = sqlx::query_scalar("SELECT email FROM wallet_users WHERE id = $1").bind(user_id).fetch_one(&self.db).await?;
-        let rows = sqlx::query("SELECT kind, address FROM wallet_keys WHERE user_id = $1 ORDER BY kind DESC").bind(user_id).fetch_all(&self.db).await?;
-        let accounts = rows
-            .iter()
-            .map(|r| {
-                let kind: String = r.try_get("kind")?;
-                let namespace = if kind == KeyKind::Secp256k1.as_str() { "eip155" } else { "solana" };
-                Ok(Account { namespace: namespace.into(), address: r.try_get("address")?, kind: "eoa".into() })
+        let email = store::users::email(&self.db, user_id).await?;
+        let accounts = store::users::addresses(&self.db, user_id)
+            .await?
+            .into_iter()
+            .filter_map(|(kind, address)| {
+                let kind = [KeyKind::Secp256k1, KeyKind::Ed25519].into_iter().find(|k| k.as_str() == kind)?;
+                Some(Account { namespace: Family::of_key(kind).namespace().as_str().into(), address, kind: "eoa".into() })
             })
-            .collect::<Result<Vec<_>, sqlx::Error>>()?;
+            .collect();
         Ok(User { email, accounts })
     }
 
@@ -478,54 +389,23 @@ impl Wallets {
     /// so a token refreshes once. The new session keeps the old one's expiry and proof.
     pub async fn refresh(&self, token: &str) -> Result<String, ApiError> {
         let now = now_ms();
-        let row: Option<(String, String, i64, i64)> = sqlx::query_as(
-            "UPDATE wallet_sessions SET revoked_at = $2 WHERE token_hash = $1 AND revoked_at IS NULL AND expires_at > $2 \
-             RETURNING user_id, device_id, expires_at, proved_at",
-        )
-        .bind(hash(token))
-        .bind(now)
-        .fetch_optional(&self.db)
-        .await?;
-        let (user_id, device, expires_at, proved_at) = row.ok_or_else(ApiError::unauthorized)?;
+        let ended = store::sessions::end(&self.db, &hash(token), now).await?.ok_or_else(ApiError::unauthorized)?;
         let fresh = hex::encode(rand::random::<[u8; 32]>());
-        sqlx::query("INSERT INTO wallet_sessions (token_hash, user_id, device_id, created_at, expires_at, proved_at) VALUES ($1, $2, $3, $4, $5, $6)")
-            .bind(hash(&fresh))
-            .bind(user_id)
-            .bind(device)
-            .bind(now)
-            .bind(expires_at)
-            .bind(proved_at)
-            .execute(&self.db)
-            .await?;
+        store::sessions::open(&self.db, &hash(&fresh), &ended, now).await?;
         Ok(fresh)
     }
 
     pub async fn sign_out(&self, token: &str) -> Result<(), ApiError> {
-        sqlx::query("UPDATE wallet_sessions SET revoked_at = $1 WHERE token_hash = $2 AND revoked_at IS NULL")
-            .bind(now_ms())
-            .bind(hash(token))
-            .execute(&self.db)
-            .await?;
+        store::sessions::end(&self.db, &hash(token), now_ms()).await?;
         Ok(())
     }
 
-    async fn secret(&self, user_id: &str, kind: KeyKind) -> Result<[u8; 32], ApiError> {
-        let row = sqlx::query("SELECT sealed, kek_id FROM wallet_keys WHERE user_id = $1 AND kind = $2")
-            .bind(user_id)
-            .bind(kind.as_str())
-            .fetch_one(&self.db)
-            .await?;
-        let sealed = Sealed { blob: row.try_get("sealed")?, kek_id: row.try_get("kek_id")? };
+    /// A user's secret key of `kind`, decrypted for one use.
+    pub async fn secret(&self, user_id: &str, kind: KeyKind) -> Result<[u8; 32], ApiError> {
+        let stored = store::users::key(&self.db, user_id, kind.as_str()).await?;
+        let sealed = Sealed { blob: stored.sealed, kek_id: stored.kek_id };
         let bytes = self.kek.open(&sealed, &format!("{user_id}:{}", kind.as_str())).map_err(ApiError::internal)?;
         bytes.try_into().map_err(|_| ApiError::internal("a stored key has the wrong length"))
-    }
-
-    pub async fn evm_signer(&self, user_id: &str) -> Result<PrivateKeySigner, ApiError> {
-        PrivateKeySigner::from_slice(&self.secret(user_id, KeyKind::Secp256k1).await?).map_err(ApiError::internal)
-    }
-
-    pub async fn solana_signer(&self, user_id: &str) -> Result<ed25519_dalek::SigningKey, ApiError> {
-        Ok(ed25519_dalek::SigningKey::from_bytes(&self.secret(user_id, KeyKind::Ed25519).await?))
     }
 
     /// "Update email": a code to the current address first; a wallet without one (made by a
@@ -574,19 +454,10 @@ impl Wallets {
             .check_code(&code_key(&session.user_id, &session.user), Purpose::UpdateSecondary, code, "")
             .await?
             .ok_or_else(|| ApiError::internal("an email change without its address"))?;
-        let changed = sqlx::query("UPDATE wallet_users SET email = $1 WHERE id = $2 AND NOT EXISTS (SELECT 1 FROM wallet_users WHERE email = $1)")
-            .bind(&new_email)
-            .bind(&session.user_id)
-            .execute(&self.db)
-            .await;
-        match changed {
-            Ok(done) if done.rows_affected() == 1 => Ok(new_email),
-            // Taken before this statement, or by another change at the same moment (unique).
-            Ok(_) | Err(sqlx::Error::Database(_)) => {
-                Err(ApiError::new(axum::http::StatusCode::CONFLICT, ErrorCode::EmailTaken, "Another wallet uses that email address"))
-            }
-            Err(e) => Err(e.into()),
+        if !store::users::set_email_if_free(&self.db, &session.user_id, &new_email).await? {
+            return Err(ApiError::new(axum::http::StatusCode::CONFLICT, ErrorCode::EmailTaken, "Another wallet uses that email address"));
         }
+        Ok(new_email)
     }
 
     pub async fn export_request(&self, user: &User) -> Result<(), ApiError> {
@@ -628,40 +499,37 @@ const KEEP_ENDED_MS: i64 = 24 * 60 * 60 * 1000;
 /// Deletes sessions that ended (expired or signed out) a day ago, codes and links that expired a
 /// day ago, logins started a day ago, and device approvals older than a year; how many rows.
 pub async fn prune(db: &Db, now: i64) -> Result<u64, sqlx::Error> {
-    let before = now - KEEP_ENDED_MS;
-    let mut rows = 0;
-    rows += sqlx::query("DELETE FROM wallet_sessions WHERE expires_at <= $1 OR revoked_at <= $1").bind(before).execute(db).await?.rows_affected();
-    // A used code's row (emptied, expires_at 0) is kept while its 30 s between mails runs.
-    rows += sqlx::query("DELETE FROM wallet_codes WHERE expires_at <= $1 AND sent_at <= $1").bind(before).execute(db).await?.rows_affected();
-    rows += sqlx::query("DELETE FROM wallet_social_flows WHERE created_at <= $1").bind(before).execute(db).await?.rows_affected();
-    rows += sqlx::query("DELETE FROM wallet_devices WHERE approved_at <= $1").bind(now - DEVICE_APPROVAL_MS).execute(db).await?.rows_affected();
-    Ok(rows)
+    store::prune(db, now - KEEP_ENDED_MS, now - DEVICE_APPROVAL_MS).await
 }
 
 /// Re-encrypts every stored key from `old` to `new` in one transaction; how many keys.
-pub async fn rotate_keys(db: &Db, old: &Kek, new: &Kek) -> anyhow::Result<u64> {
-    let rows = sqlx::query("SELECT user_id, kind, sealed, kek_id FROM wallet_keys").fetch_all(db).await?;
-    let mut tx = db.begin().await?;
-    let mut count = 0;
-    for r in &rows {
-        let (user, kind, kek_id): (String, String, String) = (r.try_get("user_id")?, r.try_get("kind")?, r.try_get("kek_id")?);
-        if kek_id == new.id() {
+pub async fn rotate_keys(db: &Db, old: &Kek, new: &Kek) -> Result<u64, RotateError> {
+    let mut resealed = Vec::new();
+    for mut key in store::users::all_keys(db).await? {
+        if key.kek_id == new.id() {
             continue;
         }
-        let context = format!("{user}:{kind}");
-        let secret = old.open(&Sealed { blob: r.try_get("sealed")?, kek_id }, &context).map_err(|e| anyhow::anyhow!("key of user {user} ({kind}): {e}"))?;
+        let context = format!("{}:{}", key.user_id, key.kind);
+        let secret = old.open(&Sealed { blob: key.sealed.clone(), kek_id: key.kek_id.clone() }, &context).map_err(|e| RotateError::Key {
+            user: key.user_id.clone(),
+            kind: key.kind.clone(),
+            error: e,
+        })?;
         let sealed = new.seal(&secret, &context);
-        sqlx::query("UPDATE wallet_keys SET sealed = $1, kek_id = $2 WHERE user_id = $3 AND kind = $4")
-            .bind(sealed.blob)
-            .bind(sealed.kek_id)
-            .bind(&user)
-            .bind(&kind)
-            .execute(&mut *tx)
-            .await?;
-        count += 1;
+        (key.sealed, key.kek_id) = (sealed.blob, sealed.kek_id);
+        resealed.push(key);
     }
-    tx.commit().await?;
-    Ok(count)
+    store::users::reseal(db, &resealed).await?;
+    Ok(resealed.len() as u64)
+}
+
+/// Why a key rotation stopped (nothing was changed).
+#[derive(Debug, thiserror::Error)]
+pub enum RotateError {
+    #[error("key of user {user} ({kind}): {error}")]
+    Key { user: String, kind: String, error: keys::KeyError },
+    #[error(transparent)]
+    Db(#[from] sqlx::Error),
 }
 
 /// The service, when the configuration provides a key-encryption key; email login also

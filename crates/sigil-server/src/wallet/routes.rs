@@ -14,10 +14,10 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::{IntoParams, ToSchema};
 
-use super::sign::{self, SignError};
 use super::{Action, Requester, Session, User, Wallets};
 use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::extract::{self, Query};
+use crate::families::{Family, Handling, SignError, NOT_ALLOWED};
 use crate::guards::{bearer, ClientAddr, CodeBudget, WriteBudget};
 use crate::AppState;
 
@@ -42,6 +42,18 @@ impl FromRequestParts<AppState> for FromFrame {
             }
             _ => Ok(FromFrame),
         }
+    }
+}
+
+/// Guard: the live session of the request's `Authorization: Bearer` token (401 without one).
+pub struct WalletSession(pub Session);
+
+impl FromRequestParts<AppState> for WalletSession {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
+        let token = bearer(&parts.headers)?;
+        Ok(WalletSession(wallets(state)?.session(token).await?))
     }
 }
 
@@ -155,22 +167,20 @@ pub struct SessionReply {
 /// Connect OTP: the emailed code; a session for the (new or known) user.
 #[utoipa::path(post, path = "/wallet/v1/connect-otp", tag = "wallet", request_body = ConnectOtp,
     responses((status = 200, body = SessionReply), (status = 400, body = crate::error::ErrorBody)))]
-pub async fn connect_otp(State(state): State<AppState>, _: FromFrame, _: CodeBudget, extract::Json(req): extract::Json<ConnectOtp>) -> ApiResult<Response> {
+pub async fn connect_otp(
+    State(state): State<AppState>,
+    _: FromFrame,
+    _: CodeBudget,
+    extract::Json(req): extract::Json<ConnectOtp>,
+) -> ApiResult<Json<SessionReply>> {
     let (token, user) = wallets(&state)?.connect_otp(&req.email, &req.otp, &req.device_secret).await?;
-    Ok(no_store(Json(SessionReply { token, user })))
-}
-
-fn no_store(reply: impl IntoResponse) -> Response {
-    let mut res = reply.into_response();
-    res.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
-    res
+    Ok(Json(SessionReply { token, user }))
 }
 
 /// Get user: the session's email and accounts.
 #[utoipa::path(get, path = "/wallet/v1/user", tag = "wallet", responses((status = 200, body = User), (status = 401, body = crate::error::ErrorBody)))]
-pub async fn user(State(state): State<AppState>, _: FromFrame, headers: HeaderMap) -> ApiResult<Response> {
-    let session = wallets(&state)?.session(bearer(&headers)?).await?;
-    Ok(no_store(Json(session.user)))
+pub async fn user(_: FromFrame, WalletSession(session): WalletSession) -> Json<User> {
+    Json(session.user)
 }
 
 #[derive(Serialize, ToSchema)]
@@ -196,8 +206,8 @@ pub struct TokenReply {
 
 /// A new token for the session (the old one ends).
 #[utoipa::path(post, path = "/wallet/v1/refresh", tag = "wallet", responses((status = 200, body = TokenReply), (status = 401, body = crate::error::ErrorBody)))]
-pub async fn refresh(State(state): State<AppState>, _: FromFrame, _: WriteBudget, headers: HeaderMap) -> ApiResult<Response> {
-    Ok(no_store(Json(TokenReply { token: wallets(&state)?.refresh(bearer(&headers)?).await? })))
+pub async fn refresh(State(state): State<AppState>, _: FromFrame, _: WriteBudget, headers: HeaderMap) -> ApiResult<Json<TokenReply>> {
+    Ok(Json(TokenReply { token: wallets(&state)?.refresh(bearer(&headers)?).await? }))
 }
 
 /// Sign out: the session ends.
@@ -233,11 +243,23 @@ pub async fn rpc(
     State(state): State<AppState>,
     _: FromFrame,
     ClientAddr(address): ClientAddr,
-    headers: HeaderMap,
+    WalletSession(Session { user, user_id, .. }): WalletSession,
     extract::Json(req): extract::Json<RpcRequest>,
 ) -> ApiResult<Json<RpcReply>> {
     let service = wallets(&state)?;
-    let Session { user, user_id, .. } = service.session(bearer(&headers)?).await?;
+    let chain = req.chain_id.as_str();
+    let refused = |e: SignError| match e {
+        SignError::NotAllowed => ApiError::bad_request(ErrorCode::NotAllowed, NOT_ALLOWED),
+        SignError::Params(m) => ApiError::bad_request(ErrorCode::InvalidParameter, m),
+        SignError::Chain(m) => ApiError::new(StatusCode::BAD_GATEWAY, ErrorCode::UpstreamUnavailable, m),
+    };
+    // The chain's family answers, signs or passes the request on; the embedded wallet has keys
+    // for the families it has accounts in.
+    let family = Family::of_chain(chain).filter(|f| f.embedded_key().is_some());
+    let served = state.rpc.chains().get(chain).is_some() || family == Some(Family::Solana);
+    let (Some(family), true) = (family, served) else {
+        return Err(ApiError::invalid_param("chainId", format!("{chain} is not a chain this server serves")));
+    };
     // What reaches the chain's nodes takes from the same upstream budget as /v1
     // (--rpc-requests-per-second), per user and per client address.
     let upstream = |calls: usize| -> ApiResult<()> {
@@ -245,41 +267,25 @@ pub async fn rpc(
         state.rpc.limiter.take(&format!("wallet-user:{user_id}"), calls, now).map_err(ApiError::too_many_requests)?;
         state.rpc.limiter.take(&format!("wallet-address:{address}"), calls, now).map_err(ApiError::too_many_requests)
     };
-    let account = |ns: &str| user.accounts.iter().find(|a| a.namespace == ns).map(|a| a.address.clone()).unwrap_or_default();
-    let refused = |e: SignError| match e {
-        SignError::NotAllowed => ApiError::bad_request(ErrorCode::NotAllowed, sign::NOT_ALLOWED),
-        SignError::Params(m) => ApiError::bad_request(ErrorCode::InvalidParameter, m),
-        SignError::Chain(m) => ApiError::new(StatusCode::BAD_GATEWAY, ErrorCode::UpstreamUnavailable, m),
-    };
-    let chain = req.chain_id.as_str();
-    if state.rpc.chains().get(chain).is_none() && !chain.starts_with("solana:") {
-        return Err(ApiError::invalid_param("chainId", format!("{chain} is not a chain this server serves")));
-    }
-    let result: Value = match req.method.as_str() {
-        "eth_accounts" | "eth_requestAccounts" => Value::from(vec![account("eip155")]),
-        "eth_chainId" => {
-            let id: u64 = chain.strip_prefix("eip155:").and_then(|c| c.parse().ok()).ok_or_else(|| ApiError::invalid_param("chainId", "not an EVM chain"))?;
-            format!("{id:#x}").into()
+    let namespace = family.namespace().as_str();
+    let account = user.accounts.iter().find(|a| a.namespace == namespace).map(|a| a.address.clone()).unwrap_or_default();
+    let result = match family.wallet_request(&req.method, chain, &account).map_err(refused)? {
+        Handling::Local(value) => value,
+        Handling::Sign => {
+            let calls = family.upstream_calls(&req.method);
+            if calls > 0 {
+                upstream(calls)?;
+            }
+            let kind = family.embedded_key().ok_or_else(|| refused(SignError::NotAllowed))?;
+            let secret = service.secret(&user_id, kind).await?;
+            family.sign(&secret, &req.method, &req.params, &state.rpc, chain).await.map_err(refused)?
         }
-        "personal_sign" => sign::personal_sign(&service.evm_signer(&user_id).await?, &req.params).map_err(refused)?.into(),
-        "eth_signTypedData_v4" => sign::sign_typed_data(&service.evm_signer(&user_id).await?, &req.params).map_err(refused)?.into(),
-        "eth_sendTransaction" => {
-            // The nonce, gas and fee reads, and the broadcast.
-            upstream(4)?;
-            sign::send_transaction(&service.evm_signer(&user_id).await?, &state.rpc, chain, &req.params).await.map_err(refused)?.into()
-        }
-        "solana_signMessage" => {
-            serde_json::json!({"signature": sign::solana_sign_message(&service.solana_signer(&user_id).await?, &req.params).map_err(refused)?})
-        }
-        "solana_signTransaction" => {
-            serde_json::json!({"transaction": sign::solana_sign_transaction(&service.solana_signer(&user_id).await?, &req.params).map_err(refused)?})
-        }
-        method if state.rpc.allows(chain, method) && method != "eth_sendRawTransaction" => {
+        Handling::Read if state.rpc.allows(chain, &req.method) => {
             upstream(1)?;
             let params = req.params.to_string();
             match state
                 .rpc
-                .call(chain, method, Some(&params))
+                .call(chain, &req.method, Some(&params))
                 .await
                 .map_err(|e| ApiError::new(StatusCode::BAD_GATEWAY, ErrorCode::UpstreamUnavailable, e.to_string()))?
             {
@@ -293,7 +299,7 @@ pub async fn rpc(
                 }
             }
         }
-        _ => return Err(refused(SignError::NotAllowed)),
+        Handling::Read => return Err(refused(SignError::NotAllowed)),
     };
     Ok(Json(RpcReply { result }))
 }
@@ -319,12 +325,11 @@ pub struct NewEmail {
 pub async fn update_email(
     State(state): State<AppState>,
     _: FromFrame,
-    headers: HeaderMap,
+    WalletSession(session): WalletSession,
     _: WriteBudget,
     extract::Json(req): extract::Json<UpdateEmail>,
 ) -> ApiResult<Json<ActionReply>> {
     let service = wallets(&state)?;
-    let session = service.session(bearer(&headers)?).await?;
     Ok(Json(ActionReply { action: service.update_email(&session, &req.email).await? }))
 }
 
@@ -334,11 +339,10 @@ pub async fn update_email_primary(
     State(state): State<AppState>,
     _: FromFrame,
     _: CodeBudget,
-    headers: HeaderMap,
+    WalletSession(session): WalletSession,
     extract::Json(req): extract::Json<Otp>,
 ) -> ApiResult<Json<ActionReply>> {
     let service = wallets(&state)?;
-    let session = service.session(bearer(&headers)?).await?;
     Ok(Json(ActionReply { action: service.update_email_primary(&session.user, &req.otp).await? }))
 }
 
@@ -348,20 +352,17 @@ pub async fn update_email_secondary(
     State(state): State<AppState>,
     _: FromFrame,
     _: CodeBudget,
-    headers: HeaderMap,
+    WalletSession(session): WalletSession,
     extract::Json(req): extract::Json<Otp>,
 ) -> ApiResult<Json<NewEmail>> {
     let service = wallets(&state)?;
-    let session = service.session(bearer(&headers)?).await?;
     Ok(Json(NewEmail { new_email: service.update_email_secondary(&session, &req.otp).await? }))
 }
 
 /// A code to confirm exporting the private keys.
 #[utoipa::path(post, path = "/wallet/v1/export/request", tag = "wallet", responses((status = 204, description = "Code sent")))]
-pub async fn export_request(State(state): State<AppState>, _: FromFrame, headers: HeaderMap, _: WriteBudget) -> ApiResult<StatusCode> {
-    let service = wallets(&state)?;
-    let session = service.session(bearer(&headers)?).await?;
-    service.export_request(&session.user).await?;
+pub async fn export_request(State(state): State<AppState>, _: FromFrame, WalletSession(session): WalletSession, _: WriteBudget) -> ApiResult<StatusCode> {
+    wallets(&state)?.export_request(&session.user).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -380,16 +381,15 @@ pub async fn export(
     State(state): State<AppState>,
     _: FromFrame,
     _: CodeBudget,
-    headers: HeaderMap,
+    WalletSession(session): WalletSession,
     extract::Json(req): extract::Json<Otp>,
-) -> ApiResult<Response> {
-    let service = wallets(&state)?;
-    let session = service.session(bearer(&headers)?).await?;
-    let (eip155, solana) = service.export(&session, &req.otp).await?;
-    Ok(no_store(Json(ExportedKeys { eip155, solana })))
+) -> ApiResult<Json<ExportedKeys>> {
+    let (eip155, solana) = wallets(&state)?.export(&session, &req.otp).await?;
+    Ok(Json(ExportedKeys { eip155, solana }))
 }
 
-/// The frame's API and its page. Served on the frame origin only.
+/// The frame's API and its page. Served on the frame origin only. Its answers hold tokens,
+/// keys and logins: never stored by a cache.
 pub fn router() -> utoipa_axum::router::OpenApiRouter<AppState> {
     utoipa_axum::router::OpenApiRouter::new()
         .routes(utoipa_axum::routes!(connect_email))
@@ -414,6 +414,7 @@ pub fn router() -> utoipa_axum::router::OpenApiRouter<AppState> {
         .routes(utoipa_axum::routes!(super::login_routes::farcaster_uri))
         .routes(utoipa_axum::routes!(super::login_routes::farcaster_connect))
         .routes(utoipa_axum::routes!(super::login_routes::farcaster_authenticate))
+        .route_layer(axum::middleware::map_response(crate::guards::no_store))
 }
 
 #[derive(Deserialize, IntoParams, Default)]

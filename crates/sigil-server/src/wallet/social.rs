@@ -511,15 +511,13 @@ async fn get_json(http: &reqwest::Client, url: &str, bearer: &str) -> Result<Val
 /// Apple's client secret: a JWT `{iss: team, sub: client, aud: appleid.apple.com}` signed
 /// ES256 with the team's key, valid for 5 minutes (made for each exchange).
 fn apple_client_secret(team_id: &str, key_id: &str, client_id: &str, key: &p256::ecdsa::SigningKey) -> String {
-    use base64::Engine;
     use p256::ecdsa::signature::Signer;
-    let b64 = base64::engine::general_purpose::URL_SAFE_NO_PAD;
     let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default().as_secs();
-    let header = serde_json::json!({"alg": "ES256", "kid": key_id});
     let claims = serde_json::json!({"iss": team_id, "iat": now, "exp": now + 300, "aud": "https://appleid.apple.com", "sub": client_id});
-    let input = format!("{}.{}", b64.encode(header.to_string()), b64.encode(claims.to_string()));
-    let signature: p256::ecdsa::Signature = key.sign(input.as_bytes());
-    format!("{input}.{}", b64.encode(signature.to_bytes()))
+    sigil_core::jwt::write("ES256", Some(key_id), &claims, |signed| {
+        let signature: p256::ecdsa::Signature = key.sign(signed);
+        signature.to_bytes().to_vec()
+    })
 }
 
 /// The configured providers, in the file's order.

@@ -1,12 +1,18 @@
-//! Bitcoin balances from the chain's Esplora API (electrs, mempool.space): GET
-//! /address/{address} gives funded and spent sums, confirmed and in the mempool.
+//! Bitcoin chains: address rules, and balances from the chain's Esplora API (electrs,
+//! mempool.space): GET /address/{address} gives funded and spent sums, confirmed and in the
+//! mempool. (Sign-in signatures, BIP-322 and legacy, are core's siwx.)
 
 use serde_json::Value;
 
-use super::routes::Holding;
+use super::Holding;
 use crate::chains::ChainConfig;
 use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::rpc::Rpc;
+
+/// A Bitcoin address of any script type, as it is.
+pub fn check_address(address: &str) -> Result<String, &'static str> {
+    sigil_core::siwx::check_bitcoin_address(address).map(|_| address.to_owned()).map_err(|_| "a Bitcoin address")
+}
 
 /// Satoshis held by an address as Esplora reports it: confirmed plus unconfirmed.
 pub fn satoshis(stats: &Value) -> Option<i128> {

@@ -1,10 +1,11 @@
-//! Sending EVM contract reads through the proxy: the calls and their decoding are
-//! `sigil_core::evm`'s (alloy); this file batches them as JSON-RPC `eth_call`s.
+//! EVM contract reads through the proxy's upstreams: the calls and their decoding are
+//! `sigil_core::evm`'s (alloy); this file makes and batches them as JSON-RPC `eth_call`s, for
+//! whichever area reads a contract (balances, prices, names, Farcaster custody).
 
 use sigil_core::evm::{self, Address};
 
-use crate::rpc::jsonrpc::{self, Call, Reply};
-use crate::rpc::{Failure, Rpc};
+use super::jsonrpc::{self, Call, Reply};
+use super::{Failure, Rpc};
 
 /// 0x-prefixed, lower-case.
 pub fn normalize(address: &str) -> String {

@@ -1,13 +1,13 @@
-//! Per-project rate limit for the RPC proxy: `rate` requests a second, bursting to `rate`, as a
-//! generic cell rate algorithm (GCRA). Each project's state is one atomic (its theoretical
-//! arrival time), so requests of the same project never wait on a lock.
+//! Requests per second per key (a project, an embedded-wallet user, an address): `rate` a second,
+//! bursting to `rate`, as a generic cell rate algorithm (GCRA). Each key's state is one atomic
+//! (its theoretical arrival time), so requests under the same key never wait on a lock.
 
 type HashMap<K, V> = std::collections::HashMap<K, V, foldhash::fast::RandomState>;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::RwLock;
 use std::time::Instant;
 
-pub struct TokenBuckets {
+pub struct PerSecond {
     /// Nanoseconds one request "costs".
     interval: u64,
     /// How far ahead of now the theoretical arrival time may run: the burst.
@@ -16,10 +16,10 @@ pub struct TokenBuckets {
     tat: RwLock<HashMap<String, AtomicU64>>,
 }
 
-impl TokenBuckets {
-    pub fn new(rate: u32) -> TokenBuckets {
+impl PerSecond {
+    pub fn new(rate: u32) -> PerSecond {
         let interval = 1_000_000_000 / u64::from(rate.max(1));
-        TokenBuckets { interval, burst: interval * u64::from(rate.max(1)), started: Instant::now(), tat: Default::default() }
+        PerSecond { interval, burst: interval * u64::from(rate.max(1)), started: Instant::now(), tat: Default::default() }
     }
 
     /// The most requests one take can ever be granted.
@@ -62,7 +62,7 @@ mod tests {
 
     #[test]
     fn refills_over_time() {
-        let b = TokenBuckets::new(10);
+        let b = PerSecond::new(10);
         let t = Instant::now();
         assert_eq!(b.take("p", 10, t), Ok(()));
         assert_eq!(b.take("p", 1, t), Err(1));

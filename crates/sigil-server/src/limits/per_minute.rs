@@ -1,4 +1,4 @@
-//! Sliding-window rate limiter keyed by (project, client address, event kind).
+//! Events per minute per (scope, client address, kind), as a sliding window of their times.
 
 use std::collections::{HashMap, VecDeque};
 use std::net::IpAddr;
@@ -20,11 +20,11 @@ const WINDOW: Duration = Duration::from_secs(60);
 const SWEEP_AT: usize = 10_000;
 
 #[derive(Default)]
-pub struct RateLimiter {
+pub struct PerMinute {
     hits: Mutex<HashMap<(String, IpAddr, EventKind), VecDeque<Instant>>>,
 }
 
-impl RateLimiter {
+impl PerMinute {
     /// Records a hit if under `limit` per minute; otherwise returns the seconds until one frees up.
     pub fn check(&self, project: &str, addr: IpAddr, kind: EventKind, limit: u32, now: Instant) -> Result<(), u64> {
         let mut hits = self.hits.lock().unwrap_or_else(|e| e.into_inner());
@@ -59,7 +59,7 @@ mod tests {
 
     #[test]
     fn limits_per_key_and_frees_after_a_minute() {
-        let l = RateLimiter::default();
+        let l = PerMinute::default();
         let ip: IpAddr = "127.0.0.1".parse().unwrap();
         let other: IpAddr = "127.0.0.2".parse().unwrap();
         let t0 = Instant::now();
