@@ -22,11 +22,16 @@ pub enum LogFormat {
 }
 
 impl FromStr for LogFormat {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        <LogFormat as ValueEnum>::from_str(s, true)
+    type Err = Invalid;
+    fn from_str(s: &str) -> Result<Self, Invalid> {
+        <LogFormat as ValueEnum>::from_str(s, true).map_err(Invalid)
     }
 }
+
+/// Why a setting's value is refused, in words.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct Invalid(pub String);
 
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
@@ -46,8 +51,8 @@ struct Setting {
 }
 
 impl Setting {
-    fn invalid(self, message: impl Into<String>) -> ConfigError {
-        ConfigError::Invalid { name: format!("{} ({})", self.key.replace('_', "-"), self.env), message: message.into() }
+    fn invalid(self, message: impl std::fmt::Display) -> ConfigError {
+        ConfigError::Invalid { name: format!("{} ({})", self.key.replace('_', "-"), self.env), message: message.to_string() }
     }
 
     fn read_from<T: serde::de::DeserializeOwned>(self, file: &ConfigFile) -> Result<Option<T>, ConfigError> {
@@ -57,15 +62,15 @@ impl Setting {
 }
 
 /// A check that a number lies in `range`.
-fn within<T: PartialOrd + std::fmt::Display + Copy>(range: std::ops::RangeInclusive<T>) -> impl Fn(&T) -> Result<(), String> {
-    move |v| if range.contains(v) { Ok(()) } else { Err(format!("{v} is outside {}..={}", range.start(), range.end())) }
+fn within<T: PartialOrd + std::fmt::Display + Copy>(range: std::ops::RangeInclusive<T>) -> impl Fn(&T) -> Result<(), Invalid> {
+    move |v| if range.contains(v) { Ok(()) } else { Err(Invalid(format!("{v} is outside {}..={}", range.start(), range.end()))) }
 }
 
-fn at_least_one(v: &u32) -> Result<(), String> {
+fn at_least_one(v: &u32) -> Result<(), Invalid> {
     if *v >= 1 {
         Ok(())
     } else {
-        Err("must be at least 1".into())
+        Err(Invalid("must be at least 1".into()))
     }
 }
 
@@ -134,179 +139,304 @@ settings! {
     }
 }
 
-settings! {
-    /// `sigil serve` settings.
-    ServeSettingsArgs => ServeSettings {
-        /// Address and port to listen on.
-        #[arg(value_name = "ADDR")]
-        listen: SocketAddr = "127.0.0.1:8080", env "SIGIL_LISTEN";
-        /// Public base URL of this server, used in absolute links such as wallet image_url. [default: http://<listen>]
-        #[arg(value_name = "URL")]
-        public_url: String, env "SIGIL_PUBLIC_URL", check check_public_url;
-        /// Log filter, e.g. info, debug, sigil_server=debug,tower_http=info.
-        #[arg(value_name = "FILTER")]
-        log: String = "info", env "SIGIL_LOG", check |f: &String| tracing_subscriber::EnvFilter::try_new(f).map(|_| ()).map_err(|e| format!("'{f}' is not a log filter: {e}"));
-        /// Log line format.
-        #[arg(value_enum)]
-        log_format: LogFormat = "text", env "SIGIL_LOG_FORMAT";
-        /// Largest accepted request body in bytes (1..=16777216).
-        #[arg(value_name = "BYTES")]
-        body_limit: usize = "65536", env "SIGIL_BODY_LIMIT", check within(1..=16 * 1024 * 1024);
-        /// Largest JSON-RPC proxy (/v1) request body in bytes, for batches of up to 1000 calls (1..=16777216).
-        #[arg(value_name = "BYTES")]
-        rpc_body_limit: usize = "1048576", env "SIGIL_RPC_BODY_LIMIT", check within(1..=16 * 1024 * 1024);
-        /// Seconds before a request is abandoned with 408 (1..=600).
-        #[arg(value_name = "SECS")]
-        request_timeout: u64 = "30", env "SIGIL_REQUEST_TIMEOUT", check within(1..=600);
-        /// Seconds a client has to send a request's headers; also how long an idle keep-alive connection stays open (1..=300).
-        #[arg(value_name = "SECS")]
-        header_timeout: u64 = "10", env "SIGIL_HEADER_TIMEOUT", check within(1..=300);
-        /// Open connections at most, relay sockets included (fewer if the file-descriptor limit is lower); past it, the connection idle longest is closed.
-        #[arg(value_name = "N")]
-        max_connections: usize = "10000", env "SIGIL_MAX_CONNECTIONS", check within(1..=1_000_000);
-        /// Open connections from one client address at most (not applied behind a trusted proxy, where every connection comes from it) (1..=1000000).
-        #[arg(value_name = "N")]
-        max_connections_per_address: usize = "256", env "SIGIL_MAX_CONNECTIONS_PER_ADDRESS", check within(1..=1_000_000);
-        /// Seconds a client has to send a request's whole body once its headers arrived; slower bodies get 408 (1..=600).
-        #[arg(value_name = "SECS")]
-        body_timeout: u64 = "10", env "SIGIL_BODY_TIMEOUT", check within(1..=600);
-        /// Analytics events accepted per minute per project and client address.
-        #[arg(value_name = "N")]
-        analytics_events_per_minute: u32 = "120", env "SIGIL_ANALYTICS_EVENTS_PER_MINUTE", check at_least_one;
-        /// Analytics error events (props.type "error") accepted per minute per project and client address.
-        #[arg(value_name = "N")]
-        analytics_errors_per_minute: u32 = "5", env "SIGIL_ANALYTICS_ERRORS_PER_MINUTE", check at_least_one;
-        /// Days a sign-in session lasts at most, whatever the signed message's Expiration Time says (1..=365).
-        #[arg(value_name = "DAYS")]
-        session_max_days: u32 = "7", env "SIGIL_SESSION_MAX_DAYS", check within(1..=365);
-        /// Stored sign-in nonces and sessions per minute per project and client address.
-        #[arg(value_name = "N")]
-        writes_per_minute: u32 = "60", env "SIGIL_WRITES_PER_MINUTE", check at_least_one;
-        /// Tries of emailed codes and device-approval links per minute per client address (each code also allows 5 tries).
-        #[arg(value_name = "N")]
-        code_tries_per_minute: u32 = "10", env "SIGIL_CODE_TRIES_PER_MINUTE", check at_least_one;
-        /// Days analytics events are kept; older ones are deleted hourly (1..=36500).
-        #[arg(value_name = "DAYS")]
-        analytics_retention_days: u32 = "90", env "SIGIL_ANALYTICS_RETENTION_DAYS", check within(1..=36_500);
-        /// Largest message the WalletConnect relay carries, in bytes (1024..=8388608).
-        #[arg(value_name = "BYTES")]
-        relay_max_message_bytes: usize = "131072", env "SIGIL_RELAY_MAX_MESSAGE_BYTES", check within(1024..=8 * 1024 * 1024);
-        /// Topics one relay socket may subscribe to (1..=100000).
-        #[arg(value_name = "N")]
-        relay_max_subscriptions: usize = "1000", env "SIGIL_RELAY_MAX_SUBSCRIPTIONS", check within(1..=100_000);
-        /// Publishes one relay socket may make per second; bursts to twice that.
-        #[arg(value_name = "N")]
-        relay_publishes_per_second: u32 = "50", env "SIGIL_RELAY_PUBLISHES_PER_SECOND", check at_least_one;
-        /// Open relay sockets at most (1..=1000000).
-        #[arg(value_name = "N")]
-        relay_max_sockets: usize = "10000", env "SIGIL_RELAY_MAX_SOCKETS", check within(1..=1_000_000);
-        /// Open relay sockets from one client address at most (1..=1000000).
-        #[arg(value_name = "N")]
-        relay_max_sockets_per_address: usize = "100", env "SIGIL_RELAY_MAX_SOCKETS_PER_ADDRESS", check within(1..=1_000_000);
-        /// Bytes of live relay messages one client identity may hold in the mailbox.
-        #[arg(value_name = "BYTES")]
-        relay_client_mailbox_bytes: u64 = "4194304", env "SIGIL_RELAY_CLIENT_MAILBOX_BYTES", check within(1024..=1 << 40);
-        /// Bytes of live relay messages the clients of one address may hold in the mailbox.
-        #[arg(value_name = "BYTES")]
-        relay_address_mailbox_bytes: u64 = "33554432", env "SIGIL_RELAY_ADDRESS_MAILBOX_BYTES", check within(1024..=1 << 40);
-        /// Bytes of live messages the relay's whole mailbox holds at most; past it publishes are refused.
-        #[arg(value_name = "BYTES")]
-        relay_mailbox_max_bytes: u64 = "1073741824", env "SIGIL_RELAY_MAILBOX_MAX_BYTES", check within(1024..=1 << 50);
-        /// Seconds an undelivered message lives at most when no client ever acknowledged one of its publisher's (1..=2592000).
-        #[arg(value_name = "SECS")]
-        relay_unknown_client_ttl: u64 = "3600", env "SIGIL_RELAY_UNKNOWN_CLIENT_TTL", check within(1..=30 * 86_400);
-        /// Seconds between the relay's pings on each socket (Node clients drop a socket after 35 s of silence) (1..=30).
-        #[arg(value_name = "SECS")]
-        relay_ping_seconds: u64 = "25", env "SIGIL_RELAY_PING_SECONDS", check within(1..=30);
-        /// The relay URL clients are given, when it is not ws(s)://<this server's host>/relay (e.g. behind a proxy): tokens for it are accepted too.
-        #[arg(value_name = "URL")]
-        relay_url: String, env "SIGIL_RELAY_URL";
-        /// File holding the embedded wallets' key-encryption key (64 hex digits). Never in the database.
-        #[arg(value_name = "FILE")]
-        kek_file: PathBuf, env "SIGIL_KEK_FILE";
-        /// The key-encryption key itself (64 hex digits), when not in a file.
-        #[arg(value_name = "HEX")]
-        kek: String, env "SIGIL_KEK";
-        /// Mail server for embedded-wallet codes and links (host name). Without it, email login is off.
-        #[arg(value_name = "HOST")]
-        smtp_host: String, env "SIGIL_SMTP_HOST";
-        /// Mail server port.
-        #[arg(value_name = "PORT")]
-        smtp_port: u16 = "587", env "SIGIL_SMTP_PORT";
-        /// Mail server TLS: none, starttls or tls.
-        #[arg(value_enum)]
-        smtp_tls: crate::wallet::mail::SmtpTls = "starttls", env "SIGIL_SMTP_TLS";
-        /// Mail server user name.
-        #[arg(value_name = "USER")]
-        smtp_username: String, env "SIGIL_SMTP_USERNAME";
-        /// Mail server password.
-        #[arg(value_name = "PASSWORD")]
-        smtp_password: String, env "SIGIL_SMTP_PASSWORD";
-        /// Sender of embedded-wallet email.
-        #[arg(value_name = "MAILBOX")]
-        mail_from: String = "Sigil wallet <wallet@localhost>", env "SIGIL_MAIL_FROM";
-        /// Address GET /metrics is served on, alone (e.g. a private interface); when set, the API's own /metrics answers 404. [default: the API's address]
-        #[arg(value_name = "ADDR")]
-        metrics_listen: SocketAddr, env "SIGIL_METRICS_LISTEN";
-        /// Address the embedded-wallet frame and its API are served on: their own origin, apart from the API.
-        #[arg(value_name = "ADDR")]
-        frame_listen: SocketAddr, env "SIGIL_FRAME_LISTEN";
-        /// Public base URL of the frame origin. [default: http://<frame-listen>]
-        #[arg(value_name = "URL")]
-        frame_public_url: String, env "SIGIL_FRAME_PUBLIC_URL", check check_public_url;
-        /// Folder of the built frame page (web/packages/frame).
-        #[arg(value_name = "DIR")]
-        frame_dir: PathBuf = "web/packages/frame/dist", env "SIGIL_FRAME_DIR";
-        /// Social login providers (TOML, [[provider]] tables; see README): Google, Apple, X, Discord, GitHub, Facebook or any OpenID Connect issuer.
-        #[arg(value_name = "FILE")]
-        socials: PathBuf, env "SIGIL_SOCIALS";
-        /// Chain of the Farcaster ID registry (CAIP-2, served by the RPC proxy).
-        #[arg(value_name = "CHAIN")]
-        farcaster_chain: String = "eip155:10", env "SIGIL_FARCASTER_CHAIN";
-        /// The Farcaster ID registry contract (custodyOf) on that chain.
-        #[arg(value_name = "ADDRESS")]
-        farcaster_id_registry: String = "0x00000000Fc6c5F01Fc30151999387Bb99A9f489b", env "SIGIL_FARCASTER_ID_REGISTRY", check check_evm_address;
-        /// The Farcaster app's sign-in link; the channel's parameters are added to it.
-        #[arg(value_name = "URL")]
-        farcaster_app_url: String = "https://farcaster.xyz/~/siwf", env "SIGIL_FARCASTER_APP_URL", check check_http_url;
-        /// Take the client address from X-Forwarded-For (only behind a trusted reverse proxy).
-        #[arg(value_name = "BOOL", num_args = 0..=1, default_missing_value = "true")]
-        trust_proxy_headers: bool = "false", env "SIGIL_TRUST_PROXY_HEADERS";
-        /// Chains file (TOML, the format of config/chains.toml) replacing the built-in chain list.
-        #[arg(value_name = "FILE")]
-        chains: PathBuf, env "SIGIL_CHAINS";
-        /// JSON-RPC URL of the local dev chain eip155:31337. [default: http://127.0.0.1:8545]
-        #[arg(value_name = "URL")]
-        dev_rpc_url: String, env "SIGIL_DEV_RPC_URL", check check_http_url;
-        /// A dev-chain deployment (JSON written by devchain/deploy.mjs): its tokens and price pairs are added to the chain it names.
-        #[arg(value_name = "FILE")]
-        dev_deployment: PathBuf, env "SIGIL_DEV_DEPLOYMENT";
-        /// JSON-RPC proxy requests per second per project (batch items count).
-        #[arg(value_name = "N")]
-        rpc_requests_per_second: u32 = "500", env "SIGIL_RPC_REQUESTS_PER_SECOND", check at_least_one;
-        /// Seconds before an upstream JSON-RPC call counts as failed (1..=60).
-        #[arg(value_name = "SECS")]
-        rpc_timeout: u64 = "10", env "SIGIL_RPC_TIMEOUT", check within(1..=60);
+/// Declares settings in groups, one per area: each setting's flag (also its TOML key), its
+/// `SIGIL_*` environment variable, its default and check as with `settings!`, and the name it
+/// has in its group; `Seconds as Duration` reads whole seconds and holds a `Duration`. The flags
+/// stay flat; the resolved settings are one struct per group.
+macro_rules! grouped_settings {
+    (
+        $(#[$meta:meta])* $args:ident => $resolved:ident {
+            $(
+                $(#[doc = $gdoc:literal])+
+                $group:ident : $gty:ident {
+                    $(
+                        $(#[doc = $doc:literal])+
+                        $(#[arg($($arg:tt)+)])?
+                        $name:ident <- $flag:ident : $ty:ty $(as $rty:ty)? $(= $default:literal)?, env $env:literal $(, check $check:expr)?;
+                    )+
+                }
+            )+
+        }
+    ) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, Default, Args)]
+        pub struct $args {
+            $($(
+                #[arg(long, env = $env, help = concat!($($doc),+ $(, " [default: ", $default, "]")?) $(, $($arg)+)?)]
+                pub $flag: Option<$ty>,
+            )+)+
+        }
+
+        /// The settings after flags, environment, file and defaults, each checked, by area.
+        #[derive(Debug, Clone)]
+        pub struct $resolved {
+            $( $(#[doc = $gdoc])+ pub $group: $gty, )+
+        }
+
+        $(
+            $(#[doc = $gdoc])+
+            #[derive(Debug, Clone)]
+            pub struct $gty {
+                $( $(#[doc = $doc])+ pub $name: grouped_settings!(@ty [$ty] [$($rty)?] [$($default)?]), )+
+            }
+        )+
+
+        impl $args {
+            /// The TOML keys of these settings.
+            pub const KEYS: &'static [&'static str] = &[$($(stringify!($flag)),+),+];
+
+            fn resolve(&self, file: &ConfigFile) -> Result<$resolved, ConfigError> {
+                Ok($resolved {
+                    $(
+                        $group: $gty {
+                            $(
+                                $name: {
+                                    let setting = Setting { key: stringify!($flag), env: $env };
+                                    let value: Option<$ty> = match &self.$flag {
+                                        Some(v) => Some(v.clone()),
+                                        None => setting.read_from(file)?,
+                                    };
+                                    $( if let Some(v) = &value { ($check)(v).map_err(|m| setting.invalid(m))?; } )?
+                                    grouped_settings!(@value $flag, value, [$($rty)?] [$($default)?])
+                                },
+                            )+
+                        },
+                    )+
+                })
+            }
+        }
+    };
+    (@ty [$ty:ty] [] [$default:literal]) => { $ty };
+    (@ty [$ty:ty] [] []) => { Option<$ty> };
+    (@ty [$ty:ty] [$rty:ty] [$default:literal]) => { $rty };
+    (@ty [$ty:ty] [$rty:ty] []) => { Option<$rty> };
+    (@value $flag:ident, $v:ident, [$($rty:ty)?] [$default:literal]) => {{
+        let v = match $v { Some(v) => v, None => $default.parse().expect(concat!("the default of ", stringify!($flag), " is valid")) };
+        $( let v = <$rty>::from(v); )?
+        v
+    }};
+    (@value $flag:ident, $v:ident, [$($rty:ty)?] []) => {{
+        $( let $v = $v.map(<$rty>::from); )?
+        $v
+    }};
+}
+
+/// A number of whole seconds, as settings give durations.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Deserialize)]
+#[serde(transparent)]
+pub struct Seconds(pub u64);
+
+impl FromStr for Seconds {
+    type Err = std::num::ParseIntError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        s.trim().parse().map(Seconds)
     }
 }
 
-fn check_public_url(url: &String) -> Result<(), String> {
-    let parsed = url::Url::parse(url).map_err(|e| format!("'{url}' is not a valid URL: {e}"))?;
+impl std::fmt::Display for Seconds {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl From<Seconds> for Duration {
+    fn from(s: Seconds) -> Duration {
+        Duration::from_secs(s.0)
+    }
+}
+
+grouped_settings! {
+    /// `sigil serve` settings, grouped by the area that takes them; flags, environment variables
+    /// and file keys stay flat (`--relay-max-sockets`, `relay_max_sockets`).
+    ServeSettingsArgs => ServeSettings {
+        /// The HTTP server: addresses, logs, limits on requests and connections.
+        server: ServerSettings {
+            /// Address and port to listen on.
+            #[arg(value_name = "ADDR")]
+            listen <- listen: SocketAddr = "127.0.0.1:8080", env "SIGIL_LISTEN";
+            /// Public base URL of this server, used in absolute links such as wallet image_url. [default: http://<listen>]
+            #[arg(value_name = "URL")]
+            public_url <- public_url: String, env "SIGIL_PUBLIC_URL", check check_public_url;
+            /// Log filter, e.g. info, debug, sigil_server=debug,tower_http=info.
+            #[arg(value_name = "FILTER")]
+            log <- log: String = "info", env "SIGIL_LOG", check |f: &String| tracing_subscriber::EnvFilter::try_new(f).map(|_| ()).map_err(|e| Invalid(format!("'{f}' is not a log filter: {e}")));
+            /// Log line format.
+            #[arg(value_enum)]
+            log_format <- log_format: LogFormat = "text", env "SIGIL_LOG_FORMAT";
+            /// Largest accepted request body in bytes (1..=16777216).
+            #[arg(value_name = "BYTES")]
+            body_limit <- body_limit: usize = "65536", env "SIGIL_BODY_LIMIT", check within(1..=16 * 1024 * 1024);
+            /// Seconds a client has to send a request's whole body once its headers arrived; slower bodies get 408 (1..=600).
+            #[arg(value_name = "SECS")]
+            body_timeout <- body_timeout: Seconds as Duration = "10", env "SIGIL_BODY_TIMEOUT", check within(Seconds(1)..=Seconds(600));
+            /// Seconds before a request is abandoned with 408 (1..=600).
+            #[arg(value_name = "SECS")]
+            request_timeout <- request_timeout: Seconds as Duration = "30", env "SIGIL_REQUEST_TIMEOUT", check within(Seconds(1)..=Seconds(600));
+            /// Seconds a client has to send a request's headers; also how long an idle keep-alive connection stays open (1..=300).
+            #[arg(value_name = "SECS")]
+            header_timeout <- header_timeout: Seconds as Duration = "10", env "SIGIL_HEADER_TIMEOUT", check within(Seconds(1)..=Seconds(300));
+            /// Open connections at most, relay sockets included (fewer if the file-descriptor limit is lower); past it, the connection idle longest is closed.
+            #[arg(value_name = "N")]
+            max_connections <- max_connections: usize = "10000", env "SIGIL_MAX_CONNECTIONS", check within(1..=1_000_000);
+            /// Open connections from one client address at most (not applied behind a trusted proxy, where every connection comes from it) (1..=1000000).
+            #[arg(value_name = "N")]
+            max_connections_per_address <- max_connections_per_address: usize = "256", env "SIGIL_MAX_CONNECTIONS_PER_ADDRESS", check within(1..=1_000_000);
+            /// Take the client address from X-Forwarded-For (only behind a trusted reverse proxy).
+            #[arg(value_name = "BOOL", num_args = 0..=1, default_missing_value = "true")]
+            trust_proxy_headers <- trust_proxy_headers: bool = "false", env "SIGIL_TRUST_PROXY_HEADERS";
+            /// Address GET /metrics is served on, alone (e.g. a private interface); when set, the API's own /metrics answers 404. [default: the API's address]
+            #[arg(value_name = "ADDR")]
+            metrics_listen <- metrics_listen: SocketAddr, env "SIGIL_METRICS_LISTEN";
+        }
+        /// Analytics events: how many are taken, how long they are kept.
+        analytics: AnalyticsSettings {
+            /// Analytics events accepted per minute per project and client address.
+            #[arg(value_name = "N")]
+            events_per_minute <- analytics_events_per_minute: u32 = "120", env "SIGIL_ANALYTICS_EVENTS_PER_MINUTE", check at_least_one;
+            /// Analytics error events (props.type "error") accepted per minute per project and client address.
+            #[arg(value_name = "N")]
+            errors_per_minute <- analytics_errors_per_minute: u32 = "5", env "SIGIL_ANALYTICS_ERRORS_PER_MINUTE", check at_least_one;
+            /// Days analytics events are kept; older ones are deleted hourly (1..=36500).
+            #[arg(value_name = "DAYS")]
+            retention_days <- analytics_retention_days: u32 = "90", env "SIGIL_ANALYTICS_RETENTION_DAYS", check within(1..=36_500);
+        }
+        /// Sign-in sessions, and the rows a client may store (sign-in and the embedded wallet).
+        auth: AuthSettings {
+            /// Days a sign-in session lasts at most, whatever the signed message's Expiration Time says (1..=365).
+            #[arg(value_name = "DAYS")]
+            session_max_days <- session_max_days: u32 = "7", env "SIGIL_SESSION_MAX_DAYS", check within(1..=365);
+            /// Stored sign-in nonces and sessions per minute per project and client address.
+            #[arg(value_name = "N")]
+            writes_per_minute <- writes_per_minute: u32 = "60", env "SIGIL_WRITES_PER_MINUTE", check at_least_one;
+        }
+        /// The WalletConnect relay.
+        relay: RelayConfig {
+            /// Largest message the WalletConnect relay carries, in bytes (1024..=8388608).
+            #[arg(value_name = "BYTES")]
+            max_message_bytes <- relay_max_message_bytes: usize = "131072", env "SIGIL_RELAY_MAX_MESSAGE_BYTES", check within(1024..=8 * 1024 * 1024);
+            /// Topics one relay socket may subscribe to (1..=100000).
+            #[arg(value_name = "N")]
+            max_subscriptions <- relay_max_subscriptions: usize = "1000", env "SIGIL_RELAY_MAX_SUBSCRIPTIONS", check within(1..=100_000);
+            /// Publishes one relay socket may make per second; bursts to twice that.
+            #[arg(value_name = "N")]
+            publishes_per_second <- relay_publishes_per_second: u32 = "50", env "SIGIL_RELAY_PUBLISHES_PER_SECOND", check at_least_one;
+            /// Open relay sockets at most (1..=1000000).
+            #[arg(value_name = "N")]
+            max_sockets <- relay_max_sockets: usize = "10000", env "SIGIL_RELAY_MAX_SOCKETS", check within(1..=1_000_000);
+            /// Open relay sockets from one client address at most (1..=1000000).
+            #[arg(value_name = "N")]
+            max_sockets_per_address <- relay_max_sockets_per_address: usize = "100", env "SIGIL_RELAY_MAX_SOCKETS_PER_ADDRESS", check within(1..=1_000_000);
+            /// Bytes of live relay messages one client identity may hold in the mailbox.
+            #[arg(value_name = "BYTES")]
+            client_mailbox_bytes <- relay_client_mailbox_bytes: u64 = "4194304", env "SIGIL_RELAY_CLIENT_MAILBOX_BYTES", check within(1024..=1 << 40);
+            /// Bytes of live relay messages the clients of one address may hold in the mailbox.
+            #[arg(value_name = "BYTES")]
+            address_mailbox_bytes <- relay_address_mailbox_bytes: u64 = "33554432", env "SIGIL_RELAY_ADDRESS_MAILBOX_BYTES", check within(1024..=1 << 40);
+            /// Bytes of live messages the relay's whole mailbox holds at most; past it publishes are refused.
+            #[arg(value_name = "BYTES")]
+            mailbox_max_bytes <- relay_mailbox_max_bytes: u64 = "1073741824", env "SIGIL_RELAY_MAILBOX_MAX_BYTES", check within(1024..=1 << 50);
+            /// Seconds an undelivered message lives at most when no client ever acknowledged one of its publisher's (1..=2592000).
+            #[arg(value_name = "SECS")]
+            unknown_client_ttl <- relay_unknown_client_ttl: Seconds as Duration = "3600", env "SIGIL_RELAY_UNKNOWN_CLIENT_TTL", check within(Seconds(1)..=Seconds(30 * 86_400));
+            /// Seconds between the relay's pings on each socket (Node clients drop a socket after 35 s of silence) (1..=30).
+            #[arg(value_name = "SECS")]
+            ping <- relay_ping_seconds: Seconds as Duration = "25", env "SIGIL_RELAY_PING_SECONDS", check within(Seconds(1)..=Seconds(30));
+            /// The relay URL clients are given, when it is not ws(s)://<this server's host>/relay (e.g. behind a proxy): tokens for it are accepted too.
+            #[arg(value_name = "URL")]
+            url <- relay_url: String, env "SIGIL_RELAY_URL";
+        }
+        /// The embedded wallet: keys, mail, its frame origin, social login.
+        wallet: WalletSettings {
+            /// File holding the embedded wallets' key-encryption key (64 hex digits). Never in the database.
+            #[arg(value_name = "FILE")]
+            kek_file <- kek_file: PathBuf, env "SIGIL_KEK_FILE";
+            /// The key-encryption key itself (64 hex digits), when not in a file.
+            #[arg(value_name = "HEX")]
+            kek <- kek: String, env "SIGIL_KEK";
+            /// Mail server for embedded-wallet codes and links (host name). Without it, email login is off.
+            #[arg(value_name = "HOST")]
+            smtp_host <- smtp_host: String, env "SIGIL_SMTP_HOST";
+            /// Mail server port.
+            #[arg(value_name = "PORT")]
+            smtp_port <- smtp_port: u16 = "587", env "SIGIL_SMTP_PORT";
+            /// Mail server TLS: none, starttls or tls.
+            #[arg(value_enum)]
+            smtp_tls <- smtp_tls: crate::wallet::mail::SmtpTls = "starttls", env "SIGIL_SMTP_TLS";
+            /// Mail server user name.
+            #[arg(value_name = "USER")]
+            smtp_username <- smtp_username: String, env "SIGIL_SMTP_USERNAME";
+            /// Mail server password.
+            #[arg(value_name = "PASSWORD")]
+            smtp_password <- smtp_password: String, env "SIGIL_SMTP_PASSWORD";
+            /// Sender of embedded-wallet email.
+            #[arg(value_name = "MAILBOX")]
+            mail_from <- mail_from: String = "Sigil wallet <wallet@localhost>", env "SIGIL_MAIL_FROM";
+            /// Tries of emailed codes and device-approval links per minute per client address (each code also allows 5 tries).
+            #[arg(value_name = "N")]
+            code_tries_per_minute <- code_tries_per_minute: u32 = "10", env "SIGIL_CODE_TRIES_PER_MINUTE", check at_least_one;
+            /// Address the embedded-wallet frame and its API are served on: their own origin, apart from the API.
+            #[arg(value_name = "ADDR")]
+            frame_listen <- frame_listen: SocketAddr, env "SIGIL_FRAME_LISTEN";
+            /// Public base URL of the frame origin. [default: http://<frame-listen>]
+            #[arg(value_name = "URL")]
+            frame_public_url <- frame_public_url: String, env "SIGIL_FRAME_PUBLIC_URL", check check_public_url;
+            /// Folder of the built frame page (web/packages/frame).
+            #[arg(value_name = "DIR")]
+            frame_dir <- frame_dir: PathBuf = "web/packages/frame/dist", env "SIGIL_FRAME_DIR";
+            /// Social login providers (TOML, [[provider]] tables; see README): Google, Apple, X, Discord, GitHub, Facebook or any OpenID Connect issuer.
+            #[arg(value_name = "FILE")]
+            socials <- socials: PathBuf, env "SIGIL_SOCIALS";
+            /// Chain of the Farcaster ID registry (CAIP-2, served by the RPC proxy).
+            #[arg(value_name = "CHAIN")]
+            farcaster_chain <- farcaster_chain: String = "eip155:10", env "SIGIL_FARCASTER_CHAIN";
+            /// The Farcaster ID registry contract (custodyOf) on that chain.
+            #[arg(value_name = "ADDRESS")]
+            farcaster_id_registry <- farcaster_id_registry: String = "0x00000000Fc6c5F01Fc30151999387Bb99A9f489b", env "SIGIL_FARCASTER_ID_REGISTRY", check check_evm_address;
+            /// The Farcaster app's sign-in link; the channel's parameters are added to it.
+            #[arg(value_name = "URL")]
+            farcaster_app_url <- farcaster_app_url: String = "https://farcaster.xyz/~/siwf", env "SIGIL_FARCASTER_APP_URL", check check_http_url;
+        }
+        /// Chains and the JSON-RPC proxy.
+        rpc: RpcConfig {
+            /// Chains file (TOML, the format of config/chains.toml) replacing the built-in chain list.
+            #[arg(value_name = "FILE")]
+            chains <- chains: PathBuf, env "SIGIL_CHAINS";
+            /// JSON-RPC URL of the local dev chain eip155:31337. [default: http://127.0.0.1:8545]
+            #[arg(value_name = "URL")]
+            dev_rpc_url <- dev_rpc_url: String, env "SIGIL_DEV_RPC_URL", check check_http_url;
+            /// A dev-chain deployment (JSON written by devchain/deploy.mjs): its tokens and price pairs are added to the chain it names.
+            #[arg(value_name = "FILE")]
+            dev_deployment <- dev_deployment: PathBuf, env "SIGIL_DEV_DEPLOYMENT";
+            /// JSON-RPC proxy requests per second per project (batch items count).
+            #[arg(value_name = "N")]
+            requests_per_second <- rpc_requests_per_second: u32 = "500", env "SIGIL_RPC_REQUESTS_PER_SECOND", check at_least_one;
+            /// Seconds before an upstream JSON-RPC call counts as failed (1..=60).
+            #[arg(value_name = "SECS")]
+            timeout <- rpc_timeout: Seconds as Duration = "10", env "SIGIL_RPC_TIMEOUT", check within(Seconds(1)..=Seconds(60));
+            /// Largest JSON-RPC proxy (/v1) request body in bytes, for batches of up to 1000 calls (1..=16777216).
+            #[arg(value_name = "BYTES")]
+            body_limit <- rpc_body_limit: usize = "1048576", env "SIGIL_RPC_BODY_LIMIT", check within(1..=16 * 1024 * 1024);
+        }
+    }
+}
+
+fn check_public_url(url: &String) -> Result<(), Invalid> {
+    let parsed = url::Url::parse(url).map_err(|e| Invalid(format!("'{url}' is not a valid URL: {e}")))?;
     if !matches!(parsed.scheme(), "http" | "https") || parsed.host_str().is_none() {
-        return Err(format!("'{url}' must be an http(s) URL with a host"));
+        return Err(Invalid(format!("'{url}' must be an http(s) URL with a host")));
     }
     Ok(())
 }
 
-fn check_http_url(url: &String) -> Result<(), String> {
+fn check_http_url(url: &String) -> Result<(), Invalid> {
     match url::Url::parse(url) {
         Ok(u) if matches!(u.scheme(), "http" | "https") => Ok(()),
-        _ => Err(format!("'{url}' is not an http(s) URL")),
+        _ => Err(Invalid(format!("'{url}' is not an http(s) URL"))),
     }
 }
 
-fn check_evm_address(address: &String) -> Result<(), String> {
-    sigil_core::evm::parse_address(address).map(|_| ()).ok_or_else(|| format!("'{address}' is not an EVM address (0x and 40 hex digits)"))
+fn check_evm_address(address: &String) -> Result<(), Invalid> {
+    sigil_core::evm::parse_address(address).map(|_| ()).ok_or_else(|| Invalid(format!("'{address}' is not an EVM address (0x and 40 hex digits)")))
 }
 
 /// Options every subcommand that touches storage needs.
@@ -356,17 +486,17 @@ pub enum DatabaseKind {
 }
 
 /// Checks a database URL and tells which engine it names.
-pub fn database_kind(url: &str) -> Result<DatabaseKind, String> {
+pub fn database_kind(url: &str) -> Result<DatabaseKind, Invalid> {
     if let Some(path) = url.strip_prefix("sqlite:") {
         if path.trim_start_matches("//").is_empty() {
-            return Err("sqlite URL needs a file path, e.g. sqlite://var/sigil.db".into());
+            return Err(Invalid("sqlite URL needs a file path, e.g. sqlite://var/sigil.db".into()));
         }
         Ok(DatabaseKind::Sqlite)
     } else if url.starts_with("postgres://") || url.starts_with("postgresql://") {
-        url::Url::parse(url).map_err(|e| format!("'{url}' is not a valid URL: {e}"))?;
+        url::Url::parse(url).map_err(|e| Invalid(format!("'{url}' is not a valid URL: {e}")))?;
         Ok(DatabaseKind::Postgres)
     } else {
-        Err(format!("'{url}' must start with sqlite:// or postgres://"))
+        Err(Invalid(format!("'{url}' must start with sqlite:// or postgres://")))
     }
 }
 
@@ -398,25 +528,27 @@ impl Config {
         let file = ConfigFile::read(args.storage.config.as_deref())?;
         let database_url = args.storage.database.resolve(&file)?.database_url;
         let settings = args.settings.resolve(&file)?;
-        let public_url = settings.public_url.clone().unwrap_or_else(|| format!("http://{}", settings.listen)).trim_end_matches('/').to_owned();
+        let server = &settings.server;
+        let public_url = server.public_url.clone().unwrap_or_else(|| format!("http://{}", server.listen)).trim_end_matches('/').to_owned();
 
         let chains_setting = Setting { key: "chains", env: "SIGIL_CHAINS" };
-        let mut chains = match &settings.chains {
+        let rpc_settings = &settings.rpc;
+        let mut chains = match &rpc_settings.chains {
             Some(path) => Chains::from_file(path).map_err(|e| chains_setting.invalid(e.to_string()))?,
             None => Chains::built_in(),
         };
-        if let Some(path) = &settings.dev_deployment {
+        if let Some(path) = &rpc_settings.dev_deployment {
             let setting = Setting { key: "dev_deployment", env: "SIGIL_DEV_DEPLOYMENT" };
             let text = std::fs::read_to_string(path).map_err(|e| setting.invalid(format!("cannot read {}: {e}", path.display())))?;
             chains.apply_deployment(&text).map_err(|e| setting.invalid(e.to_string()))?;
         }
         // The flag says where the dev chain is, also when a deployment names another address.
-        if let Some(url) = &settings.dev_rpc_url {
+        if let Some(url) = &rpc_settings.dev_rpc_url {
             chains.set_dev_rpc(url);
         }
-        let rpc =
-            RpcSettings { requests_per_second: settings.rpc_requests_per_second, timeout: Duration::from_secs(settings.rpc_timeout), ..RpcSettings::default() };
-        let kek = match (&settings.kek_file, &settings.kek) {
+        let rpc = RpcSettings::from(rpc_settings);
+        let wallet = &settings.wallet;
+        let kek = match (&wallet.kek_file, &wallet.kek) {
             (Some(path), _) => {
                 let setting = Setting { key: "kek_file", env: "SIGIL_KEK_FILE" };
                 let text = std::fs::read_to_string(path).map_err(|e| setting.invalid(format!("cannot read {}: {e}", path.display())))?;
@@ -425,13 +557,14 @@ impl Config {
             (None, Some(hex)) => Some(crate::wallet::keys::Kek::from_hex(hex).map_err(|e| Setting { key: "kek", env: "SIGIL_KEK" }.invalid(e.to_string()))?),
             (None, None) => None,
         };
-        let frame_url = match (&settings.frame_public_url, settings.frame_listen) {
+        let frame_url = match (&wallet.frame_public_url, wallet.frame_listen) {
             (Some(url), _) => url.trim_end_matches('/').to_owned(),
             (None, Some(addr)) => format!("http://{addr}"),
             (None, None) => String::new(),
         };
-        let socials =
-            crate::wallet::social::Socials::load(settings.socials.as_deref()).map_err(|e| Setting { key: "socials", env: "SIGIL_SOCIALS" }.invalid(e))?.into();
+        let socials = crate::wallet::social::Socials::load(wallet.socials.as_deref())
+            .map_err(|e| Setting { key: "socials", env: "SIGIL_SOCIALS" }.invalid(e.to_string()))?
+            .into();
         Ok(Config { settings, database_url, public_url, chains, rpc, kek, frame_url, socials })
     }
 
@@ -451,12 +584,12 @@ mod tests {
     fn defaults() {
         let c = Config::from_args(&ServeArgs::default()).unwrap();
         assert_eq!(c.database_url, "sqlite://var/sigil.db");
-        assert_eq!(c.settings.listen.to_string(), "127.0.0.1:8080");
+        assert_eq!(c.settings.server.listen.to_string(), "127.0.0.1:8080");
         assert_eq!(c.public_url, "http://127.0.0.1:8080");
-        assert_eq!(c.settings.body_limit, 65536);
-        assert_eq!(c.settings.analytics_errors_per_minute, 5);
-        assert_eq!(c.settings.log_format, LogFormat::Text);
-        assert!(!c.settings.trust_proxy_headers);
+        assert_eq!(c.settings.server.body_limit, 65536);
+        assert_eq!(c.settings.analytics.errors_per_minute, 5);
+        assert_eq!(c.settings.server.log_format, LogFormat::Text);
+        assert!(!c.settings.server.trust_proxy_headers);
         assert_eq!(c.rpc.requests_per_second, 500);
     }
 
@@ -470,10 +603,10 @@ mod tests {
         args.storage.config = Some(path);
         args.settings.body_limit = Some(2000);
         let c = Config::from_args(&args).unwrap();
-        assert_eq!(c.settings.listen.port(), 9000);
-        assert_eq!(c.settings.body_limit, 2000);
-        assert_eq!(c.settings.log, "debug");
-        assert_eq!(c.settings.log_format, LogFormat::Json);
+        assert_eq!(c.settings.server.listen.port(), 9000);
+        assert_eq!(c.settings.server.body_limit, 2000);
+        assert_eq!(c.settings.server.log, "debug");
+        assert_eq!(c.settings.server.log_format, LogFormat::Json);
         assert_eq!(c.database_url, "sqlite://x.db");
         assert_eq!(storage_url(&args.storage).unwrap(), "sqlite://x.db");
     }
@@ -492,7 +625,7 @@ mod tests {
         assert_eq!(err(with(|s| s.body_limit = Some(0))), "invalid body-limit (SIGIL_BODY_LIMIT): 0 is outside 1..=16777216");
         assert!(err(with(|s| s.public_url = Some("ftp://x".into()))).starts_with("invalid public-url (SIGIL_PUBLIC_URL)"));
         assert!(err(with(|s| s.log = Some("info,[".into()))).starts_with("invalid log (SIGIL_LOG)"));
-        assert_eq!(err(with(|s| s.header_timeout = Some(0))), "invalid header-timeout (SIGIL_HEADER_TIMEOUT): 0 is outside 1..=300");
+        assert_eq!(err(with(|s| s.header_timeout = Some(Seconds(0)))), "invalid header-timeout (SIGIL_HEADER_TIMEOUT): 0 is outside 1..=300");
         assert_eq!(err(with(|s| s.dev_rpc_url = Some("ws://x".into()))), "invalid dev-rpc-url (SIGIL_DEV_RPC_URL): 'ws://x' is not an http(s) URL");
     }
 

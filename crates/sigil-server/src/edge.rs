@@ -122,7 +122,7 @@ fn needs_json(res: &Response) -> bool {
 async fn json_error(res: Response, config: &Config) -> Response {
     let status = res.status();
     let message = match status {
-        StatusCode::PAYLOAD_TOO_LARGE => sigil_core::errors::body_too_large(config.settings.body_limit),
+        StatusCode::PAYLOAD_TOO_LARGE => sigil_core::errors::body_too_large(config.settings.server.body_limit),
         StatusCode::REQUEST_TIMEOUT => sigil_core::errors::TIMEOUT.to_owned(),
         StatusCode::NOT_FOUND => sigil_core::errors::NOT_FOUND.to_owned(),
         StatusCode::METHOD_NOT_ALLOWED => sigil_core::errors::METHOD_NOT_ALLOWED.to_owned(),

@@ -26,7 +26,7 @@ impl FromRequestParts<AppState> for ClientAddr {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
-        if state.config.settings.trust_proxy_headers {
+        if state.config.settings.server.trust_proxy_headers {
             let forwarded =
                 parts.headers.get("x-forwarded-for").and_then(|v| v.to_str().ok()).and_then(|v| v.split(',').next()).and_then(|v| v.trim().parse().ok());
             if let Some(ip) = forwarded {
@@ -64,7 +64,7 @@ impl FromRequestParts<AppState> for WriteBudget {
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
         let scope = parts.extensions.get::<Arc<Project>>().map_or_else(|| "frame".to_owned(), |p| p.id.clone());
         let ClientAddr(addr) = ClientAddr::from_request_parts(parts, state).await?;
-        let limit = state.config.settings.writes_per_minute;
+        let limit = state.config.settings.auth.writes_per_minute;
         state.limiter.check(&scope, addr, crate::limits::EventKind::Write, limit, Instant::now()).map_err(ApiError::too_many_requests)?;
         Ok(WriteBudget)
     }
@@ -80,7 +80,7 @@ impl FromRequestParts<AppState> for CodeBudget {
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
         let ClientAddr(addr) = ClientAddr::from_request_parts(parts, state).await?;
-        let limit = state.config.settings.code_tries_per_minute;
+        let limit = state.config.settings.wallet.code_tries_per_minute;
         state.limiter.check("frame", addr, crate::limits::EventKind::CodeTry, limit, Instant::now()).map_err(ApiError::too_many_requests)?;
         Ok(CodeBudget)
     }

@@ -36,7 +36,7 @@ pub async fn health(State(state): State<AppState>) -> (StatusCode, Json<Health>)
     responses((status = 200, description = "Prometheus text exposition format", content_type = "text/plain"),
         (status = 404, body = crate::error::ErrorBody, description = "Served on --metrics-listen instead")))]
 pub async fn metrics(State(state): State<AppState>) -> axum::response::Response {
-    if state.config.settings.metrics_listen.is_some() {
+    if state.config.settings.server.metrics_listen.is_some() {
         return crate::error::ApiError::not_found(sigil_core::errors::NOT_FOUND).into_response();
     }
     render(&state).into_response()

@@ -83,26 +83,11 @@ pub struct Shared {
 impl AppState {
     pub fn new(db: Db, config: Config) -> AppState {
         // Every upstream try ends inside the request timeout, with a second to spare.
-        let request_timeout = Duration::from_secs(config.settings.request_timeout);
+        let request_timeout = config.settings.server.request_timeout;
         let budget = config.rpc.budget.min(request_timeout.saturating_sub(Duration::from_secs(1)).max(Duration::from_millis(500)));
         let rpc = Arc::new(rpc::Rpc::new(config.chains.clone(), rpc::RpcSettings { budget, ..config.rpc.clone() }));
         let directory = Arc::new(directory::snapshot::Directory::new(&config.public_url));
-        let s = &config.settings;
-        let relay_settings = relay::RelaySettings {
-            max_message_bytes: s.relay_max_message_bytes,
-            max_subscriptions: s.relay_max_subscriptions,
-            publishes_per_second: s.relay_publishes_per_second,
-            max_sockets: s.relay_max_sockets,
-            audiences: s.relay_url.iter().cloned().collect(),
-            ping_every: Duration::from_secs(s.relay_ping_seconds),
-            max_sockets_per_address: s.relay_max_sockets_per_address,
-            mailbox: relay::quota::Limits {
-                per_client: s.relay_client_mailbox_bytes,
-                per_address: s.relay_address_mailbox_bytes,
-                total: s.relay_mailbox_max_bytes,
-            },
-            unknown_client_ttl: Duration::from_secs(s.relay_unknown_client_ttl),
-        };
+        let relay_settings = relay::RelaySettings::from(&config.settings.relay);
         let postgres = config::database_kind(&config.database_url) == Ok(config::DatabaseKind::Postgres);
         let relay = Arc::new(relay::Relay::new(db.clone(), relay_settings, postgres));
         let wallets = wallet::from_config(&db, &config).unwrap_or_else(|e| {
@@ -206,8 +191,8 @@ fn layered(config: &Arc<Config>, router: Router) -> Router {
                 .layer(edge::EdgeLayer::new(config.clone()))
                 $(.layer($trace))?
                 .layer(CatchPanicLayer::custom(|_| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, ErrorCode::Internal, sigil_core::errors::INTERNAL).into_response()))
-                .layer(TimeoutLayer::with_status_code(StatusCode::REQUEST_TIMEOUT, Duration::from_secs(config.settings.request_timeout)))
-                .layer(DefaultBodyLimit::max(config.settings.body_limit))
+                .layer(TimeoutLayer::with_status_code(StatusCode::REQUEST_TIMEOUT, config.settings.server.request_timeout))
+                .layer(DefaultBodyLimit::max(config.settings.server.body_limit))
                 .service(router)
         };
     }
@@ -255,7 +240,7 @@ pub async fn start(state: AppState, addr: SocketAddr) -> anyhow::Result<RunningS
     state.directory.refresh(&state.db).await?;
     let background = vec![
         state.rpc.spawn_probes(),
-        retention::spawn(state.db.clone(), state.config.settings.analytics_retention_days),
+        retention::spawn(state.db.clone(), state.config.settings.analytics.retention_days),
         state.directory.spawn_refresh(state.db.clone()),
         state.relay.spawn_writer(),
     ];
@@ -264,10 +249,10 @@ pub async fn start(state: AppState, addr: SocketAddr) -> anyhow::Result<RunningS
         background.push(state.relay.spawn_listener(state.config.database_url.clone()));
     }
     background.push(state.relay.count_mailbox().await?);
-    let settings = &state.config.settings;
+    let settings = &state.config.settings.server;
     let limits = listener::Limits {
-        header_timeout: Duration::from_secs(settings.header_timeout),
-        body_timeout: Duration::from_secs(settings.body_timeout),
+        header_timeout: settings.header_timeout,
+        body_timeout: settings.body_timeout,
         max_connections: listener::connections_that_fit(settings.max_connections),
         max_per_address: (!settings.trust_proxy_headers).then_some(settings.max_connections_per_address),
     };
@@ -278,7 +263,7 @@ pub async fn start(state: AppState, addr: SocketAddr) -> anyhow::Result<RunningS
     let connections = listener::Connections::new(&limits);
     state.relay.set_socket_budget(limits.max_connections - limits.reserved_for_http());
     let mut frame_addr = None;
-    if let Some(frame_listen) = state.config.settings.frame_listen {
+    if let Some(frame_listen) = state.config.settings.wallet.frame_listen {
         let frame_listener = TcpListener::bind(frame_listen).await.map_err(|e| anyhow::anyhow!("cannot listen on {frame_listen} (frame): {e}"))?;
         frame_addr = Some(frame_listener.local_addr()?);
         let serving = listener::serve(frame_listener, frame_app(state.clone()), limits, connections.clone(), rx.clone());
@@ -289,7 +274,7 @@ pub async fn start(state: AppState, addr: SocketAddr) -> anyhow::Result<RunningS
         }));
     }
     let mut metrics_addr = None;
-    if let Some(metrics_listen) = state.config.settings.metrics_listen {
+    if let Some(metrics_listen) = state.config.settings.server.metrics_listen {
         let metrics_listener = TcpListener::bind(metrics_listen).await.map_err(|e| anyhow::anyhow!("cannot listen on {metrics_listen} (metrics): {e}"))?;
         metrics_addr = Some(metrics_listener.local_addr()?);
         let serving = listener::serve(metrics_listener, health::metrics_app(state.clone()), limits, connections.clone(), rx.clone());

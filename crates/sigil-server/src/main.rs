@@ -105,9 +105,9 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
         Command::Serve(args) => {
             let config = Config::from_args(&args)?;
-            init_logging(&config.settings.log, config.settings.log_format);
+            init_logging(&config.settings.server.log, config.settings.server.log_format);
             let db = db::connect(&config.database_url).await?;
-            let listen = config.settings.listen;
+            let listen = config.settings.server.listen;
             tracing::info!(database = %db::redact(&config.database_url), "storage ready");
             let server = sigil_server::start(AppState::new(db.clone(), config), listen).await?;
             tracing::info!(addr = %server.addr, "sigil listening");

@@ -186,8 +186,8 @@ impl Drop for Stopped {
 /// gets 408: /health, asked from another address, answers every probe.
 async fn slow_bodies_do_not_lock_others_out(b: Backend) {
     let Some(s) = TestServer::start_with(b, &["*"], |c| {
-        c.settings.max_connections = 500;
-        c.settings.body_timeout = 3;
+        c.settings.server.max_connections = 500;
+        c.settings.server.body_timeout = std::time::Duration::from_secs(3);
     })
     .await
     else {
@@ -257,9 +257,9 @@ async fn slow_bodies_do_not_lock_others_out(b: Backend) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_proxy_body_limit_and_the_metrics_address_are_as_configured() {
     let Some(s) = TestServer::start_with(Backend::Sqlite, &["*"], |c| {
-        c.settings.body_limit = 1000;
-        c.settings.rpc_body_limit = 3000;
-        c.settings.metrics_listen = Some("127.0.0.1:0".parse().unwrap());
+        c.settings.server.body_limit = 1000;
+        c.settings.rpc.body_limit = 3000;
+        c.settings.server.metrics_listen = Some("127.0.0.1:0".parse().unwrap());
     })
     .await
     else {
@@ -280,7 +280,7 @@ async fn the_proxy_body_limit_and_the_metrics_address_are_as_configured() {
 }
 
 async fn slow_clients_are_cut_off(b: Backend) {
-    let Some(s) = TestServer::start_with(b, &["*"], |c| c.settings.header_timeout = 1).await else { return };
+    let Some(s) = TestServer::start_with(b, &["*"], |c| c.settings.server.header_timeout = std::time::Duration::from_secs(1)).await else { return };
     let addr = s.base.trim_start_matches("http://").to_owned();
     tokio::task::spawn_blocking(move || {
         // Half a request head: closed once the header timeout passes.
@@ -317,7 +317,7 @@ async fn every_costly_route_is_limited(b: Backend) {
     let Some(s) = TestServer::start_with(b, &["*"], move |c| {
         c.chains = chains;
         c.rpc.requests_per_second = 5;
-        c.settings.writes_per_minute = 10;
+        c.settings.auth.writes_per_minute = 10;
     })
     .await
     else {
@@ -354,7 +354,7 @@ async fn every_costly_route_is_limited(b: Backend) {
 }
 
 async fn analytics_event_ids_are_per_project(b: Backend) {
-    let Some(s) = TestServer::start_with(b, &["*"], |c| c.settings.analytics_errors_per_minute = 2).await else { return };
+    let Some(s) = TestServer::start_with(b, &["*"], |c| c.settings.analytics.errors_per_minute = 2).await else { return };
     let other = sigil_server::projects::create(&s.db, "Other", &["*".to_owned()], Default::default()).await.unwrap().id;
     let event = |id: &str, kind: &str| json!({"eventId": id, "url": "https://a.example/", "domain": "a.example", "timestamp": 1_763_700_000_000i64, "props": {"type": kind}});
     // One project's event id cannot shadow another's event.
@@ -411,7 +411,7 @@ async fn a_hung_upstream_ends_in_the_proxy_s_own_503_inside_the_request_timeout(
     let chains = dev_chain(&[&url]);
     let s = TestServer::start_with(Backend::Sqlite, &["*"], move |c| {
         c.chains = chains;
-        c.settings.request_timeout = 3;
+        c.settings.server.request_timeout = std::time::Duration::from_secs(3);
         c.rpc.probe_interval = Duration::from_secs(3600);
     })
     .await

@@ -259,10 +259,10 @@ async fn acknowledgements_are_per_subscriber(b: Backend) {
 /// /metrics shows the mailbox's size.
 async fn mailbox_limits(b: Backend) {
     let Some(s) = TestServer::start_with(b, &["*"], |c| {
-        c.settings.relay_client_mailbox_bytes = 300_000;
-        c.settings.relay_address_mailbox_bytes = 700_000;
-        c.settings.relay_mailbox_max_bytes = 1_000_000;
-        c.settings.relay_publishes_per_second = 1000;
+        c.settings.relay.client_mailbox_bytes = 300_000;
+        c.settings.relay.address_mailbox_bytes = 700_000;
+        c.settings.relay.mailbox_max_bytes = 1_000_000;
+        c.settings.relay.publishes_per_second = 1000;
     })
     .await
     else {
@@ -318,7 +318,7 @@ async fn mailbox_limits(b: Backend) {
 
 /// Issue 20, N3: one address cannot take every relay socket.
 async fn sockets_per_address(b: Backend) {
-    let Some(s) = TestServer::start_with(b, &["*"], |c| c.settings.relay_max_sockets_per_address = 3).await else { return };
+    let Some(s) = TestServer::start_with(b, &["*"], |c| c.settings.relay.max_sockets_per_address = 3).await else { return };
     let mut held = Vec::new();
     for seed in 0..3 {
         let mut ws = client(&s, 20 + seed).await;
@@ -425,10 +425,10 @@ async fn session_methods_of_2_21_clients(b: Backend) {
 
 async fn limits_and_pings(b: Backend) {
     let Some(s) = TestServer::start_with(b, &["*"], |c| {
-        c.settings.relay_max_message_bytes = 2048;
-        c.settings.relay_max_subscriptions = 3;
-        c.settings.relay_publishes_per_second = 5;
-        c.settings.relay_ping_seconds = 1;
+        c.settings.relay.max_message_bytes = 2048;
+        c.settings.relay.max_subscriptions = 3;
+        c.settings.relay.publishes_per_second = 5;
+        c.settings.relay.ping = std::time::Duration::from_secs(1);
     })
     .await
     else {

@@ -69,7 +69,7 @@ async fn analytics_ingest(b: Backend) {
 }
 
 async fn analytics_rate_limits(b: Backend) {
-    let Some(s) = TestServer::start_with(b, ORIGINS, |c| c.settings.analytics_events_per_minute = 20).await else { return };
+    let Some(s) = TestServer::start_with(b, ORIGINS, |c| c.settings.analytics.events_per_minute = 20).await else { return };
     for i in 0..5 {
         assert_eq!(s.http.post(s.api("/e")).json(&event("error")).send().await.unwrap().status(), 202, "error event {i}");
     }
@@ -183,7 +183,7 @@ async fn openapi_is_true(b: Backend) {
 }
 
 async fn error_shapes(b: Backend) {
-    let Some(s) = TestServer::start_with(b, ORIGINS, |c| c.settings.body_limit = 1024).await else { return };
+    let Some(s) = TestServer::start_with(b, ORIGINS, |c| c.settings.server.body_limit = 1024).await else { return };
     let (status, body) = s.get_json(&s.url("/nope")).await;
     assert_eq!((status, body["error"]["code"].as_str()), (404, Some("not_found")));
     let res = s.http.delete(s.url("/health")).send().await.unwrap();

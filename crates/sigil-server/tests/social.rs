@@ -189,15 +189,15 @@ async fn start(b: Backend, idp: &Idp, dir: &tempfile::TempDir, anvil: Option<(&A
     let anvil = anvil.map(|(a, registry)| (a.url.clone(), registry.to_owned()));
     let s = TestServer::start_with(b, &["http://localhost:5173"], move |c| {
         c.kek = Some(sigil_server::wallet::keys::Kek::from_hex(KEK).unwrap());
-        c.settings.frame_listen = Some("127.0.0.1:0".parse().unwrap());
+        c.settings.wallet.frame_listen = Some("127.0.0.1:0".parse().unwrap());
         c.frame_url = FRAME_URL.into();
         c.socials = socials.into();
         // One connect call waits at most a second here (request timeout / 2).
-        c.settings.request_timeout = 2;
+        c.settings.server.request_timeout = std::time::Duration::from_secs(2);
         if let Some((url, registry)) = anvil {
             c.chains = dev_chain(&[&url]);
-            c.settings.farcaster_chain = "eip155:31337".into();
-            c.settings.farcaster_id_registry = registry;
+            c.settings.wallet.farcaster_chain = "eip155:31337".into();
+            c.settings.wallet.farcaster_id_registry = registry;
         }
     })
     .await?;

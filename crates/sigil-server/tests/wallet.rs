@@ -133,12 +133,12 @@ async fn start(b: Backend, anvil: &Anvil, kek: &str, smtp_port: u16) -> Option<(
     let s = TestServer::start_with(b, &["http://localhost:5173"], move |c| {
         c.chains = chains;
         c.kek = Some(sigil_server::wallet::keys::Kek::from_hex(&kek).unwrap());
-        c.settings.smtp_host = Some("127.0.0.1".into());
-        c.settings.smtp_port = smtp_port;
-        c.settings.smtp_tls = sigil_server::wallet::mail::SmtpTls::None;
-        c.settings.frame_listen = Some("127.0.0.1:0".parse().unwrap());
+        c.settings.wallet.smtp_host = Some("127.0.0.1".into());
+        c.settings.wallet.smtp_port = smtp_port;
+        c.settings.wallet.smtp_tls = sigil_server::wallet::mail::SmtpTls::None;
+        c.settings.wallet.frame_listen = Some("127.0.0.1:0".parse().unwrap());
         // The per-address limit on code tries has its own test; here many tries come from 127.0.0.1.
-        c.settings.code_tries_per_minute = 10_000;
+        c.settings.wallet.code_tries_per_minute = 10_000;
     })
     .await?;
     let frame = Frame { base: format!("http://{}", s.frame_addr().unwrap()), http: reqwest::Client::builder().user_agent(CHROME_ON_LINUX).build().unwrap() };
@@ -484,11 +484,11 @@ async fn codes_bound_to_devices_and_atomic(b: Backend) {
     let Some(s) = TestServer::start_with(b, &["http://localhost:5173"], move |c| {
         c.chains = chains;
         c.kek = Some(sigil_server::wallet::keys::Kek::from_hex(&kek).unwrap());
-        c.settings.smtp_host = Some("127.0.0.1".into());
-        c.settings.smtp_port = port;
-        c.settings.smtp_tls = sigil_server::wallet::mail::SmtpTls::None;
-        c.settings.frame_listen = Some("127.0.0.1:0".parse().unwrap());
-        c.settings.code_tries_per_minute = 3;
+        c.settings.wallet.smtp_host = Some("127.0.0.1".into());
+        c.settings.wallet.smtp_port = port;
+        c.settings.wallet.smtp_tls = sigil_server::wallet::mail::SmtpTls::None;
+        c.settings.wallet.frame_listen = Some("127.0.0.1:0".parse().unwrap());
+        c.settings.wallet.code_tries_per_minute = 3;
     })
     .await
     else {
@@ -568,12 +568,12 @@ async fn upstream_calls_and_refreshes_are_budgeted_and_old_rows_pruned(b: Backen
     let Some(s) = TestServer::start_with(b, &["http://localhost:5173"], move |c| {
         c.chains = chains;
         c.kek = Some(sigil_server::wallet::keys::Kek::from_hex(&kek).unwrap());
-        c.settings.smtp_host = Some("127.0.0.1".into());
-        c.settings.smtp_port = port;
-        c.settings.smtp_tls = sigil_server::wallet::mail::SmtpTls::None;
-        c.settings.frame_listen = Some("127.0.0.1:0".parse().unwrap());
+        c.settings.wallet.smtp_host = Some("127.0.0.1".into());
+        c.settings.wallet.smtp_port = port;
+        c.settings.wallet.smtp_tls = sigil_server::wallet::mail::SmtpTls::None;
+        c.settings.wallet.frame_listen = Some("127.0.0.1:0".parse().unwrap());
         c.rpc.requests_per_second = 2;
-        c.settings.writes_per_minute = 6;
+        c.settings.auth.writes_per_minute = 6;
     })
     .await
     else {

@@ -342,9 +342,9 @@ impl SignInMessage {
             Namespace::Eip155 => check_evm_address(&self.address),
             Namespace::Solana => check_solana_address(&self.address),
             Namespace::Bip122 => check_bitcoin_address(&self.address),
-            other => Err(format!("sign-in messages for {other} accounts are not supported")),
+            other => Err(InvalidAddress(format!("sign-in messages for {other} accounts are not supported"))),
         };
-        address_check.map_err(|reason| ParseError::new(2, Field::Address, reason))?;
+        address_check.map_err(|reason| ParseError::new(2, Field::Address, reason.0))?;
 
         let mut line = 5;
         if let Some(statement) = &self.statement {
@@ -642,24 +642,29 @@ pub fn to_checksum_address(address: &[u8; 20]) -> String {
     crate::evm::checksum(address)
 }
 
+/// Why an address is not one of its chain's: a human-readable reason.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct InvalidAddress(pub String);
+
 /// Check an EVM address: `0x` + 40 hex digits; when it mixes upper- and lower-case letters it
-/// must match its EIP-55 checksum. The error is a human-readable reason.
-pub fn check_evm_address(s: &str) -> Result<(), String> {
+/// must match its EIP-55 checksum.
+pub fn check_evm_address(s: &str) -> Result<(), InvalidAddress> {
     let Some(hex_part) = s.strip_prefix("0x") else {
-        return Err(format!("'{}' must start with 0x", shorten(s)));
+        return Err(InvalidAddress(format!("'{}' must start with 0x", shorten(s))));
     };
     if hex_part.len() != 40 || !hex_part.bytes().all(|b| b.is_ascii_hexdigit()) {
-        return Err(format!("'{}' is not 0x followed by 40 hex digits", shorten(s)));
+        return Err(InvalidAddress(format!("'{}' is not 0x followed by 40 hex digits", shorten(s))));
     }
     let has_lower = hex_part.bytes().any(|b| b.is_ascii_lowercase());
     let has_upper = hex_part.bytes().any(|b| b.is_ascii_uppercase());
     if has_lower && has_upper {
         let mut raw = [0u8; 20];
         // Shape checked above, so decoding cannot fail.
-        hex::decode_to_slice(hex_part, &mut raw).map_err(|e| e.to_string())?;
+        hex::decode_to_slice(hex_part, &mut raw).map_err(|e| InvalidAddress(e.to_string()))?;
         let expected = to_checksum_address(&raw);
         if expected != s {
-            return Err(format!("'{s}' fails its EIP-55 checksum (expected {expected})"));
+            return Err(InvalidAddress(format!("'{s}' fails its EIP-55 checksum (expected {expected})")));
         }
     }
     Ok(())
@@ -668,14 +673,16 @@ pub fn check_evm_address(s: &str) -> Result<(), String> {
 /// Check a Solana address: base58 that decodes to a 32-byte public key.
 /// Check a Bitcoin address: base58 (P2PKH, P2SH) or bech32/bech32m (segwit, taproot) with a
 /// valid checksum, on any network (the chain id says which).
-pub fn check_bitcoin_address(s: &str) -> Result<(), String> {
-    s.parse::<bitcoin::Address<bitcoin::address::NetworkUnchecked>>().map(|_| ()).map_err(|e| format!("'{}' is not a Bitcoin address: {e}", shorten(s)))
+pub fn check_bitcoin_address(s: &str) -> Result<(), InvalidAddress> {
+    s.parse::<bitcoin::Address<bitcoin::address::NetworkUnchecked>>()
+        .map(|_| ())
+        .map_err(|e| InvalidAddress(format!("'{}' is not a Bitcoin address: {e}", shorten(s))))
 }
 
-pub fn check_solana_address(s: &str) -> Result<(), String> {
+pub fn check_solana_address(s: &str) -> Result<(), InvalidAddress> {
     match bs58::decode(s).into_vec() {
         Ok(bytes) if bytes.len() == 32 => Ok(()),
-        Ok(bytes) => Err(format!("'{}' decodes to {} bytes, not a 32-byte public key", shorten(s), bytes.len())),
-        Err(_) => Err(format!("'{}' is not base58", shorten(s))),
+        Ok(bytes) => Err(InvalidAddress(format!("'{}' decodes to {} bytes, not a 32-byte public key", shorten(s), bytes.len()))),
+        Err(_) => Err(InvalidAddress(format!("'{}' is not base58", shorten(s)))),
     }
 }

@@ -107,10 +107,10 @@ pub async fn ingest(
     let event = parse_event(&body)?;
 
     let now = Instant::now();
-    let limits = &state.config.settings;
-    state.limiter.check(&project.id, addr, EventKind::Any, limits.analytics_events_per_minute, now).map_err(ApiError::too_many_requests)?;
+    let limits = &state.config.settings.analytics;
+    state.limiter.check(&project.id, addr, EventKind::Any, limits.events_per_minute, now).map_err(ApiError::too_many_requests)?;
     if event.props.get("type").and_then(|t| t.as_str()).is_some_and(|t| t.trim().eq_ignore_ascii_case("error")) {
-        if let Err(wait) = state.limiter.check(&project.id, addr, EventKind::Error, limits.analytics_errors_per_minute, now) {
+        if let Err(wait) = state.limiter.check(&project.id, addr, EventKind::Error, limits.errors_per_minute, now) {
             state.limiter.undo(&project.id, addr, EventKind::Any);
             return Err(ApiError::too_many_requests(wait));
         }

@@ -177,7 +177,7 @@ pub async fn authenticate(state: &AppState, project: &Project, message_text: &st
     }
 
     // The server decides how long a session lives at most, whatever the message asks for.
-    let longest = now + i64::from(state.config.settings.session_max_days) * 24 * 60 * 60 * 1000;
+    let longest = now + i64::from(state.config.settings.auth.session_max_days) * 24 * 60 * 60 * 1000;
     let expires = match message.expiration_time_value() {
         Ok(Some(t)) => ((t.unix_timestamp_nanos() / 1_000_000) as i64).min(longest),
         _ => longest,

@@ -68,6 +68,23 @@ impl Default for RelaySettings {
     }
 }
 
+impl From<&crate::config::RelayConfig> for RelaySettings {
+    /// The relay's settings from its group of the configuration.
+    fn from(c: &crate::config::RelayConfig) -> RelaySettings {
+        RelaySettings {
+            max_message_bytes: c.max_message_bytes,
+            max_subscriptions: c.max_subscriptions,
+            publishes_per_second: c.publishes_per_second,
+            max_sockets: c.max_sockets,
+            ping_every: c.ping,
+            audiences: c.url.iter().cloned().collect(),
+            max_sockets_per_address: c.max_sockets_per_address,
+            mailbox: quota::Limits { per_client: c.client_mailbox_bytes, per_address: c.address_mailbox_bytes, total: c.mailbox_max_bytes },
+            unknown_client_ttl: c.unknown_client_ttl,
+        }
+    }
+}
+
 /// What goes out on a socket.
 #[derive(Debug)]
 pub enum Frame {

@@ -67,16 +67,29 @@ pub async fn follow(head: Arc<Head>, urls: Vec<String>, keep_going: impl Fn() ->
     }
 }
 
+/// Why a head subscription ended (it is made again).
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+struct Lost(String);
+
+impl From<tokio_tungstenite::tungstenite::Error> for Lost {
+    fn from(e: tokio_tungstenite::tungstenite::Error) -> Lost {
+        Lost(e.to_string())
+    }
+}
+
 /// One subscription: connect, subscribe, read the current head, then follow newHeads.
-async fn subscribe(head: &Head, url: &str, keep_going: &impl Fn() -> bool) -> Result<(), String> {
+async fn subscribe(head: &Head, url: &str, keep_going: &impl Fn() -> bool) -> Result<(), Lost> {
     // A restarted node may be behind the last head seen.
     head.number.store(0, Ordering::Release);
-    let (mut ws, _) =
-        tokio::time::timeout(CONNECT_TIMEOUT, tokio_tungstenite::connect_async(url)).await.map_err(|_| "connect timed out")?.map_err(|e| e.to_string())?;
+    let (mut ws, _) = tokio::time::timeout(CONNECT_TIMEOUT, tokio_tungstenite::connect_async(url))
+        .await
+        .map_err(|_| Lost("connect timed out".into()))?
+        .map_err(Lost::from)?;
     const SUBSCRIBE: &str = r#"{"jsonrpc":"2.0","id":1,"method":"eth_subscribe","params":["newHeads"]}"#;
     const BLOCK_NUMBER: &str = r#"{"jsonrpc":"2.0","id":2,"method":"eth_blockNumber","params":[]}"#;
     for r in [SUBSCRIBE, BLOCK_NUMBER] {
-        ws.send(Message::text(r)).await.map_err(|e| e.to_string())?;
+        ws.send(Message::text(r)).await.map_err(Lost::from)?;
     }
     let (mut subscribed, mut seed) = (false, None);
     let mut heard = true;
@@ -90,25 +103,25 @@ async fn subscribe(head: &Head, url: &str, keep_going: &impl Fn() -> bool) -> Re
                     return Ok(());
                 }
                 if !heard || !subscribed {
-                    return Err("no answer since the last check".into());
+                    return Err(Lost("no answer since the last check".into()));
                 }
                 heard = false;
-                ws.send(Message::text(BLOCK_NUMBER)).await.map_err(|e| e.to_string())?;
+                ws.send(Message::text(BLOCK_NUMBER)).await.map_err(Lost::from)?;
                 continue;
             }
         };
         heard = true;
         let text = match msg {
             Some(Ok(Message::Text(t))) => t,
-            Some(Ok(Message::Close(_))) | None => return Err("closed".into()),
+            Some(Ok(Message::Close(_))) | None => return Err(Lost("closed".into())),
             Some(Ok(_)) => continue,
-            Some(Err(e)) => return Err(e.to_string()),
+            Some(Err(e)) => return Err(e.into()),
         };
-        let v: Value = serde_json::from_str(&text).map_err(|e| format!("not JSON: {e}"))?;
+        let v: Value = serde_json::from_str(&text).map_err(|e| Lost(format!("not JSON: {e}")))?;
         match v.get("id").and_then(Value::as_u64) {
             Some(1) if v.get("result").is_some() => subscribed = true,
-            Some(1) => return Err(format!("eth_subscribe refused: {}", v["error"])),
-            Some(2) => seed = Some(parse_number(&v["result"]).ok_or_else(|| format!("unexpected eth_blockNumber answer: {v}"))?),
+            Some(1) => return Err(Lost(format!("eth_subscribe refused: {}", v["error"]))),
+            Some(2) => seed = Some(parse_number(&v["result"]).ok_or_else(|| Lost(format!("unexpected eth_blockNumber answer: {v}")))?),
             _ => {
                 if let Some(n) = parse_number(&v["params"]["result"]["number"]) {
                     head.set(n);

@@ -53,6 +53,13 @@ impl Default for RpcSettings {
     }
 }
 
+impl From<&crate::config::RpcConfig> for RpcSettings {
+    /// The proxy's settings from its group of the configuration (the rest are the spec's).
+    fn from(c: &crate::config::RpcConfig) -> RpcSettings {
+        RpcSettings { requests_per_second: c.requests_per_second, timeout: c.timeout, ..RpcSettings::default() }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum Failure {
     /// Every upstream failed on every try.

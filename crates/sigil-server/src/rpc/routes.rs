@@ -52,7 +52,7 @@ pub async fn proxy(State(state): State<AppState>, Extension(project): Extension<
     let bad = |code, msg: &str| json(StatusCode::BAD_REQUEST, Reply::error(code, msg).to_json("null"));
     // Read here, with the proxy's own limit (a full batch is larger than other bodies), rather
     // than through one more route layer on every call.
-    let limit = state.config.settings.rpc_body_limit;
+    let limit = state.config.settings.rpc.body_limit;
     let Ok(body) = axum::body::to_bytes(body, limit).await else {
         let message = sigil_core::errors::body_too_large(limit);
         return json(StatusCode::PAYLOAD_TOO_LARGE, Reply::error(jsonrpc::INVALID_REQUEST, &message).to_json("null"));

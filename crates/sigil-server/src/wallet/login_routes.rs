@@ -164,7 +164,7 @@ pub struct ConnectSocial {
 
 /// How long one connect call waits for the person to finish at the provider.
 fn claim_wait(state: &AppState) -> Duration {
-    Duration::from_secs(20.min(state.config.settings.request_timeout / 2).max(1))
+    (state.config.settings.server.request_timeout / 2).clamp(Duration::from_secs(1), Duration::from_secs(20))
 }
 
 /// Connect social: the login's session, for the device that started it and the claim secret
@@ -202,7 +202,7 @@ pub async fn farcaster_uri(
     _: WriteBudget,
     extract::Json(req): extract::Json<FarcasterUri>,
 ) -> ApiResult<Json<FarcasterChannel>> {
-    let (url, channel_token) = wallets(&state)?.farcaster_start(&req.device_secret, &state.config.settings.farcaster_app_url).await?;
+    let (url, channel_token) = wallets(&state)?.farcaster_start(&req.device_secret, &state.config.settings.wallet.farcaster_app_url).await?;
     Ok(Json(FarcasterChannel { url, channel_token }))
 }
 
@@ -239,7 +239,7 @@ pub async fn farcaster_authenticate(
     extract::Json(req): extract::Json<Authenticate>,
 ) -> ApiResult<Json<Authenticated>> {
     let token = crate::guards::bearer(&headers)?;
-    let s = &state.config.settings;
+    let s = &state.config.settings.wallet;
     let registry = Registry { chain: &s.farcaster_chain, address: &s.farcaster_id_registry };
     let user_name = wallets(&state)?.farcaster_authenticate(&state.rpc, &registry, token, &req).await?;
     Ok(Json(Authenticated { user_name }))

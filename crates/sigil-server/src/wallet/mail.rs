@@ -20,9 +20,9 @@ pub enum SmtpTls {
 }
 
 impl std::str::FromStr for SmtpTls {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        <SmtpTls as clap::ValueEnum>::from_str(s, true)
+    type Err = crate::config::Invalid;
+    fn from_str(s: &str) -> Result<Self, crate::config::Invalid> {
+        <SmtpTls as clap::ValueEnum>::from_str(s, true).map_err(crate::config::Invalid)
     }
 }
 
@@ -34,6 +34,29 @@ pub struct MailSettings {
     pub username: Option<String>,
     pub password: Option<String>,
     pub from: String,
+}
+
+impl MailSettings {
+    /// The mail server of the wallet's settings; none without `--smtp-host`.
+    pub fn of(w: &crate::config::WalletSettings) -> Option<MailSettings> {
+        Some(MailSettings {
+            host: w.smtp_host.clone()?,
+            port: w.smtp_port,
+            tls: w.smtp_tls,
+            username: w.smtp_username.clone(),
+            password: w.smtp_password.clone(),
+            from: w.mail_from.clone(),
+        })
+    }
+}
+
+/// Why the mail settings cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum MailConfigError {
+    #[error("mail-from '{0}': {1}")]
+    From(String, String),
+    #[error("smtp-host '{0}': {1}")]
+    Tls(String, String),
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -50,13 +73,14 @@ pub struct Mailer {
 }
 
 impl Mailer {
-    pub fn new(settings: &MailSettings) -> Result<Mailer, String> {
-        let from: Mailbox = settings.from.parse().map_err(|e| format!("mail-from '{}': {e}", settings.from))?;
+    pub fn new(settings: &MailSettings) -> Result<Mailer, MailConfigError> {
+        let from: Mailbox = settings.from.parse().map_err(|e: lettre::address::AddressError| MailConfigError::From(settings.from.clone(), e.to_string()))?;
         let mut builder = AsyncSmtpTransport::<Tokio1Executor>::builder_dangerous(&settings.host).port(settings.port);
+        let tls = || TlsParameters::new(settings.host.clone()).map_err(|e| MailConfigError::Tls(settings.host.clone(), e.to_string()));
         builder = match settings.tls {
             SmtpTls::None => builder.tls(Tls::None),
-            SmtpTls::Starttls => builder.tls(Tls::Required(TlsParameters::new(settings.host.clone()).map_err(|e| e.to_string())?)),
-            SmtpTls::Tls => builder.tls(Tls::Wrapper(TlsParameters::new(settings.host.clone()).map_err(|e| e.to_string())?)),
+            SmtpTls::Starttls => builder.tls(Tls::Required(tls()?)),
+            SmtpTls::Tls => builder.tls(Tls::Wrapper(tls()?)),
         };
         if let (Some(user), Some(pass)) = (&settings.username, &settings.password) {
             builder = builder.credentials(Credentials::new(user.clone(), pass.clone()));

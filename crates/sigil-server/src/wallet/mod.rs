@@ -534,20 +534,9 @@ pub enum RotateError {
 
 /// The service, when the configuration provides a key-encryption key; email login also
 /// needs a mail server.
-pub fn from_config(db: &Db, config: &crate::config::Config) -> Result<Option<Arc<Wallets>>, String> {
-    let s = &config.settings;
+pub fn from_config(db: &Db, config: &crate::config::Config) -> Result<Option<Arc<Wallets>>, mail::MailConfigError> {
     let Some(kek) = &config.kek else { return Ok(None) };
-    let mailer = match &s.smtp_host {
-        Some(host) => Some(Mailer::new(&mail::MailSettings {
-            host: host.clone(),
-            port: s.smtp_port,
-            tls: s.smtp_tls,
-            username: s.smtp_username.clone(),
-            password: s.smtp_password.clone(),
-            from: s.mail_from.clone(),
-        })?),
-        None => None,
-    };
+    let mailer = mail::MailSettings::of(&config.settings.wallet).map(|m| Mailer::new(&m)).transpose()?;
     Ok(Some(Arc::new(Wallets::new(db.clone(), kek.clone(), mailer, config.frame_url.clone()))))
 }
 

@@ -441,7 +441,7 @@ pub async fn frame_page(State(state): State<AppState>, Query(q): Query<FrameQuer
         _ => None,
     };
     let Some(project) = project else { return Err(ApiError::project_id_invalid()) };
-    let page = tokio::fs::read_to_string(state.config.settings.frame_dir.join("index.html"))
+    let page = tokio::fs::read_to_string(state.config.settings.wallet.frame_dir.join("index.html"))
         .await
         .map_err(|_| ApiError::not_found("The frame page is not built (web/packages/frame)"))?;
     let ancestors = project.allowed_origins.iter().map(|o| o.to_string()).collect::<Vec<_>>().join(" ");
@@ -463,7 +463,7 @@ pub async fn frame_asset(State(state): State<AppState>, axum::extract::Path(file
     if file.contains("..") || file.starts_with('/') || !file.bytes().all(|b| b.is_ascii_alphanumeric() || b"-_./".contains(&b)) {
         return Err(ApiError::not_found("No such asset"));
     }
-    let path = state.config.settings.frame_dir.join("assets").join(&file);
+    let path = state.config.settings.wallet.frame_dir.join("assets").join(&file);
     let bytes = tokio::fs::read(&path).await.map_err(|_| ApiError::not_found("No such asset"))?;
     let content_type = match path.extension().and_then(|e| e.to_str()) {
         Some("js") => "text/javascript; charset=utf-8",

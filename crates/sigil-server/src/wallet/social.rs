@@ -113,6 +113,30 @@ enum Secret {
     },
 }
 
+/// Why a provider's configuration or a login with it did not work, in words (a login's
+/// reason is shown to the person).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct SocialError(pub String);
+
+impl From<String> for SocialError {
+    fn from(s: String) -> SocialError {
+        SocialError(s)
+    }
+}
+
+impl From<&str> for SocialError {
+    fn from(s: &str) -> SocialError {
+        SocialError(s.to_owned())
+    }
+}
+
+impl From<SocialError> for String {
+    fn from(e: SocialError) -> String {
+        e.0
+    }
+}
+
 /// What a provider told us about the person.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Identity {
@@ -200,23 +224,23 @@ fn default_label(id: &str) -> String {
     }
 }
 
-fn check_url(what: &str, url: &str) -> Result<String, String> {
-    let parsed = url::Url::parse(url).map_err(|e| format!("{what} {url:?}: {e}"))?;
+fn check_url(what: &str, url: &str) -> Result<String, SocialError> {
+    let parsed = url::Url::parse(url).map_err(|e| SocialError(format!("{what} {url:?}: {e}")))?;
     if !matches!(parsed.scheme(), "http" | "https") {
-        return Err(format!("{what} {url:?}: not an http(s) URL"));
+        return Err(format!("{what} {url:?}: not an http(s) URL").into());
     }
     Ok(url.trim_end_matches('/').to_owned())
 }
 
 impl Provider {
     /// A provider from its configuration, checked; the file's folder resolves `key_file`.
-    pub fn new(c: ProviderConfig, base: &Path) -> Result<Provider, String> {
+    pub fn new(c: ProviderConfig, base: &Path) -> Result<Provider, SocialError> {
         let id = c.id.trim().to_owned();
         if id.is_empty() || id.len() > 32 || !id.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-') {
-            return Err(format!("provider id {id:?}: 1 to 32 lower-case letters, digits or '-'"));
+            return Err(format!("provider id {id:?}: 1 to 32 lower-case letters, digits or '-'").into());
         }
         if id == "farcaster" || id == "email" {
-            return Err(format!("provider id {id:?} is reserved (Farcaster needs no configuration)"));
+            return Err(format!("provider id {id:?} is reserved (Farcaster needs no configuration)").into());
         }
         let defaults = oauth2_defaults(&id);
         let own_oauth2 = c.auth_url.is_some() || c.token_url.is_some() || c.user_url.is_some();
@@ -230,10 +254,10 @@ impl Provider {
                     }
                     _ => None,
                 };
-                let pick = |given: &Option<String>, default: Option<String>, what: &str| -> Result<String, String> {
+                let pick = |given: &Option<String>, default: Option<String>, what: &str| -> Result<String, SocialError> {
                     match given.clone().or(default) {
                         Some(url) => check_url(what, &url),
-                        None => Err(format!("provider {id:?}: needs issuer (OpenID Connect) or auth_url, token_url and user_url (OAuth 2)")),
+                        None => Err(format!("provider {id:?}: needs issuer (OpenID Connect) or auth_url, token_url and user_url (OAuth 2)").into()),
                     }
                 };
                 let d = default.clone();
@@ -263,14 +287,14 @@ impl Provider {
                 let pem = std::fs::read_to_string(&path).map_err(|e| format!("provider {id:?}: key_file {}: {e}", path.display()))?;
                 let key = p256::ecdsa::SigningKey::from_pkcs8_pem(&pem).map_err(|e| format!("provider {id:?}: key_file {}: {e}", path.display()))?;
                 let (Some(team_id), Some(key_id)) = (c.team_id.clone(), c.key_id.clone()) else {
-                    return Err(format!("provider {id:?}: key_file needs team_id and key_id"));
+                    return Err(format!("provider {id:?}: key_file needs team_id and key_id").into());
                 };
                 Secret::AppleKey { team_id, key_id, key }
             }
             (None, None) => Secret::None,
         };
         if c.client_id.trim().is_empty() {
-            return Err(format!("provider {id:?}: client_id is empty"));
+            return Err(format!("provider {id:?}: client_id is empty").into());
         }
         let scopes = match &c.scopes {
             Some(scopes) => scopes.clone(),
@@ -281,7 +305,7 @@ impl Provider {
             },
         };
         if matches!(protocol, Protocol::Oidc { .. }) && !scopes.iter().any(|s| s == "openid") {
-            return Err(format!("provider {id:?}: an OpenID Connect provider needs the openid scope"));
+            return Err(format!("provider {id:?}: an OpenID Connect provider needs the openid scope").into());
         }
         let auth_type = defaults.as_ref().map(|d| d.2.clone()).unwrap_or(AuthType::BasicAuth);
         Ok(Provider {
@@ -309,14 +333,14 @@ impl Provider {
         }
     }
 
-    async fn metadata(&self, http: &reqwest::Client) -> Result<&CoreProviderMetadata, String> {
+    async fn metadata(&self, http: &reqwest::Client) -> Result<&CoreProviderMetadata, SocialError> {
         let Protocol::Oidc { issuer } = &self.protocol else { return Err("not an OpenID Connect provider".into()) };
         self.metadata
             .get_or_try_init(|| async {
-                let issuer = IssuerUrl::new(issuer.clone()).map_err(|e| e.to_string())?;
+                let issuer = IssuerUrl::new(issuer.clone()).map_err(|e| SocialError(e.to_string()))?;
                 CoreProviderMetadata::discover_async(issuer, http)
                     .await
-                    .map_err(|e| format!("reading {}'s discovery document: {}", self.label, error_chain(&e)))
+                    .map_err(|e| SocialError(format!("reading {}'s discovery document: {}", self.label, error_chain(&e))))
             })
             .await
     }
@@ -339,7 +363,7 @@ impl Provider {
         let meta = self.metadata(http).await?.clone();
         Ok(CoreClient::from_provider_metadata(meta, ClientId::new(self.client_id.clone()), self.client_secret())
             .set_auth_type(self.auth_type.clone())
-            .set_redirect_uri(RedirectUrl::new(callback.to_owned()).map_err(|e| e.to_string())?))
+            .set_redirect_uri(RedirectUrl::new(callback.to_owned()).map_err(|e| SocialError(e.to_string()))?))
     }
 
     fn oauth2_client(
@@ -357,9 +381,9 @@ impl Provider {
     > {
         let Protocol::OAuth2 { auth_url, token_url, .. } = &self.protocol else { return Err("not an OAuth 2 provider".into()) };
         let mut client = BasicClient::new(ClientId::new(self.client_id.clone()))
-            .set_auth_uri(AuthUrl::new(auth_url.clone()).map_err(|e| e.to_string())?)
-            .set_token_uri(TokenUrl::new(token_url.clone()).map_err(|e| e.to_string())?)
-            .set_redirect_uri(RedirectUrl::new(callback.to_owned()).map_err(|e| e.to_string())?)
+            .set_auth_uri(AuthUrl::new(auth_url.clone()).map_err(|e| SocialError(e.to_string()))?)
+            .set_token_uri(TokenUrl::new(token_url.clone()).map_err(|e| SocialError(e.to_string()))?)
+            .set_redirect_uri(RedirectUrl::new(callback.to_owned()).map_err(|e| SocialError(e.to_string()))?)
             .set_auth_type(self.auth_type.clone());
         if let Some(secret) = self.client_secret() {
             client = client.set_client_secret(secret);
@@ -368,7 +392,7 @@ impl Provider {
     }
 
     /// The URL that starts the login at the provider.
-    pub async fn authorize_url(&self, http: &reqwest::Client, callback: &str, state: &str, nonce: &str, verifier: &str) -> Result<String, String> {
+    pub async fn authorize_url(&self, http: &reqwest::Client, callback: &str, state: &str, nonce: &str, verifier: &str) -> Result<String, SocialError> {
         let challenge = PkceCodeChallenge::from_code_verifier_sha256(&PkceCodeVerifier::new(verifier.to_owned()));
         let scopes = self.scopes.iter().map(|s| Scope::new(s.clone()));
         let url = if self.is_oidc() {
@@ -390,9 +414,9 @@ impl Provider {
 
     /// Exchanges the code and reads who logged in. Errors are for the person (the catalogue's
     /// wording with the provider's reason).
-    pub async fn identify(&self, http: &reqwest::Client, callback: &str, code: &str, verifier: &str, nonce: &str) -> Result<Identity, String> {
-        let refused = |e: String| format!("{} refused the login: {e}", self.label);
-        let unverified = |e: String| format!("{}'s answer did not verify: {e}", self.label);
+    pub async fn identify(&self, http: &reqwest::Client, callback: &str, code: &str, verifier: &str, nonce: &str) -> Result<Identity, SocialError> {
+        let refused = |e: String| SocialError(format!("{} refused the login: {e}", self.label));
+        let unverified = |e: String| SocialError(format!("{}'s answer did not verify: {e}", self.label));
         match &self.protocol {
             Protocol::Oidc { .. } => {
                 let client = self.oidc_client(http, callback).await?;
@@ -438,7 +462,7 @@ impl Provider {
                     .await
                     .map_err(|e| refused(token_error(&e)))?;
                 let bearer = token.access_token().secret();
-                let user = get_json(http, user_url, bearer).await.map_err(refused)?;
+                let user = get_json(http, user_url, bearer).await.map_err(|e| refused(e.0))?;
                 let text = |pointer: &Option<String>| pointer.as_deref().and_then(|p| user.pointer(p)).and_then(json_text);
                 let subject = user.pointer(&fields.id).and_then(json_text).ok_or_else(|| unverified(format!("no user id at {}", fields.id)))?;
                 let mut identity = Identity {
@@ -494,7 +518,7 @@ fn token_error<RE: std::error::Error + 'static, T: oauth2::ErrorResponse + 'stat
     }
 }
 
-async fn get_json(http: &reqwest::Client, url: &str, bearer: &str) -> Result<Value, String> {
+async fn get_json(http: &reqwest::Client, url: &str, bearer: &str) -> Result<Value, SocialError> {
     let res = http
         .get(url)
         .bearer_auth(bearer)
@@ -503,9 +527,9 @@ async fn get_json(http: &reqwest::Client, url: &str, bearer: &str) -> Result<Val
         .await
         .map_err(|e| format!("the user endpoint did not answer ({})", error_chain(&e)))?;
     if !res.status().is_success() {
-        return Err(format!("the user endpoint answered {}", res.status()));
+        return Err(format!("the user endpoint answered {}", res.status()).into());
     }
-    res.json().await.map_err(|e| format!("the user endpoint's answer is not JSON ({e})"))
+    res.json().await.map_err(|e| SocialError(format!("the user endpoint's answer is not JSON ({e})")))
 }
 
 /// Apple's client secret: a JWT `{iss: team, sub: client, aud: appleid.apple.com}` signed
@@ -535,14 +559,14 @@ impl std::fmt::Debug for Socials {
 
 impl Socials {
     /// Reads the socials file; an empty list when there is none.
-    pub fn load(file: Option<&Path>) -> Result<Socials, String> {
+    pub fn load(file: Option<&Path>) -> Result<Socials, SocialError> {
         let http = reqwest::Client::builder()
             // A token endpoint that redirects is refused, not followed (RFC 6749 sends no redirects).
             .redirect(reqwest::redirect::Policy::none())
             .timeout(Duration::from_secs(10))
             .user_agent("sigil")
             .build()
-            .map_err(|e| e.to_string())?;
+            .map_err(|e| SocialError(e.to_string()))?;
         let Some(file) = file else { return Ok(Socials { providers: Vec::new(), http }) };
         let text = std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
         let parsed: SocialsFile = toml::from_str(&text).map_err(|e| format!("{}: {e}", file.display()))?;
@@ -552,7 +576,7 @@ impl Socials {
         for c in parsed.providers {
             let p = Provider::new(c, base).map_err(|e| format!("{}: {e}", file.display()))?;
             if !seen.insert(p.id.clone()) {
-                return Err(format!("{}: provider {:?} is listed twice", file.display(), p.id));
+                return Err(format!("{}: provider {:?} is listed twice", file.display(), p.id).into());
             }
             providers.push(p);
         }
@@ -568,7 +592,7 @@ impl Socials {
 mod tests {
     use super::*;
 
-    fn parse(text: &str) -> Result<Socials, String> {
+    fn parse(text: &str) -> Result<Socials, SocialError> {
         let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join("socials.toml");
         std::fs::write(&file, text).unwrap();
@@ -648,7 +672,7 @@ issuer = "https://login.example.com/realms/main"
             (format!("[[provider]]\nid = \"mine\"\n{base}issuer = \"http://a\"\nscopes = [\"email\"]\n"), "openid scope"),
         ] {
             let err = parse(&text).err().unwrap_or_else(|| panic!("accepted: {text}"));
-            assert!(err.contains(expected), "{err} should say {expected}");
+            assert!(err.0.contains(expected), "{err} should say {expected}");
         }
     }
 
