@@ -74,74 +74,9 @@ fn at_least_one(v: &u32) -> Result<(), Invalid> {
     }
 }
 
-/// Declares settings: for each, the clap flag and environment variable, the TOML key, the
-/// default (a string parsed like a flag value; none means optional) and an optional check.
-macro_rules! settings {
-    (
-        $(#[$meta:meta])* $args:ident => $resolved:ident {
-            $(
-                $(#[doc = $doc:literal])+
-                $(#[arg($($arg:tt)+)])?
-                $name:ident : $ty:ty $(= $default:literal)?, env $env:literal $(, check $check:expr)?;
-            )+
-        }
-    ) => {
-        $(#[$meta])*
-        #[derive(Debug, Clone, Default, Args)]
-        pub struct $args {
-            $(
-                #[arg(long, env = $env, help = concat!($($doc),+ $(, " [default: ", $default, "]")?) $(, $($arg)+)?)]
-                pub $name: Option<$ty>,
-            )+
-        }
-
-        /// The settings after flags, environment, file and defaults, each checked.
-        #[derive(Debug, Clone)]
-        pub struct $resolved {
-            $( $(#[doc = $doc])+ pub $name: settings!(@ty $ty $(, $default)?), )+
-        }
-
-        impl $args {
-            /// The TOML keys of these settings.
-            pub const KEYS: &'static [&'static str] = &[$(stringify!($name)),+];
-
-            fn resolve(&self, file: &ConfigFile) -> Result<$resolved, ConfigError> {
-                Ok($resolved {
-                    $(
-                        $name: {
-                            let setting = Setting { key: stringify!($name), env: $env };
-                            let value: Option<$ty> = match &self.$name {
-                                Some(v) => Some(v.clone()),
-                                None => setting.read_from(file)?,
-                            };
-                            $( if let Some(v) = &value { ($check)(v).map_err(|m| setting.invalid(m))?; } )?
-                            settings!(@value $name, value $(, $default)?)
-                        },
-                    )+
-                })
-            }
-        }
-    };
-    (@ty $ty:ty, $default:literal) => { $ty };
-    (@ty $ty:ty) => { Option<$ty> };
-    (@value $name:ident, $v:ident, $default:literal) => {
-        match $v { Some(v) => v, None => $default.parse().expect(concat!("the default of ", stringify!($name), " is valid")) }
-    };
-    (@value $name:ident, $v:ident) => { $v };
-}
-
-settings! {
-    /// Where data is kept (every subcommand).
-    DatabaseArgs => Database {
-        /// Database URL: sqlite://PATH (created if missing, WAL mode) or postgres://USER@HOST/DB.
-        #[arg(value_name = "URL")]
-        database_url: String = "sqlite://var/sigil.db", env "SIGIL_DATABASE_URL", check |u: &String| database_kind(u).map(|_| ());
-    }
-}
-
 /// Declares settings in groups, one per area: each setting's flag (also its TOML key), its
-/// `SIGIL_*` environment variable, its default and check as with `settings!`, and the name it
-/// has in its group; `Seconds as Duration` reads whole seconds and holds a `Duration`. The flags
+/// `SIGIL_*` environment variable, its default (a string parsed like a flag value; none means
+/// optional), an optional check, and the name it has in its group; `Seconds as Duration` reads whole seconds and holds a `Duration`. The flags
 /// stay flat; the resolved settings are one struct per group.
 macro_rules! grouped_settings {
     (
@@ -242,6 +177,18 @@ impl std::fmt::Display for Seconds {
 impl From<Seconds> for Duration {
     fn from(s: Seconds) -> Duration {
         Duration::from_secs(s.0)
+    }
+}
+
+grouped_settings! {
+    /// Where data is kept (every subcommand).
+    DatabaseArgs => Database {
+        /// The database.
+        storage: StorageSettings {
+            /// Database URL: sqlite://PATH (created if missing, WAL mode) or postgres://USER@HOST/DB.
+            #[arg(value_name = "URL")]
+            url <- database_url: String = "sqlite://var/sigil.db", env "SIGIL_DATABASE_URL", check |u: &String| database_kind(u).map(|_| ());
+        }
     }
 }
 
@@ -503,7 +450,7 @@ pub fn database_kind(url: &str) -> Result<DatabaseKind, Invalid> {
 /// The database URL for admin commands (flag, env, file, default).
 pub fn storage_url(args: &StorageArgs) -> Result<String, ConfigError> {
     let file = ConfigFile::read(args.config.as_deref())?;
-    Ok(args.database.resolve(&file)?.database_url)
+    Ok(args.database.resolve(&file)?.storage.url)
 }
 
 /// The configuration the server runs with: the checked settings and what is derived from them.
@@ -526,7 +473,7 @@ pub struct Config {
 impl Config {
     pub fn from_args(args: &ServeArgs) -> Result<Config, ConfigError> {
         let file = ConfigFile::read(args.storage.config.as_deref())?;
-        let database_url = args.storage.database.resolve(&file)?.database_url;
+        let database_url = args.storage.database.resolve(&file)?.storage.url;
         let settings = args.settings.resolve(&file)?;
         let server = &settings.server;
         let public_url = server.public_url.clone().unwrap_or_else(|| format!("http://{}", server.listen)).trim_end_matches('/').to_owned();
