@@ -241,7 +241,8 @@ async fn acknowledgements_are_per_subscriber(b: Backend) {
     let fetched = request(&mut snoop, json!(1_000_000_003u64), "irn_fetchMessages", json!({"topic": t})).await;
     assert_eq!(fetched["result"]["messages"], json!([]), "acknowledged: not fetched again by the snoop");
     let id = sigil_server::relay::message_id("U0VDUkVU");
-    request(&mut snoop, json!(1_000_000_004u64), "irn_batchReceive", json!({"receipts": [{"topic": t, "message_id": id}]})).await;
+    let receipt = request(&mut snoop, json!(1_000_000_004u64), "irn_batchReceive", json!({"receipts": [{"topic": t, "messageId": id}]})).await;
+    assert_eq!(receipt["result"], true, "{receipt}");
     wait_for_acks(&s, 1).await;
     // The wallet subscribing later still gets it, by push and by fetch.
     request(&mut wallet, json!(1_000_000_005u64), "irn_subscribe", json!({"topic": t})).await;

@@ -311,10 +311,7 @@ impl Relay {
         // A message fanned out just before this subscription counted may not be stored yet
         // (delivery runs while it is written): read the mailbox once everything queued so far
         // is written, so such a message comes from there instead of being missed.
-        let (flushed, written) = tokio::sync::oneshot::channel();
-        if self.writes.send(Write::Flush(flushed)).is_ok() {
-            let _ = written.await;
-        }
+        self.written().await;
         self.deliver_waiting(conn, topic).await?;
         Ok(subscription_id(topic, &conn.client))
     }
@@ -546,8 +543,19 @@ impl Relay {
         })
     }
 
-    /// Stored messages of `topics` for `client` (fetch: they stay until receipts come).
+    /// Resolves once everything queued for the writer so far is written.
+    async fn written(&self) {
+        let (flushed, written) = tokio::sync::oneshot::channel();
+        if self.writes.send(Write::Flush(flushed)).is_ok() {
+            let _ = written.await;
+        }
+    }
+
+    /// Stored messages of `topics` for `client` (fetch: they stay until receipts come). Read
+    /// once the client's own acks so far are recorded, so a message it acknowledged is not
+    /// fetched again.
     pub async fn fetch(&self, client: &str, topics: &[String]) -> Result<Vec<Stored>, RpcError> {
+        self.written().await;
         let mut out = Vec::new();
         for topic in topics {
             protocol::check_topic(topic)?;

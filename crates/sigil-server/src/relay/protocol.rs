@@ -73,6 +73,8 @@ pub struct Publishes {
 #[serde(rename_all = "camelCase")]
 pub struct Receipt {
     pub topic: String,
+    /// `messageId`; `message_id` is taken too.
+    #[serde(alias = "message_id")]
     pub message_id: String,
 }
 
