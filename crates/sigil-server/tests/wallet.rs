@@ -300,6 +300,23 @@ async fn email_login_codes_sessions_and_signing(b: Backend) {
     }
     let (_, body) = frame.post("/wallet/v1/rpc", Some(&token2), json!({"chainId": "eip155:31337", "method": "eth_getBalance", "params": [to, "latest"]})).await;
     assert_eq!(body["result"], "0x2386f26fc10000");
+    // More than the balance: the chain's refusal is the wallet's answer, a JSON-RPC error with
+    // the node's code and words, not a server failure.
+    let (status, body) = frame
+        .post(
+            "/wallet/v1/rpc",
+            Some(&token2),
+            json!({"chainId": "eip155:31337", "method": "eth_sendTransaction", "params": [{"from": evm, "to": to, "value": "0xde0b6b3a7640000"}]}),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    assert!(body.get("result").is_none(), "{body}");
+    assert!(body["error"]["code"].as_i64().is_some_and(|c| c < 0), "{body}");
+    assert!(body["error"]["message"].as_str().unwrap().to_lowercase().contains("insufficient funds"), "{body}");
+    // So is a read the node refuses.
+    let (status, body) =
+        frame.post("/wallet/v1/rpc", Some(&token2), json!({"chainId": "eip155:31337", "method": "eth_getBalance", "params": ["not an address"]})).await;
+    assert_eq!((status, body["error"]["code"].as_i64()), (200, Some(-32602)), "{body}");
     // Reads pass through; anything else is refused.
     let (status, body) = frame.post("/wallet/v1/rpc", Some(&token2), json!({"chainId": "eip155:31337", "method": "anvil_mine", "params": []})).await;
     assert_eq!((status, body["error"]["message"].as_str()), (400, Some("Requested RPC call is not allowed")));

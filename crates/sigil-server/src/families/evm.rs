@@ -15,7 +15,7 @@ use sigil_core::amount;
 use sigil_core::caip::is_evm_address;
 use sigil_core::siwx::{self, SignInMessage};
 
-use super::{Handling, Holding, SignError, SignInRefusal};
+use super::{Handling, Holding, RpcError, SignError, SignInRefusal};
 use crate::chains::ChainConfig;
 use crate::error::{ApiError, ApiResult};
 use crate::rpc::calls;
@@ -149,12 +149,9 @@ fn quantity(v: &Value) -> Option<U256> {
 }
 
 async fn read(rpc: &Arc<Rpc>, chain: &str, method: &str, params: Value) -> Result<Value, SignError> {
-    match rpc.call(chain, method, Some(&params.to_string())).await.map_err(|e| SignError::Chain(e.to_string()))? {
-        Reply::Result(raw) => serde_json::from_str(&raw).map_err(|e| SignError::Chain(e.to_string())),
-        Reply::Error(raw) => {
-            let error: Value = serde_json::from_str(&raw).unwrap_or(Value::Null);
-            Err(SignError::Chain(error["message"].as_str().unwrap_or("the chain refused the call").to_owned()))
-        }
+    match rpc.call(chain, method, Some(&params.to_string())).await.map_err(|e| SignError::Unreachable(e.to_string()))? {
+        Reply::Result(raw) => serde_json::from_str(&raw).map_err(|e| SignError::Unreachable(e.to_string())),
+        Reply::Error(raw) => Err(SignError::Refused(RpcError::from_raw(&raw))),
     }
 }
 
@@ -190,7 +187,7 @@ pub async fn send_transaction(key: &PrivateKeySigner, rpc: &Arc<Rpc>, chain: &st
     }
     let gas = match tx.get("gas").or_else(|| tx.get("gasLimit")).and_then(quantity) {
         Some(g) => g,
-        None => quantity(&read(rpc, chain, "eth_estimateGas", json!([call])).await?).ok_or_else(|| SignError::Chain("no gas estimate".into()))?,
+        None => quantity(&read(rpc, chain, "eth_estimateGas", json!([call])).await?).ok_or_else(|| SignError::Unreachable("no gas estimate".into()))?,
     };
     let unsigned = TxEip1559 {
         chain_id,
@@ -206,7 +203,7 @@ pub async fn send_transaction(key: &PrivateKeySigner, rpc: &Arc<Rpc>, chain: &st
     let signature = key.sign_hash_sync(&unsigned.signature_hash()).map_err(|e| SignError::Params(e.to_string()))?;
     let raw = format!("0x{}", hex::encode(unsigned.into_signed(signature).encoded_2718()));
     let hash = read(rpc, chain, "eth_sendRawTransaction", json!([raw])).await?;
-    hash.as_str().map(str::to_owned).ok_or_else(|| SignError::Chain("the chain gave no transaction hash".into()))
+    hash.as_str().map(str::to_owned).ok_or_else(|| SignError::Unreachable("the chain gave no transaction hash".into()))
 }
 
 #[cfg(test)]

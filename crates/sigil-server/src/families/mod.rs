@@ -14,6 +14,7 @@ pub mod solana;
 
 use std::sync::Arc;
 
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use sigil_core::caip::{ChainId, Namespace};
 use sigil_core::siwx::{self, SignInMessage, VerifyError};
@@ -22,6 +23,7 @@ use crate::chains::ChainConfig;
 use crate::error::{ApiError, ApiResult};
 use crate::rpc::Rpc;
 use crate::wallet::keys::KeyKind;
+use utoipa::ToSchema;
 
 /// A chain family.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -56,14 +58,36 @@ impl Holding {
 pub const NOT_ALLOWED: &str = "Requested RPC call is not allowed";
 
 /// Why an embedded wallet's request was not signed.
-#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+#[derive(Debug, thiserror::Error, PartialEq)]
 pub enum SignError {
     #[error("{NOT_ALLOWED}")]
     NotAllowed,
     #[error("Invalid params: {0}")]
     Params(String),
+    /// The chain's node answered with a JSON-RPC error (funds, a revert, a nonce): the wallet
+    /// gets that error as it is, not a server failure.
+    #[error("{}", .0.message)]
+    Refused(RpcError),
+    /// The node could not be asked, or answered something that is not JSON-RPC.
     #[error("{0}")]
-    Chain(String),
+    Unreachable(String),
+}
+
+/// A JSON-RPC error object, as a node answered it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct RpcError {
+    pub code: i64,
+    pub message: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<Object>)]
+    pub data: Option<Value>,
+}
+
+impl RpcError {
+    /// Reads a node's raw `error` member; one that is not an error object still refuses.
+    pub fn from_raw(raw: &str) -> RpcError {
+        serde_json::from_str(raw).unwrap_or_else(|_| RpcError { code: -32603, message: "the chain refused the call".into(), data: None })
+    }
 }
 
 /// How the embedded wallet answers a request on a chain of a family.

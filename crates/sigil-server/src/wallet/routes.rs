@@ -17,7 +17,7 @@ use utoipa::{IntoParams, ToSchema};
 use super::{Action, Requester, Session, User, Wallets};
 use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::extract::{self, Query};
-use crate::families::{Family, Handling, SignError, NOT_ALLOWED};
+use crate::families::{Family, Handling, RpcError, SignError, NOT_ALLOWED};
 use crate::guards::{bearer, ClientAddr, CodeBudget, WriteBudget};
 use crate::AppState;
 
@@ -228,10 +228,18 @@ pub struct RpcRequest {
     pub params: Value,
 }
 
+/// What the chain answered: a result, or its JSON-RPC error (insufficient funds, a revert),
+/// which is the wallet's answer too and so not a server failure.
 #[derive(Serialize, ToSchema)]
-pub struct RpcReply {
-    #[schema(value_type = Object)]
-    pub result: Value,
+#[serde(untagged)]
+pub enum RpcReply {
+    Result {
+        #[schema(value_type = Object)]
+        result: Value,
+    },
+    Error {
+        error: RpcError,
+    },
 }
 
 /// RPC request from the frame (after the user approved it there, for methods that need it):
@@ -251,7 +259,9 @@ pub async fn rpc(
     let refused = |e: SignError| match e {
         SignError::NotAllowed => ApiError::bad_request(ErrorCode::NotAllowed, NOT_ALLOWED),
         SignError::Params(m) => ApiError::bad_request(ErrorCode::InvalidParameter, m),
-        SignError::Chain(m) => ApiError::new(StatusCode::BAD_GATEWAY, ErrorCode::UpstreamUnavailable, m),
+        SignError::Unreachable(m) => ApiError::new(StatusCode::BAD_GATEWAY, ErrorCode::UpstreamUnavailable, m),
+        // Answered as the chain's JSON-RPC error below, never through here.
+        SignError::Refused(e) => ApiError::bad_request(ErrorCode::InvalidParameter, e.message),
     };
     // The chain's family answers, signs or passes the request on; the embedded wallet has keys
     // for the families it has accounts in.
@@ -269,8 +279,8 @@ pub async fn rpc(
     };
     let namespace = family.namespace().as_str();
     let account = user.accounts.iter().find(|a| a.namespace == namespace).map(|a| a.address.clone()).unwrap_or_default();
-    let result = match family.wallet_request(&req.method, chain, &account).map_err(refused)? {
-        Handling::Local(value) => value,
+    let answer = match family.wallet_request(&req.method, chain, &account).map_err(refused)? {
+        Handling::Local(value) => Ok(value),
         Handling::Sign => {
             let calls = family.upstream_calls(&req.method);
             if calls > 0 {
@@ -278,7 +288,7 @@ pub async fn rpc(
             }
             let kind = family.embedded_key().ok_or_else(|| refused(SignError::NotAllowed))?;
             let secret = service.secret(&user_id, kind).await?;
-            family.sign(&secret, &req.method, &req.params, &state.rpc, chain).await.map_err(refused)?
+            family.sign(&secret, &req.method, &req.params, &state.rpc, chain).await
         }
         Handling::Read if state.rpc.allows(chain, &req.method) => {
             upstream(1)?;
@@ -289,19 +299,17 @@ pub async fn rpc(
                 .await
                 .map_err(|e| ApiError::new(StatusCode::BAD_GATEWAY, ErrorCode::UpstreamUnavailable, e.to_string()))?
             {
-                crate::rpc::jsonrpc::Reply::Result(raw) => serde_json::from_str(&raw).map_err(ApiError::internal)?,
-                crate::rpc::jsonrpc::Reply::Error(raw) => {
-                    let error: Value = serde_json::from_str(&raw).unwrap_or(Value::Null);
-                    return Err(ApiError::bad_request(
-                        ErrorCode::InvalidParameter,
-                        error["message"].as_str().unwrap_or("the chain refused the call").to_owned(),
-                    ));
-                }
+                crate::rpc::jsonrpc::Reply::Result(raw) => Ok(serde_json::from_str(&raw).map_err(ApiError::internal)?),
+                crate::rpc::jsonrpc::Reply::Error(raw) => Err(SignError::Refused(RpcError::from_raw(&raw))),
             }
         }
         Handling::Read => return Err(refused(SignError::NotAllowed)),
     };
-    Ok(Json(RpcReply { result }))
+    match answer {
+        Ok(result) => Ok(Json(RpcReply::Result { result })),
+        Err(SignError::Refused(error)) => Ok(Json(RpcReply::Error { error })),
+        Err(e) => Err(refused(e)),
+    }
 }
 
 #[derive(Deserialize, ToSchema)]

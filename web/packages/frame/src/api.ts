@@ -26,6 +26,9 @@ export type LoginClaim =
   | { status: 'returned' }
   | { status: 'connected'; token: string; user: ApiUser; provider: string; userName?: string | null }
 
+/** A JSON-RPC error object as a chain's node answered it. */
+export type ChainError = { code: number; message: string; data?: unknown }
+
 export class ApiError extends Error {
   constructor(
     message: string,
@@ -101,7 +104,9 @@ export const api = {
   isConnected: () => call<{ isConnected: boolean }>('GET', 'is-connected', undefined, true),
   refresh: () => call<{ token: string }>('POST', 'refresh', undefined, true),
   signOut: () => call<void>('POST', 'sign-out', undefined, true),
-  rpc: (chainId: string, method: string, params: unknown) => call<{ result: unknown }>('POST', 'rpc', { chainId, method, params: params ?? [] }, true),
+  /** The chain's answer: a result, or the JSON-RPC error it refused with (insufficient funds, a revert). */
+  rpc: (chainId: string, method: string, params: unknown) =>
+    call<{ result: unknown } | { error: ChainError }>('POST', 'rpc', { chainId, method, params: params ?? [] }, true),
   updateEmail: (email: string) => call<{ action: 'VERIFY_PRIMARY_OTP' | 'VERIFY_SECONDARY_OTP' }>('POST', 'update-email', { email }, true),
   updateEmailPrimary: (otp: string) => call<{ action: 'VERIFY_SECONDARY_OTP' }>('POST', 'update-email/primary', { otp }, true),
   updateEmailSecondary: (otp: string) => call<{ newEmail: string }>('POST', 'update-email/secondary', { otp }, true),

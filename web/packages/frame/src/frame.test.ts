@@ -74,6 +74,31 @@ describe('the frame', () => {
     })
   })
 
+  it("passes a chain's refusal to the page as that JSON-RPC error, with the node's code and words", async () => {
+    const { win, posted, send } = fakeWindow()
+    localStorage.setItem('sigil-frame:token', 'a'.repeat(64))
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string) => {
+        if (url === '/wallet/v1/refresh') return new Response(JSON.stringify({ token: 'b'.repeat(64) }), { status: 200 })
+        if (url === '/wallet/v1/rpc')
+          return new Response(JSON.stringify({ error: { code: -32003, message: 'Insufficient funds for gas * price + value' } }), { status: 200 })
+        return new Response('{}', { status: 404 })
+      }),
+    )
+    startFrame(win)
+    await vi.waitFor(() => expect(posted.some((p) => p.message.type === 'FRAME_READY')).toBe(true))
+    send({ id: 'request-0001', type: 'RPC_REQUEST', payload: { method: 'eth_getBalance', params: ['0x0', 'latest'] } })
+    await vi.waitFor(() => expect(posted.some((p) => p.message.id === 'request-0001')).toBe(true))
+    expect(posted.find((p) => p.message.id === 'request-0001')?.message).toEqual({
+      id: 'request-0001',
+      type: 'RESPONSE',
+      ok: false,
+      error: { message: 'Insufficient funds for gas * price + value', code: -32003 },
+    })
+    localStorage.clear()
+  })
+
   it("keeps the app's name without text-direction or zero-width characters (it heads the approval view)", async () => {
     const { win, posted, send } = fakeWindow()
     const frame = startFrame(win)

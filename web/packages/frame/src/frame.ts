@@ -7,7 +7,7 @@
 import { messages } from '@sigil/core/messages'
 import { AppRequest, FrameMessage, originAllowed, ResultOf, rpcSafety, RPC_NOT_ALLOWED, type AppRequestType, type FrameUser } from '@sigil/core/frame-messages'
 import { z } from 'zod'
-import { api, ApiError, session, type ApiUser, type LoginClaim } from './api.js'
+import { api, ApiError, type ApiUser, type ChainError, type LoginClaim, session } from './api.js'
 import { stripHidden } from './describe.js'
 
 const m = messages.ui.frame
@@ -95,6 +95,12 @@ class RequestError extends Error {
   ) {
     super(message)
   }
+}
+
+/** The chain's refusal goes to the page as that JSON-RPC error, with the node's code and words. */
+function answer(reply: { result: unknown } | { error: ChainError }): { result: unknown } {
+  if ('error' in reply) throw new RequestError(reply.error.message, reply.error.code)
+  return { result: reply.result }
 }
 
 export function startFrame(win: Window = window): FrameController {
@@ -304,12 +310,12 @@ export function startFrame(win: Window = window): FrameController {
           }
           set({ approval: state.approval && { ...state.approval, busy: true } })
           try {
-            return { result: (await api.rpc(chain, method, rpcParams)).result }
+            return answer(await api.rpc(chain, method, rpcParams))
           } finally {
             set({ approval: undefined })
           }
         }
-        return { result: (await api.rpc(chain, method, rpcParams)).result }
+        return answer(await api.rpc(chain, method, rpcParams))
       }
       case 'UPDATE_EMAIL':
         loggedIn()
