@@ -339,10 +339,15 @@ async fn update_email_export_and_rotation(b: Backend) {
     // Email change: a code to the old address, then one to the new.
     let (_, body) = frame.post("/wallet/v1/update-email", Some(&token), json!({"email": "carol@new.example"})).await;
     assert_eq!(body["action"], "VERIFY_PRIMARY_OTP");
-    let old_code = code_in(&last_mail(&inbox, "carol@example.com", 3).await);
+    // Each mail says what it is for, to the address it goes to.
+    let to_current = unfold(&last_mail(&inbox, "carol@example.com", 3).await);
+    assert!(to_current.contains("confirms changing your wallet's email to carol@new.example"), "{to_current}");
+    let old_code = code_in(&to_current);
     let (_, body) = frame.post("/wallet/v1/update-email/primary", Some(&token), json!({"otp": old_code})).await;
     assert_eq!(body["action"], "VERIFY_SECONDARY_OTP", "{body}");
-    let new_code = code_in(&last_mail(&inbox, "carol@new.example", 1).await);
+    let to_new = unfold(&last_mail(&inbox, "carol@new.example", 1).await);
+    assert!(to_new.contains("confirms this address for your wallet") && to_new.contains("To make carol@new.example your wallet's email address"), "{to_new}");
+    let new_code = code_in(&to_new);
     let (_, body) = frame.post("/wallet/v1/update-email/secondary", Some(&token), json!({"otp": new_code})).await;
     assert_eq!(body["newEmail"], "carol@new.example", "{body}");
     assert_eq!(frame.get("/wallet/v1/user", Some(&token)).await.1["accounts"][0]["address"], evm);

@@ -45,7 +45,15 @@ describe('embedded wallet: email login', () => {
     const approval = await t.context.newPage()
     await approval.goto(linkOf(deviceMail))
     await expect.poll(() => approval.locator('#device').innerText()).toMatch(/^(Chrome|Chromium) on Linux, \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC$/)
+    // Styled like the modal (it was one line of serif text): a card with the blue button, on a
+    // desktop and within a phone's width.
+    const approve = approval.getByRole('button', { name: 'Approve this device' })
+    expect(await approve.evaluate((b) => getComputedStyle(b).backgroundColor)).toBe('rgb(59, 108, 246)')
+    expect(await approval.locator('main').evaluate((m) => getComputedStyle(m).borderRadius)).toBe('24px')
     await screenshot(approval, join(t.env.artifactsDir, 'e2e'), 'embedded-approve-device')
+    await approval.setViewportSize({ width: 390, height: 844 })
+    expect(await approval.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
+    await screenshot(approval, join(t.env.artifactsDir, 'e2e'), 'embedded-approve-device-phone')
     expect(await emb.deviceView(t.page).isVisible()).toBe(true)
     await approval.getByRole('button', { name: 'Approve this device' }).click()
     await expect.poll(() => approval.locator('body').innerText()).toContain('This device is approved')

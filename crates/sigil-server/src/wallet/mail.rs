@@ -115,12 +115,36 @@ impl Mailer {
         .await
     }
 
-    pub async fn confirm_code(&self, to: &str, code: &str, what: &str) -> Result<(), MailError> {
+    /// A code that confirms a step on the wallet; the subject and text say which step, to the
+    /// address they are sent to.
+    pub async fn confirm_code(&self, to: &str, code: &str, step: Confirm<'_>) -> Result<(), MailError> {
+        let (subject, text) = match step {
+            Confirm::EmailChange { new_email } => (
+                format!("{code} confirms changing your wallet's email to {new_email}"),
+                format!("Someone asked to change your wallet's email address from {to} to {new_email}.\n\nIf it is you, your code is {code}."),
+            ),
+            Confirm::NewAddress => {
+                (format!("{code} confirms this address for your wallet"), format!("To make {to} your wallet's email address, your code is {code}."))
+            }
+            Confirm::Export => (format!("{code} confirms exporting your private key"), format!("To see your wallet's private keys, your code is {code}.")),
+        };
         self.send(
             to,
-            &format!("{code} confirms {what}"),
-            format!("Your code to confirm {what} is {code}.\n\nIt is valid for 10 minutes. If you did not ask for it, ignore this email.\n"),
+            &subject,
+            format!("{text}\n\nIt is valid for 10 minutes. If you did not ask for it, ignore this email: nothing changes without the code.\n"),
         )
         .await
     }
+}
+
+/// The step a confirmation code is for.
+#[derive(Debug, Clone, Copy)]
+pub enum Confirm<'a> {
+    /// To the current address: the wallet's email is to become `new_email`.
+    EmailChange {
+        new_email: &'a str,
+    },
+    /// To the new address, once the current one confirmed.
+    NewAddress,
+    Export,
 }

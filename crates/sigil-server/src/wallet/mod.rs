@@ -28,7 +28,7 @@ use crate::db::{now_ms, Db};
 use crate::error::{ApiError, ErrorCode};
 use crate::families::Family;
 use keys::{Kek, KeyKind, Sealed};
-use mail::Mailer;
+use mail::{Confirm, Mailer};
 
 pub const CODE_TTL_MS: i64 = 10 * 60 * 1000;
 pub const CODE_COOLDOWN_MS: i64 = 30 * 1000;
@@ -236,9 +236,12 @@ impl Wallets {
         self.issue(key, purpose, &code_hash(key, purpose, &code), payload, device).await?;
         let sent = match purpose {
             Purpose::Login => mailer.login_code(to, &code).await,
-            Purpose::UpdatePrimary => mailer.confirm_code(to, &code, "your new email address").await,
-            Purpose::UpdateSecondary => mailer.confirm_code(to, &code, "this email address").await,
-            Purpose::Export => mailer.confirm_code(to, &code, "exporting your private key").await,
+            Purpose::UpdatePrimary => {
+                let new_email = payload.ok_or_else(|| ApiError::internal("an email change without its address"))?;
+                mailer.confirm_code(to, &code, Confirm::EmailChange { new_email }).await
+            }
+            Purpose::UpdateSecondary => mailer.confirm_code(to, &code, Confirm::NewAddress).await,
+            Purpose::Export => mailer.confirm_code(to, &code, Confirm::Export).await,
             Purpose::Device => return Err(ApiError::internal("a device link is not a code")),
         };
         sent.map_err(Self::unavailable)

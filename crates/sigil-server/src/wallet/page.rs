@@ -27,12 +27,22 @@ tell(o,0)})();";
 static RETURNED_SCRIPT_HASH: LazyLock<String> =
     LazyLock::new(|| format!("'sha256-{}'", base64::engine::general_purpose::STANDARD.encode(Sha256::digest(RETURNED_SCRIPT.as_bytes()))));
 
-const STYLE: &str = "font:16px system-ui,sans-serif;margin:3em auto;max-width:28em;padding:0 1em;text-align:center";
+/// One small stylesheet for every page: a card in the middle, light or dark as the system is,
+/// the same blue as the modal's buttons.
+const STYLE: &str = ":root{color-scheme:light dark;--bg:#f3f4f6;--card:#fff;--fg:#141414;--muted:#5f6368;--line:rgba(127,127,127,.25)}\
+@media(prefers-color-scheme:dark){:root{--bg:#0b0c0c;--card:#1b1c1d;--fg:#e4e7e7;--muted:#9aa0a6}}\
+*{box-sizing:border-box}body{margin:0;min-height:100vh;display:flex;align-items:center;justify-content:center;padding:16px;\
+background:var(--bg);color:var(--fg);font:15px/1.5 system-ui,-apple-system,'Segoe UI',Roboto,sans-serif}\
+main{width:100%;max-width:400px;background:var(--card);border:1px solid var(--line);border-radius:24px;padding:28px 24px;text-align:center}\
+h1{margin:0 0 12px;font-size:19px;line-height:1.3}p{margin:0 0 12px;color:var(--muted);overflow-wrap:anywhere}\
+p b{color:var(--fg);font-weight:600}.device{padding:12px;border-radius:14px;background:var(--line);color:var(--fg)}\
+button{width:100%;margin-top:8px;padding:12px 16px;border:0;border-radius:14px;background:#3b6cf6;color:#fff;font:inherit;font-weight:600;cursor:pointer}\
+button:focus-visible{outline:2px solid #3b6cf6;outline-offset:2px}";
 
 fn document(title: &str, head: &str, body: &str) -> String {
     format!(
-        "<!doctype html><html lang=en><meta charset=utf-8><meta name=viewport content=\"width=device-width\"><title>{t}</title>{head}\
-         <body style=\"{STYLE}\"><h1 style=\"font-size:1.25em\">{t}</h1>{body}",
+        "<!doctype html><html lang=en><meta charset=utf-8><meta name=viewport content=\"width=device-width,initial-scale=1\"><title>{t}</title>\
+         <style>{STYLE}</style>{head}<body><main><h1>{t}</h1>{body}</main>",
         t = escape(title)
     )
 }
@@ -69,10 +79,10 @@ pub fn login_returned(status: StatusCode, title: &str, text: &str, state: &str, 
 /// mail scanner that opens the link approves nothing).
 pub fn approval(email: &str, device: &str, secret: &str) -> Response {
     let body = format!(
-        "<p>A new device wants to log in to the wallet of <b>{email}</b>:</p><p id=device><b>{device}</b></p>\
+        "<p>A new device wants to log in to the wallet of <b>{email}</b>:</p><p id=device class=device>{device}</p>\
          <p>Approve it only if this is you, logging in right now.</p>\
          <form method=post action=\"{APPROVE_PATH}\"><input type=hidden name=token value=\"{secret}\">\
-         <button type=submit style=\"font:inherit;padding:.6em 1.4em\">Approve this device</button></form>",
+         <button type=submit>Approve this device</button></form>",
         email = escape(email),
         device = escape(device),
         secret = escape(secret),
