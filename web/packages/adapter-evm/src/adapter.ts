@@ -1,6 +1,7 @@
 import { toSigilError, type ChainAdapter, type Eip1193Provider } from '@sigil/core'
 import { isEvmAddress } from './address.js'
 import { createAssetDiscovery } from './assets.js'
+import { injectedConnectors } from './injected.js'
 import { utf8ToHex } from './provider.js'
 import { switchEvmChain } from './switch-chain.js'
 
@@ -13,7 +14,9 @@ export interface EvmAdapter extends ChainAdapter<Eip1193Provider> {
  * EVM chains (eip155), over the EIP-1193 provider of whichever connector reached the wallet:
  * address rules, switching with add-on-4902 (EIP-3085), personal_sign, asset discovery
  * (EIP-5792 capabilities + ERC-7811 wallet_getAssets; otherwise balances come from the Sigil
- * server), ENS names from the Sigil server, and EIP-55 addresses in sign-in messages.
+ * server), ENS names from the Sigil server, and EIP-55 addresses in sign-in messages. The
+ * page's EVM wallets are its injected ones (EIP-6963 and window.ethereum); over WalletConnect
+ * and the embedded wallet's frame, an EIP-1193 provider over the session (loaded with it).
  */
 export function evmAdapter(): EvmAdapter {
   const assets = createAssetDiscovery()
@@ -38,5 +41,7 @@ export function evmAdapter(): EvmAdapter {
       const { toChecksumAddress } = await import('./checksum.js')
       return { label: 'Ethereum', address: toChecksumAddress(address) }
     },
+    connectors: injectedConnectors,
+    session: { load: () => import('./session.js').then((m) => m.evmSession) },
   }
 }

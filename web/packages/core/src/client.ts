@@ -11,7 +11,7 @@ import type { BlockchainClient } from './api/blockchain.js'
 import type { BalanceController, RefreshBalanceOptions } from './balance.js'
 import { unwatchAll } from './connection.js'
 import { embeddedWallet, isAuthConnector, AUTH_CONNECTOR_ID, LoginCacheKeys, type AuthConnector } from './connectors/auth.js'
-import { injectedConnectors } from './connectors/injected.js'
+import { sessionFamilies } from './connectors/transport.js'
 import { walletConnectConnectors } from './connectors/walletconnect.js'
 import type { Connection, ConnectorSource, WalletConnector } from './connectors/types.js'
 import { detectMobile, track, type SigilContext, type SigilEvent } from './context.js'
@@ -22,7 +22,7 @@ import { showError } from './notification.js'
 import { onDemand } from './on-demand.js'
 import { closeModal, goBack, openModal, selectWallet, type CloseOptions, type OpenOptions } from './modal.js'
 import { resolveOptions, type ResolvedOptions, type SigilOptions } from './options.js'
-import { currentView, pushView } from './router.js'
+import { connectorFamilies, currentView, pushView } from './router.js'
 import { createSigilStorage, defaultBackend, type KeyValueStorage, type SigilStorage } from './storage.js'
 import { createSigilStore, updateChain, type SigilStore, type View, type ViewArgs } from './store.js'
 import type { SiwxController } from './siwx/controller.js'
@@ -33,7 +33,11 @@ import type { CaipNetwork, ChainNamespace, Wallet } from './types.js'
 export interface SigilDependencies {
   /** What each namespace does with a wallet, e.g. `[evmAdapter()]` from `@sigil/adapter-evm`. */
   adapters?: ChainAdapter[]
-  /** Where wallets are found; WalletConnect (unless the `walletConnect` option is false) and the page's injected wallets (EIP-6963 and window.ethereum) by default. */
+  /**
+   * Where wallets are found; by default WalletConnect (unless the `walletConnect` option is
+   * false) and the sources the adapters bring (`connectors()`: the EVM adapter's injected
+   * wallets, EIP-6963 and window.ethereum).
+   */
   connectors?: ConnectorSource[]
   /** Defaults to localStorage. */
   storage?: KeyValueStorage
@@ -153,7 +157,10 @@ export function createSigil(input: SigilOptions, deps: SigilDependencies = {}): 
 
   // Connectors from every source, limited to namespaces the host has an adapter for.
   const teardowns: (() => void)[] = []
-  const sources = [...(deps.connectors ?? [walletConnectConnectors({ options }), injectedConnectors()])]
+  const families = sessionFamilies(Object.values(adapters))
+  const sources = [
+    ...(deps.connectors ?? [walletConnectConnectors({ options }), ...Object.values(adapters).flatMap((a) => (a.connectors ? [a.connectors()] : []))]),
+  ]
   const { features } = options
   if (options.frameUrl && (features.email || (Array.isArray(features.socials) && features.socials.length > 0))) {
     sources.push(
@@ -166,17 +173,21 @@ export function createSigil(input: SigilOptions, deps: SigilDependencies = {}): 
         storage: deps.storage ?? defaultBackend(),
         dappData: { ...(options.metadata ? { metadata: options.metadata } : {}), sdkType: options.sdkType },
         theme: () => ({ themeMode: store.getState().themeMode, themeVariables: store.getState().themeVariables }),
+        families,
       }),
     )
   }
   const lists: WalletConnector[][] = sources.map(() => [])
   sources.forEach((source, i) => {
     teardowns.push(
-      source.watch((list) => {
-        lists[i] = list.filter((c) => (c.info.namespaces ?? [c.info.chain]).some((ns) => adapters[ns]))
-        ctx.connectors = new Map(lists.flat().map((c) => [c.info.id, c]))
-        store.setState({ connectors: [...ctx.connectors.values()].map((c) => c.info) })
-      }),
+      source.watch(
+        (list) => {
+          lists[i] = list.filter((c) => connectorFamilies(c.info).some((ns) => adapters[ns]))
+          ctx.connectors = new Map(lists.flat().map((c) => [c.info.id, c]))
+          store.setState({ connectors: [...ctx.connectors.values()].map((c) => c.info) })
+        },
+        { families },
+      ),
     )
   })
 

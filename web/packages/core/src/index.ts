@@ -1,14 +1,23 @@
 /*
  * @sigil/core entry: what a host page needs to render a connect button and restore a
- * connection: the store, the actions, the connectors (how wallets are reached) and the chain
- * adapter interface (what a namespace does with a wallet). The directory client, wallet-list
- * ordering, network data and the views' message catalogue live in subpath entries
- * (`@sigil/core/api`, `/wallet-list`, `/networks`, `/messages`) so they load on demand.
+ * connection: the store, the actions, the chain-neutral connectors (WalletConnect, the embedded
+ * wallet's frame) and the chain adapter interface (a chain family: what its wallets are and do).
+ * The directory client, wallet-list ordering, network data, the views' message catalogue and
+ * what a family's session code reads a session with live in subpath entries (`@sigil/core/api`,
+ * `/wallet-list`, `/networks`, `/messages`, `/session`) so they load on demand.
  */
 export { createSigil, type SigilClient, type SigilDependencies } from './client.js'
-export type { ChainAdapter, Transfer } from './adapter.js'
-export type { Connection, ConnectionAccount, ConnectorEvent, ConnectorSource, ConnectParams, WalletConnector } from './connectors/types.js'
-export { injectedConnector, injectedConnectors, LEGACY_INJECTED_ID, LEGACY_INJECTED_NAME, type InjectedConnectorsOptions } from './connectors/injected.js'
+export type { ChainAdapter, FamilyEvent, FamilySession, SessionBinding, SessionCapability, Transfer } from './adapter.js'
+export type {
+  Connection,
+  ConnectionAccount,
+  ConnectorEvent,
+  ConnectorSource,
+  ConnectorSourceContext,
+  ConnectParams,
+  WalletConnector,
+} from './connectors/types.js'
+export { sessionFamilies, type SessionFamilies, type SessionNamespace, type SessionTransport } from './connectors/transport.js'
 export {
   AUTH_CONNECTOR_ID,
   EMAIL_COOLDOWN_MS,
@@ -37,7 +46,7 @@ export {
   type WalletConnectState,
 } from './connectors/walletconnect.js'
 export { walletConnectLink, walletLinkTabs } from './connectors/deep-link.js'
-export { isEip1193Provider, parseChainId, type Eip1193Listener, type Eip1193Provider } from './connectors/eip1193.js'
+export { isEip1193Provider, type Eip1193Listener, type Eip1193Provider } from './eip1193.js'
 export * from './actions/index.js'
 export { deferredAnalyticsSink, type AnalyticsEvent, type AnalyticsSink } from './analytics.js'
 export { track, isMobileUserAgent, type AccountData, type SigilContext, type SigilEvent } from './context.js'
@@ -81,6 +90,7 @@ export {
   type ViewParams,
 } from './store.js'
 export {
+  connectorFamilies,
   currentRoute,
   currentView,
   findConnectorForWallet,

@@ -3,7 +3,8 @@
  * injected connector, the real eip155 adapter and wagmi's own actions.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { createSigil, injectedConnector, StorageKeys, type ConnectorSource, type SigilClient } from '@sigil/core'
+import { injectedConnector } from '@sigil/adapter-evm'
+import { createSigil, StorageKeys, type ConnectorSource, type SigilClient } from '@sigil/core'
 import { arbitrum, ethereum, polygon, sigilDev } from '@sigil/core/networks'
 import { getAddress } from 'viem'
 import { connect, disconnect, getBlockNumber, getConnectorClient, reconnect, switchChain } from 'wagmi/actions'

@@ -1,8 +1,9 @@
 import { vi } from 'vitest'
-import type { ChainAdapter } from '../adapter.js'
+import type { ChainAdapter, FamilySession } from '../adapter.js'
 import type { AnalyticsEvent } from '../analytics.js'
 import type { BlockchainClient, Identity } from '../api/blockchain.js'
 import { createSigil, type SigilDependencies } from '../client.js'
+import type { SessionFamilies, SessionNamespace, SessionTransport } from '../connectors/transport.js'
 import type { Connection, ConnectorEvent, ConnectorSource, ConnectParams, WalletConnector } from '../connectors/types.js'
 import { detectMobile, type SigilContext } from '../context.js'
 import { arbitrum, ethereum, polygon, sigilDev, solana } from '../networks.js'
@@ -199,3 +200,38 @@ export function testClient(overrides: Partial<SigilOptions> = {}, deps: SigilDep
 }
 
 export { detectMobile }
+
+/**
+ * A session transport over WalletConnect-shaped namespaces (keys may be a namespace or one of
+ * its chains): `request(chainId, method, params)` answers the wallet's part, `read` the chain's.
+ */
+export function fakeTransport(
+  namespaces: () => Record<string, { chains?: string[]; accounts: string[]; methods: string[]; events?: string[] }>,
+  request: (chainId: string, method: string, params: unknown) => Promise<unknown>,
+  options: { read?: SessionTransport['read']; switchChain?: SessionTransport['switchChain']; peer?: Partial<SessionTransport['peer']> } = {},
+): SessionTransport & { kept: Map<string, unknown> } {
+  const kept = new Map<string, unknown>()
+  return {
+    peer: { connectorId: 'walletConnect', type: 'WALLET_CONNECT', name: 'Phone Wallet', ...options.peer },
+    namespace(namespace): SessionNamespace | undefined {
+      const parts = Object.entries(namespaces()).filter(([key]) => key === namespace || key.startsWith(`${namespace}:`))
+      if (!parts.length) return undefined
+      const accounts = parts.flatMap(([, ns]) => ns.accounts).filter((a) => a.startsWith(`${namespace}:`))
+      const chains = [...parts.flatMap(([, ns]) => ns.chains ?? []), ...accounts.map((a) => a.split(':').slice(0, 2).join(':'))]
+      return { chains: [...new Set(chains)], accounts, methods: [...new Set(parts.flatMap(([, ns]) => ns.methods))] }
+    },
+    request,
+    read: options.read ?? (async () => undefined),
+    ...(options.switchChain ? { switchChain: options.switchChain } : {}),
+    recall: (name) => kept.get(name),
+    remember: (name, value) => void kept.set(name, value),
+    kept,
+  }
+}
+
+/** Session capabilities for eip155, solana and bip122 whose families read nothing and bind no provider. */
+export function fakeSessionFamilies(): SessionFamilies {
+  const family: FamilySession = { methods: [], events: [], accounts: () => [], open: () => ({ provider: {} }) }
+  const capability = { load: async () => family }
+  return { eip155: capability, solana: capability, bip122: capability }
+}

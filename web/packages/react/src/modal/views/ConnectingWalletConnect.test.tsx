@@ -9,6 +9,7 @@ import {
 import { arbitrum, ethereum, sigilDev } from '@sigil/core/networks'
 import { act } from 'react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
+import { fakeSessionFamilies } from '../../../../core/src/test-utils/index.js'
 import type { AppKit } from '../../appkit.js'
 import { cleanup, shadow, stubDirectory, testAppKit, waitFor } from '../../test-utils.js'
 
@@ -44,6 +45,8 @@ function setup() {
   const input = { projectId: 'p1', apiUrl: 'https://api.test', networks: [sigilDev(), ethereum, arbitrum] }
   const wc = walletConnectConnectors({
     options: resolveOptions(input),
+    // The families the session serves (the adapters' session capabilities).
+    families: fakeSessionFamilies(),
     load: async () => (h) => {
       host = h
       return session

@@ -3,11 +3,19 @@
  * icon and rdns, and the legacy `window.ethereum` when no announcement carries that object.
  * An injected wallet connects eip155 accounts over its EIP-1193 provider.
  */
+import {
+  isEip1193Provider,
+  NoAccountsError,
+  toSigilError,
+  type Connection,
+  type Connector,
+  type ConnectorEvent,
+  type ConnectorSource,
+  type Eip1193Provider,
+  type WalletConnector,
+} from '@sigil/core'
 import { createStore, type EIP6963ProviderDetail } from 'mipd'
-import { NoAccountsError, toSigilError } from '../errors.js'
-import type { Connector } from '../types.js'
-import { isEip1193Provider, parseChainId, type Eip1193Provider } from './eip1193.js'
-import type { Connection, ConnectorEvent, ConnectorSource, WalletConnector } from './types.js'
+import { parseChainId } from './provider.js'
 
 /** Connector id of the legacy `window.ethereum` provider. */
 export const LEGACY_INJECTED_ID = 'injected'

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { ACCOUNT, announce, FakeProvider } from '../test-utils/fake-provider.js'
+import type { ConnectorEvent, WalletConnector } from '@sigil/core'
+import { ACCOUNT, announce, FakeProvider } from '../../core/src/test-utils/fake-provider.js'
 import { injectedConnector, injectedConnectors } from './injected.js'
-import type { ConnectorEvent, WalletConnector } from './types.js'
 
 const cleanups: (() => void)[] = []
 afterEach(() => {
