@@ -1,9 +1,8 @@
 import { toSigilError, type ChainAdapter, type Eip1193Provider } from '@sigil/core'
 import { isEvmAddress } from './address.js'
-import { createAssetDiscovery } from './assets.js'
+import type { createAssetDiscovery } from './assets.js'
 import { injectedConnectors } from './injected.js'
 import { utf8ToHex } from './provider.js'
-import { switchEvmChain } from './switch-chain.js'
 
 /** The eip155 chain adapter: what Sigil does with an EVM wallet's EIP-1193 provider. */
 export interface EvmAdapter extends ChainAdapter<Eip1193Provider> {
@@ -19,11 +18,17 @@ export interface EvmAdapter extends ChainAdapter<Eip1193Provider> {
  * and the embedded wallet's frame, an EIP-1193 provider over the session (loaded with it).
  */
 export function evmAdapter(): EvmAdapter {
-  const assets = createAssetDiscovery()
+  // Asset discovery loads with the first balance wanted, and switching with the first switch: not with the page.
+  let assets: Promise<ReturnType<typeof createAssetDiscovery>> | undefined
+  const loadAssets = () => {
+    assets ??= import('./assets.js').then((m) => m.createAssetDiscovery())
+    assets.catch(() => (assets = undefined))
+    return assets
+  }
   return {
     namespace: 'eip155',
     isAddress: isEvmAddress,
-    switchNetwork: (provider, network) => switchEvmChain(provider, network),
+    switchNetwork: async (provider, network) => (await import('./switch-chain.js')).switchEvmChain(provider, network),
     async signMessage(provider, message, address) {
       try {
         return String(await provider.request({ method: 'personal_sign', params: [utf8ToHex(message), address] }))
@@ -31,7 +36,7 @@ export function evmAdapter(): EvmAdapter {
         throw toSigilError(error)
       }
     },
-    getAssets: (provider, address, network) => assets.getAssets(provider, address, network.id),
+    getAssets: async (provider, address, network) => (await loadAssets()).getAssets(provider, address, network.id),
     getIdentity: (address, api) => api.getIdentity(address, { sender: address }),
     async displayAddress(address) {
       const { toChecksumAddress } = await import('./checksum.js')

@@ -1,7 +1,7 @@
 import { connect } from './actions/connect.js'
 import { disconnect } from './actions/disconnect.js'
 import { restoreSession } from './actions/reconnect.js'
-import { send, type SendParameters } from './actions/send.js'
+import type { SendParameters } from './features/send/send.js'
 import { signMessage } from './actions/sign-message.js'
 import { switchNetwork } from './actions/switch-network.js'
 import { resetBalances } from './account.js'
@@ -208,6 +208,8 @@ export function createSigil(input: SigilOptions, deps: SigilDependencies = {}): 
     signMessage: (message) => signMessage(ctx, { message }),
     async send(params) {
       const namespace = store.getState().activeNamespace
+      // The send feature loads with the first send.
+      const { send } = await import('./features/send/send.js')
       const id = await send(ctx, params)
       track(ctx, 'SEND_SUCCESS', { namespace })
       await balances.refresh(namespace, { force: true })

@@ -107,6 +107,7 @@ export {
   type OpenViewInput,
 } from './router.js'
 export { closeModal, goBack, isConnected, openingView, openModal, selectWallet, setModalLoading, type CloseOptions, type OpenOptions } from './modal.js'
+export { canSend, displayAddress, familyCan, isMobileDevice, openingViewOf, walletConnectOf, type FamilyAbility } from './selectors.js'
 export { activeAccount, resetAccount, setAccountAddress, setAccountProps } from './account.js'
 export {
   applyConnection,

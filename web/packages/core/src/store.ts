@@ -1,5 +1,6 @@
 import { createStore, type StoreApi } from 'zustand/vanilla'
 import type { ResolvedOptions, ThemeMode, ThemeVariables } from './options.js'
+import type { LoginState } from './features/login/state.js'
 import type { SiwxState } from './siwx/types.js'
 import type { AccountState, CaipNetwork, ChainNamespace, ConnectionStatus, Connector, ConnectorType, NetworkState, Wallet } from './types.js'
 
@@ -109,6 +110,8 @@ export interface SigilState {
   themeVariables: ThemeVariables
   /** Sign-in (SIWX) state; 'signed-out' when sign-in is not configured. */
   siwx: SiwxState
+  /** A social or Farcaster login under way (the login feature's state); absent otherwise. */
+  login?: LoginState | undefined
 }
 
 export type SigilStore = StoreApi<SigilState>

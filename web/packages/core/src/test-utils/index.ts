@@ -1,5 +1,6 @@
 import { vi } from 'vitest'
 import type { ChainAdapter, FamilySession } from '../adapter.js'
+import { AUTH_CONNECTOR_ID, type AuthConnector, type EmbeddedRequestEvent } from '../connectors/auth.js'
 import type { AnalyticsEvent } from '../analytics.js'
 import type { BlockchainClient, Identity } from '../api/blockchain.js'
 import { createSigil, type SigilDependencies } from '../client.js'
@@ -234,4 +235,58 @@ export function fakeSessionFamilies(): SessionFamilies {
   const family: FamilySession = { methods: [], events: [], accounts: () => [], open: () => ({ provider: {} }) }
   const capability = { load: async () => family }
   return { eip155: capability, solana: capability, bip122: capability }
+}
+
+/**
+ * An embedded-wallet connector whose steps a test scripts (each a vi.fn; `overrides` replace
+ * them), connecting ADDRESS on chain 31337; `source` lists it, `emitRequest` plays its requests.
+ */
+export function fakeAuthConnector(overrides: Partial<AuthConnector> = {}, address = '0x1111111111111111111111111111111111111111') {
+  const requests = new Set<(event: EmbeddedRequestEvent) => void>()
+  const base = {
+    info: { id: AUTH_CONNECTOR_ID, name: 'Email', chain: 'eip155', namespaces: ['eip155', 'solana'], type: 'AUTH' },
+    connect: vi.fn(
+      async (_params: ConnectParams): Promise<Connection> => ({
+        connectorId: AUTH_CONNECTOR_ID,
+        accounts: [{ namespace: 'eip155', address, type: 'eoa', chainId: 31337 }],
+      }),
+    ),
+    reconnect: vi.fn(async (_params: ConnectParams): Promise<Connection | undefined> => undefined),
+    disconnect: vi.fn(async () => undefined),
+    getProvider: () => ({ request: async () => null }),
+    subscribe: () => () => undefined,
+    connectEmail: vi.fn(async (_email: string) => 'VERIFY_OTP' as const),
+    connectDevice: vi.fn(async () => undefined),
+    connectOtp: vi.fn(async (_otp: string) => undefined),
+    updateEmail: vi.fn(async (_email: string) => 'VERIFY_PRIMARY_OTP' as const),
+    updateEmailPrimaryOtp: vi.fn(async (_otp: string) => undefined),
+    updateEmailSecondaryOtp: vi.fn(async (_otp: string) => 'new@b.co'),
+    exportKeys: vi.fn(async (_options?: { signal?: AbortSignal }) => undefined),
+    getSocialRedirectUri: vi.fn(async (_provider: string, _options?: { returnUrl?: string }) => 'https://idp.example/auth?state=s1'),
+    connectSocial: vi.fn(async (_uri: string, _options?: { signal?: AbortSignal }) => ({ provider: 'google', userName: 'alice' })),
+    getFarcasterUri: vi.fn(async () => 'https://farcaster.xyz/~/siwf?channelToken=c1'),
+    connectFarcaster: vi.fn(async (_options?: { signal?: AbortSignal; onRefused?: (reason: string) => void }) => ({
+      provider: 'farcaster',
+      userName: 'alice',
+    })),
+    getEmail: () => undefined as string | undefined,
+    getSocialLogin: () => undefined,
+    emailCooldownMs: () => 0,
+    showFrame: vi.fn(),
+    subscribeRequests: (listener: (event: EmbeddedRequestEvent) => void) => {
+      requests.add(listener)
+      return () => requests.delete(listener)
+    },
+  } satisfies AuthConnector
+  const auth = { ...base, ...overrides } as typeof base
+  const source: ConnectorSource = {
+    watch(onChange) {
+      onChange([auth])
+      return () => undefined
+    },
+  }
+  const emitRequest = (event: EmbeddedRequestEvent) => {
+    for (const l of [...requests]) l(event)
+  }
+  return { auth, source, emitRequest }
 }

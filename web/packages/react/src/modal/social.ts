@@ -4,7 +4,7 @@
  * is known; ConnectingSocial then sends it there. Shared by the Connect view's buttons and the
  * social views (retry, the list of all providers).
  */
-import type { SigilClient } from '@sigil/core'
+import { isMobileDevice, type SigilClient } from '@sigil/core'
 import type { Messages } from '@sigil/core/messages'
 
 const POPUP_WIDTH = 500
@@ -32,7 +32,7 @@ export function startSocialLogin(client: SigilClient, provider: string): void {
     client.push('ConnectingFarcaster')
     return
   }
-  if (client.context.isMobile()) client.push('ConnectingSocial', { provider })
+  if (isMobileDevice(client)) client.push('ConnectingSocial', { provider })
   else client.push('ConnectingSocial', { provider, popup: openLoginPopup() })
 }
 

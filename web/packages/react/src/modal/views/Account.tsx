@@ -1,4 +1,6 @@
 import {
+  canSend as familyCanSend,
+  displayAddress,
   errorText,
   floorDecimals,
   formatBalance,
@@ -13,6 +15,7 @@ import {
   type TokenBalance,
 } from '@sigil/core'
 import { useCallback, useEffect, useId, useRef, useState, type KeyboardEvent } from 'react'
+import { loginEmail } from '@sigil/core/login'
 import type { Messages } from '@sigil/core/messages'
 import { useMessages, useModal, useStore } from '../context.js'
 import { providerLabel } from '../social.js'
@@ -48,7 +51,7 @@ export function AccountView() {
   const [sending, setSending] = useState(false)
   const namespace = useStore(selectNamespace)
   // Sending is offered where the namespace's adapter can send (and the host left the feature on).
-  const canSend = client.options.features.send && Boolean(client.context.adapters[namespace]?.sendTransfer)
+  const canSend = familyCanSend(client, namespace)
   const tabRefs = useRef<(HTMLButtonElement | null)[]>([])
   const idBase = useId()
 
@@ -213,7 +216,7 @@ export function AccountView() {
 function EmbeddedAccount({ type, socialProvider, userName }: { type: string | undefined; socialProvider: string | undefined; userName: string | undefined }) {
   const { client } = useModal()
   const ui = useMessages().ui
-  const email = client.getAuthConnector()?.getEmail()
+  const email = loginEmail(client)
   return (
     <div className="sub" style={{ fontSize: 12, display: 'flex', gap: 8, alignItems: 'center', flexWrap: 'wrap', justifyContent: 'center' }}>
       {type ? (
@@ -246,10 +249,9 @@ function useDisplayAddress(address: string | undefined): string | undefined {
   const namespace = useStore(selectNamespace)
   const [shown, setShown] = useState<{ from: string; to: string }>()
   useEffect(() => {
-    const format = address ? client.context.adapters[namespace]?.displayAddress : undefined
-    if (!address || !format) return
+    if (!address) return
     let live = true
-    format(address).then(
+    displayAddress(client, address, namespace).then(
       (to) => live && setShown({ from: address, to }),
       () => undefined,
     )

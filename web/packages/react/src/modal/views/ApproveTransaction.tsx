@@ -6,6 +6,7 @@
  * unless forced (core).
  */
 import { errorText, isUserRejection } from '@sigil/core'
+import { embeddedWalletAvailable, exportKeys, showEmbeddedFrame } from '@sigil/core/login'
 import { useEffect, useRef, useState } from 'react'
 import { useMessages, useModal } from '../context.js'
 
@@ -13,9 +14,9 @@ import { useMessages, useModal } from '../context.js'
 function FrameSlot({ loading }: { loading: string }) {
   const { client } = useModal()
   const slot = useRef<HTMLDivElement>(null)
-  const auth = client.getAuthConnector()
+  const available = embeddedWalletAvailable(client)
   useEffect(() => {
-    if (!auth) return
+    if (!available) return
     let frame = 0
     let last = ''
     const follow = () => {
@@ -25,7 +26,7 @@ function FrameSlot({ loading }: { loading: string }) {
         const key = `${r.left},${r.top},${r.width},${r.height}`
         if (key !== last) {
           last = key
-          auth.showFrame({ left: r.left, top: r.top, width: r.width, height: r.height })
+          showEmbeddedFrame(client, { left: r.left, top: r.top, width: r.width, height: r.height })
         }
       }
       frame = requestAnimationFrame(follow)
@@ -33,9 +34,9 @@ function FrameSlot({ loading }: { loading: string }) {
     follow()
     return () => {
       cancelAnimationFrame(frame)
-      auth.showFrame(undefined)
+      showEmbeddedFrame(client, undefined)
     }
-  }, [auth])
+  }, [available, client])
   return (
     <div ref={slot} className="approve-slot" aria-busy="true">
       <p className="sub">{loading}</p>
@@ -56,20 +57,20 @@ export function ApproveTransactionView() {
 export function ExportKeyView() {
   const { client } = useModal()
   const m = useMessages().ui.approve
-  const auth = client.getAuthConnector()
+  const available = embeddedWalletAvailable(client)
   const [error, setError] = useState<string>()
   // The frame runs the export; the view goes back once the user is done there.
   useEffect(() => {
-    if (!auth) return
+    if (!available) return
     const controller = new AbortController()
-    auth.exportKeys({ signal: controller.signal }).then(
+    exportKeys(client, { signal: controller.signal }).then(
       () => client.goBack(),
       (e: unknown) => {
         if (!controller.signal.aborted && !isUserRejection(e)) setError(errorText(e))
       },
     )
     return () => controller.abort()
-  }, [auth, client])
+  }, [available, client])
   return (
     <div className="approve" data-testid="export-key">
       <p className="sub">{m.exportHint}</p>

@@ -1,4 +1,4 @@
-import { isWalletConnectConnector, WALLET_CONNECT_ID, type Connector, type ResolvedOptions, type SigilState, type Wallet } from '@sigil/core'
+import { connectorFamilies, walletConnectOf, type Connector, type ResolvedOptions, type SigilState, type Wallet } from '@sigil/core'
 import { buildConnectList, enabledConnectMethods, type ConnectListItem } from '@sigil/core/wallet-list'
 import { Fragment, useEffect, useMemo } from 'react'
 import { useMessages, useModal, useStore, useWalletPage } from '../context.js'
@@ -76,13 +76,13 @@ export function ConnectView() {
   const groups = useMemo(() => {
     const byName = new Map<string, Connector[]>()
     for (const c of connectors) {
-      if (!(c.namespaces ?? [c.chain]).some((ns) => namespaces.has(ns))) continue
+      if (!connectorFamilies(c).some((ns) => namespaces.has(ns))) continue
       const key = c.name.trim().toLowerCase()
       byName.set(key, [...(byName.get(key) ?? []), c])
     }
     return new Map([...byName.values()].map((list) => [(list[0] as Connector).id, list]))
   }, [connectors, namespaces])
-  const familiesOf = (id: string) => [...new Set((groups.get(id) ?? []).flatMap((c) => (c.namespaces ?? [c.chain]).filter((ns) => namespaces.has(ns))))]
+  const familiesOf = (id: string) => [...new Set((groups.get(id) ?? []).flatMap((c) => connectorFamilies(c).filter((ns) => namespaces.has(ns))))]
   const items = useMemo(
     () =>
       buildConnectList({
@@ -101,9 +101,9 @@ export function ConnectView() {
 
   // WalletConnect's SDK loads when the modal is idle after opening, and its client starts on
   // hover or focus of a row that leads to a QR code, so the code shows soon after the click.
-  const walletConnect = client.context.connectors.get(WALLET_CONNECT_ID)
+  const walletConnect = walletConnectOf(client)
   useEffect(() => {
-    if (!isWalletConnectConnector(walletConnect)) return
+    if (!walletConnect) return
     const idle = (globalThis as { requestIdleCallback?: (cb: () => void) => number }).requestIdleCallback
     const start = () => void walletConnect.preload()
     if (typeof idle === 'function') idle(start)
@@ -111,7 +111,7 @@ export function ConnectView() {
   }, [walletConnect])
   const warmUp = (item: ConnectListItem) => {
     const viaQr = item.kind === 'connector' ? item.connector.type === 'WALLET_CONNECT' : !item.connector
-    if (viaQr && isWalletConnectConnector(walletConnect)) void walletConnect.preload(true)
+    if (viaQr && walletConnect) void walletConnect.preload(true)
   }
   const select = (item: ConnectListItem) => {
     const also = (connector: Connector) => (groups.get(connector.id) ?? []).slice(1)

@@ -1,10 +1,12 @@
-import { errorText, isUserRejection, type RouteOf } from '@sigil/core'
+import { errorText, isUserRejection, type RouteOf, type SigilState } from '@sigil/core'
 import { useCallback, useEffect, useRef, useState } from 'react'
-import { useMessages, useModal } from '../context.js'
+import { useMessages, useModal, useStore } from '../context.js'
 import { Icons, RemoteImage } from '../ui.js'
 import type { ViewProps } from '../views.js'
 
 type Status = 'waiting' | 'rejected' | 'error' | 'success'
+
+const selectConnectors = (s: SigilState) => s.connectors
 
 /** Connecting with a wallet present in the page: waiting, rejected or failed (with retry), success. */
 export function ConnectingExternalView({ route }: ViewProps<'ConnectingExternal'>) {
@@ -16,6 +18,7 @@ export function ConnectingExternalView({ route }: ViewProps<'ConnectingExternal'
   const [status, setStatus] = useState<Status>('waiting')
   const [message, setMessage] = useState('')
   const attempt = useRef(0)
+  const present = useStore(selectConnectors).some((c) => c.id === connector.id)
 
   const run = useCallback(() => {
     const id = ++attempt.current
@@ -49,7 +52,7 @@ export function ConnectingExternalView({ route }: ViewProps<'ConnectingExternal'
     run()
   }, [run])
 
-  if (!client.context.connectors.has(connector.id)) {
+  if (!present) {
     return (
       <div className="state" role="alert">
         <p className="sub err">{m.connecting.notAvailable(name)}</p>

@@ -1,8 +1,9 @@
 import {
   errorText,
+  isMobileDevice,
   isUserRejection,
-  isWalletConnectConnector,
   WALLET_CONNECT_ID,
+  walletConnectOf,
   walletConnectLink,
   walletLinkTabs,
   type RouteOf,
@@ -10,9 +11,9 @@ import {
   type WalletConnectConnector,
   type WalletConnectState,
 } from '@sigil/core'
-import qrcode from 'qrcode-generator'
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react'
 import { useMessages, useModal } from '../context.js'
+import { QrCode } from '../qr.js'
 import { Icons, RemoteImage, WALLET_CONNECT_LOGO } from '../ui.js'
 import { WalletNotInstalledView } from './Connecting.js'
 
@@ -25,33 +26,6 @@ function useConnectorState(connector: WalletConnectConnector | undefined): Walle
   return useSyncExternalStore(
     useCallback((onChange: () => void) => connector?.subscribeState(onChange) ?? (() => undefined), [connector]),
     () => connector?.getState() ?? IDLE,
-  )
-}
-
-/** The QR code of a pairing URI as SVG modules, the middle left clear for the wallet's logo. */
-function QrCode({ uri, label, logo, name }: { uri: string; label: string; logo: string | undefined; name: string }) {
-  const path = useMemo(() => {
-    const qr = qrcode(0, 'Q')
-    qr.addData(uri)
-    qr.make()
-    const n = qr.getModuleCount()
-    const hole = Math.floor(n * 0.28)
-    const from = Math.floor((n - hole) / 2)
-    const inHole = (r: number, c: number) => r >= from && r < from + hole && c >= from && c < from + hole
-    let d = ''
-    for (let r = 0; r < n; r++) for (let c = 0; c < n; c++) if (qr.isDark(r, c) && !inHole(r, c)) d += `M${c} ${r}h1v1h-1z`
-    return { d, n }
-  }, [uri])
-  return (
-    <div className="wc-qr" role="img" aria-label={label} data-testid="wc-qr" data-uri={uri}>
-      <svg viewBox={`-2 -2 ${path.n + 4} ${path.n + 4}`} width="100%" height="100%" shapeRendering="crispEdges" aria-hidden="true">
-        <rect x={-2} y={-2} width={path.n + 4} height={path.n + 4} fill="#fff" />
-        <path d={path.d} fill="#141414" />
-      </svg>
-      <span className="wc-logo">
-        <RemoteImage src={logo} name={name} />
-      </span>
-    </div>
   )
 }
 
@@ -68,15 +42,12 @@ export function ConnectingWalletConnectView({ route }: { route: Route }) {
   const m = ui.ui.walletConnect
   const basic = route.view === 'ConnectingWalletConnectBasic'
   const wallet: Wallet | undefined = route.data?.wallet
-  const connector = useMemo(() => {
-    const found = client.context.connectors.get(WALLET_CONNECT_ID)
-    return isWalletConnectConnector(found) ? found : undefined
-  }, [client])
+  const connector = useMemo(() => walletConnectOf(client), [client])
   const state = useConnectorState(connector)
   const directoryWallet = wallet && wallet.id !== WALLET_CONNECT_ID ? wallet : undefined
   const name = directoryWallet?.name ?? connector?.info.name ?? ui.ui.wallet
   const logo = directoryWallet ? directory.walletImage(directoryWallet) : (connector?.info.imageUrl ?? WALLET_CONNECT_LOGO)
-  const mobile = client.context.isMobile()
+  const mobile = isMobileDevice(client)
   const tabs = basic ? (['mobile'] as Tab[]) : walletLinkTabs(directoryWallet)
   const [tab, setTab] = useState<Tab>('mobile')
   const [failure, setFailure] = useState<{ text: string; rejected: boolean } | undefined>()
@@ -165,7 +136,7 @@ export function ConnectingWalletConnectView({ route }: { route: Route }) {
           </a>
         ) : null}
         {ready && state.uri ? (
-          <QrCode uri={state.uri} label={m.qr} logo={logo} name={name} />
+          <QrCode text={state.uri} label={m.qr} testId="wc-qr" logo={{ src: logo, name }} />
         ) : (
           <div className="wc-qr" aria-busy="true" data-testid="wc-qr-loading">
             <span className="sub">{state.pairing === 'expired' ? m.expired : failure ? '' : m.generating}</span>

@@ -3,14 +3,23 @@
  * (EmailVerifyDevice) and the email change (UpdateEmail). A chunk of their own, loaded when
  * one of them first shows.
  */
-import { AUTH_CONNECTOR_ID, errorText, replaceView, showSuccess, type AuthConnector } from '@sigil/core'
+import { errorText, showSuccess, type SigilClient } from '@sigil/core'
+import {
+  emailCooldownMs,
+  embeddedWalletAvailable,
+  loginEmail,
+  resendEmailLogin,
+  updateEmail,
+  verifyEmailOtp,
+  verifyUpdateEmailPrimary,
+  verifyUpdateEmailSecondary,
+  waitForDeviceApproval,
+} from '@sigil/core/login'
 import { useCallback, useEffect, useRef, useState, type ClipboardEvent, type FormEvent, type KeyboardEvent } from 'react'
 import type { ViewProps } from '../views.js'
 import { useMessages, useModal } from '../context.js'
 
 const DIGITS = 6
-/** How often the device view asks whether the device was approved. */
-const DEVICE_POLL_MS = 2000
 
 /** Six one-digit inputs; typing moves on, Backspace moves back, a pasted code fills them all. */
 export function OtpInput({ onComplete, disabled, resetKey }: { onComplete: (code: string) => void; disabled?: boolean; resetKey?: number }) {
@@ -85,16 +94,16 @@ export function OtpInput({ onComplete, disabled, resetKey }: { onComplete: (code
 }
 
 /** Seconds left until another code may be asked for, counting down live. */
-function useCooldown(auth: AuthConnector | undefined): [number, () => void] {
-  const [left, setLeft] = useState(() => Math.ceil((auth?.emailCooldownMs() ?? 0) / 1000))
+function useCooldown(client: SigilClient): [number, () => void] {
+  const [left, setLeft] = useState(() => Math.ceil(emailCooldownMs(client) / 1000))
   const [tick, setTick] = useState(0)
   // biome-ignore lint/correctness/useExhaustiveDependencies: tick restarts the countdown after a resend
   useEffect(() => {
-    const update = () => setLeft(Math.ceil((auth?.emailCooldownMs() ?? 0) / 1000))
+    const update = () => setLeft(Math.ceil(emailCooldownMs(client) / 1000))
     update()
     const timer = setInterval(update, 250)
     return () => clearInterval(timer)
-  }, [auth, tick])
+  }, [client, tick])
   return [left, () => setTick((t) => t + 1)]
 }
 
@@ -111,21 +120,19 @@ export function EmailVerifyOtpView({ route }: ViewProps<'EmailVerifyOtp'>) {
   const { client, shake } = useModal()
   const ui = useMessages().ui
   const m = ui.email
-  const auth = client.getAuthConnector()
+  const available = embeddedWalletAvailable(client)
   const { email } = route.data
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<string>()
   const [resetKey, setResetKey] = useState(0)
-  const [left, restart] = useCooldown(auth)
+  const [left, restart] = useCooldown(client)
 
   const verify = useCallback(
-    async (code: string) => {
-      if (!auth) return
+    async (otp: string) => {
       setBusy(true)
       setError(undefined)
       try {
-        await auth.connectOtp(code)
-        await client.connect(AUTH_CONNECTOR_ID)
+        await verifyEmailOtp(client, { otp })
       } catch (e) {
         setError(errorText(e))
         setResetKey((k) => k + 1)
@@ -134,14 +141,13 @@ export function EmailVerifyOtpView({ route }: ViewProps<'EmailVerifyOtp'>) {
         setBusy(false)
       }
     },
-    [auth, client, shake],
+    [client, shake],
   )
 
   const resend = async () => {
-    if (!auth) return
     setError(undefined)
     try {
-      await auth.connectEmail(email)
+      await resendEmailLogin(client, { email })
       showSuccess(client.store, m.codeResent)
       restart()
     } catch (e) {
@@ -149,7 +155,7 @@ export function EmailVerifyOtpView({ route }: ViewProps<'EmailVerifyOtp'>) {
     }
   }
 
-  if (!auth) return <Missing />
+  if (!available) return <Missing />
   return (
     <div className="state email-verify" data-testid="email-verify-otp">
       <p className="sub">{m.codeSentTo(email)}</p>
@@ -172,42 +178,28 @@ export function EmailVerifyOtpView({ route }: ViewProps<'EmailVerifyOtp'>) {
 export function EmailVerifyDeviceView({ route }: ViewProps<'EmailVerifyDevice'>) {
   const { client } = useModal()
   const m = useMessages().ui.email
-  const auth = client.getAuthConnector()
+  const available = embeddedWalletAvailable(client)
   const { email } = route.data
   const [error, setError] = useState<string>()
 
   // Asks every 2 s whether the link in the email was opened; then the code is on its way.
   useEffect(() => {
-    if (!auth) return
-    let live = true
-    let timer: ReturnType<typeof setTimeout> | undefined
-    const poll = async () => {
-      try {
-        await auth.connectDevice()
-        if (live) replaceView(client.store, 'EmailVerifyOtp', { email })
-      } catch {
-        if (live) timer = setTimeout(() => void poll(), DEVICE_POLL_MS)
-      }
-    }
-    timer = setTimeout(() => void poll(), DEVICE_POLL_MS)
-    return () => {
-      live = false
-      if (timer) clearTimeout(timer)
-    }
-  }, [auth, client, email])
+    if (!available) return
+    const view = new AbortController()
+    void waitForDeviceApproval(client, { email, signal: view.signal }).catch(() => undefined)
+    return () => view.abort()
+  }, [available, client, email])
 
   const resend = async () => {
-    if (!auth) return
     setError(undefined)
     try {
-      const action = await auth.connectEmail(email)
-      if (action === 'VERIFY_OTP') replaceView(client.store, 'EmailVerifyOtp', { email })
+      await resendEmailLogin(client, { email })
     } catch (e) {
       setError(errorText(e))
     }
   }
 
-  if (!auth) return <Missing />
+  if (!available) return <Missing />
   return (
     <div className="state email-verify" data-testid="email-verify-device">
       <p className="title">{m.deviceTitle}</p>
@@ -232,7 +224,7 @@ type UpdateStep = { step: 'enter' } | { step: 'primary'; newEmail: string } | { 
 export function UpdateEmailView() {
   const { client, shake } = useModal()
   const m = useMessages().ui.email
-  const auth = client.getAuthConnector()
+  const available = embeddedWalletAvailable(client)
   const [step, setStep] = useState<UpdateStep>({ step: 'enter' })
   const [value, setValue] = useState('')
   const [busy, setBusy] = useState(false)
@@ -252,21 +244,21 @@ export function UpdateEmailView() {
       setBusy(false)
     }
   }
-  if (!auth) return <Missing />
+  if (!available) return <Missing />
   const submit = (event: FormEvent) => {
     event.preventDefault()
     void run(async () => {
-      const action = await auth.updateEmail(value)
+      const action = await updateEmail(client, { email: value })
       setStep(action === 'VERIFY_PRIMARY_OTP' ? { step: 'primary', newEmail: value.trim() } : { step: 'secondary', newEmail: value.trim() })
     })
   }
   const onCode = (code: string) =>
     void run(async () => {
       if (step.step === 'primary') {
-        await auth.updateEmailPrimaryOtp(code)
+        await verifyUpdateEmailPrimary(client, { otp: code })
         setStep({ step: 'secondary', newEmail: step.newEmail })
       } else if (step.step === 'secondary') {
-        const changed = await auth.updateEmailSecondaryOtp(code)
+        const changed = await verifyUpdateEmailSecondary(client, { otp: code })
         showSuccess(client.store, m.updated(changed))
         client.goBack()
       }
@@ -291,7 +283,7 @@ export function UpdateEmailView() {
       ) : (
         <>
           <p className="sub" data-testid="update-email-step" data-step={step.step}>
-            {step.step === 'primary' ? m.updatePrimary(auth.getEmail() ?? '') : m.updateSecondary(step.newEmail)}
+            {step.step === 'primary' ? m.updatePrimary(loginEmail(client) ?? '') : m.updateSecondary(step.newEmail)}
           </p>
           <OtpInput key={step.step} onComplete={onCode} disabled={busy} resetKey={resetKey} />
         </>

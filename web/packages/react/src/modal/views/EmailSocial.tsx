@@ -3,7 +3,8 @@
  * turned email or socials on. Both log in to the embedded wallet (when the host set
  * `frameUrl`); without it their buttons show disabled.
  */
-import { AUTH_CONNECTOR_ID, errorText, type SocialProvider } from '@sigil/core'
+import { errorText, type SocialProvider } from '@sigil/core'
+import { embeddedWalletAvailable, loginWithEmail } from '@sigil/core/login'
 import { useState, type FormEvent } from 'react'
 import { useMessages, useModal } from '../context.js'
 import { providerLabel, startSocialLogin } from '../social.js'
@@ -13,7 +14,7 @@ export function EmailSignIn() {
   const { client, shake } = useModal()
   const { ui } = useMessages()
   const m = ui.connect
-  const auth = client.getAuthConnector()
+  const auth = embeddedWalletAvailable(client)
   const [email, setEmail] = useState('')
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<string>()
@@ -24,11 +25,7 @@ export function EmailSignIn() {
     setBusy(true)
     setError(undefined)
     try {
-      const action = await auth.connectEmail(email)
-      const trimmed = email.trim()
-      if (action === 'VERIFY_DEVICE') client.push('EmailVerifyDevice', { email: trimmed })
-      else if (action === 'VERIFY_OTP') client.push('EmailVerifyOtp', { email: trimmed })
-      else await client.connect(AUTH_CONNECTOR_ID)
+      await loginWithEmail(client, { email })
     } catch (e) {
       setError(errorText(e))
       shake()
@@ -84,7 +81,7 @@ export function SocialSignIn({ providers }: { providers: readonly SocialProvider
   const { client } = useModal()
   const ui = useMessages().ui
   const m = ui.connect
-  const auth = client.getAuthConnector()
+  const auth = embeddedWalletAvailable(client)
   const folded = providers.length > SOCIALS_SHOWN
   const [first, ...rest] = folded ? providers.slice(0, SOCIALS_SHOWN - 1) : providers
   if (!first) return null

@@ -1,6 +1,10 @@
-import { activeAccount } from '../account.js'
-import { providerOf } from '../connection.js'
-import type { SigilContext } from '../context.js'
+/*
+ * The send feature's action: a transfer from the active account through its family's adapter
+ * (`sendTransfer`). Loaded on the first send (`client.send`), never with the host page.
+ */
+import { activeAccount } from '../../account.js'
+import { providerOf } from '../../connection.js'
+import type { SigilContext } from '../../context.js'
 import {
   AmountAndReceiverRequiredError,
   NotConnectedError,
@@ -9,7 +13,7 @@ import {
   UnsupportedChainError,
   type SigilError,
   type UserRejectedRequestError,
-} from '../errors.js'
+} from '../../errors.js'
 
 export interface SendParameters {
   /** The receiver's address. */
@@ -19,6 +23,9 @@ export interface SendParameters {
   /** The token's address, or 'native' for the network's own currency (its balance entry without address). */
   token: string | undefined
 }
+
+/** The transaction's id, once the chain has it. */
+export type SendReturnType = string
 
 export type SendErrorType =
   | AmountAndReceiverRequiredError
@@ -44,7 +51,7 @@ export function parseAmount(amount: string, decimals: number): bigint | undefine
  * required'); the namespace's adapter must be able to send ('Unsupported chain'). Resolves to
  * the transaction id once the chain has it.
  */
-export async function send(ctx: SigilContext, params: SendParameters): Promise<string> {
+export async function send(ctx: SigilContext, params: SendParameters): Promise<SendReturnType> {
   const state = ctx.store.getState()
   const namespace = state.activeNamespace
   const chain = state.chains[namespace]

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest'
-import { createSigil } from '../client.js'
-import { fakeAdapter, fakeBlockchainApi, fakeConnector, MemoryStorage, testOptions, tokenBalance } from '../test-utils/index.js'
+import { createSigil } from '../../client.js'
+import { fakeAdapter, fakeBlockchainApi, fakeConnector, MemoryStorage, testOptions, tokenBalance } from '../../test-utils/index.js'
 import { parseAmount } from './send.js'
 
 const SOL_ADDRESS = 'So11111111111111111111111111111111111111112'
