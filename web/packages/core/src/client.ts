@@ -15,7 +15,6 @@ import { sessionFamilies } from './connectors/transport.js'
 import { walletConnectConnectors } from './connectors/walletconnect.js'
 import type { Connection, ConnectorSource, WalletConnector } from './connectors/types.js'
 import { detectMobile, track, type SigilContext, type SigilEvent } from './context.js'
-import { watchEmbeddedRequests } from './embedded.js'
 import { ErrorMessages } from './errors.js'
 import { createIdentityController } from './identity.js'
 import { showError } from './notification.js'
@@ -28,6 +27,7 @@ import { createSigilStore, updateChain, type SigilStore, type View, type ViewArg
 import type { SiwxController } from './siwx/controller.js'
 import { siwxBlocksClose } from './siwx/guard.js'
 import { lazySiwxController } from './siwx/lazy.js'
+import { watchEmbeddedRequests, watchUnsupportedChain } from './watchers.js'
 import type { CaipNetwork, ChainNamespace, Wallet } from './types.js'
 
 export interface SigilDependencies {
@@ -155,8 +155,9 @@ export function createSigil(input: SigilOptions, deps: SigilDependencies = {}): 
     clear: () => balances.clear(),
   }
 
+  // The views that open in answer to state: UnsupportedChain (and, below, the embedded wallet's approval).
+  const teardowns: (() => void)[] = [watchUnsupportedChain(ctx)]
   // Connectors from every source, limited to namespaces the host has an adapter for.
-  const teardowns: (() => void)[] = []
   const families = sessionFamilies(Object.values(adapters))
   const sources = [
     ...(deps.connectors ?? [walletConnectConnectors({ options }), ...Object.values(adapters).flatMap((a) => (a.connectors ? [a.connectors()] : []))]),

@@ -30,7 +30,7 @@ export {
   type EmailAction,
   type EmbeddedRequestEvent,
 } from './connectors/auth.js'
-export { NOT_ALLOWED_ERROR_DELAY_MS } from './embedded.js'
+export { NOT_ALLOWED_ERROR_DELAY_MS, watchEmbeddedRequests, watchUnsupportedChain } from './watchers.js'
 export {
   isWalletConnectConnector,
   walletConnectConnector,

@@ -11,6 +11,7 @@ import { arbitrum, ethereum, polygon, sigilDev, solana } from '../networks.js'
 import { resolveOptions, type SigilOptions } from '../options.js'
 import { createSigilStorage, type KeyValueStorage } from '../storage.js'
 import { createSigilStore } from '../store.js'
+import { watchUnsupportedChain } from '../watchers.js'
 import type { AccountType, CaipNetwork, ChainNamespace, ConnectorType, TokenBalance } from '../types.js'
 
 /** A Map-backed Web Storage stand-in whose contents tests can read. */
@@ -59,6 +60,8 @@ export function testContext(
     eventListeners: new Set(),
     lastEvent: undefined,
   }
+  // As the client does: the views that open in answer to state.
+  watchUnsupportedChain(ctx)
   return { ctx, events, backend }
 }
 

@@ -3,6 +3,7 @@ import type { SigilClient, SigilState } from '@sigil/core'
 import type { Messages } from '@sigil/core/messages'
 import type { GetWalletsParams, WalletListEntry } from '@sigil/core/api'
 import type { AppKit } from '../appkit.js'
+import { useStoreSelector } from '../selector.js'
 import type { Directory } from './directory.js'
 
 export interface ModalContextValue {
@@ -30,9 +31,7 @@ export function useMessages(): Messages {
 
 /** One slice of the store; `select` must return a stable value. */
 export function useStore<T>(select: (state: SigilState) => T): T {
-  const { client } = useModal()
-  const snapshot = useCallback(() => select(client.store.getState()), [client, select])
-  return useSyncExternalStore(client.store.subscribe, snapshot, snapshot)
+  return useStoreSelector(useModal().client.store, select)
 }
 
 /** Entries older than this are refreshed when a view shows them (the cached page shows meanwhile). */
