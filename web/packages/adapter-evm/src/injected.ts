@@ -4,6 +4,7 @@
  * An injected wallet connects eip155 accounts over its EIP-1193 provider.
  */
 import {
+  emitter,
   isEip1193Provider,
   NoAccountsError,
   toSigilError,
@@ -30,10 +31,7 @@ const accountsOf = (value: unknown): string[] => (Array.isArray(value) ? value.f
 
 /** One injected wallet as a connector. It listens to its wallet only while connected. */
 export function injectedConnector(info: Connector, provider: Eip1193Provider): WalletConnector {
-  const listeners = new Set<(event: ConnectorEvent) => void>()
-  const emit = (event: ConnectorEvent) => {
-    for (const listener of [...listeners]) listener(event)
-  }
+  const { emit, subscribe } = emitter<ConnectorEvent>()
   let connected = false
   const onAccounts = (accounts: unknown) => emit({ type: 'accountsChanged', namespace: 'eip155', accounts: accountsOf(accounts) })
   const onChain = (chainId: unknown) => {
@@ -99,10 +97,7 @@ export function injectedConnector(info: Connector, provider: Eip1193Provider): W
       }
     },
     getProvider: (namespace) => (connected && namespace === 'eip155' ? provider : undefined),
-    subscribe(listener) {
-      listeners.add(listener)
-      return () => listeners.delete(listener)
-    },
+    subscribe,
   }
 }
 

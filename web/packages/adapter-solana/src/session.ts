@@ -10,7 +10,7 @@
  *                                    provider signs, then sends through the network's RPC endpoint)
  * Encodings are @solana/kit's codecs.
  */
-import { InternalRpcError } from '@sigil/core'
+import { emitter, InternalRpcError } from '@sigil/core'
 import { eventAddresses, namespaceAccounts, type FamilySession, type SessionTransport } from '@sigil/core/session'
 import { getBase58Decoder, getBase58Encoder, getBase64Decoder, getBase64Encoder, getTransactionDecoder, getTransactionEncoder } from '@solana/kit'
 import type { Wallet, WalletAccount } from '@wallet-standard/base'
@@ -64,7 +64,7 @@ const SIGNING_FEATURES = ['solana:signMessage', 'solana:signTransaction'] as con
 export function solanaSessionWallet(session: SessionTransport): SolanaSessionWallet {
   let override: string[] | undefined
   let current: string | undefined
-  const listeners = new Set<ChangeListener>()
+  const changes = emitter<{ accounts?: readonly StandardAccount[] }>()
   const part = () => session.namespace('solana')
   const chains = () => [...(part()?.chains ?? [])]
   const methods = () => part()?.methods ?? []
@@ -99,11 +99,7 @@ export function solanaSessionWallet(session: SessionTransport): SolanaSessionWal
     'standard:connect': { version: '1.0.0', connect: async () => ({ accounts: accounts() }) },
     'standard:events': {
       version: '1.0.0',
-      on(event: string, listener: ChangeListener) {
-        if (event !== 'change') return () => undefined
-        listeners.add(listener)
-        return () => listeners.delete(listener)
-      },
+      on: (event: string, listener: ChangeListener) => (event === 'change' ? changes.subscribe(listener) : () => undefined),
     },
     'solana:signMessage': {
       version: '1.0.0',
@@ -174,8 +170,7 @@ export function solanaSessionWallet(session: SessionTransport): SolanaSessionWal
     },
     setAddresses(addresses) {
       override = [...addresses]
-      const now = accounts()
-      for (const listener of [...listeners]) listener({ accounts: now })
+      changes.emit({ accounts: accounts() })
     },
     useChain(caip) {
       current = caip

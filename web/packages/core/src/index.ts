@@ -48,6 +48,7 @@ export {
 export { walletConnectLink, walletLinkTabs } from './connectors/deep-link.js'
 export { isEip1193Provider, type Eip1193Listener, type Eip1193Provider } from './eip1193.js'
 export * from './actions/index.js'
+export { emitter, type Emitter } from './emitter.js'
 export { deferredAnalyticsSink, type AnalyticsEvent, type AnalyticsSink } from './analytics.js'
 export { track, isMobileUserAgent, type AccountData, type SigilContext, type SigilEvent } from './context.js'
 export { connectButton as connectButtonMessages } from './messages/core.js'

@@ -1,31 +1,12 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { AUTH_CONNECTOR_ID, type AuthConnector, type EmbeddedRequestEvent } from './connectors/auth.js'
-import type { ConnectorSource } from './connectors/types.js'
-import { NOT_ALLOWED_ERROR_DELAY_MS } from './watchers.js'
 import { currentView } from './router.js'
-import { testClient } from './test-utils/index.js'
+import { fakeAuthConnector, testClient } from './test-utils/index.js'
+import { NOT_ALLOWED_ERROR_DELAY_MS } from './watchers.js'
 
 /** An embedded-wallet connector whose request events the test sends. */
 function fakeAuth() {
-  const listeners = new Set<(e: EmbeddedRequestEvent) => void>()
-  const auth = {
-    info: { id: AUTH_CONNECTOR_ID, name: 'Email', chain: 'eip155', namespaces: ['eip155', 'solana'], type: 'AUTH' },
-    subscribeRequests: (l: (e: EmbeddedRequestEvent) => void) => {
-      listeners.add(l)
-      return () => listeners.delete(l)
-    },
-    connectEmail: vi.fn(),
-  } as unknown as AuthConnector
-  const source: ConnectorSource = {
-    watch(onChange) {
-      onChange([auth])
-      return () => undefined
-    },
-  }
-  const emit = (event: EmbeddedRequestEvent) => {
-    for (const l of [...listeners]) l(event)
-  }
-  return { source, emit }
+  const { source, emitRequest } = fakeAuthConnector()
+  return { source, emit: emitRequest }
 }
 
 afterEach(() => {

@@ -11,6 +11,7 @@ import type { KeyValueStorage } from '../storage.js'
 import type { Connector } from '../types.js'
 import type { SessionFamilies } from './transport.js'
 import type { ConnectorEvent, ConnectorSource, WalletConnector } from './types.js'
+import { emitter } from '../emitter.js'
 import { onDemand } from '../on-demand.js'
 
 export const AUTH_CONNECTOR_ID = 'sigil-embedded'
@@ -124,19 +125,12 @@ export function socialLoginOf(storage: KeyValueStorage): SocialLogin | undefined
 export function embeddedWallet(options: AuthConnectorOptions): ConnectorSource {
   const [chain] = FRAME_NAMESPACES
   const info: Connector = { id: AUTH_CONNECTOR_ID, name: 'Email', chain, namespaces: FRAME_NAMESPACES, type: 'AUTH' }
-  const listeners = new Set<(event: ConnectorEvent) => void>()
-  const requestListeners = new Set<(event: EmbeddedRequestEvent) => void>()
+  const events = emitter<ConnectorEvent>()
+  const requests = emitter<EmbeddedRequestEvent>()
   let loaded: AuthImpl | undefined
   const impl = onDemand(() =>
     import('./auth-impl.js').then((m) => {
-      loaded = m.createAuthImpl(options, {
-        emit: (event) => {
-          for (const l of [...listeners]) l(event)
-        },
-        emitRequest: (event) => {
-          for (const l of [...requestListeners]) l(event)
-        },
-      })
+      loaded = m.createAuthImpl(options, { emit: events.emit, emitRequest: requests.emit })
       return loaded
     }),
   )
@@ -158,10 +152,7 @@ export function embeddedWallet(options: AuthConnectorOptions): ConnectorSource {
       await loaded.connector.disconnect(namespace)
     },
     getProvider: (namespace) => loaded?.connector.getProvider(namespace),
-    subscribe(listener) {
-      listeners.add(listener)
-      return () => listeners.delete(listener)
-    },
+    subscribe: events.subscribe,
     connectEmail: async (email) => (await load()).connector.connectEmail(email),
     connectDevice: async () => (await load()).connector.connectDevice(),
     connectOtp: async (otp) => (await load()).connector.connectOtp(otp),
@@ -180,10 +171,7 @@ export function embeddedWallet(options: AuthConnectorOptions): ConnectorSource {
       return Number.isFinite(last) && last > 0 ? Math.max(0, last + EMAIL_COOLDOWN_MS - now) : 0
     },
     showFrame: (rect) => loaded?.connector.showFrame(rect),
-    subscribeRequests(listener) {
-      requestListeners.add(listener)
-      return () => requestListeners.delete(listener)
-    },
+    subscribeRequests: requests.subscribe,
   }
   return {
     watch(onChange) {

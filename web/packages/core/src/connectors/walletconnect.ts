@@ -5,6 +5,7 @@
  * 140 KB gzip) and the session logic are in ./walletconnect-session.ts, imported only when the
  * user picks or hovers WalletConnect (`preload()`), or a stored session is to be restored.
  */
+import { emitter } from '../emitter.js'
 import { WalletConnectError } from '../errors.js'
 import type { ResolvedOptions, WalletConnectOptions } from '../options.js'
 import type { ChainNamespace, Connector } from '../types.js'
@@ -95,12 +96,12 @@ export function walletConnectConnector({ options, families = {}, load }: WalletC
   if (!chain) return undefined
   // No image here: the modal draws WalletConnect's logo itself (the page does not carry it).
   const info: Connector = { id: WALLET_CONNECT_ID, name: WALLET_CONNECT_NAME, chain, namespaces, type: 'WALLET_CONNECT' }
-  const listeners = new Set<(event: ConnectorEvent) => void>()
-  const stateListeners = new Set<(state: WalletConnectState) => void>()
+  const events = emitter<ConnectorEvent>()
+  const states = emitter<WalletConnectState>()
   let state: WalletConnectState = { pairing: 'idle', relay: 'idle' }
   const setState = (patch: Partial<WalletConnectState>) => {
     state = { ...state, ...patch }
-    for (const listener of [...stateListeners]) listener(state)
+    states.emit(state)
   }
   const host: WalletConnectSessionHost = {
     options: { ...wc, projectId: options.projectId, apiUrl: options.apiUrl, metadata: options.metadata },
@@ -108,9 +109,7 @@ export function walletConnectConnector({ options, families = {}, load }: WalletC
     families,
     getState: () => state,
     setState,
-    emit: (event) => {
-      for (const listener of [...listeners]) listener(event)
-    },
+    emit: events.emit,
   }
   const importSession = load ?? (() => import('./walletconnect-session.js').then((m) => m.createWalletConnectSession))
   let session: Promise<WalletConnectSession> | undefined
@@ -130,10 +129,7 @@ export function walletConnectConnector({ options, families = {}, load }: WalletC
   return {
     info,
     getState: () => state,
-    subscribeState(listener) {
-      stateListeners.add(listener)
-      return () => stateListeners.delete(listener)
-    },
+    subscribeState: states.subscribe,
     preload: (start = false) =>
       sessionModule()
         .then((s) => (start ? s.warmUp() : undefined))
@@ -150,10 +146,7 @@ export function walletConnectConnector({ options, families = {}, load }: WalletC
       if (session) await (await session).disconnect()
     },
     getProvider: (namespace) => loaded?.provider(namespace),
-    subscribe(listener) {
-      listeners.add(listener)
-      return () => listeners.delete(listener)
-    },
+    subscribe: events.subscribe,
     cancel: () => loaded?.cancel(),
     async retryRelay() {
       await (await sessionModule()).retryRelay()

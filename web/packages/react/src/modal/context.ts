@@ -1,4 +1,4 @@
-import { createContext, useCallback, useContext, useEffect, useSyncExternalStore } from 'react'
+import { createContext, useCallback, useContext, useEffect, useRef, useSyncExternalStore } from 'react'
 import type { SigilClient, SigilState } from '@sigil/core'
 import type { Messages } from '@sigil/core/messages'
 import type { GetWalletsParams, WalletListEntry } from '@sigil/core/api'
@@ -32,6 +32,16 @@ export function useMessages(): Messages {
 /** One slice of the store; `select` must return a stable value. */
 export function useStore<T>(select: (state: SigilState) => T): T {
   return useStoreSelector(useModal().client.store, select)
+}
+
+/** Runs `run` once per visit to a view (a ref survives StrictMode's effect replay). */
+export function useOnce(run: () => void): void {
+  const started = useRef(false)
+  useEffect(() => {
+    if (started.current) return
+    started.current = true
+    run()
+  }, [run])
 }
 
 /** Entries older than this are refreshed when a view shows them (the cached page shows meanwhile). */

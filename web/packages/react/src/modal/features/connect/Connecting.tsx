@@ -1,6 +1,6 @@
 import { errorText, isUserRejection, type RouteOf, type SigilState } from '@sigil/core'
-import { useCallback, useEffect, useRef, useState } from 'react'
-import { useMessages, useModal, useStore } from '../../context.js'
+import { useCallback, useRef, useState } from 'react'
+import { useMessages, useModal, useOnce, useStore } from '../../context.js'
 import { Icons, RemoteImage } from '../../ui.js'
 import type { ViewProps } from '../../registry.js'
 
@@ -44,13 +44,8 @@ export function ConnectingExternalView({ route }: ViewProps<'ConnectingExternal'
     )
   }, [client, connector, wallet, also, shake])
 
-  // One request per visit to the view (refs survive StrictMode's effect replay).
-  const started = useRef(false)
-  useEffect(() => {
-    if (started.current) return
-    started.current = true
-    run()
-  }, [run])
+  // One request per visit to the view.
+  useOnce(run)
 
   if (!present) {
     return (

@@ -12,7 +12,7 @@ import {
   type WalletConnectState,
 } from '@sigil/core'
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react'
-import { useMessages, useModal } from '../../context.js'
+import { useMessages, useModal, useOnce } from '../../context.js'
 import { QrCode } from '../../qr.js'
 import { Icons, RemoteImage, WALLET_CONNECT_LOGO } from '../../ui.js'
 import { WalletNotInstalledView } from './Connecting.js'
@@ -69,12 +69,7 @@ export function ConnectingWalletConnectView({ route }: { route: Route }) {
   }, [client, connector, directoryWallet, shake])
 
   // One pairing per visit to the view; leaving it stops waiting for the wallet.
-  const started = useRef(false)
-  useEffect(() => {
-    if (started.current) return
-    started.current = true
-    run()
-  }, [run])
+  useOnce(run)
   // (A replayed effect, as in StrictMode, mounts again at once: only a real unmount cancels.)
   const mounted = useRef(false)
   useEffect(() => {

@@ -1,6 +1,7 @@
 import { act } from 'react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { AUTH_CONNECTOR_ID, SigilError, type AuthConnector, type ConnectorSource } from '@sigil/core'
+import { AUTH_CONNECTOR_ID, SigilError } from '@sigil/core'
+import { fakeAuthConnector } from '../../../../../core/src/test-utils/index.js'
 import type { AppKit } from '../../../appkit.js'
 import { ADDRESS, cleanup, flush, shadow, stubDirectory, testAppKit, waitFor } from '../../../test-utils.js'
 
@@ -13,46 +14,25 @@ afterEach(() => {
 /** An embedded-wallet connector whose steps the test scripts. */
 function fakeAuth() {
   let cooldown = 0
-  const auth = {
-    info: { id: AUTH_CONNECTOR_ID, name: 'Email', chain: 'eip155', namespaces: ['eip155', 'solana'], type: 'AUTH' },
-    connect: vi.fn(async () => ({
-      connectorId: AUTH_CONNECTOR_ID,
-      accounts: [{ namespace: 'eip155' as const, address: ADDRESS, type: 'eoa' as const, chainId: 31337 }],
-      walletInfo: { name: 'a@b.co' },
-    })),
-    reconnect: vi.fn(async () => undefined),
-    disconnect: vi.fn(async () => undefined),
-    getProvider: () => ({ request: async () => null }),
-    subscribe: () => () => undefined,
-    connectEmail: vi.fn(async () => {
-      cooldown = 30_000
-      return 'VERIFY_OTP' as const
-    }),
-    connectDevice: vi.fn(async () => undefined),
-    connectOtp: vi.fn(async (otp: string) => {
-      if (otp !== '123456') throw new SigilError('Invalid code', 'INVALID_CODE')
-    }),
-    updateEmail: vi.fn(async () => 'VERIFY_PRIMARY_OTP' as const),
-    updateEmailPrimaryOtp: vi.fn(async () => undefined),
-    updateEmailSecondaryOtp: vi.fn(async () => 'new@b.co'),
-    exportKeys: vi.fn(async () => undefined),
-    getSocialRedirectUri: vi.fn(async () => 'https://idp.example/auth?state=s'),
-    connectSocial: vi.fn(async () => ({ provider: 'google' })),
-    getFarcasterUri: vi.fn(async () => 'https://farcaster.xyz/~/siwf?channelToken=c'),
-    connectFarcaster: vi.fn(async () => ({ provider: 'farcaster', userName: 'alice' })),
-    getEmail: () => 'a@b.co',
-    getSocialLogin: () => undefined,
-    emailCooldownMs: () => cooldown,
-    showFrame: vi.fn(),
-    subscribeRequests: () => () => undefined,
-  } satisfies AuthConnector
-  const source: ConnectorSource = {
-    watch(onChange) {
-      onChange([auth])
-      return () => undefined
+  return fakeAuthConnector(
+    {
+      connect: vi.fn(async () => ({
+        connectorId: AUTH_CONNECTOR_ID,
+        accounts: [{ namespace: 'eip155' as const, address: ADDRESS, type: 'eoa' as const, chainId: 31337 }],
+        walletInfo: { name: 'a@b.co' },
+      })),
+      connectEmail: vi.fn(async () => {
+        cooldown = 30_000
+        return 'VERIFY_OTP' as const
+      }),
+      connectOtp: vi.fn(async (otp: string) => {
+        if (otp !== '123456') throw new SigilError('Invalid code', 'INVALID_CODE')
+      }),
+      getEmail: () => 'a@b.co',
+      emailCooldownMs: () => cooldown,
     },
-  }
-  return { auth, source }
+    ADDRESS,
+  )
 }
 
 function type(input: HTMLInputElement, value: string) {

@@ -1,6 +1,7 @@
 import { act } from 'react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { AUTH_CONNECTOR_ID, UserRejectedRequestError, type AuthConnector, type ConnectorSource, type SocialProvider } from '@sigil/core'
+import { AUTH_CONNECTOR_ID, UserRejectedRequestError, type AuthConnector, type SocialProvider } from '@sigil/core'
+import { fakeAuthConnector } from '../../../../../core/src/test-utils/index.js'
 import type { AppKit } from '../../../appkit.js'
 import { ADDRESS, cleanup, shadow, stubDirectory, testAppKit, waitFor } from '../../../test-utils.js'
 
@@ -16,42 +17,19 @@ const PROVIDER_URI = 'https://idp.example/auth?state=s1'
 
 /** An embedded-wallet connector whose social steps the test scripts. */
 function fakeAuth(connectSocial: AuthConnector['connectSocial'] = async () => ({ provider: 'google', userName: 'alice' })) {
-  const auth = {
-    info: { id: AUTH_CONNECTOR_ID, name: 'Email', chain: 'eip155', namespaces: ['eip155', 'solana'], type: 'AUTH' },
-    connect: vi.fn(async () => ({
-      connectorId: AUTH_CONNECTOR_ID,
-      accounts: [{ namespace: 'eip155' as const, address: ADDRESS, type: 'eoa' as const, chainId: 31337 }],
-      user: { username: 'alice' },
-      socialProvider: 'google',
-    })),
-    reconnect: vi.fn(async () => undefined),
-    disconnect: vi.fn(async () => undefined),
-    getProvider: () => ({ request: async () => null }),
-    subscribe: () => () => undefined,
-    connectEmail: vi.fn(async () => 'VERIFY_OTP' as const),
-    connectDevice: vi.fn(async () => undefined),
-    connectOtp: vi.fn(async () => undefined),
-    updateEmail: vi.fn(async () => 'VERIFY_PRIMARY_OTP' as const),
-    updateEmailPrimaryOtp: vi.fn(async () => undefined),
-    updateEmailSecondaryOtp: vi.fn(async () => 'new@b.co'),
-    exportKeys: vi.fn(async () => undefined),
-    getSocialRedirectUri: vi.fn(async () => PROVIDER_URI),
-    connectSocial: vi.fn(connectSocial),
-    getFarcasterUri: vi.fn(async () => 'https://farcaster.xyz/~/siwf?channelToken=c1'),
-    connectFarcaster: vi.fn(async () => ({ provider: 'farcaster', userName: 'alice' })),
-    getEmail: () => undefined,
-    getSocialLogin: () => undefined,
-    emailCooldownMs: () => 0,
-    showFrame: vi.fn(),
-    subscribeRequests: () => () => undefined,
-  } satisfies AuthConnector
-  const source: ConnectorSource = {
-    watch(onChange) {
-      onChange([auth])
-      return () => undefined
+  return fakeAuthConnector(
+    {
+      connect: vi.fn(async () => ({
+        connectorId: AUTH_CONNECTOR_ID,
+        accounts: [{ namespace: 'eip155' as const, address: ADDRESS, type: 'eoa' as const, chainId: 31337 }],
+        user: { username: 'alice' },
+        socialProvider: 'google',
+      })),
+      getSocialRedirectUri: vi.fn(async () => PROVIDER_URI),
+      connectSocial: vi.fn(connectSocial),
     },
-  }
-  return { auth, source }
+    ADDRESS,
+  )
 }
 
 /** A login window the test watches: where it was sent, and whether it was closed. */
