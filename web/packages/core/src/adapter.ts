@@ -1,4 +1,4 @@
-import type { BlockchainClient, Identity } from './api/blockchain.js'
+import type { BlockchainClient, Identity } from './features/account/blockchain.js'
 import type { SigilClient } from './client.js'
 import type { SessionTransport } from './connectors/transport.js'
 import type { ConnectionAccount, ConnectorSource } from './connectors/types.js'

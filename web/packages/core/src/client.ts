@@ -7,8 +7,8 @@ import { switchNetwork } from './actions/switch-network.js'
 import { resetBalances } from './account.js'
 import type { ChainAdapter } from './adapter.js'
 import type { AnalyticsSink } from './analytics.js'
-import type { BlockchainClient } from './api/blockchain.js'
-import type { BalanceController, RefreshBalanceOptions } from './balance.js'
+import type { BlockchainClient } from './features/account/blockchain.js'
+import type { BalanceController, RefreshBalanceOptions } from './features/account/balance.js'
 import { unwatchAll } from './connection.js'
 import { embeddedWallet, isAuthConnector, AUTH_CONNECTOR_ID, LoginCacheKeys, type AuthConnector } from './connectors/auth.js'
 import { sessionFamilies } from './connectors/transport.js'
@@ -16,7 +16,7 @@ import { walletConnectConnectors } from './connectors/walletconnect.js'
 import type { Connection, ConnectorSource, WalletConnector } from './connectors/types.js'
 import { detectMobile, track, type SigilContext, type SigilEvent } from './context.js'
 import { ErrorMessages } from './errors.js'
-import { createIdentityController } from './identity.js'
+import { createIdentityController } from './features/account/identity.js'
 import { showError } from './notification.js'
 import { onDemand } from './on-demand.js'
 import { closeModal, goBack, openModal, selectWallet, type CloseOptions, type OpenOptions } from './modal.js'
@@ -24,9 +24,9 @@ import { resolveOptions, type ResolvedOptions, type SigilOptions } from './optio
 import { connectorFamilies, currentView, pushView } from './router.js'
 import { createSigilStorage, defaultBackend, type KeyValueStorage, type SigilStorage } from './storage.js'
 import { createSigilStore, updateChain, type SigilStore, type View, type ViewArgs } from './store.js'
-import type { SiwxController } from './siwx/controller.js'
-import { siwxBlocksClose } from './siwx/guard.js'
-import { lazySiwxController } from './siwx/lazy.js'
+import type { SiwxController } from './features/siwx/controller.js'
+import { siwxBlocksClose } from './features/siwx/guard.js'
+import { lazySiwxController } from './features/siwx/lazy.js'
 import { watchEmbeddedRequests, watchUnsupportedChain } from './watchers.js'
 import type { CaipNetwork, ChainNamespace, Wallet } from './types.js'
 
@@ -131,7 +131,7 @@ export function createSigil(input: SigilOptions, deps: SigilDependencies = {}): 
   const blockchainApi = onDemand(() => import('./api/from-options.js').then((m) => m.blockchainClientFor(options)))
   const loadBlockchainApi = (): Promise<BlockchainClient> => (deps.blockchainApi ? Promise.resolve(deps.blockchainApi) : blockchainApi.get())
   // Balances only matter once connected: their code loads with the first refresh, not the page.
-  const balanceController = onDemand(() => import('./balance.js').then((m) => m.createBalanceController(ctx, loadBlockchainApi)))
+  const balanceController = onDemand(() => import('./features/account/balance.js').then((m) => m.createBalanceController(ctx, loadBlockchainApi)))
   const balances: BalanceController = {
     refresh: (namespace, refreshOptions) =>
       balanceController.get().then(

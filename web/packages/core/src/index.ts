@@ -153,7 +153,7 @@ export {
   totalFiatValue,
   walletAssetBalances,
   type RefreshBalanceOptions,
-} from './balance.js'
+} from './features/account/balance.js'
 export {
   ADDRESS_CACHE_KEYS,
   createSigilStorage,
@@ -216,8 +216,8 @@ export {
 } from './errors.js'
 export { isUnsupportedNetwork, rpcUrlOf, unsupportedNetwork } from './networks.js'
 export { SDK_TYPE, SDK_VERSION } from './version.js'
-export { serverSiwx, localSiwx, type ServerSiwxOptions, type LocalSiwxOptions } from './siwx/config.js'
-export type { SiwxController } from './siwx/controller.js'
-export { siwxBlocksClose } from './siwx/guard.js'
-export type { SIWXConfig, SIWXMessage, SIWXMessageData, SIWXMessageInput, SIWXSession, SiwxState, SiwxStatus } from './siwx/types.js'
+export { serverSiwx, localSiwx, type ServerSiwxOptions, type LocalSiwxOptions } from './features/siwx/config.js'
+export type { SiwxController } from './features/siwx/controller.js'
+export { siwxBlocksClose } from './features/siwx/guard.js'
+export type { SIWXConfig, SIWXMessage, SIWXMessageData, SIWXMessageInput, SIWXSession, SiwxState, SiwxStatus } from './features/siwx/types.js'
 export type * from './types.js'

@@ -1,7 +1,7 @@
 import { createStore, type StoreApi } from 'zustand/vanilla'
 import type { ResolvedOptions, ThemeMode, ThemeVariables } from './options.js'
 import type { LoginState } from './features/login/state.js'
-import type { SiwxState } from './siwx/types.js'
+import type { SiwxState } from './features/siwx/types.js'
 import type { AccountState, CaipNetwork, ChainNamespace, ConnectionStatus, Connector, ConnectorType, NetworkState, Wallet } from './types.js'
 
 /**

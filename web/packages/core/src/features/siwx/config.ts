@@ -2,8 +2,8 @@
  * The two `siwx` implementations a host can pass. Both are thin: the message builder, the
  * keccak code and the server client load with import() the first time they are needed.
  */
-import type { KeyValueStorage } from '../storage.js'
-import { SDK_TYPE, SDK_VERSION } from '../version.js'
+import type { KeyValueStorage } from '../../storage.js'
+import { SDK_TYPE, SDK_VERSION } from '../../version.js'
 import type { SIWXConfig } from './types.js'
 
 type Impl = Omit<SIWXConfig, 'getRequired' | 'signOutOnDisconnect'>

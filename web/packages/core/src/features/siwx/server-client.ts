@@ -2,11 +2,11 @@
  * The Sigil server's sign-in API (/auth/v1/*). Loaded on demand by `serverSiwx`: the host page
  * pays for it only once a wallet is connected.
  */
-import { readServerResponse, serverUrl } from '../api/http.js'
+import { readServerResponse, serverUrl } from '../../api/http.js'
 import { buildMessage, plainData } from './message.js'
 import type { SIWXConfig, SIWXMessageData, SIWXSession } from './types.js'
-import type { CaipNetworkId } from '../types.js'
-import type { KeyValueStorage } from '../storage.js'
+import type { CaipNetworkId } from '../../types.js'
+import type { KeyValueStorage } from '../../storage.js'
 
 /** A refusal from the server: its `{"error":{"code","message"}}` carried as-is. */
 export class SiwxApiError extends Error {

@@ -1,5 +1,5 @@
-import type { SigilContext } from '../context.js'
-import { currentView } from '../router.js'
+import type { SigilContext } from '../../context.js'
+import { currentView } from '../../router.js'
 
 /**
  * Closing is disabled while sign-in is required, the sign-in view shows and no session exists

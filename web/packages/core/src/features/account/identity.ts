@@ -1,8 +1,8 @@
-import { setAccountProps } from './account.js'
-import type { BlockchainClient, Identity } from './api/blockchain.js'
-import type { SigilContext } from './context.js'
-import { isUnsupportedNetwork } from './networks.js'
-import type { ChainNamespace } from './types.js'
+import { setAccountProps } from '../../account.js'
+import type { BlockchainClient, Identity } from './blockchain.js'
+import type { SigilContext } from '../../context.js'
+import { isUnsupportedNetwork } from '../../networks.js'
+import type { ChainNamespace } from '../../types.js'
 
 export interface IdentityController {
   /**

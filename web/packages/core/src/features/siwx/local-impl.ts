@@ -1,7 +1,7 @@
 /* Sessions kept in the browser (no signature verification). Loaded on demand by `localSiwx`. */
 import { buildMessage, plainData, randomNonce } from './message.js'
 import type { SIWXConfig, SIWXSession } from './types.js'
-import type { KeyValueStorage } from '../storage.js'
+import type { KeyValueStorage } from '../../storage.js'
 
 export const SIWX_LOCAL_KEY = '@appkit/siwx'
 

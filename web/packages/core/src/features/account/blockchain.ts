@@ -3,8 +3,8 @@
  * avatar). Loaded on demand by the balance controller, once a wallet is connected.
  */
 import * as z from 'zod/mini'
-import type { CaipNetworkId, TokenBalance } from '../types.js'
-import { readServerResponse, serverUrl, type ServerIdentity } from './http.js'
+import type { CaipNetworkId, TokenBalance } from '../../types.js'
+import { readServerResponse, serverUrl, type ServerIdentity } from '../../api/http.js'
 
 export interface BlockchainClientOptions extends ServerIdentity {
   /** The Sigil server, e.g. `https://sigil.example.com`; '' means the page's own origin. */

@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { BALANCE_CACHE_MS, BALANCE_RETRY_LOCK_MS, listedTokens, nativeBalanceOf, tokenFiatValue, totalFiatValue } from './balance.js'
-import { BlockchainApiError } from './api/blockchain.js'
-import { fakeBlockchainApi, fakeWallet, testClient, tokenBalance } from './test-utils/index.js'
-import { polygon, sigilDev } from './networks.js'
-import type { WalletAsset } from './types.js'
+import { BlockchainApiError } from './blockchain.js'
+import { fakeBlockchainApi, fakeWallet, testClient, tokenBalance } from '../../test-utils/index.js'
+import { polygon, sigilDev } from '../../networks.js'
+import type { WalletAsset } from '../../types.js'
 
 const ADDRESS = '0x1111111111111111111111111111111111111111'
 const SGL = '0x5FbDB2315678afecb367f032d93F642f64180aa3'

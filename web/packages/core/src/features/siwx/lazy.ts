@@ -1,5 +1,5 @@
-import type { SigilContext } from '../context.js'
-import type { SigilState } from '../store.js'
+import type { SigilContext } from '../../context.js'
+import type { SigilState } from '../../store.js'
 import type { SiwxController, SiwxControllerDeps } from './controller.js'
 
 const connected = (s: SigilState) => s.chains[s.activeNamespace]?.connectionStatus === 'connected'

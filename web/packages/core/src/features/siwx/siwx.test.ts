@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest'
-import { resolveOptions } from '../options.js'
-import { currentView } from '../router.js'
-import { MemoryStorage, testClient, testOptions } from '../test-utils/index.js'
+import { resolveOptions } from '../../options.js'
+import { currentView } from '../../router.js'
+import { MemoryStorage, testClient, testOptions } from '../../test-utils/index.js'
 import { localSiwx, serverSiwx } from './config.js'
 // The client loads the controller on the first connection; loaded here, that import is already settled.
 import './controller.js'

@@ -1,8 +1,8 @@
 import { describe, expect, it, vi } from 'vitest'
-import { resolveOptions } from '../options.js'
-import { ethereum } from '../networks.js'
+import { resolveOptions } from '../../options.js'
+import { ethereum } from '../../networks.js'
 import { BlockchainApiError, createBlockchainClient } from './blockchain.js'
-import { blockchainClientFor } from './from-options.js'
+import { blockchainClientFor } from '../../api/from-options.js'
 
 const ADDRESS = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'
 const SGL = '0x5FbDB2315678afecb367f032d93F642f64180aa3'

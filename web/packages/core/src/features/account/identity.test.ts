@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { IDENTITY_CACHE_MS, StorageKeys } from './storage.js'
-import { fakeBlockchainApi, MemoryStorage, testClient } from './test-utils/index.js'
-import { solana } from './networks.js'
+import { IDENTITY_CACHE_MS, StorageKeys } from '../../storage.js'
+import { fakeBlockchainApi, MemoryStorage, testClient } from '../../test-utils/index.js'
+import { solana } from '../../networks.js'
 
 const ADDRESS = '0x1111111111111111111111111111111111111111'
 const AVATAR = 'data:image/svg+xml;base64,PHN2Zy8+'

@@ -1,17 +1,17 @@
-import { resetBalances, setAccountProps } from './account.js'
-import type { BlockchainClient, FungiblePrice } from './api/blockchain.js'
-import { providerOf } from './connection.js'
-import type { SigilContext } from './context.js'
-import { ErrorMessages } from './errors.js'
-import { isUnsupportedNetwork } from './networks.js'
-import { formatUnits } from './format.js'
-import { showError } from './notification.js'
-import { NATIVE_BALANCE_CACHE_MS } from './storage.js'
-import { updateChain, type BalanceStatus } from './store.js'
-import type { CaipNetwork, ChainNamespace, TokenBalance, WalletAsset } from './types.js'
+import { resetBalances, setAccountProps } from '../../account.js'
+import type { BlockchainClient, FungiblePrice } from './blockchain.js'
+import { providerOf } from '../../connection.js'
+import type { SigilContext } from '../../context.js'
+import { ErrorMessages } from '../../errors.js'
+import { isUnsupportedNetwork } from '../../networks.js'
+import { formatUnits } from '../../format.js'
+import { showError } from '../../notification.js'
+import { NATIVE_BALANCE_CACHE_MS } from '../../storage.js'
+import { updateChain, type BalanceStatus } from '../../store.js'
+import type { CaipNetwork, ChainNamespace, TokenBalance, WalletAsset } from '../../types.js'
 
 /** Balances are reused this long before the server is asked again (spec section 9: 30 s). */
-export { NATIVE_BALANCE_CACHE_MS as BALANCE_CACHE_MS } from './storage.js'
+export { NATIVE_BALANCE_CACHE_MS as BALANCE_CACHE_MS } from '../../storage.js'
 /** After a failed fetch, no new one for this long (spec sections 4 and 8: 'Token Balance Unavailable'). */
 export const BALANCE_RETRY_LOCK_MS = 30_000
 

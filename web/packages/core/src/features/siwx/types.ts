@@ -1,4 +1,4 @@
-import type { CaipNetworkId } from '../types.js'
+import type { CaipNetworkId } from '../../types.js'
 
 /** The fields of a CAIP-122 / EIP-4361 sign-in message (spec section 3 "Sign-in message"). */
 export interface SIWXMessageData {
