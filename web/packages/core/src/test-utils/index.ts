@@ -293,3 +293,19 @@ export function fakeAuthConnector(overrides: Partial<AuthConnector> = {}, addres
   }
   return { auth, source, emitRequest }
 }
+
+/** A fetch double answering every request with `body` as JSON and `status`; its calls are inspectable. */
+export function fakeFetch(status: number, body: unknown) {
+  return vi.fn(
+    async (_url: string | URL | Request, _init?: RequestInit) =>
+      new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } }),
+  )
+}
+
+/** The URL of a fetch double's `i`-th call. */
+export const calledUrl = (fetch: ReturnType<typeof fakeFetch>, i = 0) => new URL(String(fetch.mock.calls[i]?.[0]))
+
+/** A Sigil server API client's options against https://api.test/ for project p1, fetching with `fetch`. */
+export function apiClientOptions(fetch: ReturnType<typeof fakeFetch>) {
+  return { baseUrl: 'https://api.test/', projectId: 'p1', sdkType: 'sigil', sdkVersion: '0.1.0', fetch: fetch as unknown as typeof globalThis.fetch }
+}

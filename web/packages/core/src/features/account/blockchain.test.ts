@@ -3,6 +3,7 @@ import { resolveOptions } from '../../options.js'
 import { ethereum } from '../../networks.js'
 import { BlockchainApiError, createBlockchainClient } from './blockchain.js'
 import { blockchainClientFor } from '../../api/from-options.js'
+import { apiClientOptions, calledUrl, fakeFetch } from '../../test-utils/index.js'
 
 const ADDRESS = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'
 const SGL = '0x5FbDB2315678afecb367f032d93F642f64180aa3'
@@ -33,24 +34,7 @@ const devBalances = {
   ],
 }
 
-function fakeFetch(status: number, body: unknown) {
-  return vi.fn(
-    async (_url: string | URL | Request, _init?: RequestInit) =>
-      new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } }),
-  )
-}
-
-function client(fetch: ReturnType<typeof fakeFetch>) {
-  return createBlockchainClient({
-    baseUrl: 'https://api.test/',
-    projectId: 'p1',
-    sdkType: 'sigil',
-    sdkVersion: '0.1.0',
-    fetch: fetch as unknown as typeof globalThis.fetch,
-  })
-}
-
-const calledUrl = (fetch: ReturnType<typeof fakeFetch>, i = 0) => new URL(String(fetch.mock.calls[i]?.[0]))
+const client = (fetch: ReturnType<typeof fakeFetch>) => createBlockchainClient(apiClientOptions(fetch))
 
 describe('blockchain client: balances', () => {
   it('GETs /v1/account/{address}/balance with projectId, st, sv, currency and chainId', async () => {
