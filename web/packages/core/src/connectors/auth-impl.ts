@@ -178,7 +178,7 @@ export function createAuthImpl(options: AuthConnectorOptions, { emit, emitReques
       const chains = networks.filter((n) => n.chainNamespace === namespace).map((n) => n.caipNetworkId)
       return { chains, accounts: chains.flatMap((chain) => own.map((a) => `${chain}:${a.address}`)), methods: FRAME_METHODS }
     },
-    request: (chain, method, params) => (method in FRAME_ANSWERS ? Promise.resolve(FRAME_ANSWERS[method]) : rpcRequest(method, params, chain)),
+    request: (chain, method, params) => (Object.hasOwn(FRAME_ANSWERS, method) ? Promise.resolve(FRAME_ANSWERS[method]) : rpcRequest(method, params, chain)),
     read: (chain, method, params) => rpcRequest(method, params, chain),
     async switchChain(chain) {
       await frame().request('SWITCH_NETWORK', { chainId: chain })
