@@ -27,7 +27,7 @@ export function SolanaCard() {
     try {
       const signature = await walletProvider.signMessage(DEMO_MESSAGE)
       // Loaded here, not with the page: the page's Sigil code stays within the size budget.
-      const { encodeBase58 } = await import('@sigil/core/base58')
+      const { encodeBase58 } = await import('@sigil/adapter-solana')
       setSigned({ signature: encodeBase58(signature), signer: walletProvider.address })
     } catch (e) {
       const code = (e as { code?: unknown }).code

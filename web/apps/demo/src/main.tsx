@@ -1,4 +1,5 @@
-import { injectedConnectors, resolveOptions, walletConnectConnectors, type SigilOptions } from '@sigil/core'
+import { injectedConnectors } from '@sigil/adapter-evm'
+import { resolveOptions, walletConnectConnectors, type SigilOptions } from '@sigil/core'
 import { createAppKit, serverSiwx, type ThemeMode } from '@sigil/react'
 import { WagmiAdapter } from '@sigil/wagmi'
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'

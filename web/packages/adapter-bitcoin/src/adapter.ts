@@ -1,4 +1,4 @@
-import type { ChainAdapter } from '@sigil/core'
+import type { CaipNetwork, ChainAdapter, ConnectionAccount } from '@sigil/core'
 import { isBitcoinAddress } from './address.js'
 import { bitcoinProvider, orderedAccounts, type BitcoinBackend } from './connector.js'
 import type { BitcoinAccount, BitcoinProvider } from './provider.js'
@@ -7,6 +7,20 @@ import type { BitcoinAccount, BitcoinProvider } from './provider.js'
 const isBackend = (value: unknown): value is BitcoinBackend => {
   const v = value as Partial<BitcoinBackend & BitcoinProvider> | null
   return typeof v === 'object' && v !== null && typeof v.signPsbt === 'function' && typeof v.accounts === 'function' && typeof v.info === 'object'
+}
+
+/**
+ * A provider over a Bitcoin backend a connector handed over, over the connection's accounts and
+ * following the backend's account changes; undefined for anything else.
+ */
+export function backendProvider(handed: unknown, network: CaipNetwork | undefined, connected: readonly ConnectionAccount[]): BitcoinProvider | undefined {
+  if (!isBackend(handed)) return undefined
+  let accounts = orderedAccounts(connected.map((a): BitcoinAccount => ({ address: a.address, purpose: a.type === 'ordinal' ? 'ordinals' : 'payment' })))
+  // The backend's account changes (the connector reports them to the modal itself).
+  handed.watch?.((next) => {
+    accounts = orderedAccounts(next)
+  })
+  return bitcoinProvider(handed, () => accounts, network)
 }
 
 /** The bip122 chain adapter: what Sigil does with a Bitcoin wallet's provider. */
@@ -23,21 +37,14 @@ export interface BitcoinAdapterOptions {
  * Bitcoin (bip122): address rules (bech32 and base58), following the modal's network, and
  * message signatures (BIP-322 by default, legacy ECDSA on request) for sign-in. Balances come
  * from the Sigil server (Esplora); Bitcoin has no names here. A connector that hands over a
- * Bitcoin backend rather than a provider (WalletConnect does) gets it wrapped in one.
+ * Bitcoin backend rather than a provider gets it wrapped in one; over WalletConnect, a backend
+ * over the session (loaded with it) is.
  */
 export function bitcoinAdapter(options: BitcoinAdapterOptions = {}): BitcoinAdapter {
   return {
     namespace: 'bip122',
     isAddress: isBitcoinAddress,
-    wrapProvider(handed, { network, accounts: connected }) {
-      if (!isBackend(handed)) return undefined
-      let accounts = orderedAccounts(connected.map((a): BitcoinAccount => ({ address: a.address, purpose: a.type === 'ordinal' ? 'ordinals' : 'payment' })))
-      // The backend's account changes (the connector reports them to the modal itself).
-      handed.watch?.((next) => {
-        accounts = orderedAccounts(next)
-      })
-      return bitcoinProvider(handed, () => accounts, network)
-    },
+    wrapProvider: (handed, { network, accounts }) => backendProvider(handed, network, accounts),
     async switchNetwork(provider, network) {
       provider.useNetwork(network)
     },
@@ -45,5 +52,6 @@ export function bitcoinAdapter(options: BitcoinAdapterOptions = {}): BitcoinAdap
     async signInAccount(address) {
       return { label: 'Bitcoin', address }
     },
+    session: { load: () => import('./session.js').then((m) => m.bitcoinSession) },
   }
 }

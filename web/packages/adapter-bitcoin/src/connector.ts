@@ -4,7 +4,16 @@
  * signatures; this turns that into a connection (payment and ordinals addresses as accounts,
  * payment first), a provider and events.
  */
-import { NoAccountsError, toSigilError, type CaipNetwork, type Connection, type Connector, type ConnectorEvent, type WalletConnector } from '@sigil/core'
+import {
+  emitter,
+  NoAccountsError,
+  toSigilError,
+  type CaipNetwork,
+  type Connection,
+  type Connector,
+  type ConnectorEvent,
+  type WalletConnector,
+} from '@sigil/core'
 import { addressNetwork, isBitcoinAddress, referenceOf } from './address.js'
 import type { BitcoinAccount, BitcoinProvider, MessageProtocol, SignPsbtParams } from './provider.js'
 
@@ -70,10 +79,7 @@ export const orderedAccounts = (accounts: BitcoinAccount[]) =>
   accounts.filter((a) => isBitcoinAddress(a.address)).sort((a, b) => Number(a.purpose !== 'payment') - Number(b.purpose !== 'payment'))
 
 export function bitcoinConnector(backend: BitcoinBackend): WalletConnector {
-  const listeners = new Set<(event: ConnectorEvent) => void>()
-  const emit = (event: ConnectorEvent) => {
-    for (const listener of [...listeners]) listener(event)
-  }
+  const { emit, subscribe } = emitter<ConnectorEvent>()
   let accounts: BitcoinAccount[] = []
   let provider: BitcoinProvider | undefined
   let stop: (() => void) | undefined
@@ -144,9 +150,6 @@ export function bitcoinConnector(backend: BitcoinBackend): WalletConnector {
       }
     },
     getProvider: (namespace) => (namespace === 'bip122' ? provider : undefined),
-    subscribe(listener) {
-      listeners.add(listener)
-      return () => listeners.delete(listener)
-    },
+    subscribe,
   }
 }

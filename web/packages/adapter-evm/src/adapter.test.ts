@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { createSigil, injectedConnectors, StorageKeys, type SigilClient } from '@sigil/core'
+import { createSigil, StorageKeys, type SigilClient } from '@sigil/core'
+import { injectedConnectors } from './injected.js'
 import { arbitrum, ethereum, sigilDev } from '@sigil/core/networks'
 import { ACCOUNT, announce, FakeProvider } from '../../core/src/test-utils/fake-provider.js'
 import { evmAdapter } from './adapter.js'

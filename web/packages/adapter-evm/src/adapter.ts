@@ -1,8 +1,8 @@
 import { toSigilError, type ChainAdapter, type Eip1193Provider } from '@sigil/core'
 import { isEvmAddress } from './address.js'
-import { createAssetDiscovery } from './assets.js'
+import type { createAssetDiscovery } from './assets.js'
+import { injectedConnectors } from './injected.js'
 import { utf8ToHex } from './provider.js'
-import { switchEvmChain } from './switch-chain.js'
 
 /** The eip155 chain adapter: what Sigil does with an EVM wallet's EIP-1193 provider. */
 export interface EvmAdapter extends ChainAdapter<Eip1193Provider> {
@@ -13,14 +13,22 @@ export interface EvmAdapter extends ChainAdapter<Eip1193Provider> {
  * EVM chains (eip155), over the EIP-1193 provider of whichever connector reached the wallet:
  * address rules, switching with add-on-4902 (EIP-3085), personal_sign, asset discovery
  * (EIP-5792 capabilities + ERC-7811 wallet_getAssets; otherwise balances come from the Sigil
- * server), ENS names from the Sigil server, and EIP-55 addresses in sign-in messages.
+ * server), ENS names from the Sigil server, and EIP-55 addresses in sign-in messages. The
+ * page's EVM wallets are its injected ones (EIP-6963 and window.ethereum); over WalletConnect
+ * and the embedded wallet's frame, an EIP-1193 provider over the session (loaded with it).
  */
 export function evmAdapter(): EvmAdapter {
-  const assets = createAssetDiscovery()
+  // Asset discovery loads with the first balance wanted, and switching with the first switch: not with the page.
+  let assets: Promise<ReturnType<typeof createAssetDiscovery>> | undefined
+  const loadAssets = () => {
+    assets ??= import('./assets.js').then((m) => m.createAssetDiscovery())
+    assets.catch(() => (assets = undefined))
+    return assets
+  }
   return {
     namespace: 'eip155',
     isAddress: isEvmAddress,
-    switchNetwork: (provider, network) => switchEvmChain(provider, network),
+    switchNetwork: async (provider, network) => (await import('./switch-chain.js')).switchEvmChain(provider, network),
     async signMessage(provider, message, address) {
       try {
         return String(await provider.request({ method: 'personal_sign', params: [utf8ToHex(message), address] }))
@@ -28,7 +36,7 @@ export function evmAdapter(): EvmAdapter {
         throw toSigilError(error)
       }
     },
-    getAssets: (provider, address, network) => assets.getAssets(provider, address, network.id),
+    getAssets: async (provider, address, network) => (await loadAssets()).getAssets(provider, address, network.id),
     getIdentity: (address, api) => api.getIdentity(address, { sender: address }),
     async displayAddress(address) {
       const { toChecksumAddress } = await import('./checksum.js')
@@ -38,5 +46,7 @@ export function evmAdapter(): EvmAdapter {
       const { toChecksumAddress } = await import('./checksum.js')
       return { label: 'Ethereum', address: toChecksumAddress(address) }
     },
+    connectors: injectedConnectors,
+    session: { load: () => import('./session.js').then((m) => m.evmSession) },
   }
 }

@@ -1,4 +1,14 @@
-export { parseChainId, type Eip1193Listener, type Eip1193Provider } from '@sigil/core'
+export type { Eip1193Listener, Eip1193Provider } from '@sigil/core'
+
+/** Parses the chain id a wallet returns (hex string, decimal string or number). */
+export function parseChainId(value: unknown): number {
+  if (typeof value === 'number') return value
+  if (typeof value === 'string') {
+    const n = value.startsWith('0x') || value.startsWith('0X') ? parseInt(value, 16) : Number(value)
+    if (Number.isSafeInteger(n)) return n
+  }
+  throw new Error(`Invalid chainId: ${String(value)}`)
+}
 
 /** `0x`-prefixed hex chain id, as wallet_* methods take it. */
 export function toHexChainId(chainId: number | string): `0x${string}` {

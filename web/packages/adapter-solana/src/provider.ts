@@ -1,9 +1,9 @@
-import type { CaipNetwork } from '@sigil/core'
-import { toSigilError } from '@sigil/core'
+import { rpcUrlOf, toSigilError, UnsupportedChainError, type CaipNetwork } from '@sigil/core'
 import type { Transaction } from '@solana/kit'
 import type { Wallet, WalletAccount } from '@wallet-standard/base'
 import { encodeBase58 } from './base58.js'
 import { standardChain, type SolanaChain } from './chains.js'
+import { call } from './rpc.js'
 
 /** Options of signAndSendTransaction (spec section 3: the frame's Solana RPC methods take the same). */
 export interface SendOptions {
@@ -108,6 +108,15 @@ export function createSolanaProvider(wallet: Wallet, account: () => WalletAccoun
     },
     signAllTransactions: signAll,
     async signAndSendTransaction(transaction, options) {
+      if (!(wallet.features as Record<string, unknown>)['solana:signAndSendTransaction']) {
+        // A wallet that only signs (the embedded wallet): signed there, sent here through the
+        // network's RPC endpoint (the Sigil server's proxy).
+        const { getBase64EncodedWireTransaction } = await import('@solana/kit')
+        const [signed] = await signAll([transaction])
+        const rpcUrl = current ? rpcUrlOf(current) : undefined
+        if (!signed || !rpcUrl) throw new UnsupportedChainError('solana')
+        return wrap(() => call<string>(rpcUrl, 'sendTransaction', [getBase64EncodedWireTransaction(signed), { encoding: 'base64', ...options }]))
+      }
       const { getTransactionEncoder } = await import('@solana/kit')
       const bytes = new Uint8Array(getTransactionEncoder().encode(transaction))
       return wrap(async () => {

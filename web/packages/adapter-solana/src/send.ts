@@ -19,6 +19,7 @@ import {
   type Instruction,
 } from '@solana/kit'
 import type { SolanaProvider } from './provider.js'
+import { call } from './rpc.js'
 
 export interface SolanaTransfer {
   to: string
@@ -29,19 +30,6 @@ export interface SolanaTransfer {
   rpcUrl: string
   /** How long to wait for confirmation (default 60 s). */
   timeoutMs?: number
-}
-
-/** A JSON-RPC call; plain fetch, so the request is a simple JSON POST any proxy accepts. */
-async function call<T>(rpcUrl: string, method: string, params: unknown[]): Promise<T> {
-  const res = await fetch(rpcUrl, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-  })
-  if (!res.ok) throw new Error(`${method}: HTTP ${res.status}`)
-  const answer = (await res.json()) as { result?: T; error?: { code: number; message: string } }
-  if (answer.error) throw Object.assign(new Error(answer.error.message), { code: answer.error.code })
-  return answer.result as T
 }
 
 /** The instructions of a transfer from `owner`. */

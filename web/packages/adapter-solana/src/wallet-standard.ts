@@ -4,7 +4,16 @@
  * Connecting gives its Solana accounts; `standard:events` changes become account events, and a
  * wallet left with no account ends the connection.
  */
-import { NoAccountsError, toSigilError, type CaipNetwork, type Connection, type ConnectorEvent, type ConnectorSource, type WalletConnector } from '@sigil/core'
+import {
+  emitter,
+  NoAccountsError,
+  toSigilError,
+  type CaipNetwork,
+  type Connection,
+  type ConnectorEvent,
+  type ConnectorSource,
+  type WalletConnector,
+} from '@sigil/core'
 import { getWallets } from '@wallet-standard/app'
 import type { Wallet, WalletAccount } from '@wallet-standard/base'
 import { isSolanaAddress } from './address.js'
@@ -42,10 +51,7 @@ function networkFor(account: WalletAccount, networks: readonly CaipNetwork[]): C
 
 /** One Wallet Standard wallet as a connector for the solana namespace. */
 export function walletStandardConnector(wallet: Wallet): WalletConnector {
-  const listeners = new Set<(event: ConnectorEvent) => void>()
-  const emit = (event: ConnectorEvent) => {
-    for (const listener of [...listeners]) listener(event)
-  }
+  const { emit, subscribe } = emitter<ConnectorEvent>()
   let accounts: WalletAccount[] = []
   let provider: SolanaProvider | undefined
   let stopEvents: (() => void) | undefined
@@ -119,10 +125,7 @@ export function walletStandardConnector(wallet: Wallet): WalletConnector {
       }
     },
     getProvider: (namespace) => (namespace === 'solana' ? provider : undefined),
-    subscribe(listener) {
-      listeners.add(listener)
-      return () => listeners.delete(listener)
-    },
+    subscribe,
   }
 }
 

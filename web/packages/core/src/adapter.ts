@@ -1,6 +1,7 @@
-import type { BlockchainClient, Identity } from './api/blockchain.js'
+import type { BlockchainClient, Identity } from './features/account/blockchain.js'
 import type { SigilClient } from './client.js'
-import type { ConnectionAccount } from './connectors/types.js'
+import type { SessionTransport } from './connectors/transport.js'
+import type { ConnectionAccount, ConnectorSource } from './connectors/types.js'
 import type { CaipNetwork, ChainNamespace, WalletAsset } from './types.js'
 
 /** A transfer the Account view asks an adapter to send. */
@@ -15,17 +16,23 @@ export interface Transfer {
 }
 
 /**
- * What one namespace does with a connected wallet's provider (the connector hands it over):
- * its address rules, switching networks, signing, balances and names. Every ability is
- * optional; core asks whether an adapter has it instead of checking namespaces, so a new
- * namespace is a new adapter and nothing else.
+ * A chain family (one CAIP namespace): the one place that knows what the family's wallets are
+ * and do. Every ability is optional and callers ask whether it is there (wagmi's connectors are
+ * the model), so a new family is a new adapter and nothing else. Two kinds:
+ *   - abilities over a connected wallet's provider (the connector hands it over): address rules,
+ *     switching networks, signing, balances, names, sending;
+ *   - capability groups of the family as a whole: `connectors` (where the page's wallets of the
+ *     family are found) and `session` (how a chain-neutral transport, a WalletConnect session or
+ *     the embedded wallet's frame, reaches the family's wallet: the family's provider over it).
  */
 export interface ChainAdapter<Provider = unknown> {
   readonly namespace: ChainNamespace
+
+  // --- abilities over a connected wallet's provider ----------------------------------------
+
   /**
-   * The namespace's provider made from what a connector handed over, for connectors that reach
-   * many kinds of wallet through one protocol and hand a chain-neutral form (WalletConnect: a
-   * Wallet Standard wallet for Solana, a Bitcoin backend for bip122). Undefined when the value
+   * The namespace's provider made from the family's standard wallet object a connector handed
+   * over (a Wallet Standard wallet for Solana, a backend for Bitcoin). Undefined when the value
    * already is the namespace's provider; without this ability it always is.
    */
   wrapProvider?(handed: unknown, connection: { network: CaipNetwork | undefined; accounts: readonly ConnectionAccount[] }): Provider | undefined
@@ -54,4 +61,56 @@ export interface ChainAdapter<Provider = unknown> {
   sendTransfer?(provider: Provider, transfer: Transfer): Promise<string>
   /** Called once the modal exists, e.g. to keep another library in step with it. Returns a teardown. */
   attach?(client: SigilClient): () => void
+
+  // --- capability groups of the family -----------------------------------------------------
+
+  /**
+   * Where the page's wallets of this family are found (EVM: EIP-6963 announcements and
+   * `window.ethereum`). The modal gathers these from its adapters when the host gives no
+   * `connectors` of its own.
+   */
+  connectors?(): ConnectorSource
+  /** How a chain-neutral transport (WalletConnect, the embedded wallet's frame) reaches this family. */
+  session?: SessionCapability<Provider>
+}
+
+/** The session capability: what a chain-neutral transport needs of a family, loaded with the transport. */
+export interface SessionCapability<Provider = unknown> {
+  /** The family's session code: loaded with the transport's own, never with the page. */
+  load(): Promise<FamilySession<Provider>>
+}
+
+/** A family's part of a session (see SessionCapability). */
+export interface FamilySession<Provider = unknown> {
+  /** The methods and events a WalletConnect proposal asks the wallet to allow in this namespace. */
+  readonly methods: readonly string[]
+  readonly events: readonly string[]
+  /**
+   * The session's accounts in this namespace, read from its CAIP-10 accounts, in the order the
+   * modal should take them (the first is the active one); account types are the family's.
+   */
+  accounts(transport: SessionTransport): ConnectionAccount[]
+  /** Asked once when a new session is approved, before its accounts are read (what each address is for). */
+  prepare?(transport: SessionTransport): Promise<void>
+  /** The family's provider over the transport, starting on `network` with the connection's accounts. */
+  open(transport: SessionTransport, start: { network: CaipNetwork | undefined; accounts: readonly ConnectionAccount[] }): SessionBinding<Provider>
+}
+
+/** What a wallet event moved a namespace to: other accounts, or another chain. */
+export type FamilyEvent = { accounts: string[] } | { chainId: number | string }
+
+/** A family's provider over a live session, and how the family reads the session's events. */
+export interface SessionBinding<Provider = unknown> {
+  readonly provider: Provider
+  /**
+   * A wallet event (WalletConnect's session_event; `chainId` the CAIP-2 chain it names, if any):
+   * what it moves this namespace to, or undefined when it is not this family's event.
+   */
+  event?(name: string, data: unknown, chainId: string | undefined): FamilyEvent | undefined
+  /** The session's accounts changed (WalletConnect's session_update): the addresses this namespace now has. */
+  update?(): string[]
+  /** Changes made through the provider itself (a chain switched through it). Returns an unsubscribe. */
+  subscribe?(listener: (event: FamilyEvent) => void): () => void
+  /** The session ended: by the wallet (`reason` given), or by signing out. */
+  end?(reason?: { code: number; message: string }): void
 }

@@ -1,39 +1,43 @@
 import { connect } from './actions/connect.js'
 import { disconnect } from './actions/disconnect.js'
 import { restoreSession } from './actions/reconnect.js'
-import { send, type SendParameters } from './actions/send.js'
+import type { SendParameters } from './features/send/send.js'
 import { signMessage } from './actions/sign-message.js'
 import { switchNetwork } from './actions/switch-network.js'
 import { resetBalances } from './account.js'
 import type { ChainAdapter } from './adapter.js'
 import type { AnalyticsSink } from './analytics.js'
-import type { BlockchainClient } from './api/blockchain.js'
-import type { BalanceController, RefreshBalanceOptions } from './balance.js'
+import type { BlockchainClient } from './features/account/blockchain.js'
+import type { BalanceController, RefreshBalanceOptions } from './features/account/balance.js'
 import { unwatchAll } from './connection.js'
 import { embeddedWallet, isAuthConnector, AUTH_CONNECTOR_ID, LoginCacheKeys, type AuthConnector } from './connectors/auth.js'
-import { injectedConnectors } from './connectors/injected.js'
+import { sessionFamilies } from './connectors/transport.js'
 import { walletConnectConnectors } from './connectors/walletconnect.js'
 import type { Connection, ConnectorSource, WalletConnector } from './connectors/types.js'
 import { detectMobile, track, type SigilContext, type SigilEvent } from './context.js'
-import { watchEmbeddedRequests } from './embedded.js'
 import { ErrorMessages } from './errors.js'
-import { createIdentityController } from './identity.js'
+import { createIdentityController } from './features/account/identity.js'
 import { showError } from './notification.js'
 import { onDemand } from './on-demand.js'
 import { closeModal, goBack, openModal, selectWallet, type CloseOptions, type OpenOptions } from './modal.js'
 import { resolveOptions, type ResolvedOptions, type SigilOptions } from './options.js'
-import { currentView, pushView } from './router.js'
+import { connectorFamilies, currentView, pushView } from './router.js'
 import { createSigilStorage, defaultBackend, type KeyValueStorage, type SigilStorage } from './storage.js'
 import { createSigilStore, updateChain, type SigilStore, type View, type ViewArgs } from './store.js'
-import type { SiwxController } from './siwx/controller.js'
-import { siwxBlocksClose } from './siwx/guard.js'
-import { lazySiwxController } from './siwx/lazy.js'
+import type { SiwxController } from './features/siwx/controller.js'
+import { siwxBlocksClose } from './features/siwx/guard.js'
+import { lazySiwxController } from './features/siwx/lazy.js'
+import { watchEmbeddedRequests, watchUnsupportedChain } from './watchers.js'
 import type { CaipNetwork, ChainNamespace, Wallet } from './types.js'
 
 export interface SigilDependencies {
   /** What each namespace does with a wallet, e.g. `[evmAdapter()]` from `@sigil/adapter-evm`. */
   adapters?: ChainAdapter[]
-  /** Where wallets are found; WalletConnect (unless the `walletConnect` option is false) and the page's injected wallets (EIP-6963 and window.ethereum) by default. */
+  /**
+   * Where wallets are found; by default WalletConnect (unless the `walletConnect` option is
+   * false) and the sources the adapters bring (`connectors()`: the EVM adapter's injected
+   * wallets, EIP-6963 and window.ethereum).
+   */
   connectors?: ConnectorSource[]
   /** Defaults to localStorage. */
   storage?: KeyValueStorage
@@ -127,7 +131,7 @@ export function createSigil(input: SigilOptions, deps: SigilDependencies = {}): 
   const blockchainApi = onDemand(() => import('./api/from-options.js').then((m) => m.blockchainClientFor(options)))
   const loadBlockchainApi = (): Promise<BlockchainClient> => (deps.blockchainApi ? Promise.resolve(deps.blockchainApi) : blockchainApi.get())
   // Balances only matter once connected: their code loads with the first refresh, not the page.
-  const balanceController = onDemand(() => import('./balance.js').then((m) => m.createBalanceController(ctx, loadBlockchainApi)))
+  const balanceController = onDemand(() => import('./features/account/balance.js').then((m) => m.createBalanceController(ctx, loadBlockchainApi)))
   const balances: BalanceController = {
     refresh: (namespace, refreshOptions) =>
       balanceController.get().then(
@@ -151,9 +155,13 @@ export function createSigil(input: SigilOptions, deps: SigilDependencies = {}): 
     clear: () => balances.clear(),
   }
 
+  // The views that open in answer to state: UnsupportedChain (and, below, the embedded wallet's approval).
+  const teardowns: (() => void)[] = [watchUnsupportedChain(ctx)]
   // Connectors from every source, limited to namespaces the host has an adapter for.
-  const teardowns: (() => void)[] = []
-  const sources = [...(deps.connectors ?? [walletConnectConnectors({ options }), injectedConnectors()])]
+  const families = sessionFamilies(Object.values(adapters))
+  const sources = [
+    ...(deps.connectors ?? [walletConnectConnectors({ options }), ...Object.values(adapters).flatMap((a) => (a.connectors ? [a.connectors()] : []))]),
+  ]
   const { features } = options
   if (options.frameUrl && (features.email || (Array.isArray(features.socials) && features.socials.length > 0))) {
     sources.push(
@@ -166,17 +174,21 @@ export function createSigil(input: SigilOptions, deps: SigilDependencies = {}): 
         storage: deps.storage ?? defaultBackend(),
         dappData: { ...(options.metadata ? { metadata: options.metadata } : {}), sdkType: options.sdkType },
         theme: () => ({ themeMode: store.getState().themeMode, themeVariables: store.getState().themeVariables }),
+        families,
       }),
     )
   }
   const lists: WalletConnector[][] = sources.map(() => [])
   sources.forEach((source, i) => {
     teardowns.push(
-      source.watch((list) => {
-        lists[i] = list.filter((c) => (c.info.namespaces ?? [c.info.chain]).some((ns) => adapters[ns]))
-        ctx.connectors = new Map(lists.flat().map((c) => [c.info.id, c]))
-        store.setState({ connectors: [...ctx.connectors.values()].map((c) => c.info) })
-      }),
+      source.watch(
+        (list) => {
+          lists[i] = list.filter((c) => connectorFamilies(c.info).some((ns) => adapters[ns]))
+          ctx.connectors = new Map(lists.flat().map((c) => [c.info.id, c]))
+          store.setState({ connectors: [...ctx.connectors.values()].map((c) => c.info) })
+        },
+        { families },
+      ),
     )
   })
 
@@ -197,6 +209,8 @@ export function createSigil(input: SigilOptions, deps: SigilDependencies = {}): 
     signMessage: (message) => signMessage(ctx, { message }),
     async send(params) {
       const namespace = store.getState().activeNamespace
+      // The send feature loads with the first send.
+      const { send } = await import('./features/send/send.js')
       const id = await send(ctx, params)
       track(ctx, 'SEND_SUCCESS', { namespace })
       await balances.refresh(namespace, { force: true })

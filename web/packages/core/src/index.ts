@@ -1,14 +1,23 @@
 /*
  * @sigil/core entry: what a host page needs to render a connect button and restore a
- * connection: the store, the actions, the connectors (how wallets are reached) and the chain
- * adapter interface (what a namespace does with a wallet). The directory client, wallet-list
- * ordering, network data and the views' message catalogue live in subpath entries
- * (`@sigil/core/api`, `/wallet-list`, `/networks`, `/messages`) so they load on demand.
+ * connection: the store, the actions, the chain-neutral connectors (WalletConnect, the embedded
+ * wallet's frame) and the chain adapter interface (a chain family: what its wallets are and do).
+ * The directory client, wallet-list ordering, network data, the views' message catalogue and
+ * what a family's session code reads a session with live in subpath entries (`@sigil/core/api`,
+ * `/wallet-list`, `/networks`, `/messages`, `/session`) so they load on demand.
  */
 export { createSigil, type SigilClient, type SigilDependencies } from './client.js'
-export type { ChainAdapter, Transfer } from './adapter.js'
-export type { Connection, ConnectionAccount, ConnectorEvent, ConnectorSource, ConnectParams, WalletConnector } from './connectors/types.js'
-export { injectedConnector, injectedConnectors, LEGACY_INJECTED_ID, LEGACY_INJECTED_NAME, type InjectedConnectorsOptions } from './connectors/injected.js'
+export type { ChainAdapter, FamilyEvent, FamilySession, SessionBinding, SessionCapability, Transfer } from './adapter.js'
+export type {
+  Connection,
+  ConnectionAccount,
+  ConnectorEvent,
+  ConnectorSource,
+  ConnectorSourceContext,
+  ConnectParams,
+  WalletConnector,
+} from './connectors/types.js'
+export { sessionFamilies, type SessionFamilies, type SessionNamespace, type SessionTransport } from './connectors/transport.js'
 export {
   AUTH_CONNECTOR_ID,
   EMAIL_COOLDOWN_MS,
@@ -21,7 +30,7 @@ export {
   type EmailAction,
   type EmbeddedRequestEvent,
 } from './connectors/auth.js'
-export { NOT_ALLOWED_ERROR_DELAY_MS } from './embedded.js'
+export { NOT_ALLOWED_ERROR_DELAY_MS, watchEmbeddedRequests, watchUnsupportedChain } from './watchers.js'
 export {
   isWalletConnectConnector,
   walletConnectConnector,
@@ -37,8 +46,9 @@ export {
   type WalletConnectState,
 } from './connectors/walletconnect.js'
 export { walletConnectLink, walletLinkTabs } from './connectors/deep-link.js'
-export { isEip1193Provider, parseChainId, type Eip1193Listener, type Eip1193Provider } from './connectors/eip1193.js'
+export { isEip1193Provider, type Eip1193Listener, type Eip1193Provider } from './eip1193.js'
 export * from './actions/index.js'
+export { emitter, type Emitter } from './emitter.js'
 export { deferredAnalyticsSink, type AnalyticsEvent, type AnalyticsSink } from './analytics.js'
 export { track, isMobileUserAgent, type AccountData, type SigilContext, type SigilEvent } from './context.js'
 export { connectButton as connectButtonMessages } from './messages/core.js'
@@ -81,6 +91,7 @@ export {
   type ViewParams,
 } from './store.js'
 export {
+  connectorFamilies,
   currentRoute,
   currentView,
   findConnectorForWallet,
@@ -97,6 +108,7 @@ export {
   type OpenViewInput,
 } from './router.js'
 export { closeModal, goBack, isConnected, openingView, openModal, selectWallet, setModalLoading, type CloseOptions, type OpenOptions } from './modal.js'
+export { canSend, displayAddress, familyCan, isMobileDevice, openingViewOf, walletConnectOf, type FamilyAbility } from './selectors.js'
 export { activeAccount, resetAccount, setAccountAddress, setAccountProps } from './account.js'
 export {
   applyConnection,
@@ -141,7 +153,7 @@ export {
   totalFiatValue,
   walletAssetBalances,
   type RefreshBalanceOptions,
-} from './balance.js'
+} from './features/account/balance.js'
 export {
   ADDRESS_CACHE_KEYS,
   createSigilStorage,
@@ -204,8 +216,8 @@ export {
 } from './errors.js'
 export { isUnsupportedNetwork, rpcUrlOf, unsupportedNetwork } from './networks.js'
 export { SDK_TYPE, SDK_VERSION } from './version.js'
-export { serverSiwx, localSiwx, type ServerSiwxOptions, type LocalSiwxOptions } from './siwx/config.js'
-export type { SiwxController } from './siwx/controller.js'
-export { siwxBlocksClose } from './siwx/guard.js'
-export type { SIWXConfig, SIWXMessage, SIWXMessageData, SIWXMessageInput, SIWXSession, SiwxState, SiwxStatus } from './siwx/types.js'
+export { serverSiwx, localSiwx, type ServerSiwxOptions, type LocalSiwxOptions } from './features/siwx/config.js'
+export type { SiwxController } from './features/siwx/controller.js'
+export { siwxBlocksClose } from './features/siwx/guard.js'
+export type { SIWXConfig, SIWXMessage, SIWXMessageData, SIWXMessageInput, SIWXSession, SiwxState, SiwxStatus } from './features/siwx/types.js'
 export type * from './types.js'

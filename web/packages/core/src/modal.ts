@@ -3,7 +3,7 @@ import { track, type SigilContext } from './context.js'
 import { currentView, goingBackCloses, pickOpenView, popView, pushRoute, resetRoute, resetView, selectWalletView } from './router.js'
 import type { RouteEntry, SigilState, SigilStore, View } from './store.js'
 import type { Wallet } from './types.js'
-import { siwxBlocksClose } from './siwx/guard.js'
+import { siwxBlocksClose } from './features/siwx/guard.js'
 
 /** Whether the active namespace has a connected address. */
 export function isConnected(state: SigilState): boolean {

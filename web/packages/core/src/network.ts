@@ -1,8 +1,6 @@
 import { formatCaipNetworkId } from './caip.js'
 import type { SigilContext } from './context.js'
-import { openModal, closeModal } from './modal.js'
 import { isUnsupportedNetwork, unsupportedNetwork } from './networks.js'
-import { currentView } from './router.js'
 import { updateChain, type SigilState, type SigilStore } from './store.js'
 import type { CaipNetwork, CaipNetworkId, ChainNamespace } from './types.js'
 
@@ -55,20 +53,13 @@ export function setNamespaceNetwork(store: SigilStore, network: CaipNetwork): vo
 }
 
 /**
- * The wallet reports it is on `chainId` of `namespace`. A configured network becomes active;
- * an unconfigured one becomes the placeholder and, by the rule above, opens UnsupportedChain.
- * Returns the network now active.
+ * The wallet reports it is on `chainId` of `namespace`: a configured network becomes active, an
+ * unconfigured one as the placeholder (the UnsupportedChain watcher, watchers.ts, shows the
+ * warning). Returns the network now active.
  */
 export function syncWalletNetwork(ctx: SigilContext, namespace: ChainNamespace, chainId: number | string): CaipNetwork {
   const network = walletNetwork(ctx.store.getState(), namespace, chainId)
   setActiveNetwork(ctx, network)
-  const showing = currentView(ctx.store.getState()) === 'UnsupportedChain' && ctx.store.getState().modal.open
-  if (shouldShowUnsupportedChain(ctx)) {
-    if (!showing) openModal(ctx, { view: 'UnsupportedChain' })
-  } else if (showing) {
-    // The wallet moved back to an allowed network: the warning has done its job.
-    closeModal(ctx, { force: true })
-  }
   return network
 }
 

@@ -1,6 +1,6 @@
 import { ConfigurationError, ErrorMessages } from './errors.js'
 import { SDK_TYPE, SDK_VERSION } from './version.js'
-import type { SIWXConfig } from './siwx/types.js'
+import type { SIWXConfig } from './features/siwx/types.js'
 import type { CaipNetwork } from './types.js'
 
 /** Sections of the Connect view, in display order. */

@@ -1,24 +1,32 @@
 import { createStore, type StoreApi } from 'zustand/vanilla'
 import type { ResolvedOptions, ThemeMode, ThemeVariables } from './options.js'
-import type { SiwxState } from './siwx/types.js'
+import type { LoginState } from './features/login/state.js'
+import type { SiwxState } from './features/siwx/types.js'
 import type { AccountState, CaipNetwork, ChainNamespace, ConnectionStatus, Connector, ConnectorType, NetworkState, Wallet } from './types.js'
 
 /**
- * Every view of the modal (spec section 2, plus the Networks list) and what each carries:
- * `pushView(store, 'ConnectingExternal', { connector })` is checked against this.
+ * Every view of the modal (spec section 2, plus the Networks list and the embedded wallet's
+ * views) and what each carries: `pushView(store, 'ConnectingExternal', { connector })` is
+ * checked against this. Grouped by the feature that declares the view in the modal's registry
+ * (react/src/modal/features/<name>/views.ts); a view is named here when its feature exists.
  */
 export interface ViewParams {
+  // connect
   Connect: undefined
-  Account: undefined
   AllWallets: undefined
-  Networks: undefined
   ConnectingWalletConnectBasic: undefined
   /** A directory wallet the page has no connector for. */
   ConnectingWalletConnect: { wallet: Wallet }
-  /** The page connector to connect with, and the directory wallet it stands for when known. */
-  /** `also`: the same wallet's connectors for other chain families, connected after `connector`. */
+  /**
+   * The page connector to connect with, and the directory wallet it stands for when known;
+   * `also`: the same wallet's connectors for other chain families, connected after `connector`.
+   */
   ConnectingExternal: { connector: Connector; wallet?: Wallet; also?: Connector[] }
-  ConnectingSiwe: undefined
+  // account
+  Account: undefined
+  Networks: undefined
+  UnsupportedChain: undefined
+  // social (login)
   /**
    * A social login: `popup`, the window opened in the click (null when the browser blocked it;
    * absent on mobile, where the login takes the whole page); `returnUri`, the page URL a
@@ -29,8 +37,7 @@ export interface ViewParams {
   ConnectSocials: undefined
   /** Sign In With Farcaster: a QR code and a link for the Farcaster app. */
   ConnectingFarcaster: undefined
-  SIWXSignMessage: undefined
-  ApproveTransaction: undefined
+  // email (login, the embedded wallet)
   /** The embedded wallet's email login: the emailed 6-digit code. */
   EmailVerifyOtp: { email: string }
   /** The embedded wallet's email login: approve this device from the email first. */
@@ -39,10 +46,10 @@ export interface ViewParams {
   UpdateEmail: undefined
   /** The embedded wallet's private keys, shown by the frame itself after a fresh email code. */
   ExportKey: undefined
-  Swap: undefined
-  UnsupportedChain: undefined
-  RegisterAccountName: undefined
-  RegisterAccountNameSuccess: undefined
+  /** The embedded wallet's approval of a request, shown by the frame itself. */
+  ApproveTransaction: undefined
+  // siwx
+  SIWXSignMessage: undefined
 }
 
 export type View = keyof ViewParams
@@ -109,6 +116,8 @@ export interface SigilState {
   themeVariables: ThemeVariables
   /** Sign-in (SIWX) state; 'signed-out' when sign-in is not configured. */
   siwx: SiwxState
+  /** A social or Farcaster login under way (the login feature's state); absent otherwise. */
+  login?: LoginState | undefined
 }
 
 export type SigilStore = StoreApi<SigilState>

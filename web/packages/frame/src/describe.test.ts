@@ -1,6 +1,8 @@
 import { describe as group, expect, it } from 'vitest'
-import { encodeBase58 } from '@sigil/core/base58'
+import { getBase58Decoder } from '@solana/codecs-strings'
 import { describe, formatEther, networkName, stripHidden } from './describe.js'
+
+const encodeBase58 = (bytes: Uint8Array) => getBase58Decoder().decode(bytes)
 
 group('approval texts', () => {
   it('personal_sign shows the message as text (or hex for binary data)', () => {

@@ -5,9 +5,9 @@
  * domain, a transaction's chain ID), since the host page chooses the one it sends alongside;
  * text-direction and zero-width characters are taken out of everything shown (issue 20, N11).
  */
-import { decodeBase58 } from '@sigil/core/base58'
 import { messages } from '@sigil/core/messages'
 import { arbitrum, bitcoin, bitcoinTestnet, ethereum, polygon, sigilDev, solana, solanaDevnet, solanaTestnet } from '@sigil/core/networks'
+import { getBase58Encoder } from '@solana/codecs-strings'
 
 const m = messages.ui.frame
 
@@ -98,8 +98,12 @@ function hexToText(hex: string): string {
 
 /** Solana messages travel base58-encoded: the user reads the text they stand for. */
 function base58ToText(text: string): string {
-  const bytes = decodeBase58(text)
-  if (!bytes) return text
+  let bytes: Uint8Array
+  try {
+    bytes = new Uint8Array(getBase58Encoder().encode(text))
+  } catch {
+    return text
+  }
   return bytesToText(bytes, `0x${Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')}`)
 }
 

@@ -13,6 +13,7 @@ import type {
   ThemeVariables,
 } from '@sigil/core'
 import { getAppKit, peekAppKit, subscribeAppKit, type AppKit, type OpenAppKitOptions } from './appkit.js'
+import { useStoreSelector } from './selector.js'
 import { accountOf, publicStateOf, type AppKitAccount, type AppKitState } from './state.js'
 
 export type { AppKitAccount, AppKitState } from './state.js'
@@ -25,10 +26,7 @@ function useInstance(): AppKit {
 
 /** Subscribes to one slice of the store; `select` must return a stable value (a state part or a primitive). */
 export function useAppKitSelector<T>(select: (state: SigilState) => T): T {
-  const appKit = useInstance()
-  const store = appKit.client.store
-  const snapshot = useCallback(() => select(store.getState()), [store, select])
-  return useSyncExternalStore(store.subscribe, snapshot, snapshot)
+  return useStoreSelector(useInstance().client.store, select)
 }
 
 export interface UseAppKit {

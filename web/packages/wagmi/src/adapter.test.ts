@@ -3,7 +3,8 @@
  * injected connector, the real eip155 adapter and wagmi's own actions.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { createSigil, injectedConnector, StorageKeys, type ConnectorSource, type SigilClient } from '@sigil/core'
+import { injectedConnector } from '@sigil/adapter-evm'
+import { createSigil, StorageKeys, type ConnectorSource, type SigilClient } from '@sigil/core'
 import { arbitrum, ethereum, polygon, sigilDev } from '@sigil/core/networks'
 import { getAddress } from 'viem'
 import { connect, disconnect, getBlockNumber, getConnectorClient, reconnect, switchChain } from 'wagmi/actions'
@@ -18,15 +19,20 @@ afterEach(() => {
   for (const c of cleanups.splice(0)) c()
 })
 
-function setup(opts: { wallet?: FakeProvider; storage?: MemoryStorage } = {}) {
-  const wallet = opts.wallet ?? new FakeProvider()
+/** The page's one injected wallet, 'com.test', over `wallet`. */
+function injectedSource(wallet: FakeProvider): ConnectorSource {
   const connector = injectedConnector({ id: 'com.test', name: 'Test Wallet', chain: 'eip155', type: 'ANNOUNCED', rdns: 'com.test' }, wallet)
-  const source: ConnectorSource = {
+  return {
     watch(onChange) {
       onChange([connector])
       return () => {}
     },
   }
+}
+
+function setup(opts: { wallet?: FakeProvider; storage?: MemoryStorage } = {}) {
+  const wallet = opts.wallet ?? new FakeProvider()
+  const source = injectedSource(wallet)
   const adapter = new WagmiAdapter({ networks, projectId: 'p1', apiUrl: 'https://api.test', storage: null })
   const blockchainApi = { getBalances: vi.fn(async () => []), getIdentity: vi.fn(async () => ({ name: null, avatar: null })), getPrices: vi.fn(async () => []) }
   const client: SigilClient = createSigil(
@@ -178,13 +184,7 @@ describe('WagmiAdapter', () => {
 
   it('follows the newest modal when createAppKit runs again (hot reload), and waits for one before any', async () => {
     const wallet = new FakeProvider()
-    const connector = injectedConnector({ id: 'com.test', name: 'Test Wallet', chain: 'eip155', type: 'ANNOUNCED', rdns: 'com.test' }, wallet)
-    const source: ConnectorSource = {
-      watch(onChange) {
-        onChange([connector])
-        return () => {}
-      },
-    }
+    const source = injectedSource(wallet)
     const adapter = new WagmiAdapter({ networks, projectId: 'p1', apiUrl: 'https://api.test', storage: null })
     // wagmi asks before any modal exists: the answer waits for one
     const authorized = adapter.connector.isAuthorized()

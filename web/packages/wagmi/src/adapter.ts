@@ -5,7 +5,7 @@
  * @sigil/adapter-evm does), so a host passes it where it would pass `evmAdapter()`.
  */
 import { ConfigurationError, ErrorMessages, type CaipNetwork, type ChainAdapter, type Eip1193Provider, type SigilClient } from '@sigil/core'
-import { evmAdapter } from '@sigil/adapter-evm'
+import { evmAdapter, type EvmAdapter } from '@sigil/adapter-evm'
 import type { Chain, Transport } from 'viem'
 import { createConfig, http, type Config, type Connector, type CreateConfigParameters } from 'wagmi'
 import { connect } from 'wagmi/actions'
@@ -82,21 +82,17 @@ export class WagmiAdapter implements ChainAdapter<Eip1193Provider> {
     return this.wagmiConfig.connectors.find((c) => c.id === SIGIL_CONNECTOR_ID) as Connector
   }
 
-  // What the eip155 adapter does.
-  isAddress(address: string): boolean {
-    return this.evm.isAddress?.(address) ?? true
-  }
-  switchNetwork(provider: Eip1193Provider, network: CaipNetwork): Promise<void> {
-    return (this.evm.switchNetwork as NonNullable<typeof this.evm.switchNetwork>)(provider, network)
-  }
-  signMessage(provider: Eip1193Provider, message: string, address: string): Promise<string> {
-    return (this.evm.signMessage as NonNullable<typeof this.evm.signMessage>)(provider, message, address)
-  }
-  getAssets: NonNullable<ChainAdapter<Eip1193Provider>['getAssets']> = (provider, address, network) =>
-    (this.evm.getAssets as NonNullable<typeof this.evm.getAssets>)(provider, address, network)
-  getIdentity: NonNullable<ChainAdapter['getIdentity']> = (address, api) => (this.evm.getIdentity as NonNullable<typeof this.evm.getIdentity>)(address, api)
-  displayAddress: NonNullable<ChainAdapter['displayAddress']> = (address) => (this.evm.displayAddress as NonNullable<typeof this.evm.displayAddress>)(address)
-  signInAccount: NonNullable<ChainAdapter['signInAccount']> = (address) => (this.evm.signInAccount as NonNullable<typeof this.evm.signInAccount>)(address)
+  // What the eip155 adapter does, and the family's capability groups (the page's injected
+  // wallets; EVM over WalletConnect and the embedded wallet): @sigil/adapter-evm's.
+  readonly isAddress: EvmAdapter['isAddress'] = this.evm.isAddress
+  readonly switchNetwork: EvmAdapter['switchNetwork'] = this.evm.switchNetwork
+  readonly signMessage: EvmAdapter['signMessage'] = this.evm.signMessage
+  readonly getAssets: EvmAdapter['getAssets'] = this.evm.getAssets
+  readonly getIdentity: EvmAdapter['getIdentity'] = this.evm.getIdentity
+  readonly displayAddress: EvmAdapter['displayAddress'] = this.evm.displayAddress
+  readonly signInAccount: EvmAdapter['signInAccount'] = this.evm.signInAccount
+  readonly connectors: EvmAdapter['connectors'] = this.evm.connectors
+  readonly session: EvmAdapter['session'] = this.evm.session
 
   /** Keeps wagmi's state in step with the modal's eip155 connection; `createAppKit` calls it. */
   attach(client: SigilClient): () => void {

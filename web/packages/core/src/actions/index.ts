@@ -5,4 +5,4 @@ export { switchNetwork, type SwitchNetworkErrorType, type SwitchNetworkParameter
 export { signMessage, type SignMessageErrorType, type SignMessageParameters } from './sign-message.js'
 export { handleWalletEvent } from './wallet-events.js'
 export { restoreSession, waitForConnector, type RestoreParameters } from './reconnect.js'
-export { parseAmount, send, type SendErrorType, type SendParameters } from './send.js'
+export type { SendErrorType, SendParameters, SendReturnType } from '../features/send/send.js'

@@ -3,6 +3,7 @@ import { createDirectoryClient, DirectoryApiError } from './directory.js'
 import { directoryClientFor } from './from-options.js'
 import { resolveOptions } from '../options.js'
 import { ethereum } from '../networks.js'
+import { apiClientOptions, calledUrl, fakeFetch } from '../test-utils/index.js'
 
 const wallet = {
   id: 'c57ca95b47569778a828d19178114f4db188b89b763c899ba0be274e97267d96',
@@ -22,24 +23,7 @@ const wallet = {
   order: 1,
 }
 
-function fakeFetch(status: number, body: unknown) {
-  return vi.fn(
-    async (_url: string | URL | Request, _init?: RequestInit) =>
-      new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } }),
-  )
-}
-
-function client(fetch: ReturnType<typeof fakeFetch>) {
-  return createDirectoryClient({
-    baseUrl: 'https://api.test/',
-    projectId: 'p1',
-    sdkType: 'sigil',
-    sdkVersion: '0.1.0',
-    fetch: fetch as unknown as typeof globalThis.fetch,
-  })
-}
-
-const calledUrl = (fetch: ReturnType<typeof fakeFetch>, i = 0) => new URL(String(fetch.mock.calls[i]?.[0]))
+const client = (fetch: ReturnType<typeof fakeFetch>) => createDirectoryClient(apiClientOptions(fetch))
 
 describe('directory client', () => {
   it('getWallets sends projectId, st, sv and the filters', async () => {

@@ -1,5 +1,5 @@
 import type { ResolvedOptions } from '../options.js'
-import { createBlockchainClient, type BlockchainClient } from './blockchain.js'
+import { createBlockchainClient, type BlockchainClient } from '../features/account/blockchain.js'
 import { createDirectoryClient, type DirectoryClient } from './directory.js'
 
 /** The directory client for a modal's resolved options (its apiUrl, projectId, st and sv). */

@@ -22,5 +22,5 @@ export {
   type FiatCurrency,
   type GetBalancesParams,
   type Identity,
-} from './blockchain.js'
+} from '../features/account/blockchain.js'
 export { blockchainClientFor, directoryClientFor } from './from-options.js'

@@ -1,16 +1,18 @@
 /*
  * The embedded wallet's working part, loaded on first use (see ./auth.ts): the frame bridge,
- * the login steps, the login cache, and the providers (EIP-1193 for eip155, a signMessage /
- * signTransaction object for solana). Requests are safe (straight to the frame), unsafe (the
- * frame asks the user first; the modal shows its approval UI) or not allowed (refused here).
+ * the login steps and the login cache. The frame is a transport that knows no family: each
+ * namespace the user has an account in gets its provider from its family (the adapter's session
+ * capability) over it. Requests are safe (straight to the frame), unsafe (the frame asks the
+ * user first; the modal shows its approval UI) or not allowed (refused here).
  */
+import type { SessionBinding } from '../adapter.js'
 import { errors } from '../messages/core.js'
 import { SigilError, tryAgainAfter } from '../errors.js'
 import { FrameBridge, FRAME_SIGN_OUT_WAIT_MS } from '../frame/bridge.js'
-import { rpcSafety, type FrameUser } from '../frame/messages.js'
+import { FRAME_ANSWERS, FRAME_METHODS, rpcSafety, type FrameUser } from '../frame/messages.js'
 import type { CaipNetwork, ChainNamespace } from '../types.js'
-import { createEmbeddedSolanaProvider } from './auth-solana.js'
 import {
+  AUTH_CONNECTOR_ID,
   EMAIL_COOLDOWN_MS,
   LoginCacheKeys,
   socialLoginOf,
@@ -19,8 +21,8 @@ import {
   type EmbeddedRequestEvent,
   type SocialLogin,
 } from './auth.js'
-import { parseChainId, type Eip1193Listener } from './eip1193.js'
-import type { Connection, ConnectorEvent } from './types.js'
+import type { SessionTransport } from './transport.js'
+import type { Connection, ConnectionAccount, ConnectorEvent, ConnectParams } from './types.js'
 
 interface Emitters {
   emit(event: ConnectorEvent): void
@@ -28,16 +30,19 @@ interface Emitters {
 }
 
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
+/** How the views name the embedded wallet before its user's email or username is known. */
+const EMBEDDED_WALLET_NAME = 'Embedded wallet'
 
 export function createAuthImpl(options: AuthConnectorOptions, { emit, emitRequest }: Emitters): AuthImpl {
   const { storage } = options
   let bridge: FrameBridge | undefined
   let user: FrameUser | undefined
+  /** The active network's CAIP-2 id as of the last login step or switch. */
   let chainId: string = options.chainId()
-  const eventListeners = new Map<string, Set<Eip1193Listener>>()
-  const emitEip1193 = (event: string, ...args: unknown[]) => {
-    for (const l of [...(eventListeners.get(event) ?? [])]) l(...args)
-  }
+  /** The host's networks, as of the last connection. */
+  let networks: readonly CaipNetwork[] = []
+  /** Each connected namespace's family over the frame. */
+  let bindings = new Map<ChainNamespace, SessionBinding>()
 
   const frame = () => {
     if (bridge) return bridge
@@ -81,11 +86,6 @@ export function createAuthImpl(options: AuthConnectorOptions, { emit, emitReques
     storage.removeItem(LoginCacheKeys.lastEmailLoginTime)
   }
 
-  const evmAddress = () => user?.accounts.find((a) => a.namespace === 'eip155')?.address
-  /** The host's first EVM chain: where the EVM account is while a network of another namespace is active. */
-  let evmFallback: number | undefined
-  const evmChain = () => (chainId.startsWith('eip155:') ? Number(chainId.slice(7)) : evmFallback)
-
   /** A social login in progress or finished: the provider, the username once known. */
   const rememberSocial = (login: SocialLogin | undefined) => {
     if (login) storage.setItem(LoginCacheKeys.socialProvider, login.provider)
@@ -113,26 +113,35 @@ export function createAuthImpl(options: AuthConnectorOptions, { emit, emitReques
   }
 
   /**
-   * The user's accounts in every namespace the frame has one for. Each starts on the active
-   * network when that is of its namespace, else on the host's first network of it (a Solana
-   * account on the host's Solana network, not mainnet, while an EVM network is active).
+   * The user's accounts in every namespace the frame has one for and the host has a network and
+   * a family for, each bound to its family over the frame. Each starts on the active network when
+   * that is of its namespace, else on the host's first network of it (a Solana account on the
+   * host's Solana network, not mainnet, while an EVM network is active).
    */
-  const connection = (u: FrameUser, networks: readonly CaipNetwork[]): Connection => {
-    const first = (namespace: ChainNamespace) => networks.find((n) => n.chainNamespace === namespace)
-    const solana = networks.find((n) => n.caipNetworkId === chainId) ?? first('solana')
-    if (solana?.chainNamespace === 'solana') solanaProvider.useNetwork(solana)
-    const evm = first('eip155')
-    evmFallback = evm ? Number(evm.id) : undefined
+  const connection = async (u: FrameUser, params: Pick<ConnectParams, 'networks'>): Promise<Connection> => {
+    networks = params.networks
+    const next = new Map<ChainNamespace, SessionBinding>()
+    const accounts: ConnectionAccount[] = []
+    for (const namespace of new Set(u.accounts.map((a) => a.namespace))) {
+      const network =
+        networks.find((n) => n.caipNetworkId === chainId && n.chainNamespace === namespace) ?? networks.find((n) => n.chainNamespace === namespace)
+      const family = network ? await options.families?.[namespace]?.load() : undefined
+      if (!network || !family) continue
+      const own = u.accounts.filter((a) => a.namespace === namespace).map((a) => ({ namespace, address: a.address, type: a.type, chainId: network.id }))
+      accounts.push(...own)
+      const binding = family.open(transport, { network, accounts: own })
+      // A chain switched through the provider: the modal hears it.
+      binding.subscribe?.((event) => {
+        if ('chainId' in event) emit({ type: 'chainChanged', namespace, chainId: event.chainId })
+      })
+      next.set(namespace, binding)
+    }
+    bindings = next
     const social = socialLoginOf(storage)
     return {
-      connectorId: 'sigil-embedded',
-      accounts: u.accounts.map((a) => ({
-        namespace: a.namespace,
-        address: a.address,
-        type: a.type,
-        chainId: a.namespace === 'eip155' ? (evmChain() ?? 1) : (solanaProvider.network?.id ?? '5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp'),
-      })),
-      walletInfo: { name: u.email ?? social?.userName ?? 'Embedded wallet' },
+      connectorId: AUTH_CONNECTOR_ID,
+      accounts,
+      walletInfo: { name: u.email ?? social?.userName ?? EMBEDDED_WALLET_NAME },
       user: { ...(u.email ? { email: u.email } : {}), ...(social?.userName ? { username: social.userName } : {}) },
       ...(social ? { socialProvider: social.provider } : {}),
     }
@@ -160,47 +169,26 @@ export function createAuthImpl(options: AuthConnectorOptions, { emit, emitReques
     }
   }
 
-  const evmProvider = {
-    async request({ method, params }: { method: string; params?: readonly unknown[] | Record<string, unknown> }): Promise<unknown> {
-      switch (method) {
-        case 'eth_accounts':
-        case 'eth_requestAccounts':
-          return evmAddress() ? [evmAddress()] : []
-        case 'eth_chainId':
-          return `0x${(evmChain() ?? 1).toString(16)}`
-        case 'wallet_getCapabilities':
-          // No EIP-5792 capabilities (asset discovery, batching) here: balances come from the server.
-          return {}
-        case 'wallet_switchEthereumChain': {
-          const wanted = parseChainId((params as [{ chainId: string }] | undefined)?.[0]?.chainId)
-          const caip = `eip155:${wanted}`
-          await frame().request('SWITCH_NETWORK', { chainId: caip })
-          chainId = caip
-          storage.setItem(LoginCacheKeys.lastChain, caip)
-          emitEip1193('chainChanged', `0x${wanted.toString(16)}`)
-          emit({ type: 'chainChanged', namespace: 'eip155', chainId: wanted })
-          return null
-        }
-        default:
-          return rpcRequest(method, params, `eip155:${evmChain() ?? 1}`)
-      }
+  /** The frame as a session transport: the user's accounts on the host's networks, requests through the frame. */
+  const transport: SessionTransport = {
+    peer: { connectorId: AUTH_CONNECTOR_ID, type: 'AUTH', name: EMBEDDED_WALLET_NAME },
+    namespace(namespace) {
+      const own = user?.accounts.filter((a) => a.namespace === namespace) ?? []
+      if (!own.length) return undefined
+      const chains = networks.filter((n) => n.chainNamespace === namespace).map((n) => n.caipNetworkId)
+      return { chains, accounts: chains.flatMap((chain) => own.map((a) => `${chain}:${a.address}`)), methods: FRAME_METHODS }
     },
-    on(event: string, listener: Eip1193Listener) {
-      const set = eventListeners.get(event) ?? new Set()
-      set.add(listener)
-      eventListeners.set(event, set)
+    request: (chain, method, params) => (Object.hasOwn(FRAME_ANSWERS, method) ? Promise.resolve(FRAME_ANSWERS[method]) : rpcRequest(method, params, chain)),
+    read: (chain, method, params) => rpcRequest(method, params, chain),
+    async switchChain(chain) {
+      await frame().request('SWITCH_NETWORK', { chainId: chain })
+      chainId = chain
+      storage.setItem(LoginCacheKeys.lastChain, chain)
     },
-    removeListener(event: string, listener: Eip1193Listener) {
-      eventListeners.get(event)?.delete(listener)
-    },
+    // The frame keeps its own session: nothing to keep here.
+    recall: () => undefined,
+    remember: () => undefined,
   }
-
-  const solanaProvider = createEmbeddedSolanaProvider({
-    walletName: 'Embedded wallet',
-    address: () => user?.accounts.find((a) => a.namespace === 'solana')?.address,
-    network: undefined,
-    request: rpcRequest,
-  })
 
   const getUser = async () => {
     const u = await frame().request('GET_USER', { chainId })
@@ -210,19 +198,19 @@ export function createAuthImpl(options: AuthConnectorOptions, { emit, emitReques
 
   return {
     connector: {
-      async connect({ networks }) {
+      async connect(params) {
         const u = await getUser()
         remember(u.email)
-        return connection(u, networks)
+        return connection(u, params)
       },
-      async reconnect({ networks }) {
+      async reconnect(params) {
         try {
           const { isConnected } = await frame().request('IS_CONNECTED')
           if (!isConnected) {
             forget()
             return undefined
           }
-          return connection(await getUser(), networks)
+          return connection(await getUser(), params)
         } catch {
           forget()
           return undefined
@@ -230,14 +218,15 @@ export function createAuthImpl(options: AuthConnectorOptions, { emit, emitReques
       },
       async disconnect() {
         const b = bridge
+        const ending = bindings
         forget()
+        bindings = new Map()
         if (!b) return
         // Sign-out waits at most 3 s: the local disconnect stands either way.
         await b.request('SIGN_OUT', undefined, { timeoutMs: FRAME_SIGN_OUT_WAIT_MS }).catch(() => undefined)
-        emitEip1193('accountsChanged', [])
+        for (const binding of ending.values()) binding.end?.()
       },
-      getProvider: (namespace: ChainNamespace) =>
-        user ? (namespace === 'eip155' ? evmProvider : namespace === 'solana' ? solanaProvider : undefined) : undefined,
+      getProvider: (namespace: ChainNamespace) => (user ? bindings.get(namespace)?.provider : undefined),
       async connectEmail(email: string) {
         const trimmed = email.trim()
         if (!EMAIL_RE.test(trimmed)) throw new SigilError(errors.invalidEmail, 'INVALID_EMAIL')

@@ -1,6 +1,11 @@
 import { describe, expect, it, vi } from 'vitest'
+import type { FamilySession } from '../adapter.js'
+import { ethereum, polygon, solana } from '../networks.js'
 import { MemoryStorage } from '../test-utils/index.js'
+import type { CaipNetwork } from '../types.js'
 import { LoginCacheKeys } from './auth.js'
+import type { SessionTransport } from './transport.js'
+import type { ConnectorEvent } from './types.js'
 
 /** The frame's answers, by request type, in order; what the connector asked. */
 const script: Record<string, unknown[]> = {}
@@ -80,5 +85,70 @@ describe('the embedded wallet: social login', () => {
     script.CONNECT_EMAIL = [{ action: 'VERIFY_OTP' }]
     await connector.connectEmail('bob@example.com')
     expect([storage.getItem(LoginCacheKeys.socialProvider), storage.getItem(LoginCacheKeys.socialUsername)]).toEqual([null, null])
+  })
+})
+
+describe('the embedded wallet as a session transport', () => {
+  const SOL = '7Np41oeYqPefeNQEHSv1UDhYrehxin3NStELsSKCT4K2'
+  const user = {
+    ...USER,
+    accounts: [...USER.accounts, { namespace: 'solana', address: SOL, type: 'eoa' }],
+  }
+
+  /** A family that records the transport and start it was bound with, and lets the test move its chain. */
+  function family() {
+    const opened: { transport: SessionTransport; start: { network: CaipNetwork | undefined } }[] = []
+    let move: ((event: { chainId: number }) => void) | undefined
+    const session: FamilySession = {
+      methods: [],
+      events: [],
+      accounts: () => [],
+      open(transport, start) {
+        opened.push({ transport, start })
+        return {
+          provider: { family: true },
+          subscribe: (listener) => {
+            move = listener
+            return () => undefined
+          },
+        }
+      },
+    }
+    return { capability: { load: async () => session }, opened, move: (chainId: number) => move?.({ chainId }) }
+  }
+
+  it("binds each namespace the user has an account in to its family over the frame, on the host's networks", async () => {
+    const storage = new MemoryStorage()
+    const evm = family()
+    const events: ConnectorEvent[] = []
+    const { connector } = createAuthImpl(
+      { frameUrl: 'https://frame.example', projectId: 'p', version: '1', chainId: () => 'eip155:1', storage, families: { eip155: evm.capability } },
+      { emit: (e) => events.push(e), emitRequest: () => undefined },
+    )
+    asked.length = 0
+    script.GET_USER = [user]
+    const connection = await connector.connect({ namespaces: ['eip155', 'solana'], networks: [ethereum, polygon, solana] })
+    // solana has no family here: its account is not taken
+    expect(connection.accounts).toEqual([{ namespace: 'eip155', address: USER.address, type: 'eoa', chainId: 1 }])
+    expect(connector.getProvider('eip155')).toEqual({ family: true })
+    expect(connector.getProvider('solana')).toBeUndefined()
+    const [bound] = evm.opened
+    expect(bound?.start.network).toBe(ethereum)
+    const transport = bound?.transport as SessionTransport
+    expect(transport.peer).toMatchObject({ connectorId: 'sigil-embedded', type: 'AUTH' })
+    expect(transport.namespace('eip155')?.accounts).toEqual([`eip155:1:${USER.address}`, `eip155:137:${USER.address}`])
+    expect(transport.namespace('eip155')?.methods).toContain('personal_sign')
+    // no EIP-5792 capabilities: answered here, the frame not asked
+    expect(await transport.request('eip155:1', 'wallet_getCapabilities', [])).toEqual({})
+    expect(asked.filter((a) => a.type === 'RPC_REQUEST')).toEqual([])
+    script.RPC_REQUEST = [{ result: '0x1' }]
+    expect(await transport.read('eip155:1', 'eth_blockNumber', undefined)).toBe('0x1')
+    expect(asked.at(-1)).toEqual({ type: 'RPC_REQUEST', payload: { method: 'eth_blockNumber', chainId: 'eip155:1' } })
+    // the frame switches chains itself; a move through the provider reaches the modal
+    await transport.switchChain?.('eip155:137')
+    expect(asked.at(-1)).toEqual({ type: 'SWITCH_NETWORK', payload: { chainId: 'eip155:137' } })
+    expect(storage.getItem(LoginCacheKeys.lastChain)).toBe('eip155:137')
+    evm.move(137)
+    expect(events).toEqual([{ type: 'chainChanged', namespace: 'eip155', chainId: 137 }])
   })
 })

@@ -1,13 +1,17 @@
 /*
  * The embedded wallet as a connector (type AUTH): a wallet the Sigil server holds for a visitor
- * who logged in with an email code, reached only through the secure frame on the server's frame
- * origin. Its accounts span eip155 and solana. This shell is all the host page loads up front;
- * the frame bridge, the message schemas and the provider load on first use (./auth-impl.ts).
+ * who logged in with an email code or a social login, reached only through the secure frame on
+ * the server's frame origin. Its accounts span the frame's namespaces; each namespace's provider
+ * is its family's over the frame. This shell is all the host page loads up front; the frame
+ * bridge, the message schemas and the login steps load on first use (./auth-impl.ts).
  */
+import { FRAME_NAMESPACES } from '../frame/namespaces.js'
 import type { Metadata, ThemeMode, ThemeVariables } from '../options.js'
 import type { KeyValueStorage } from '../storage.js'
 import type { Connector } from '../types.js'
+import type { SessionFamilies } from './transport.js'
 import type { ConnectorEvent, ConnectorSource, WalletConnector } from './types.js'
+import { emitter } from '../emitter.js'
 import { onDemand } from '../on-demand.js'
 
 export const AUTH_CONNECTOR_ID = 'sigil-embedded'
@@ -55,6 +59,8 @@ export interface AuthConnectorOptions {
   dappData?: { metadata?: Metadata; sdkType: string }
   /** The modal's theme, which the frame follows. */
   theme?: () => { themeMode: ThemeMode; themeVariables: ThemeVariables }
+  /** What each namespace's family does over the frame (the host's adapters' session capabilities). */
+  families?: SessionFamilies
 }
 
 /** The embedded wallet's connector: a WalletConnector with the email login steps. */
@@ -117,20 +123,14 @@ export function socialLoginOf(storage: KeyValueStorage): SocialLogin | undefined
 
 /** The embedded wallet's connector source: one AUTH connector, its work loaded on first use. */
 export function embeddedWallet(options: AuthConnectorOptions): ConnectorSource {
-  const info: Connector = { id: AUTH_CONNECTOR_ID, name: 'Email', chain: 'eip155', namespaces: ['eip155', 'solana'], type: 'AUTH' }
-  const listeners = new Set<(event: ConnectorEvent) => void>()
-  const requestListeners = new Set<(event: EmbeddedRequestEvent) => void>()
+  const [chain] = FRAME_NAMESPACES
+  const info: Connector = { id: AUTH_CONNECTOR_ID, name: 'Email', chain, namespaces: FRAME_NAMESPACES, type: 'AUTH' }
+  const events = emitter<ConnectorEvent>()
+  const requests = emitter<EmbeddedRequestEvent>()
   let loaded: AuthImpl | undefined
   const impl = onDemand(() =>
     import('./auth-impl.js').then((m) => {
-      loaded = m.createAuthImpl(options, {
-        emit: (event) => {
-          for (const l of [...listeners]) l(event)
-        },
-        emitRequest: (event) => {
-          for (const l of [...requestListeners]) l(event)
-        },
-      })
+      loaded = m.createAuthImpl(options, { emit: events.emit, emitRequest: requests.emit })
       return loaded
     }),
   )
@@ -152,10 +152,7 @@ export function embeddedWallet(options: AuthConnectorOptions): ConnectorSource {
       await loaded.connector.disconnect(namespace)
     },
     getProvider: (namespace) => loaded?.connector.getProvider(namespace),
-    subscribe(listener) {
-      listeners.add(listener)
-      return () => listeners.delete(listener)
-    },
+    subscribe: events.subscribe,
     connectEmail: async (email) => (await load()).connector.connectEmail(email),
     connectDevice: async () => (await load()).connector.connectDevice(),
     connectOtp: async (otp) => (await load()).connector.connectOtp(otp),
@@ -174,10 +171,7 @@ export function embeddedWallet(options: AuthConnectorOptions): ConnectorSource {
       return Number.isFinite(last) && last > 0 ? Math.max(0, last + EMAIL_COOLDOWN_MS - now) : 0
     },
     showFrame: (rect) => loaded?.connector.showFrame(rect),
-    subscribeRequests(listener) {
-      requestListeners.add(listener)
-      return () => requestListeners.delete(listener)
-    },
+    subscribeRequests: requests.subscribe,
   }
   return {
     watch(onChange) {

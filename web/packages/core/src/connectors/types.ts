@@ -1,9 +1,11 @@
 /*
- * Connectors: how a wallet is reached (an injected EIP-6963 extension today; WalletConnect, the
- * embedded-wallet frame, Solana wallet-standard and Bitcoin wallets later). A connector knows
- * nothing of what a namespace does with its provider: that is the chain adapters' part.
+ * Connectors: how a wallet is reached (a family's own wallets in the page, found by its adapter;
+ * WalletConnect and the embedded wallet's frame, transports serving several families). A
+ * connector knows nothing of what a namespace does with its provider: that is the chain
+ * adapters' part.
  */
 import type { AccountType, CaipNetwork, ChainNamespace, ConnectedWalletInfo, Connector } from '../types.js'
+import type { SessionFamilies } from './transport.js'
 
 /** One account a connection yielded. */
 export interface ConnectionAccount {
@@ -55,8 +57,14 @@ export interface WalletConnector {
   subscribe(listener: (event: ConnectorEvent) => void): () => void
 }
 
+/** What the modal tells a connector source when it starts watching. */
+export interface ConnectorSourceContext {
+  /** The session capabilities of the host's chain adapters, for transports that serve several families. */
+  families: SessionFamilies
+}
+
 /** Finds connectors in the page (e.g. EIP-6963 announcements) as they appear. */
 export interface ConnectorSource {
   /** Starts looking; `onChange` gets the source's full list on each change. Returns a stop. */
-  watch(onChange: (connectors: WalletConnector[]) => void): () => void
+  watch(onChange: (connectors: WalletConnector[]) => void, context?: ConnectorSourceContext): () => void
 }

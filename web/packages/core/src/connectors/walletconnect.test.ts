@@ -2,14 +2,16 @@
  * The WalletConnect connector: its options (relay from the Sigil server, a malformed relay URL
  * refused), the pairing state views show, the session module loaded only when needed, a
  * connection through the core actions, wallet events, disconnect and restore; the session
- * helpers (accounts from a session, deep links, clock refusals) and the EIP-1193 provider over
- * a session (wallet methods to the wallet, reads to the RPC proxy).
+ * helpers (event addresses, deep links, clock refusals) and the session as a transport (wallet
+ * requests through the session, reads to the RPC proxy). The EIP-1193 provider over it is EVM's
+ * (adapter-evm's session.test.ts).
  */
 import { describe, expect, it, vi } from 'vitest'
 import { WalletConnectError } from '../errors.js'
 import { resolveOptions } from '../options.js'
-import { fakeAdapter, MemoryStorage, testClient, testOptions } from '../test-utils/index.js'
+import { fakeAdapter, fakeSessionFamilies, MemoryStorage, testClient, testOptions } from '../test-utils/index.js'
 import { bitcoin, ethereum, sigilDev, solana } from '../networks.js'
+import { eventAddresses } from '../session.js'
 import { walletConnectLink, walletLinkTabs } from './deep-link.js'
 import type { Connection, ConnectParams } from './types.js'
 import {
@@ -21,7 +23,7 @@ import {
   type WalletConnectSessionHost,
   type WalletConnectState,
 } from './walletconnect.js'
-import { eventAddresses, isClockRefusal, orderAccounts, proxyUrl, SessionProvider, sessionAccounts } from './walletconnect-session.js'
+import { isClockRefusal, proxyUrl, sessionTransport } from './walletconnect-session.js'
 
 const ADDRESS = '0x1111111111111111111111111111111111111111'
 const OTHER = '0x2222222222222222222222222222222222222222'
@@ -89,7 +91,11 @@ function wcClient(fake = fakeSession(), storage = new MemoryStorage()) {
   const options = resolveOptions(testOptions({ apiUrl: 'http://127.0.0.1:9', networks: [ethereum, sigilDev()] }))
   const { client } = testClient(
     { apiUrl: 'http://127.0.0.1:9', networks: [ethereum, sigilDev()] },
-    { storage, connectors: [walletConnectConnectors({ options, load: fake.load })], adapters: [fakeAdapter('eip155').adapter] },
+    {
+      storage,
+      connectors: [walletConnectConnectors({ options, families: fakeSessionFamilies(), load: fake.load })],
+      adapters: [fakeAdapter('eip155').adapter],
+    },
   )
   const connector = client.context.connectors.get(WALLET_CONNECT_ID)
   if (!isWalletConnectConnector(connector)) throw new Error('no WalletConnect connector')
@@ -104,15 +110,17 @@ describe('the connector', () => {
     ])
     // nothing of the SDK is loaded for listing it
     expect(fake.load).not.toHaveBeenCalled()
-    expect(walletConnectConnector({ options: resolveOptions(testOptions({ walletConnect: false })) })).toBeUndefined()
-    const families = walletConnectConnector({ options: resolveOptions(testOptions({ networks: [ethereum, solana, bitcoin] })) })
+    // The namespaces are those of the host's networks that a family (an adapter's session capability) serves.
+    const all = fakeSessionFamilies()
+    expect(walletConnectConnector({ options: resolveOptions(testOptions({ walletConnect: false })), families: all })).toBeUndefined()
+    const families = walletConnectConnector({ options: resolveOptions(testOptions({ networks: [ethereum, solana, bitcoin] })), families: all })
     expect(families?.info).toMatchObject({ chain: 'eip155', namespaces: ['eip155', 'solana', 'bip122'] })
-    expect(walletConnectConnector({ options: resolveOptions(testOptions({ networks: [solana] })) })?.info).toMatchObject({
+    expect(walletConnectConnector({ options: resolveOptions(testOptions({ networks: [solana] })), families: all })?.info).toMatchObject({
       chain: 'solana',
       namespaces: ['solana'],
     })
     const cosmos = { ...ethereum, chainNamespace: 'cosmos' as const, caipNetworkId: 'cosmos:cosmoshub-4' as const }
-    expect(walletConnectConnector({ options: resolveOptions(testOptions({ networks: [cosmos] })) })).toBeUndefined()
+    expect(walletConnectConnector({ options: resolveOptions(testOptions({ networks: [cosmos] })), families: all })).toBeUndefined()
   })
 
   it('connect: the pairing URI shows in the state, approval connects the account, events update it, the wallet ending it disconnects', async () => {
@@ -191,22 +199,6 @@ describe('the connector', () => {
 })
 
 describe('session helpers', () => {
-  const namespaces = {
-    eip155: {
-      accounts: [`eip155:42161:${OTHER}`, `eip155:1:${ADDRESS}`, `eip155:31337:${ADDRESS}`],
-      chains: ['eip155:1', 'eip155:42161', 'eip155:31337'],
-      methods: ['personal_sign', 'eth_sendTransaction'],
-      events: ['accountsChanged'],
-    },
-  }
-
-  it('reads eip155 accounts from a session and prefers the first of the host networks the session has', () => {
-    const all = sessionAccounts(namespaces)
-    expect(all.map((a) => `${a.chainId}:${a.address}`)).toEqual([`42161:${OTHER}`, `1:${ADDRESS}`, `31337:${ADDRESS}`])
-    expect(orderAccounts(all, [sigilDev(), ethereum])).toEqual([{ namespace: 'eip155', address: ADDRESS, type: 'eoa', chainId: 31337 }])
-    expect(orderAccounts(all, [])).toHaveLength(3)
-  })
-
   it('accountsChanged data as addresses or CAIP-10; relay refusals for a token expired or not yet valid', () => {
     expect(eventAddresses([ADDRESS, `eip155:1:${OTHER}`, 5])).toEqual([ADDRESS, OTHER])
     expect(eventAddresses('x')).toEqual([])
@@ -231,21 +223,11 @@ describe('session helpers', () => {
   })
 })
 
-describe('the EIP-1193 provider over a session', () => {
-  function provider(methods = namespacesFor().eip155.methods) {
+describe('the session as a transport', () => {
+  function transport() {
     const client = { request: vi.fn(async () => '0xsig') }
     const fetchFn = vi.fn(async (..._args: unknown[]) => new Response(JSON.stringify({ jsonrpc: '2.0', id: 1, result: '0x64' }), { status: 200 }))
-    const ns = namespacesFor()
-    ns.eip155.methods = methods
-    const p = new SessionProvider({ client: client as never, topic: 'T', namespaces: ns }, 31337, {
-      apiUrl: 'http://127.0.0.1:9',
-      projectId: 'p1',
-      fetch: fetchFn as unknown as typeof fetch,
-    })
-    return { p, client, fetchFn }
-  }
-  function namespacesFor() {
-    return {
+    const namespaces = {
       eip155: {
         accounts: [`eip155:31337:${ADDRESS}`, `eip155:42161:${ADDRESS}`],
         chains: ['eip155:31337', 'eip155:42161'],
@@ -253,27 +235,36 @@ describe('the EIP-1193 provider over a session', () => {
         events: [],
       },
     }
+    const t = sessionTransport(
+      { client, topic: 'T', namespaces },
+      { apiUrl: 'http://127.0.0.1:9', projectId: 'p1', fetch: fetchFn as unknown as typeof fetch },
+      { connectorId: WALLET_CONNECT_ID, type: 'WALLET_CONNECT', name: 'Phone Wallet' },
+    )
+    return { t, client, fetchFn }
   }
 
-  it('answers accounts and chain itself, sends wallet methods to the wallet on the current chain, and reads to the RPC proxy', async () => {
-    const { p, client, fetchFn } = provider()
-    expect(await p.request({ method: 'eth_accounts' })).toEqual([ADDRESS])
-    expect(await p.request({ method: 'eth_chainId' })).toBe('0x7a69')
-    expect(await p.request({ method: 'personal_sign', params: ['0x68', ADDRESS] })).toBe('0xsig')
+  it("sends the wallet's requests through the session on the chain asked, and reads to the RPC proxy", async () => {
+    const { t, client, fetchFn } = transport()
+    expect(t.namespace('eip155')).toEqual({
+      chains: ['eip155:31337', 'eip155:42161'],
+      accounts: [`eip155:31337:${ADDRESS}`, `eip155:42161:${ADDRESS}`],
+      methods: ['personal_sign', 'eth_sendTransaction'],
+    })
+    expect(t.namespace('solana')).toBeUndefined()
+    expect(await t.request('eip155:31337', 'personal_sign', ['0x68', ADDRESS])).toBe('0xsig')
     expect(client.request).toHaveBeenCalledWith({ topic: 'T', chainId: 'eip155:31337', request: { method: 'personal_sign', params: ['0x68', ADDRESS] } })
-    expect(await p.request({ method: 'eth_getBalance', params: [ADDRESS, 'latest'] })).toBe('0x64')
-    expect(fetchFn.mock.calls[0]?.[0]).toBe(proxyUrl('http://127.0.0.1:9', 'p1', 31337))
-    expect(proxyUrl('http://127.0.0.1:9', 'p1', 31337)).toBe('http://127.0.0.1:9/v1?chainId=eip155%3A31337&projectId=p1')
+    expect(await t.read('eip155:31337', 'eth_getBalance', [ADDRESS, 'latest'])).toBe('0x64')
+    expect(fetchFn.mock.calls[0]?.[0]).toBe(proxyUrl('http://127.0.0.1:9', 'p1', 'eip155:31337'))
+    expect(proxyUrl('http://127.0.0.1:9', 'p1', 'eip155:31337')).toBe('http://127.0.0.1:9/v1?chainId=eip155%3A31337&projectId=p1')
   })
 
-  it('switching to a chain the session has needs no wallet round trip and emits chainChanged; a wallet error keeps its code', async () => {
-    const { p, client } = provider()
-    const changed: unknown[] = []
-    p.on('chainChanged', (c: unknown) => changed.push(c))
-    await p.request({ method: 'wallet_switchEthereumChain', params: [{ chainId: '0xa4b1' }] })
-    expect(changed).toEqual(['0xa4b1'])
-    expect(client.request).not.toHaveBeenCalled()
+  it("a wallet error keeps its code; what a family keeps is this session's only", async () => {
+    const { t, client } = transport()
     client.request.mockRejectedValueOnce({ code: 4001, message: 'User rejected.' } as never)
-    await expect(p.request({ method: 'eth_sendTransaction', params: [{}] })).rejects.toMatchObject({ code: 4001, message: 'User rejected.' })
+    await expect(t.request('eip155:31337', 'eth_sendTransaction', [{}])).rejects.toMatchObject({ code: 4001, message: 'User rejected.' })
+    t.remember('x', { a: 1 })
+    expect(t.recall('x')).toEqual({ a: 1 })
+    const other = sessionTransport({ client, topic: 'U', namespaces: {} }, { apiUrl: 'http://127.0.0.1:9', projectId: 'p1' }, t.peer)
+    expect(other.recall('x')).toBeUndefined()
   })
 })

@@ -5,9 +5,11 @@
  * 140 KB gzip) and the session logic are in ./walletconnect-session.ts, imported only when the
  * user picks or hovers WalletConnect (`preload()`), or a stored session is to be restored.
  */
+import { emitter } from '../emitter.js'
 import { WalletConnectError } from '../errors.js'
 import type { ResolvedOptions, WalletConnectOptions } from '../options.js'
-import type { Connector } from '../types.js'
+import type { ChainNamespace, Connector } from '../types.js'
+import { servedNamespaces, type SessionFamilies } from './transport.js'
 import type { Connection, ConnectorEvent, ConnectorSource, ConnectParams, WalletConnector } from './types.js'
 
 export const WALLET_CONNECT_ID = 'walletConnect'
@@ -34,7 +36,7 @@ export interface WalletConnectSession {
   connect(params: ConnectParams): Promise<Connection>
   reconnect(params: ConnectParams): Promise<Connection | undefined>
   disconnect(): Promise<void>
-  provider(namespace: string): unknown
+  provider(namespace: ChainNamespace): unknown
   /** Stops waiting for the wallet: the pending connect() rejects ('cancelled'). */
   cancel(): void
   /** Reconnects the relay socket after it was lost. */
@@ -46,6 +48,8 @@ export interface WalletConnectSession {
 export interface WalletConnectSessionHost {
   options: WalletConnectOptions & { projectId: string; apiUrl: string; metadata: ResolvedOptions['metadata'] }
   connectorId: string
+  /** What each namespace's family does over the session (its adapter's session capability). */
+  families: SessionFamilies
   getState(): WalletConnectState
   setState(patch: Partial<WalletConnectState>): void
   emit(event: ConnectorEvent): void
@@ -71,37 +75,41 @@ export function isWalletConnectConnector(connector: unknown): connector is Walle
 export interface WalletConnectConnectorOptions {
   /** The resolved modal options (relay, Verify, project id, metadata, networks). */
   options: ResolvedOptions
+  /**
+   * The families the session may hold (the host's adapters' session capabilities); the modal
+   * gives its own to the connector source when it starts watching.
+   */
+  families?: SessionFamilies
   /** The session module; the SDK-backed one by default (a test passes a fake). */
   load?: () => Promise<(host: WalletConnectSessionHost) => WalletConnectSession>
 }
 
-/** The namespaces a WalletConnect session can hold here (the session module knows their methods). */
-const SESSION_NAMESPACES: readonly string[] = ['eip155', 'solana', 'bip122']
-
-/** The WalletConnect connector for the namespaces the host configured (EVM, Solana, Bitcoin). */
-export function walletConnectConnector({ options, load }: WalletConnectConnectorOptions): WalletConnectConnector | undefined {
+/**
+ * The WalletConnect connector for the namespaces the host configured and has a family with a
+ * session capability for (EVM, Solana, Bitcoin with Sigil's adapters).
+ */
+export function walletConnectConnector({ options, families = {}, load }: WalletConnectConnectorOptions): WalletConnectConnector | undefined {
   const wc = options.walletConnect
   if (!wc) return undefined
-  const namespaces = [...new Set(options.networks.map((n) => n.chainNamespace))].filter((ns) => SESSION_NAMESPACES.includes(ns))
+  const namespaces = servedNamespaces(families, options.networks)
   const [chain] = namespaces
   if (!chain) return undefined
   // No image here: the modal draws WalletConnect's logo itself (the page does not carry it).
   const info: Connector = { id: WALLET_CONNECT_ID, name: WALLET_CONNECT_NAME, chain, namespaces, type: 'WALLET_CONNECT' }
-  const listeners = new Set<(event: ConnectorEvent) => void>()
-  const stateListeners = new Set<(state: WalletConnectState) => void>()
+  const events = emitter<ConnectorEvent>()
+  const states = emitter<WalletConnectState>()
   let state: WalletConnectState = { pairing: 'idle', relay: 'idle' }
   const setState = (patch: Partial<WalletConnectState>) => {
     state = { ...state, ...patch }
-    for (const listener of [...stateListeners]) listener(state)
+    states.emit(state)
   }
   const host: WalletConnectSessionHost = {
     options: { ...wc, projectId: options.projectId, apiUrl: options.apiUrl, metadata: options.metadata },
     connectorId: info.id,
+    families,
     getState: () => state,
     setState,
-    emit: (event) => {
-      for (const listener of [...listeners]) listener(event)
-    },
+    emit: events.emit,
   }
   const importSession = load ?? (() => import('./walletconnect-session.js').then((m) => m.createWalletConnectSession))
   let session: Promise<WalletConnectSession> | undefined
@@ -121,10 +129,7 @@ export function walletConnectConnector({ options, load }: WalletConnectConnector
   return {
     info,
     getState: () => state,
-    subscribeState(listener) {
-      stateListeners.add(listener)
-      return () => stateListeners.delete(listener)
-    },
+    subscribeState: states.subscribe,
     preload: (start = false) =>
       sessionModule()
         .then((s) => (start ? s.warmUp() : undefined))
@@ -141,10 +146,7 @@ export function walletConnectConnector({ options, load }: WalletConnectConnector
       if (session) await (await session).disconnect()
     },
     getProvider: (namespace) => loaded?.provider(namespace),
-    subscribe(listener) {
-      listeners.add(listener)
-      return () => listeners.delete(listener)
-    },
+    subscribe: events.subscribe,
     cancel: () => loaded?.cancel(),
     async retryRelay() {
       await (await sessionModule()).retryRelay()
@@ -152,12 +154,15 @@ export function walletConnectConnector({ options, load }: WalletConnectConnector
   }
 }
 
-/** The WalletConnect connector as a connector source (none when the host turned it off). */
+/**
+ * The WalletConnect connector as a connector source (none when the host turned it off); it
+ * serves the families the modal's adapters bring, unless given its own.
+ */
 export function walletConnectConnectors(options: WalletConnectConnectorOptions): ConnectorSource {
   let connector: WalletConnectConnector | undefined | null = null
   return {
-    watch(onChange) {
-      if (connector === null) connector = walletConnectConnector(options)
+    watch(onChange, context) {
+      if (connector === null) connector = walletConnectConnector({ ...options, families: options.families ?? context?.families ?? {} })
       onChange(connector ? [connector] : [])
       return () => undefined
     },

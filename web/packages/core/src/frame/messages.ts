@@ -5,6 +5,7 @@
  * Shared by @sigil/core (the bridge) and @sigil/frame (the secure page): `@sigil/core/frame-messages`.
  */
 import { z } from 'zod'
+import { FRAME_NAMESPACES } from './namespaces.js'
 
 /** A request id: random, hex or uuid-like, never empty. */
 const id = z.string().regex(/^[A-Za-z0-9-]{8,64}$/)
@@ -77,7 +78,7 @@ export const AppRequest = z.discriminatedUnion('type', [
 export type AppRequest = z.infer<typeof AppRequest>
 export type AppRequestType = AppRequest['type']
 
-const account = z.object({ namespace: z.enum(['eip155', 'solana']), address: z.string().min(1).max(100), type: accountType })
+const account = z.object({ namespace: z.enum(FRAME_NAMESPACES), address: z.string().min(1).max(100), type: accountType })
 /** The user the frame is logged in as: never a token or a key. */
 export const FrameUser = z.object({
   email: z.string().optional(),
@@ -186,6 +187,21 @@ export const UNSAFE_RPC_METHODS: readonly string[] = [
   'wallet_revokePermissions',
   'eth_sendUserOperation',
 ]
+
+/** RPC methods the embedded wallet's key signs (the Sigil server's signer); the others of UNSAFE_RPC_METHODS it refuses. */
+export const SIGNING_RPC_METHODS: readonly string[] = [
+  'personal_sign',
+  'eth_signTypedData_v4',
+  'eth_sendTransaction',
+  'solana_signMessage',
+  'solana_signTransaction',
+]
+
+/** What the embedded wallet allows, as a session lists a wallet's methods: the reads and what it signs. */
+export const FRAME_METHODS: readonly string[] = [...SAFE_RPC_METHODS, ...SIGNING_RPC_METHODS]
+
+/** Methods the host page answers for the embedded wallet: it has no EIP-5792 capabilities (balances come from the server). */
+export const FRAME_ANSWERS: Readonly<Record<string, unknown>> = { wallet_getCapabilities: {} }
 
 export type RpcSafety = 'safe' | 'unsafe' | 'not-allowed'
 

@@ -1,10 +1,11 @@
 /*
  * The English message catalogue: every text a visitor can see, the error catalogue of spec
  * section 8 included. Views and controllers take their words from here, so another locale is
- * another object of type `Messages`, with no view touched. It is kept in two files so that the
- * view texts load with the modal rather than with the host page.
+ * another object of type `Messages`, with no view touched. It is kept in parts so that the view
+ * texts load with the modal, and a feature's texts with the feature, rather than with the host page.
  */
 import { connectButton, errors, rpc } from './core.js'
+import { login } from './login.js'
 import { ui } from './ui.js'
 
 /** The catalogue's shape: what a locale provides. */
@@ -12,10 +13,11 @@ export interface Messages {
   rpc: Readonly<Record<number, string>>
   errors: typeof errors
   connectButton: typeof connectButton
+  login: typeof login
   ui: typeof ui
 }
 
-export const en: Messages = { rpc, errors, connectButton, ui }
+export const en: Messages = { rpc, errors, connectButton, login, ui }
 
 /** The catalogue in use. */
 export const messages: Messages = en

@@ -1,4 +1,4 @@
-import type { Eip1193Provider } from '../connectors/eip1193.js'
+import type { Eip1193Provider } from '../eip1193.js'
 
 export const ACCOUNT = '0x52908400098527886E0F7030069857D2E4169EE7'
 

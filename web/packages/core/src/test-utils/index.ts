@@ -1,14 +1,17 @@
 import { vi } from 'vitest'
-import type { ChainAdapter } from '../adapter.js'
+import type { ChainAdapter, FamilySession } from '../adapter.js'
+import { AUTH_CONNECTOR_ID, type AuthConnector, type EmbeddedRequestEvent } from '../connectors/auth.js'
 import type { AnalyticsEvent } from '../analytics.js'
-import type { BlockchainClient, Identity } from '../api/blockchain.js'
+import type { BlockchainClient, Identity } from '../features/account/blockchain.js'
 import { createSigil, type SigilDependencies } from '../client.js'
+import type { SessionFamilies, SessionNamespace, SessionTransport } from '../connectors/transport.js'
 import type { Connection, ConnectorEvent, ConnectorSource, ConnectParams, WalletConnector } from '../connectors/types.js'
 import { detectMobile, type SigilContext } from '../context.js'
 import { arbitrum, ethereum, polygon, sigilDev, solana } from '../networks.js'
 import { resolveOptions, type SigilOptions } from '../options.js'
 import { createSigilStorage, type KeyValueStorage } from '../storage.js'
 import { createSigilStore } from '../store.js'
+import { watchUnsupportedChain } from '../watchers.js'
 import type { AccountType, CaipNetwork, ChainNamespace, ConnectorType, TokenBalance } from '../types.js'
 
 /** A Map-backed Web Storage stand-in whose contents tests can read. */
@@ -57,6 +60,8 @@ export function testContext(
     eventListeners: new Set(),
     lastEvent: undefined,
   }
+  // As the client does: the views that open in answer to state.
+  watchUnsupportedChain(ctx)
   return { ctx, events, backend }
 }
 
@@ -199,3 +204,108 @@ export function testClient(overrides: Partial<SigilOptions> = {}, deps: SigilDep
 }
 
 export { detectMobile }
+
+/**
+ * A session transport over WalletConnect-shaped namespaces (keys may be a namespace or one of
+ * its chains): `request(chainId, method, params)` answers the wallet's part, `read` the chain's.
+ */
+export function fakeTransport(
+  namespaces: () => Record<string, { chains?: string[]; accounts: string[]; methods: string[]; events?: string[] }>,
+  request: (chainId: string, method: string, params: unknown) => Promise<unknown>,
+  options: { read?: SessionTransport['read']; switchChain?: SessionTransport['switchChain']; peer?: Partial<SessionTransport['peer']> } = {},
+): SessionTransport & { kept: Map<string, unknown> } {
+  const kept = new Map<string, unknown>()
+  return {
+    peer: { connectorId: 'walletConnect', type: 'WALLET_CONNECT', name: 'Phone Wallet', ...options.peer },
+    namespace(namespace): SessionNamespace | undefined {
+      const parts = Object.entries(namespaces()).filter(([key]) => key === namespace || key.startsWith(`${namespace}:`))
+      if (!parts.length) return undefined
+      const accounts = parts.flatMap(([, ns]) => ns.accounts).filter((a) => a.startsWith(`${namespace}:`))
+      const chains = [...parts.flatMap(([, ns]) => ns.chains ?? []), ...accounts.map((a) => a.split(':').slice(0, 2).join(':'))]
+      return { chains: [...new Set(chains)], accounts, methods: [...new Set(parts.flatMap(([, ns]) => ns.methods))] }
+    },
+    request,
+    read: options.read ?? (async () => undefined),
+    ...(options.switchChain ? { switchChain: options.switchChain } : {}),
+    recall: (name) => kept.get(name),
+    remember: (name, value) => void kept.set(name, value),
+    kept,
+  }
+}
+
+/** Session capabilities for eip155, solana and bip122 whose families read nothing and bind no provider. */
+export function fakeSessionFamilies(): SessionFamilies {
+  const family: FamilySession = { methods: [], events: [], accounts: () => [], open: () => ({ provider: {} }) }
+  const capability = { load: async () => family }
+  return { eip155: capability, solana: capability, bip122: capability }
+}
+
+/**
+ * An embedded-wallet connector whose steps a test scripts (each a vi.fn; `overrides` replace
+ * them), connecting ADDRESS on chain 31337; `source` lists it, `emitRequest` plays its requests.
+ */
+export function fakeAuthConnector(overrides: Partial<AuthConnector> = {}, address = '0x1111111111111111111111111111111111111111') {
+  const requests = new Set<(event: EmbeddedRequestEvent) => void>()
+  const base = {
+    info: { id: AUTH_CONNECTOR_ID, name: 'Email', chain: 'eip155', namespaces: ['eip155', 'solana'], type: 'AUTH' },
+    connect: vi.fn(
+      async (_params: ConnectParams): Promise<Connection> => ({
+        connectorId: AUTH_CONNECTOR_ID,
+        accounts: [{ namespace: 'eip155', address, type: 'eoa', chainId: 31337 }],
+      }),
+    ),
+    reconnect: vi.fn(async (_params: ConnectParams): Promise<Connection | undefined> => undefined),
+    disconnect: vi.fn(async () => undefined),
+    getProvider: () => ({ request: async () => null }),
+    subscribe: () => () => undefined,
+    connectEmail: vi.fn(async (_email: string) => 'VERIFY_OTP' as const),
+    connectDevice: vi.fn(async () => undefined),
+    connectOtp: vi.fn(async (_otp: string) => undefined),
+    updateEmail: vi.fn(async (_email: string) => 'VERIFY_PRIMARY_OTP' as const),
+    updateEmailPrimaryOtp: vi.fn(async (_otp: string) => undefined),
+    updateEmailSecondaryOtp: vi.fn(async (_otp: string) => 'new@b.co'),
+    exportKeys: vi.fn(async (_options?: { signal?: AbortSignal }) => undefined),
+    getSocialRedirectUri: vi.fn(async (_provider: string, _options?: { returnUrl?: string }) => 'https://idp.example/auth?state=s1'),
+    connectSocial: vi.fn(async (_uri: string, _options?: { signal?: AbortSignal }) => ({ provider: 'google', userName: 'alice' })),
+    getFarcasterUri: vi.fn(async () => 'https://farcaster.xyz/~/siwf?channelToken=c1'),
+    connectFarcaster: vi.fn(async (_options?: { signal?: AbortSignal; onRefused?: (reason: string) => void }) => ({
+      provider: 'farcaster',
+      userName: 'alice',
+    })),
+    getEmail: () => undefined as string | undefined,
+    getSocialLogin: () => undefined,
+    emailCooldownMs: () => 0,
+    showFrame: vi.fn(),
+    subscribeRequests: (listener: (event: EmbeddedRequestEvent) => void) => {
+      requests.add(listener)
+      return () => requests.delete(listener)
+    },
+  } satisfies AuthConnector
+  const auth = { ...base, ...overrides } as typeof base
+  const source: ConnectorSource = {
+    watch(onChange) {
+      onChange([auth])
+      return () => undefined
+    },
+  }
+  const emitRequest = (event: EmbeddedRequestEvent) => {
+    for (const l of [...requests]) l(event)
+  }
+  return { auth, source, emitRequest }
+}
+
+/** A fetch double answering every request with `body` as JSON and `status`; its calls are inspectable. */
+export function fakeFetch(status: number, body: unknown) {
+  return vi.fn(
+    async (_url: string | URL | Request, _init?: RequestInit) =>
+      new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } }),
+  )
+}
+
+/** The URL of a fetch double's `i`-th call. */
+export const calledUrl = (fetch: ReturnType<typeof fakeFetch>, i = 0) => new URL(String(fetch.mock.calls[i]?.[0]))
+
+/** A Sigil server API client's options against https://api.test/ for project p1, fetching with `fetch`. */
+export function apiClientOptions(fetch: ReturnType<typeof fakeFetch>) {
+  return { baseUrl: 'https://api.test/', projectId: 'p1', sdkType: 'sigil', sdkVersion: '0.1.0', fetch: fetch as unknown as typeof globalThis.fetch }
+}

@@ -1,4 +1,4 @@
-import { currentRoute, hideNotification, openingView, type RouteEntry, type SigilClient, type SigilState } from '@sigil/core'
+import { currentRoute, hideNotification, openingViewOf, type RouteEntry, type SigilClient, type SigilState } from '@sigil/core'
 import { messages } from '@sigil/core/messages'
 import { Activity, memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type CSSProperties, type ReactNode } from 'react'
 import type { AppKit } from '../appkit.js'
@@ -69,7 +69,7 @@ function onIdle(task: () => void): () => void {
 
 /** Whether the next open() (no view asked for) would show the Connect view. */
 function opensOnConnect(client: SigilClient): (state: SigilState) => boolean {
-  return (state) => openingView(client.context, state) === 'Connect'
+  return (state) => openingViewOf(client, state) === 'Connect'
 }
 
 /**

@@ -1,8 +1,9 @@
-import { createContext, useCallback, useContext, useEffect, useSyncExternalStore } from 'react'
+import { createContext, useCallback, useContext, useEffect, useRef, useSyncExternalStore } from 'react'
 import type { SigilClient, SigilState } from '@sigil/core'
 import type { Messages } from '@sigil/core/messages'
 import type { GetWalletsParams, WalletListEntry } from '@sigil/core/api'
 import type { AppKit } from '../appkit.js'
+import { useStoreSelector } from '../selector.js'
 import type { Directory } from './directory.js'
 
 export interface ModalContextValue {
@@ -30,9 +31,17 @@ export function useMessages(): Messages {
 
 /** One slice of the store; `select` must return a stable value. */
 export function useStore<T>(select: (state: SigilState) => T): T {
-  const { client } = useModal()
-  const snapshot = useCallback(() => select(client.store.getState()), [client, select])
-  return useSyncExternalStore(client.store.subscribe, snapshot, snapshot)
+  return useStoreSelector(useModal().client.store, select)
+}
+
+/** Runs `run` once per visit to a view (a ref survives StrictMode's effect replay). */
+export function useOnce(run: () => void): void {
+  const started = useRef(false)
+  useEffect(() => {
+    if (started.current) return
+    started.current = true
+    run()
+  }, [run])
 }
 
 /** Entries older than this are refreshed when a view shows them (the cached page shows meanwhile). */

@@ -1,0 +1,79 @@
+import { describe, expect, it, vi } from 'vitest'
+import { createSigil } from '../../client.js'
+import { fakeAdapter, fakeBlockchainApi, fakeConnector, MemoryStorage, testOptions, tokenBalance } from '../../test-utils/index.js'
+import { parseAmount } from './send.js'
+
+const SOL_ADDRESS = 'So11111111111111111111111111111111111111112'
+const MINT = 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v'
+const RECEIVER = 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA'
+
+function setup(withSend = true) {
+  const wallet = fakeConnector({ id: 'sol', wallets: { solana: { accounts: [SOL_ADDRESS], chainId: '5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp' } } })
+  const { adapter } = fakeAdapter('solana')
+  const sendTransfer = vi.fn(async () => 'sig123')
+  const solana = { ...adapter, isAddress: (a: string) => a.length >= 32 && !a.startsWith('0x'), ...(withSend ? { sendTransfer } : {}) }
+  const api = fakeBlockchainApi([
+    tokenBalance({ name: 'Solana', symbol: 'SOL', chainId: 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp', numeric: '10', decimals: '9' }),
+    tokenBalance({ name: 'USD Coin', symbol: 'USDC', address: MINT, chainId: 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp', numeric: '5', decimals: '6' }),
+  ])
+  const client = createSigil(testOptions(), {
+    adapters: [solana],
+    connectors: [wallet.source],
+    isMobile: () => false,
+    blockchainApi: api,
+    restore: false,
+    storage: new MemoryStorage(),
+  })
+  return { client, sendTransfer, api }
+}
+
+async function connected(withSend = true) {
+  const s = setup(withSend)
+  await s.client.connect('sol')
+  await vi.waitFor(() => expect(s.client.store.getState().chains.solana?.account.tokenBalance).toHaveLength(2))
+  return s
+}
+
+describe('send (spec sections 4 and 5)', () => {
+  it('parses decimal amounts into the smallest unit', () => {
+    expect(parseAmount('1.5', 9)).toBe(1_500_000_000n)
+    expect(parseAmount('.25', 6)).toBe(250_000n)
+    expect(parseAmount('25', 0)).toBe(25n)
+    for (const bad of ['', '0', '0.0', '-1', '1e3', '1.2345678', 'abc', '1.2.3']) expect(parseAmount(bad, 6)).toBeUndefined()
+  })
+
+  it('needs an amount and a receiver, then a token, with the spec texts', async () => {
+    const { client, sendTransfer } = await connected()
+    await expect(client.send({ to: '', amount: '1', token: 'native' })).rejects.toMatchObject({ message: 'An amount and receiver address are required' })
+    await expect(client.send({ to: RECEIVER, amount: ' ', token: 'native' })).rejects.toMatchObject({ code: 'AMOUNT_AND_RECEIVER_REQUIRED' })
+    await expect(client.send({ to: RECEIVER, amount: '1', token: undefined })).rejects.toMatchObject({ message: 'A token is required' })
+    await expect(client.send({ to: RECEIVER, amount: '1', token: 'NotHeld111111111111111111111111111' })).rejects.toMatchObject({ code: 'TOKEN_REQUIRED' })
+    // A receiver the namespace's address rule refuses, or an amount past the token's decimals.
+    await expect(client.send({ to: '0x1111111111111111111111111111111111111111', amount: '1', token: 'native' })).rejects.toMatchObject({
+      code: 'AMOUNT_AND_RECEIVER_REQUIRED',
+    })
+    await expect(client.send({ to: RECEIVER, amount: '1.0000001', token: MINT })).rejects.toMatchObject({ code: 'AMOUNT_AND_RECEIVER_REQUIRED' })
+    expect(sendTransfer).not.toHaveBeenCalled()
+  })
+
+  it('sends the native currency or a token through the adapter, then reads balances past the cache', async () => {
+    const { client, sendTransfer, api } = await connected()
+    const network = client.store.getState().activeCaipNetwork
+    expect(await client.send({ to: RECEIVER, amount: '1.5', token: 'native' })).toBe('sig123')
+    expect(sendTransfer).toHaveBeenLastCalledWith(expect.anything(), { from: SOL_ADDRESS, to: RECEIVER, amount: 1_500_000_000n, network })
+    await client.send({ to: RECEIVER, amount: '2', token: MINT })
+    expect(sendTransfer).toHaveBeenLastCalledWith(expect.anything(), {
+      from: SOL_ADDRESS,
+      to: RECEIVER,
+      amount: 2_000_000n,
+      token: { address: MINT, decimals: 6 },
+      network,
+    })
+    expect(api.getBalances).toHaveBeenLastCalledWith(SOL_ADDRESS, expect.objectContaining({ forceUpdate: true }))
+  })
+
+  it("is 'Unsupported chain' where the namespace's adapter cannot send", async () => {
+    const { client } = await connected(false)
+    await expect(client.send({ to: RECEIVER, amount: '1', token: 'native' })).rejects.toMatchObject({ message: 'Unsupported chain' })
+  })
+})

@@ -1,0 +1,105 @@
+/*
+ * The two `siwx` implementations a host can pass. Both are thin: the message builder, the
+ * keccak code and the server client load with import() the first time they are needed.
+ */
+import type { KeyValueStorage } from '../../storage.js'
+import { SDK_TYPE, SDK_VERSION } from '../../version.js'
+import type { SIWXConfig } from './types.js'
+
+type Impl = Omit<SIWXConfig, 'getRequired' | 'signOutOnDisconnect'>
+
+function defaultStorage(): KeyValueStorage {
+  const ls = (globalThis as { localStorage?: KeyValueStorage }).localStorage
+  if (ls) return ls
+  const map = new Map<string, string>()
+  return { getItem: (k) => map.get(k) ?? null, setItem: (k, v) => void map.set(k, v), removeItem: (k) => void map.delete(k) }
+}
+
+function lazyConfig(load: () => Promise<Impl>, required: boolean, signOutOnDisconnect: boolean): SIWXConfig {
+  let impl: Promise<Impl> | undefined
+  const get = () => {
+    impl ??= load()
+    impl.catch(() => {
+      impl = undefined
+    })
+    return impl
+  }
+  return {
+    createMessage: async (input) => (await get()).createMessage(input),
+    addSession: async (session) => (await get()).addSession(session),
+    getSessions: async (chainId, address) => (await get()).getSessions(chainId, address),
+    revokeSession: async (chainId, address) => (await get()).revokeSession(chainId, address),
+    setSessions: async (sessions) => (await get()).setSessions(sessions),
+    getRequired: () => required,
+    signOutOnDisconnect,
+  }
+}
+
+export interface ServerSiwxOptions {
+  /** The Sigil server, e.g. 'https://sigil.example.com'; defaults to the page's origin. */
+  apiUrl?: string
+  /** The project id (the server checks the page's origin against it). */
+  projectId: string
+  /** The visitor must sign in to stay connected. Default false. */
+  required?: boolean
+  /** One line shown in the message and in the modal. */
+  statement?: string
+  /** Adds an Expiration Time to messages, this many minutes after issuance. */
+  expirationMinutes?: number
+  /** Sign out on the server when the wallet disconnects. Default true. */
+  signOutOnDisconnect?: boolean
+  /** Where the bearer token is kept (key '@appkit/siwx-auth-token'); localStorage by default. */
+  storage?: KeyValueStorage
+  fetch?: typeof fetch
+  sdkType?: string
+  sdkVersion?: string
+}
+
+/** Sign-in verified by the Sigil server (/auth/v1/*): nonce, signature check, sessions, sign-out. */
+export function serverSiwx(options: ServerSiwxOptions): SIWXConfig & { readonly statement: string | undefined } {
+  const location = (globalThis as { location?: { origin?: string } }).location
+  const apiUrl = options.apiUrl ?? (location?.origin && location.origin !== 'null' ? location.origin : '')
+  const config = lazyConfig(
+    async () => {
+      const m = await import('./server-client.js')
+      return m.createServerSiwxImpl({
+        apiUrl,
+        projectId: options.projectId,
+        sdkType: options.sdkType ?? SDK_TYPE,
+        sdkVersion: options.sdkVersion ?? SDK_VERSION,
+        statement: options.statement,
+        expirationMinutes: options.expirationMinutes,
+        storage: options.storage ?? defaultStorage(),
+        ...(options.fetch ? { fetch: options.fetch } : {}),
+      })
+    },
+    options.required ?? false,
+    options.signOutOnDisconnect ?? true,
+  )
+  return Object.assign(config, { statement: options.statement })
+}
+
+export interface LocalSiwxOptions {
+  required?: boolean
+  statement?: string
+  expirationMinutes?: number
+  signOutOnDisconnect?: boolean
+  /** Key '@appkit/siwx'; localStorage by default. */
+  storage?: KeyValueStorage
+}
+
+/**
+ * Sign-in kept in the browser, for sites without a server: the signature is stored but NOT
+ * verified, so it proves nothing to a backend.
+ */
+export function localSiwx(options: LocalSiwxOptions = {}): SIWXConfig & { readonly statement: string | undefined } {
+  const config = lazyConfig(
+    async () => {
+      const m = await import('./local-impl.js')
+      return m.createLocalSiwxImpl({ storage: options.storage ?? defaultStorage(), statement: options.statement, expirationMinutes: options.expirationMinutes })
+    },
+    options.required ?? false,
+    options.signOutOnDisconnect ?? true,
+  )
+  return Object.assign(config, { statement: options.statement })
+}

@@ -1,0 +1,73 @@
+import type { CaipNetworkId } from '../../types.js'
+
+/** The fields of a CAIP-122 / EIP-4361 sign-in message (spec section 3 "Sign-in message"). */
+export interface SIWXMessageData {
+  accountAddress: string
+  /** CAIP-2, e.g. 'eip155:31337'. */
+  chainId: CaipNetworkId
+  domain: string
+  uri: string
+  version: string
+  nonce: string
+  statement?: string
+  /** RFC 3339. */
+  issuedAt?: string
+  expirationTime?: string
+  notBefore?: string
+  requestId?: string
+  resources?: string[]
+}
+
+/** A message ready to be signed: its fields, and `toString()` giving the exact text. */
+export interface SIWXMessage extends SIWXMessageData {
+  toString(): string
+}
+
+/** A signed-in session (spec section 3 "Session"). Server-backed sessions also carry an id and an expiry. */
+export interface SIWXSession {
+  data: SIWXMessageData
+  message: string
+  signature: string
+  cacao?: unknown
+  /** Server session id. */
+  id?: string
+  /** When the session ends (RFC 3339). */
+  expiresAt?: string
+}
+
+/** What `createMessage` is given. */
+export interface SIWXMessageInput {
+  /** In the namespace's canonical form (EIP-55 for eip155), as its chain adapter gives it. */
+  accountAddress: string
+  chainId: CaipNetworkId
+  /** How the message names the chain ('Ethereum' for eip155), from the namespace's chain adapter. */
+  accountLabel?: string
+}
+
+/**
+ * Sign-in with any chain: where messages come from and where sessions live. See `serverSiwx`
+ * (sessions verified and kept by the Sigil server) and `localSiwx` (kept in localStorage).
+ */
+export interface SIWXConfig {
+  createMessage(input: SIWXMessageInput): Promise<SIWXMessage>
+  /** Stores a freshly signed session; rejects (with the server's message) when it is refused. */
+  addSession(session: SIWXSession): Promise<void>
+  /** The sessions stored for this account on this chain (empty when there is none). */
+  getSessions(chainId: CaipNetworkId, address: string): Promise<SIWXSession[]>
+  revokeSession(chainId: CaipNetworkId, address: string): Promise<void>
+  setSessions(sessions: SIWXSession[]): Promise<void>
+  /** Whether the visitor must sign in to stay connected. */
+  getRequired?(): boolean
+  /** Sign out when the wallet disconnects. */
+  signOutOnDisconnect?: boolean
+}
+
+export type SiwxStatus = 'signed-out' | 'signing' | 'signed-in'
+
+/** Sign-in state in the store, for the modal and the host page's hooks. */
+export interface SiwxState {
+  status: SiwxStatus
+  session: SIWXSession | undefined
+  /** The last sign-in failure, shown in the SIWXSignMessage view. */
+  error: string | undefined
+}

@@ -1,0 +1,317 @@
+import {
+  canSend as familyCanSend,
+  displayAddress,
+  errorText,
+  floorDecimals,
+  formatBalance,
+  formatFiat,
+  shortenAddress,
+  showError,
+  showSuccess,
+  tokenFiatValue,
+  totalFiatValue,
+  type BalanceStatus,
+  type SigilState,
+  type TokenBalance,
+} from '@sigil/core'
+import { useCallback, useEffect, useId, useRef, useState, type KeyboardEvent } from 'react'
+import { loginEmail } from '@sigil/core/login'
+import type { Messages } from '@sigil/core/messages'
+import { useMessages, useModal, useStore } from '../../context.js'
+import { providerLabel } from '../social/login-window.js'
+import { Icons, Identicon, RemoteImage } from '../../ui.js'
+import { SendForm } from '../send/SendForm.js'
+
+const selectChain = (s: SigilState) => s.chains[s.activeNamespace]
+const selectNetwork = (s: SigilState) => s.activeCaipNetwork
+const selectProviderType = (s: SigilState) => s.providers[s.activeNamespace]?.type
+const selectNamespace = (s: SigilState) => s.activeNamespace
+
+/** The account tabs; those with a placeholder have no content yet. */
+const tabsOf = (m: Messages['ui']['account']): readonly { id: string; label: string; placeholder?: string }[] => [
+  { id: 'tokens', label: m.tabs.tokens },
+  { id: 'nfts', label: m.tabs.nfts, placeholder: m.nftsLater },
+  { id: 'activity', label: m.tabs.activity, placeholder: m.activityLater },
+]
+
+/** The connected account: avatar, address (copy), balance, network (switch), tabs, disconnect. */
+export function AccountView() {
+  const { client, directory } = useModal()
+  const ui = useMessages().ui
+  const m = ui.account
+  const tabs = tabsOf(m)
+  const chain = useStore(selectChain)
+  const network = useStore(selectNetwork)
+  const providerType = useStore(selectProviderType)
+  const account = chain?.account
+  const address = useDisplayAddress(chain?.account.address)
+  const [copied, setCopied] = useState(false)
+  const [tab, setTab] = useState(0)
+  const [disconnecting, setDisconnecting] = useState(false)
+  const [sending, setSending] = useState(false)
+  const namespace = useStore(selectNamespace)
+  // Sending is offered where the namespace's adapter can send (and the host left the feature on).
+  const canSend = familyCanSend(client, namespace)
+  const tabRefs = useRef<(HTMLButtonElement | null)[]>([])
+  const idBase = useId()
+
+  // Showing the account asks for its balances: answered from the 30 s cache when fresh, and
+  // not at all during the 30 s after a failure (the controller decides).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: another network means other balances: refresh on a switch too
+  useEffect(() => {
+    if (address) void client.refreshBalance()
+  }, [client, address, network.caipNetworkId])
+
+  const copy = useCallback(async () => {
+    if (!address) return
+    try {
+      await navigator.clipboard.writeText(address)
+      setCopied(true)
+      setTimeout(() => setCopied(false), 1500)
+      showSuccess(client.store, m.addressCopied)
+    } catch {
+      showError(client.store, m.copyFailed)
+    }
+  }, [address, client, m])
+
+  const disconnect = useCallback(async () => {
+    setDisconnecting(true)
+    try {
+      await client.disconnect()
+    } catch (error) {
+      showError(client.store, errorText(error))
+    } finally {
+      setDisconnecting(false)
+    }
+  }, [client])
+
+  const onTabKey = (event: KeyboardEvent) => {
+    const delta = event.key === 'ArrowRight' ? 1 : event.key === 'ArrowLeft' ? -1 : 0
+    if (!delta) return
+    event.preventDefault()
+    const next = (tab + delta + tabs.length) % tabs.length
+    setTab(next)
+    tabRefs.current[next]?.focus()
+  }
+
+  if (!address) {
+    return (
+      <div className="state">
+        <p className="sub">{m.noWallet}</p>
+        <button type="button" className="btn" onClick={() => client.push('Connect')}>
+          {ui.connectWallet}
+        </button>
+      </div>
+    )
+  }
+  const wallet = account?.connectedWalletInfo
+  const current = tabs[tab] ?? (tabs[0] as (typeof tabs)[number])
+  const fiatTotal = totalFiatValue(account?.tokenBalance ?? [])
+  return (
+    <div data-testid="account-view">
+      <div className="account">
+        {account?.profileImage ? <RemoteImage src={account.profileImage} name={address} className="lg round" /> : <Identicon address={address} />}
+        <div className="addr">
+          <span title={address} data-testid="account-address">
+            {account?.profileName ?? shortenAddress(address)}
+          </span>
+          <button type="button" className="icon-btn" aria-label={copied ? m.addressCopied : m.copyAddress} onClick={() => void copy()}>
+            {copied ? <Icons.check /> : <Icons.copy />}
+          </button>
+        </div>
+        <div className="balance" data-testid="account-balance">
+          {account?.balance !== undefined ? formatBalance(account.balance, account.balanceSymbol) : isPending(chain?.balanceStatus) ? '…' : '—'}
+        </div>
+        {fiatTotal !== undefined ? (
+          <div className="fiat" data-testid="account-fiat">
+            {formatFiat(fiatTotal, 'USD')}
+          </div>
+        ) : null}
+        <div style={{ display: 'flex', gap: 8, marginTop: 6, flexWrap: 'wrap', justifyContent: 'center' }}>
+          <button
+            type="button"
+            className="pill"
+            aria-label={m.switchNetwork(network.name)}
+            onClick={() => client.push('Networks')}
+            disabled={!client.options.enableNetworkSwitch}
+          >
+            <RemoteImage src={directory.networkImage(network)} name={network.name} className="sm" />
+            {network.name}
+            <Icons.chevron />
+          </button>
+          {account?.addressExplorerUrl ? (
+            <a className="pill" href={account.addressExplorerUrl} target="_blank" rel="noreferrer noopener" style={{ paddingLeft: 12 }}>
+              {m.explorer} <Icons.external />
+            </a>
+          ) : null}
+        </div>
+        {wallet && providerType !== 'AUTH' ? (
+          <p className="sub" style={{ fontSize: 12 }}>
+            {m.connectedWith(wallet.name)}
+          </p>
+        ) : null}
+        {providerType === 'AUTH' ? (
+          <EmbeddedAccount
+            type={account?.allAccounts?.find((a) => a.address === address)?.type}
+            socialProvider={account?.socialProvider}
+            userName={account?.user?.username}
+          />
+        ) : null}
+        {canSend && !sending ? (
+          <button type="button" className="btn secondary" onClick={() => setSending(true)}>
+            {m.send.open}
+          </button>
+        ) : null}
+      </div>
+      {canSend && sending ? <SendForm key={`${namespace}:${address}`} onDone={() => setSending(false)} /> : null}
+      <div className="tabs" role="tablist" aria-label={m.tabsLabel}>
+        {tabs.map((t, i) => (
+          <button
+            key={t.id}
+            ref={(el) => {
+              tabRefs.current[i] = el
+            }}
+            type="button"
+            role="tab"
+            id={`${idBase}-tab-${t.id}`}
+            aria-selected={i === tab}
+            aria-controls={`${idBase}-panel-${t.id}`}
+            tabIndex={i === tab ? 0 : -1}
+            className="tab"
+            onClick={() => setTab(i)}
+            onKeyDown={onTabKey}
+          >
+            {t.label}
+          </button>
+        ))}
+      </div>
+      <div
+        className={current.id === 'tokens' ? 'panel tokens' : 'panel'}
+        role="tabpanel"
+        id={`${idBase}-panel-${current.id}`}
+        aria-labelledby={`${idBase}-tab-${current.id}`}
+        aria-busy={current.id === 'tokens' && chain?.balanceStatus === 'loading'}
+      >
+        {current.id === 'tokens' ? (
+          <TokenList
+            tokens={account?.tokenBalance ?? []}
+            status={chain?.balanceStatus ?? 'idle'}
+            onRefresh={() => void client.refreshBalance(undefined, { force: true })}
+          />
+        ) : (
+          current.placeholder
+        )}
+      </div>
+      <button type="button" className="btn secondary block" onClick={() => void disconnect()} disabled={disconnecting} style={{ marginTop: 8 }}>
+        <Icons.power /> {ui.disconnect}
+      </button>
+    </div>
+  )
+}
+
+/**
+ * The embedded wallet's account: its type, the social login or the email it belongs to, and a
+ * way to change that email.
+ */
+function EmbeddedAccount({ type, socialProvider, userName }: { type: string | undefined; socialProvider: string | undefined; userName: string | undefined }) {
+  const { client } = useModal()
+  const ui = useMessages().ui
+  const email = loginEmail(client)
+  return (
+    <div className="sub" style={{ fontSize: 12, display: 'flex', gap: 8, alignItems: 'center', flexWrap: 'wrap', justifyContent: 'center' }}>
+      {type ? (
+        <span className="tag acct-type" data-testid="account-type">
+          {ui.account.accountTypes[type as keyof typeof ui.account.accountTypes] ?? type}
+        </span>
+      ) : null}
+      {socialProvider ? (
+        <span data-testid="account-social" data-provider={socialProvider}>
+          {ui.social.signedInWith(providerLabel(ui, socialProvider), userName)}
+        </span>
+      ) : null}
+      {email ? <span data-testid="account-email">{ui.email.signedInAs(email)}</span> : null}
+      <button type="button" className="pill" onClick={() => client.push('UpdateEmail')} data-testid="edit-email">
+        {ui.email.editEmail}
+      </button>
+      <button type="button" className="pill" onClick={() => client.push('ExportKey')} data-testid="export-key-button">
+        {ui.email.exportKey}
+      </button>
+    </div>
+  )
+}
+
+/**
+ * The account's address in its family's written form (EIP-55 for EVM; base58 and bech32 are
+ * shown as the wallet gave them), from the namespace's adapter when it has a form of its own.
+ */
+function useDisplayAddress(address: string | undefined): string | undefined {
+  const { client } = useModal()
+  const namespace = useStore(selectNamespace)
+  const [shown, setShown] = useState<{ from: string; to: string }>()
+  useEffect(() => {
+    if (!address) return
+    let live = true
+    displayAddress(client, address, namespace).then(
+      (to) => live && setShown({ from: address, to }),
+      () => undefined,
+    )
+    return () => {
+      live = false
+    }
+  }, [client, namespace, address])
+  return address && shown?.from === address ? shown.to : address
+}
+
+const isPending = (status: BalanceStatus | undefined) => status === undefined || status === 'idle' || status === 'loading'
+
+/** The Tokens tab: one row per balance, the failure text, or an empty state; and a refresh. */
+function TokenList({ tokens, status, onRefresh }: { tokens: readonly TokenBalance[]; status: BalanceStatus; onRefresh: () => void }) {
+  const { ui, errors } = useMessages()
+  const m = ui.account
+  let note: string | undefined
+  if (status === 'failed') note = errors.tokenBalanceUnavailable
+  else if (tokens.length === 0) note = isPending(status) ? m.loadingBalances : m.noTokens
+  return (
+    <>
+      <div className="tokens-head">
+        {note ? (
+          <p className={status === 'failed' ? 'sub err' : 'sub'} data-testid="tokens-note">
+            {note}
+          </p>
+        ) : (
+          <span />
+        )}
+        <button type="button" className="icon-btn refresh" aria-label={m.refreshBalances} aria-busy={status === 'loading'} onClick={onRefresh}>
+          <Icons.refresh />
+        </button>
+      </div>
+      {tokens.length ? (
+        <ul className="list" aria-label={m.tokenBalances}>
+          {tokens.map((token) => (
+            <TokenRow key={`${token.chainId}:${token.address ?? 'native'}`} token={token} />
+          ))}
+        </ul>
+      ) : null}
+    </>
+  )
+}
+
+/** Icon, name and symbol; quantity floored to 3 decimals and, when priced, its fiat value. */
+function TokenRow({ token }: { token: TokenBalance }) {
+  const value = tokenFiatValue(token)
+  return (
+    <li className="token" data-testid="token-row" data-symbol={token.symbol}>
+      <RemoteImage src={token.iconUrl || undefined} name={token.symbol} className="sm" />
+      <span className="meta">
+        <span className="name">{token.name}</span>
+        <span className="symbol">{token.symbol}</span>
+      </span>
+      <span className="amount">
+        <span className="quantity" data-testid="token-quantity">
+          {floorDecimals(token.quantity.numeric, 3)}
+        </span>
+        {value !== undefined ? <span className="value">{formatFiat(value, 'USD')}</span> : null}
+      </span>
+    </li>
+  )
+}

@@ -1,0 +1,85 @@
+import { act } from 'react'
+import { afterEach, describe, expect, it } from 'vitest'
+import type { ConnectorSource } from '@sigil/core'
+import { ethereum, sigilDev, solana } from '@sigil/core/networks'
+import { fakeAdapter, fakeConnector } from '../../../../../core/src/test-utils/index.js'
+import type { AppKit } from '../../../appkit.js'
+import { cleanup, shadow, stubDirectory, testAppKit, waitFor } from '../../../test-utils.js'
+
+let current: AppKit | undefined
+afterEach(() => {
+  cleanup(current)
+  current = undefined
+})
+
+const SOL = 'So11111111111111111111111111111111111111112'
+
+/** One wallet reached two ways (an EVM connector and a Solana one, same name), and an EVM-only wallet. */
+function setup() {
+  const evm = fakeConnector({ id: 'multi-evm', name: 'Multi Wallet' })
+  const sol = fakeConnector({ id: 'multi-sol', name: 'Multi Wallet', wallets: { solana: { accounts: [SOL], chainId: solana.id } } })
+  const other = fakeConnector({ id: 'other', name: 'Other Wallet' })
+  const source: ConnectorSource = {
+    watch(onChange) {
+      onChange([evm.connector, sol.connector, other.connector])
+      return () => {}
+    },
+  }
+  stubDirectory(0)
+  const { appKit } = testAppKit({
+    networks: [sigilDev(), ethereum, solana],
+    adapters: [fakeAdapter('eip155').adapter, fakeAdapter('solana').adapter],
+    connectors: [source],
+  })
+  current = appKit
+  return { appKit, evm, sol }
+}
+
+const rows = () =>
+  [...shadow().querySelectorAll<HTMLButtonElement>('[data-testid=connect-view] button.row')]
+    .filter((b) => b.dataset.section !== 'all')
+    .map((b) => ({ name: b.querySelector('.name')?.textContent, families: b.dataset.families }))
+
+describe('Connect view across chain families', () => {
+  it('lists a wallet reached through several connectors once, with its families, and connects them together', async () => {
+    const { appKit, evm, sol } = setup()
+    await act(() => appKit.open())
+    await waitFor(() => expect(rows()).toHaveLength(2))
+    expect(rows()).toEqual([
+      { name: 'Multi Wallet', families: 'eip155 solana' },
+      { name: 'Other Wallet', families: 'eip155' },
+    ])
+    const multi = [...shadow().querySelectorAll<HTMLButtonElement>('button.row')].find((b) => b.querySelector('.name')?.textContent === 'Multi Wallet')
+    await act(async () => multi?.click())
+    await waitFor(() => expect(appKit.client.store.getState().chains.solana?.connectionStatus).toBe('connected'))
+    expect(appKit.client.store.getState().chains.eip155?.connectionStatus).toBe('connected')
+    expect(evm.connector.connect).toHaveBeenCalledTimes(1)
+    expect(sol.connector.connect).toHaveBeenCalledTimes(1)
+    await waitFor(() => expect(appKit.client.store.getState().modal.open).toBe(false))
+  })
+})
+
+describe('Connect view tags', () => {
+  it("an extension found in the page is 'Installed'; WalletConnect, reached by a QR code, says so instead", async () => {
+    const wc = fakeConnector({ id: 'walletConnect', name: 'WalletConnect', type: 'WALLET_CONNECT' })
+    const injected = fakeConnector({ id: 'ext', name: 'Extension Wallet', type: 'ANNOUNCED' })
+    const source: ConnectorSource = {
+      watch(onChange) {
+        onChange([wc.connector, injected.connector])
+        return () => {}
+      },
+    }
+    stubDirectory(0)
+    const { appKit } = testAppKit({ networks: [sigilDev()], adapters: [fakeAdapter('eip155').adapter], connectors: [source] })
+    current = appKit
+    await act(() => appKit.open())
+    const tags = () =>
+      Object.fromEntries(
+        [...shadow().querySelectorAll<HTMLButtonElement>('[data-testid=connect-view] button.row')].map((b) => [
+          b.querySelector('.name')?.textContent,
+          b.querySelector('.tag')?.textContent,
+        ]),
+      )
+    await waitFor(() => expect(tags()).toMatchObject({ WalletConnect: 'QR code', 'Extension Wallet': 'Installed' }))
+  })
+})

@@ -1,0 +1,215 @@
+import { connectorFamilies, walletConnectOf, type Connector, type ResolvedOptions, type SigilState, type Wallet } from '@sigil/core'
+import { buildConnectList, enabledConnectMethods, type ConnectListItem } from '@sigil/core/wallet-list'
+import { Fragment, useEffect, useMemo } from 'react'
+import { useMessages, useModal, useStore, useWalletPage } from '../../context.js'
+import { loadable } from '../../loadable.js'
+import { Icons, RemoteImage, WALLET_CONNECT_LOGO } from '../../ui.js'
+
+// Loaded only when the host turned email or socials on.
+const emailSocial = () => import('./EmailSocial.js')
+const emailSignIn = loadable(() => emailSocial().then((m) => m.EmailSignIn))
+const socialSignIn = loadable(() => emailSocial().then((m) => m.SocialSignIn))
+const EmailSignIn = emailSignIn.Component
+const SocialSignIn = socialSignIn.Component
+
+/**
+ * Loads the parts of the Connect view the host turned on (email, socials), so that a view
+ * rendered ahead, hidden (no effects run there), has them in its first render.
+ */
+export function preloadConnectView(options: ResolvedOptions): Promise<unknown> {
+  const methods = enabledConnectMethods(options.features)
+  return Promise.all([methods.includes('email') ? emailSignIn.preload() : undefined, methods.includes('social') ? socialSignIn.preload() : undefined])
+}
+
+const selectConnectors = (s: SigilState) => s.connectors
+const selectRecent = (s: SigilState) => s.recentWallets
+const selectNetworks = (s: SigilState) => s.networks
+
+/** A directory-shaped record for a page connector, so it can be remembered as a recent wallet. */
+export function walletForConnector(connector: Connector, directoryWallets: readonly Wallet[]): Wallet {
+  const rdns = connector.rdns?.toLowerCase()
+  const known = directoryWallets.find((w) => (connector.explorerId && w.id === connector.explorerId) || (rdns && w.rdns?.toLowerCase() === rdns))
+  if (known) return known
+  return {
+    id: connector.explorerId ?? connector.id,
+    name: connector.name,
+    image_id: '',
+    ...(connector.imageUrl ? { image_url: connector.imageUrl } : {}),
+    ...(connector.rdns ? { rdns: connector.rdns } : {}),
+  }
+}
+
+/** A connector's image; WalletConnect's logo is the modal's own. */
+function connectorImage(connector: Connector): string | undefined {
+  return connector.imageUrl ?? (connector.type === 'WALLET_CONNECT' ? WALLET_CONNECT_LOGO : undefined)
+}
+
+function itemKey(item: ConnectListItem): string {
+  return item.kind === 'connector' ? `c:${item.connector.id}` : `w:${item.wallet.id}`
+}
+
+function tagOf(item: ConnectListItem, m: { recent: string; installed: string; qrCode: string }): { text: string; tone: string } | undefined {
+  if (item.kind === 'wallet' && item.section === 'recent') return { text: m.recent, tone: 'accent' }
+  // WalletConnect is reached by a QR code, not found in the page: it is not 'installed'.
+  if (item.kind === 'connector' && item.connector.type === 'WALLET_CONNECT') return { text: m.qrCode, tone: 'plain' }
+  if (item.kind === 'connector' || item.connector) return { text: m.installed, tone: 'ok' }
+  return undefined
+}
+
+/** The first view: email and social (when enabled, in the configured order), then the wallet list. */
+export function ConnectView() {
+  const { client, directory } = useModal()
+  const ui = useMessages().ui
+  const m = ui.connect
+  const { features, featuredWalletIds, excludeWalletIds } = client.options
+  const connectors = useStore(selectConnectors)
+  const recent = useStore(selectRecent)
+  const networks = useStore(selectNetworks)
+  const firstParams = useMemo(() => directory.pageParams(1), [directory])
+  const featuredParams = useMemo(() => directory.featuredParams(), [directory])
+  const first = useWalletPage(firstParams)
+  const featured = useWalletPage(featuredParams)
+
+  // Only connectors of namespaces the host configured; one wallet reached several ways (one
+  // connector per chain family) is listed once, with the families it speaks.
+  const namespaces = useMemo(() => new Set(networks.map((n) => n.chainNamespace)), [networks])
+  const groups = useMemo(() => {
+    const byName = new Map<string, Connector[]>()
+    for (const c of connectors) {
+      if (!connectorFamilies(c).some((ns) => namespaces.has(ns))) continue
+      const key = c.name.trim().toLowerCase()
+      byName.set(key, [...(byName.get(key) ?? []), c])
+    }
+    return new Map([...byName.values()].map((list) => [(list[0] as Connector).id, list]))
+  }, [connectors, namespaces])
+  const familiesOf = (id: string) => [...new Set((groups.get(id) ?? []).flatMap((c) => connectorFamilies(c).filter((ns) => namespaces.has(ns))))]
+  const items = useMemo(
+    () =>
+      buildConnectList({
+        order: features.connectorTypeOrder,
+        connectors: [...groups.values()].map((list) => list[0] as Connector),
+        recent,
+        featured: featured?.page?.data ?? [],
+        recommended: first?.page?.data ?? [],
+        featuredWalletIds,
+        excludeWalletIds,
+      }),
+    [features.connectorTypeOrder, groups, recent, featured, first, featuredWalletIds, excludeWalletIds],
+  )
+  const methods = enabledConnectMethods(features)
+  const directoryWallets = first?.page?.data ?? []
+
+  // WalletConnect's SDK loads when the modal is idle after opening, and its client starts on
+  // hover or focus of a row that leads to a QR code, so the code shows soon after the click.
+  const walletConnect = walletConnectOf(client)
+  useEffect(() => {
+    if (!walletConnect) return
+    const idle = (globalThis as { requestIdleCallback?: (cb: () => void) => number }).requestIdleCallback
+    const start = () => void walletConnect.preload()
+    if (typeof idle === 'function') idle(start)
+    else setTimeout(start, 200)
+  }, [walletConnect])
+  const warmUp = (item: ConnectListItem) => {
+    const viaQr = item.kind === 'connector' ? item.connector.type === 'WALLET_CONNECT' : !item.connector
+    if (viaQr && walletConnect) void walletConnect.preload(true)
+  }
+  const select = (item: ConnectListItem) => {
+    const also = (connector: Connector) => (groups.get(connector.id) ?? []).slice(1)
+    if (item.kind === 'connector' && item.connector.type === 'WALLET_CONNECT') {
+      client.push('ConnectingWalletConnect', { wallet: walletForConnector(item.connector, []) })
+    } else if (item.kind === 'connector') {
+      client.push('ConnectingExternal', {
+        connector: item.connector,
+        wallet: walletForConnector(item.connector, directoryWallets),
+        also: also(item.connector),
+      })
+    } else if (item.connector) {
+      client.push('ConnectingExternal', { wallet: item.wallet, connector: item.connector, also: also(item.connector) })
+    } else {
+      client.selectWallet(item.wallet)
+    }
+  }
+
+  const walletSection = (
+    <div>
+      <ul className="list" aria-label={m.wallets}>
+        {items.map((item) => {
+          const name = item.kind === 'connector' ? item.connector.name : item.wallet.name
+          const image = item.kind === 'connector' ? connectorImage(item.connector) : directory.walletImage(item.wallet)
+          const tag = tagOf(item, m)
+          const connector = item.connector
+          const families = connector && namespaces.size > 1 ? familiesOf(connector.id) : []
+          return (
+            <li key={itemKey(item)}>
+              <button
+                type="button"
+                className="row"
+                data-section={item.section}
+                data-families={families.join(' ') || undefined}
+                onClick={() => select(item)}
+                onPointerEnter={() => warmUp(item)}
+                onFocus={() => warmUp(item)}
+              >
+                <RemoteImage src={image} name={name} />
+                <span className="name">{name}</span>
+                {families.map((ns) => (
+                  <span key={ns} className="tag family">
+                    {ui.networks.families[ns] ?? ns}
+                  </span>
+                ))}
+                {tag ? <span className={`tag ${tag.tone}`}>{tag.text}</span> : null}
+              </button>
+            </li>
+          )
+        })}
+        {first?.loading && !first.page
+          ? [0, 1, 2].map((i) => (
+              <li key={`skeleton-${i}`} aria-hidden="true">
+                <div className="row" style={{ cursor: 'default' }}>
+                  <span className="img" data-state="loading" />
+                </div>
+              </li>
+            ))
+          : null}
+        {features.allWallets ? (
+          <li>
+            <button type="button" className="row" data-section="all" onClick={() => client.push('AllWallets')}>
+              <span className="img" style={{ display: 'flex', alignItems: 'center', justifyContent: 'center', color: 'var(--c-fg2)' }}>
+                <Icons.grid />
+              </span>
+              <span className="name">{m.allWallets}</span>
+              {first?.page ? (
+                <span className="tag">
+                  {first.page.count}
+                  <span className="sr">{m.walletsCount}</span>
+                </span>
+              ) : null}
+            </button>
+          </li>
+        ) : null}
+      </ul>
+      {first?.error && !first.page ? (
+        <p className="sub" role="status" style={{ marginTop: 8, textAlign: 'center' }}>
+          {m.directoryUnreachable}
+        </p>
+      ) : null}
+    </div>
+  )
+
+  const socials = Array.isArray(features.socials) ? features.socials : []
+  const sections = methods.map((method) => ({
+    method,
+    node: method === 'wallet' ? walletSection : method === 'email' ? <EmailSignIn /> : <SocialSignIn providers={socials} />,
+  }))
+
+  return (
+    <div className="scroll" data-testid="connect-view">
+      {sections.map((section, i) => (
+        <Fragment key={section.method}>
+          {i > 0 ? <div className="divider">{ui.or}</div> : null}
+          {section.node}
+        </Fragment>
+      ))}
+    </div>
+  )
+}

@@ -1,0 +1,28 @@
+// The connect feature's views: the wallet list, every wallet, and connecting (a page wallet, WalletConnect).
+import { feature, type ViewEntries } from '../../registry.js'
+
+const connect = feature(() => import('./connect.js'))
+
+export const connectViews = {
+  Connect: connect(
+    (m) => m.ConnectView,
+    (_, m) => m.ui.titles.Connect,
+    (m, options) => m.preloadConnectView(options),
+  ),
+  AllWallets: connect(
+    (m) => m.AllWalletsView,
+    (_, m) => m.ui.titles.AllWallets,
+  ),
+  ConnectingExternal: connect<'ConnectingExternal'>(
+    (m) => m.ConnectingExternalView,
+    (r) => r.data.wallet?.name ?? r.data.connector.name,
+  ),
+  ConnectingWalletConnect: connect<'ConnectingWalletConnect'>(
+    (m) => m.ConnectingWalletConnectView,
+    (r) => r.data.wallet.name,
+  ),
+  ConnectingWalletConnectBasic: connect<'ConnectingWalletConnectBasic'>(
+    (m) => m.ConnectingWalletConnectView,
+    (_, m) => m.ui.titles.Connecting,
+  ),
+} satisfies ViewEntries

@@ -1,0 +1,298 @@
+/*
+ * The embedded wallet's email views: the 6-digit code (EmailVerifyOtp), the device approval
+ * (EmailVerifyDevice) and the email change (UpdateEmail). A chunk of their own, loaded when
+ * one of them first shows.
+ */
+import { errorText, showSuccess, type SigilClient } from '@sigil/core'
+import {
+  emailCooldownMs,
+  embeddedWalletAvailable,
+  loginEmail,
+  resendEmailLogin,
+  updateEmail,
+  verifyEmailOtp,
+  verifyUpdateEmailPrimary,
+  verifyUpdateEmailSecondary,
+  waitForDeviceApproval,
+} from '@sigil/core/login'
+import { useCallback, useEffect, useRef, useState, type ClipboardEvent, type FormEvent, type KeyboardEvent } from 'react'
+import type { ViewProps } from '../../registry.js'
+import { useMessages, useModal } from '../../context.js'
+
+const DIGITS = 6
+
+/** Six one-digit inputs; typing moves on, Backspace moves back, a pasted code fills them all. */
+export function OtpInput({ onComplete, disabled, resetKey }: { onComplete: (code: string) => void; disabled?: boolean; resetKey?: number }) {
+  const m = useMessages().ui.email
+  const [digits, setDigits] = useState<string[]>(() => Array(DIGITS).fill(''))
+  const refs = useRef<(HTMLInputElement | null)[]>([])
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new resetKey clears the inputs
+  useEffect(() => {
+    setDigits(Array(DIGITS).fill(''))
+    refs.current[0]?.focus()
+  }, [resetKey])
+  const update = (next: string[]) => {
+    setDigits(next)
+    if (next.every((d) => d !== '')) onComplete(next.join(''))
+  }
+  const onInput = (i: number, value: string) => {
+    const only = value.replace(/\D/g, '')
+    if (only.length > 1) {
+      fill(i, only)
+      return
+    }
+    const next = [...digits]
+    next[i] = only
+    update(next)
+    if (only && i < DIGITS - 1) refs.current[i + 1]?.focus()
+  }
+  const fill = (from: number, text: string) => {
+    const next = [...digits]
+    for (let k = 0; k < text.length && from + k < DIGITS; k++) next[from + k] = text[k] as string
+    update(next)
+    refs.current[Math.min(from + text.length, DIGITS - 1)]?.focus()
+  }
+  const onPaste = (i: number, event: ClipboardEvent<HTMLInputElement>) => {
+    const text = event.clipboardData.getData('text').replace(/\D/g, '')
+    if (!text) return
+    event.preventDefault()
+    fill(text.length >= DIGITS ? 0 : i, text.slice(0, DIGITS))
+  }
+  const onKey = (i: number, event: KeyboardEvent<HTMLInputElement>) => {
+    if (event.key === 'Backspace' && !digits[i] && i > 0) {
+      const next = [...digits]
+      next[i - 1] = ''
+      setDigits(next)
+      refs.current[i - 1]?.focus()
+      event.preventDefault()
+    } else if (event.key === 'ArrowLeft' && i > 0) refs.current[i - 1]?.focus()
+    else if (event.key === 'ArrowRight' && i < DIGITS - 1) refs.current[i + 1]?.focus()
+  }
+  return (
+    // biome-ignore lint/a11y/useSemanticElements: six inputs of one code, named together
+    <div className="otp" role="group" aria-label={m.code} data-testid="otp-inputs">
+      {digits.map((digit, i) => (
+        <input
+          // biome-ignore lint/suspicious/noArrayIndexKey: the six positions are fixed
+          key={i}
+          ref={(el) => {
+            refs.current[i] = el
+          }}
+          inputMode="numeric"
+          autoComplete={i === 0 ? 'one-time-code' : 'off'}
+          aria-label={m.digit(i + 1)}
+          value={digit}
+          disabled={disabled}
+          onChange={(e) => onInput(i, e.target.value)}
+          onPaste={(e) => onPaste(i, e)}
+          onKeyDown={(e) => onKey(i, e)}
+          onFocus={(e) => e.target.select()}
+        />
+      ))}
+    </div>
+  )
+}
+
+/** Seconds left until another code may be asked for, counting down live. */
+function useCooldown(client: SigilClient): [number, () => void] {
+  const [left, setLeft] = useState(() => Math.ceil(emailCooldownMs(client) / 1000))
+  const [tick, setTick] = useState(0)
+  // biome-ignore lint/correctness/useExhaustiveDependencies: tick restarts the countdown after a resend
+  useEffect(() => {
+    const update = () => setLeft(Math.ceil(emailCooldownMs(client) / 1000))
+    update()
+    const timer = setInterval(update, 250)
+    return () => clearInterval(timer)
+  }, [client, tick])
+  return [left, () => setTick((t) => t + 1)]
+}
+
+function Missing() {
+  const m = useMessages().ui.connect
+  return (
+    <div className="state">
+      <p className="sub">{m.emailUnavailable}</p>
+    </div>
+  )
+}
+
+export function EmailVerifyOtpView({ route }: ViewProps<'EmailVerifyOtp'>) {
+  const { client, shake } = useModal()
+  const ui = useMessages().ui
+  const m = ui.email
+  const available = embeddedWalletAvailable(client)
+  const { email } = route.data
+  const [busy, setBusy] = useState(false)
+  const [error, setError] = useState<string>()
+  const [resetKey, setResetKey] = useState(0)
+  const [left, restart] = useCooldown(client)
+
+  const verify = useCallback(
+    async (otp: string) => {
+      setBusy(true)
+      setError(undefined)
+      try {
+        await verifyEmailOtp(client, { otp })
+      } catch (e) {
+        setError(errorText(e))
+        setResetKey((k) => k + 1)
+        shake()
+      } finally {
+        setBusy(false)
+      }
+    },
+    [client, shake],
+  )
+
+  const resend = async () => {
+    setError(undefined)
+    try {
+      await resendEmailLogin(client, { email })
+      showSuccess(client.store, m.codeResent)
+      restart()
+    } catch (e) {
+      setError(errorText(e))
+    }
+  }
+
+  if (!available) return <Missing />
+  return (
+    <div className="state email-verify" data-testid="email-verify-otp">
+      <p className="sub">{m.codeSentTo(email)}</p>
+      <OtpInput onComplete={(code) => void verify(code)} disabled={busy} resetKey={resetKey} />
+      <p className="sub" aria-live="polite">
+        {busy ? m.verifying : m.codeValid}
+      </p>
+      {error ? (
+        <p className="sub err" role="alert" data-testid="otp-error">
+          {error}
+        </p>
+      ) : null}
+      <button type="button" className="btn secondary" onClick={() => void resend()} disabled={left > 0 || busy} data-testid="otp-resend">
+        {left > 0 ? m.resendIn(left) : m.resend}
+      </button>
+    </div>
+  )
+}
+
+export function EmailVerifyDeviceView({ route }: ViewProps<'EmailVerifyDevice'>) {
+  const { client } = useModal()
+  const m = useMessages().ui.email
+  const available = embeddedWalletAvailable(client)
+  const { email } = route.data
+  const [error, setError] = useState<string>()
+
+  // Asks every 2 s whether the link in the email was opened; then the code is on its way.
+  useEffect(() => {
+    if (!available) return
+    const view = new AbortController()
+    void waitForDeviceApproval(client, { email, signal: view.signal }).catch(() => undefined)
+    return () => view.abort()
+  }, [available, client, email])
+
+  const resend = async () => {
+    setError(undefined)
+    try {
+      await resendEmailLogin(client, { email })
+    } catch (e) {
+      setError(errorText(e))
+    }
+  }
+
+  if (!available) return <Missing />
+  return (
+    <div className="state email-verify" data-testid="email-verify-device">
+      <p className="title">{m.deviceTitle}</p>
+      <p className="sub">{m.deviceSentTo(email)}</p>
+      <p className="sub" aria-live="polite">
+        {m.deviceWaiting}
+      </p>
+      {error ? (
+        <p className="sub err" role="alert">
+          {error}
+        </p>
+      ) : null}
+      <button type="button" className="btn secondary" onClick={() => void resend()}>
+        {m.deviceResend}
+      </button>
+    </div>
+  )
+}
+
+type UpdateStep = { step: 'enter' } | { step: 'primary'; newEmail: string } | { step: 'secondary'; newEmail: string }
+
+export function UpdateEmailView() {
+  const { client, shake } = useModal()
+  const m = useMessages().ui.email
+  const available = embeddedWalletAvailable(client)
+  const [step, setStep] = useState<UpdateStep>({ step: 'enter' })
+  const [value, setValue] = useState('')
+  const [busy, setBusy] = useState(false)
+  const [error, setError] = useState<string>()
+  const [resetKey, setResetKey] = useState(0)
+
+  const run = async (task: () => Promise<void>) => {
+    setBusy(true)
+    setError(undefined)
+    try {
+      await task()
+    } catch (e) {
+      setError(errorText(e))
+      setResetKey((k) => k + 1)
+      shake()
+    } finally {
+      setBusy(false)
+    }
+  }
+  if (!available) return <Missing />
+  const submit = (event: FormEvent) => {
+    event.preventDefault()
+    void run(async () => {
+      const action = await updateEmail(client, { email: value })
+      setStep(action === 'VERIFY_PRIMARY_OTP' ? { step: 'primary', newEmail: value.trim() } : { step: 'secondary', newEmail: value.trim() })
+    })
+  }
+  const onCode = (code: string) =>
+    void run(async () => {
+      if (step.step === 'primary') {
+        await verifyUpdateEmailPrimary(client, { otp: code })
+        setStep({ step: 'secondary', newEmail: step.newEmail })
+      } else if (step.step === 'secondary') {
+        const changed = await verifyUpdateEmailSecondary(client, { otp: code })
+        showSuccess(client.store, m.updated(changed))
+        client.goBack()
+      }
+    })
+
+  return (
+    <div className="state email-verify" data-testid="update-email">
+      {step.step === 'enter' ? (
+        <form className="email" onSubmit={submit} noValidate>
+          <input
+            type="email"
+            autoComplete="email"
+            aria-label={m.updateLabel}
+            placeholder={m.updateLabel}
+            value={value}
+            onChange={(e) => setValue(e.target.value)}
+          />
+          <button type="submit" className="btn" disabled={busy || !value.trim()}>
+            {m.updateSubmit}
+          </button>
+        </form>
+      ) : (
+        <>
+          <p className="sub" data-testid="update-email-step" data-step={step.step}>
+            {step.step === 'primary' ? m.updatePrimary(loginEmail(client) ?? '') : m.updateSecondary(step.newEmail)}
+          </p>
+          <OtpInput key={step.step} onComplete={onCode} disabled={busy} resetKey={resetKey} />
+        </>
+      )}
+      {error ? (
+        <p className="sub err" role="alert" data-testid="update-email-error">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  )
+}

@@ -1,2 +1,0 @@
-// The sign-in feature's view, loaded only when a host uses sign-in.
-export { SIWXSignMessageView } from '../views/SIWXSignMessage.js'

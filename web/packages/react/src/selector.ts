@@ -1,0 +1,8 @@
+import type { SigilState, SigilStore } from '@sigil/core'
+import { useCallback, useSyncExternalStore } from 'react'
+
+/** One slice of a modal's store, re-rendering when it changes; `select` must return a stable value (a state part or a primitive). */
+export function useStoreSelector<T>(store: SigilStore, select: (state: SigilState) => T): T {
+  const snapshot = useCallback(() => select(store.getState()), [store, select])
+  return useSyncExternalStore(store.subscribe, snapshot, snapshot)
+}
