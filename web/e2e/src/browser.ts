@@ -75,19 +75,20 @@ export async function newWalletPage(browser: Browser, rpcUrl: string, options: P
     await context.exposeBinding('__sigilBitcoinSign', (_source, request) => sign(request))
     await context.addInitScript(installBitcoinWallet, walletConfig(BITCOIN_WALLET_LABEL))
   }
+  // Every URL the context's pages ask for, from the first one on: HTTP (their frames' too) and
+  // WebSockets, of this page and of every window it opens (a social login's popup).
+  const requests: string[] = []
+  context.on('request', (r) => requests.push(r.url()))
+  context.on('page', (p) => p.on('websocket', (ws) => requests.push(ws.url())))
   const page = await context.newPage()
   const errors: string[] = []
   page.on('pageerror', (e) => errors.push(String(e)))
   ;(page as Page & { __errors?: string[] }).__errors = errors
-  // Every URL the page asks for (HTTP, its frames' too, and WebSockets), from the first one on.
-  const requests: string[] = []
-  context.on('request', (r) => requests.push(r.url()))
-  page.on('websocket', (ws) => requests.push(ws.url()))
   ;(page as Page & { __requests?: string[] }).__requests = requests
   return { context, page }
 }
 
-/** Every URL the page's context requested so far (HTTP and WebSocket). */
+/** Every URL the page's context requested so far (HTTP and WebSocket; its popups' too). */
 export const pageRequests = (page: Page): string[] => (page as Page & { __requests?: string[] }).__requests ?? []
 
 /** Requests that left loopback: any http(s)/ws(s) URL whose host is not 127.0.0.1 or localhost. */

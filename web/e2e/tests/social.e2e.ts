@@ -3,14 +3,15 @@
  * modal's social views, the secure frame, the server's social login, a real OpenID Connect /
  * OAuth 2 provider (devidp/, npm oidc-provider) standing in for Google (OpenID Connect by its
  * issuer) and GitHub (OAuth 2 by its endpoints), whose login page is filled in in the popup; and
- * Sign In With Farcaster against the dev chain's ID registry, signed here by anvil keys.
+ * Sign In With Farcaster against the dev chain's ID registry, signed here by anvil keys. No
+ * request leaves 127.0.0.1, the login window's included.
  */
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { getAddress, type Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import type { Page } from 'playwright-core'
-import { screenshot } from '../src/browser.js'
+import { offLoopback, pageRequests, screenshot } from '../src/browser.js'
 import { emb } from '../src/embedded.js'
 import { useDemo } from '../src/fixtures.js'
 import { openModal, ui, waitConnected } from '../src/ui.js'
@@ -39,6 +40,16 @@ const social = {
   farcaster: (page: Page) => ui.dialog(page).getByTestId('connecting-farcaster'),
 }
 
+/**
+ * Nothing the page asked for left 127.0.0.1, nor anything its login window (or the page itself,
+ * sent to the provider) did: the provider's login pages are among the requests checked.
+ */
+function expectLoopbackOnly(page: Page): void {
+  const requests = pageRequests(page)
+  expect(requests.filter((u) => u.startsWith(`${t.env.idpUrl}/interaction/`)).length).toBeGreaterThan(0)
+  expect(offLoopback(requests)).toEqual([])
+}
+
 /** Fills in devidp's login page (any name; the password is not checked), then its consent page. */
 async function logInAtProvider(popup: Page, login: string): Promise<void> {
   await popup.locator('input[name="login"]').fill(login)
@@ -65,6 +76,7 @@ async function socialLogin(page: Page, provider: 'google' | 'github', login: str
   await waitConnected(page, 30_000)
   // The modal closed the login window once the frame had the session.
   await expect.poll(() => popup.isClosed()).toBe(true)
+  expectLoopbackOnly(page)
   return address(page)
 }
 
@@ -103,6 +115,7 @@ describe('social login', () => {
     expect(token?.length).toBeGreaterThan(20)
     expect(JSON.stringify(stored)).not.toContain(token)
     await screenshot(t.page, shots(), 'social-account')
+    expectLoopbackOnly(t.page)
   })
 
   it('logs in with a GitHub-style OAuth 2 provider; the same person again (a new browser) gets the same address', async () => {
@@ -139,6 +152,7 @@ describe('social login', () => {
     await second.close()
     await expect.poll(() => emb.notification(t.page).innerText(), { timeout: 30_000 }).toBe('The login with Google was cancelled')
     await ui.dialog(t.page).getByTestId('connect-view').waitFor({ state: 'visible' })
+    expectLoopbackOnly(t.page)
   })
 
   it('where the browser blocks the popup: a message and a retry, or the login in this tab, coming back connected', async () => {
@@ -169,6 +183,7 @@ describe('social login', () => {
     expect(back.searchParams.get('socials')).toBe(SOCIALS)
     await openModal(t.page)
     await expect.poll(() => social.accountSocial(t.page).innerText()).toBe(`Signed in with Google as ${login}`)
+    expectLoopbackOnly(t.page)
   })
 })
 
@@ -239,5 +254,7 @@ describe('Sign In With Farcaster', () => {
     }))
     expect(stored).toEqual({ provider: 'farcaster', name: 'alice' })
     await screenshot(t.page, shots(), 'social-farcaster-account')
+    // The Farcaster app's link is only shown (a QR code, a link), never requested.
+    expect(offLoopback(pageRequests(t.page))).toEqual([])
   })
 })
