@@ -275,8 +275,22 @@ async fn import_reports_and_is_idempotent(b: Backend) {
 
     let mut changed = list;
     changed[1]["mobile_link"] = json!("beta://");
-    let third = sigil_server::directory::import::import_records(&db, changed, dir.path()).await.unwrap();
+    let third = sigil_server::directory::import::import_records(&db, changed.clone(), dir.path()).await.unwrap();
     assert_eq!((third.inserted, third.updated, third.unchanged), (0, 1, 2));
+
+    // A later file has Beta twice, one of them ranked: one wallet, the ranked record's id, and
+    // the row the earlier import stored is removed.
+    let ranked = "bb".repeat(32);
+    let mut twice = changed.clone();
+    twice.push(json!({"id": ranked, "name": "Beta", "homepage": "https://beta.example", "order": 1, "chains": ["eip155:10"]}));
+    let fourth = sigil_server::directory::import::import_records(&db, twice, dir.path()).await.unwrap();
+    assert_eq!((fourth.inserted, fourth.removed), (1, 1), "{fourth}");
+    assert_eq!(fourth.merged, vec![(9, "Beta".to_owned(), vec![(1, beta.clone())])]);
+    let doc: String = sqlx::query("SELECT doc FROM wallets WHERE id = $1").bind(&ranked).fetch_one(&db).await.unwrap().try_get("doc").unwrap();
+    let doc: Value = serde_json::from_str(&doc).unwrap();
+    assert_eq!((doc["chains"].clone(), doc["mobile_link"].clone()), (json!(["eip155:10", "eip155:1"]), json!("beta://")));
+    let gone: i64 = sqlx::query("SELECT COUNT(*) AS n FROM wallets WHERE id = $1").bind(&beta).fetch_one(&db).await.unwrap().try_get("n").unwrap();
+    assert_eq!(gone, 0);
 
     // Data survives closing and reopening the database.
     db.close().await;
