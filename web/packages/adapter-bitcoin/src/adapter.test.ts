@@ -188,7 +188,7 @@ describe('a Bitcoin backend handed over by a connector (WalletConnect)', () => {
     let watcher: ((accounts: { address: string; purpose: 'payment' | 'ordinals' }[]) => void) | undefined
     const signMessage = vi.fn(async (account: { address: string }, message: string, protocol: string) => `${account.address}:${message}:${protocol}`)
     const backend = {
-      info: { id: 'walletConnect', name: 'Phone Wallet', chain: 'bip122' as const, type: 'WALLET_CONNECT' as const },
+      info: { id: 'walletConnect', name: 'Phone Wallet', chain: 'bip122' as const, namespaces: ['bip122' as const], type: 'WALLET_CONNECT' as const },
       connect: async () => [],
       accounts: async () => [],
       disconnect: async () => undefined,

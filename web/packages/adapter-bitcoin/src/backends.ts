@@ -61,6 +61,7 @@ export function satsConnectBackend(provider: SatsConnectProviderInfo): BitcoinBa
     id: `sats-connect:${provider.id}`,
     name: provider.name,
     chain: 'bip122',
+    namespaces: ['bip122'],
     type: 'ANNOUNCED',
     ...(provider.icon ? { imageUrl: provider.icon } : {}),
   }
@@ -141,7 +142,15 @@ export function unisatBackend(unisat: UnisatApi, icon?: string): BitcoinBackend 
     return [{ address, purpose: 'payment', ...(publicKey ? { publicKey } : {}), ...(type ? { addressType: type } : {}) }]
   }
   return {
-    info: { id: 'unisat', name: 'Unisat Wallet', chain: 'bip122', type: 'INJECTED', rdns: 'io.unisat', ...(icon ? { imageUrl: icon } : {}) },
+    info: {
+      id: 'unisat',
+      name: 'Unisat Wallet',
+      chain: 'bip122',
+      namespaces: ['bip122'],
+      type: 'INJECTED',
+      rdns: 'io.unisat',
+      ...(icon ? { imageUrl: icon } : {}),
+    },
     connect: async () => withKey(await unisat.requestAccounts()),
     accounts: async () => withKey(await unisat.getAccounts()),
     disconnect: async () => unisat.disconnect?.(),
@@ -194,6 +203,7 @@ export function walletStandardBitcoinBackend(wallet: Wallet): BitcoinBackend {
       id: `wallet-standard:${wallet.name.toLowerCase().replace(/\s+/g, '-')}`,
       name: wallet.name,
       chain: 'bip122',
+      namespaces: ['bip122'],
       type: 'ANNOUNCED',
       imageUrl: wallet.icon,
     },

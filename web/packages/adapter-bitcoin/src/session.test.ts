@@ -69,7 +69,7 @@ describe('the proposal and the session’s accounts', () => {
 })
 
 describe('Bitcoin: a backend over the session', () => {
-  const info = { id: 'walletConnect', name: 'Phone Wallet', chain: 'bip122' as const, type: 'WALLET_CONNECT' as const }
+  const info = { id: 'walletConnect', name: 'Phone Wallet', chain: 'bip122' as const, namespaces: ['bip122' as const], type: 'WALLET_CONNECT' as const }
 
   it('accounts payment first; signMessage and signPsbt go as the Bitcoin RPC asks, on the account’s chain', async () => {
     const { session, request } = access((method) =>

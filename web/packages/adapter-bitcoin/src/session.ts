@@ -183,7 +183,11 @@ export const bitcoinSession: FamilySession<BitcoinProvider> = {
   open(transport, { network, accounts }) {
     const intentions = keptIntentions(transport)
     const { connectorId, type, name, icon } = transport.peer
-    const backend = bitcoinSessionBackend(transport, { id: connectorId, name, chain: 'bip122', type, ...(icon ? { imageUrl: icon } : {}) }, intentions)
+    const backend = bitcoinSessionBackend(
+      transport,
+      { id: connectorId, name, chain: 'bip122', namespaces: ['bip122'], type, ...(icon ? { imageUrl: icon } : {}) },
+      intentions,
+    )
     const provider = backendProvider(backend, network, accounts) as BitcoinProvider
     return {
       provider,

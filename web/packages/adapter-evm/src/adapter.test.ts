@@ -57,7 +57,7 @@ describe('evm adapter with the injected connectors, through the core client', ()
   it('announced wallets become connectors', () => {
     const { client } = setup()
     expect(client.store.getState().connectors).toEqual([
-      { id: 'com.test', name: 'Test Wallet', imageUrl: 'data:image/svg+xml,x', rdns: 'com.test', chain: 'eip155', type: 'ANNOUNCED' },
+      { id: 'com.test', name: 'Test Wallet', imageUrl: 'data:image/svg+xml,x', rdns: 'com.test', chain: 'eip155', namespaces: ['eip155'], type: 'ANNOUNCED' },
     ])
   })
 

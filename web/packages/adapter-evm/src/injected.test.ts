@@ -24,7 +24,15 @@ describe('injected connectors (EIP-6963 and window.ethereum)', () => {
     cleanups.push(announce(rabby, { name: 'Rabby Wallet', rdns: 'io.rabby', icon: 'data:image/png;base64,AA==' }))
     const { latest } = watch({ window: {} })
     expect(latest().map((c) => c.info)).toEqual([
-      { id: 'io.rabby', name: 'Rabby Wallet', imageUrl: 'data:image/png;base64,AA==', rdns: 'io.rabby', chain: 'eip155', type: 'ANNOUNCED' },
+      {
+        id: 'io.rabby',
+        name: 'Rabby Wallet',
+        imageUrl: 'data:image/png;base64,AA==',
+        rdns: 'io.rabby',
+        chain: 'eip155',
+        namespaces: ['eip155'],
+        type: 'ANNOUNCED',
+      },
     ])
   })
 
@@ -39,7 +47,7 @@ describe('injected connectors (EIP-6963 and window.ethereum)', () => {
   it('falls back to window.ethereum, unless an announced wallet is that same object', () => {
     const legacy = new FakeProvider()
     const alone = watch({ window: { ethereum: legacy } })
-    expect(alone.latest().map((c) => c.info)).toEqual([{ id: 'injected', name: 'Browser Wallet', chain: 'eip155', type: 'INJECTED' }])
+    expect(alone.latest().map((c) => c.info)).toEqual([{ id: 'injected', name: 'Browser Wallet', chain: 'eip155', namespaces: ['eip155'], type: 'INJECTED' }])
 
     cleanups.push(announce(legacy, { name: 'MetaMask', rdns: 'io.metamask' }))
     expect(
@@ -58,7 +66,10 @@ describe('injected connectors (EIP-6963 and window.ethereum)', () => {
 describe('an injected connector', () => {
   const connector = (wallet = new FakeProvider()) => ({
     wallet,
-    connector: injectedConnector({ id: 'com.test', name: 'Test Wallet', chain: 'eip155', type: 'ANNOUNCED', rdns: 'com.test', imageUrl: 'data:x' }, wallet),
+    connector: injectedConnector(
+      { id: 'com.test', name: 'Test Wallet', chain: 'eip155', namespaces: ['eip155'], type: 'ANNOUNCED', rdns: 'com.test', imageUrl: 'data:x' },
+      wallet,
+    ),
   })
 
   it('connects with eth_requestAccounts then eth_chainId: eip155 EOA accounts and the wallet info', async () => {

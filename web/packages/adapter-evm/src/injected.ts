@@ -124,13 +124,15 @@ export function injectedConnectors(options: InjectedConnectorsOptions = {}): Con
           .getProviders()
           .map(({ info, provider }: EIP6963ProviderDetail) =>
             connectorFor(
-              { id: info.rdns, name: info.name, imageUrl: info.icon, rdns: info.rdns, chain: 'eip155', type: 'ANNOUNCED' },
+              { id: info.rdns, name: info.name, imageUrl: info.icon, rdns: info.rdns, chain: 'eip155', namespaces: ['eip155'], type: 'ANNOUNCED' },
               provider as Eip1193Provider,
             ),
           )
         const legacy = win.ethereum
         if (isEip1193Provider(legacy) && !mipd.getProviders().some((d) => d.provider === legacy)) {
-          announced.push(connectorFor({ id: LEGACY_INJECTED_ID, name: LEGACY_INJECTED_NAME, chain: 'eip155', type: 'INJECTED' }, legacy))
+          announced.push(
+            connectorFor({ id: LEGACY_INJECTED_ID, name: LEGACY_INJECTED_NAME, chain: 'eip155', namespaces: ['eip155'], type: 'INJECTED' }, legacy),
+          )
         }
         return announced
       }

@@ -92,7 +92,7 @@ export function walletStandardConnector(wallet: Wallet): WalletConnector {
   }
 
   return {
-    info: { id: walletStandardId(wallet), name: wallet.name, imageUrl: wallet.icon, chain: 'solana', type: 'ANNOUNCED' },
+    info: { id: walletStandardId(wallet), name: wallet.name, imageUrl: wallet.icon, chain: 'solana', namespaces: ['solana'], type: 'ANNOUNCED' },
     async connect({ networks }) {
       try {
         const { accounts: found } = await (features(wallet)['standard:connect'] as ConnectFeature).connect()

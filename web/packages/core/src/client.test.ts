@@ -26,7 +26,9 @@ describe('createSigil', () => {
 
   it('registers the adapter connectors', () => {
     const { client } = testClient({}, { restore: false })
-    expect(client.store.getState().connectors).toEqual([{ id: 'com.test', name: 'Test Wallet', chain: 'eip155', type: 'ANNOUNCED', rdns: 'com.test' }])
+    expect(client.store.getState().connectors).toEqual([
+      { id: 'com.test', name: 'Test Wallet', chain: 'eip155', namespaces: ['eip155'], type: 'ANNOUNCED', rdns: 'com.test' },
+    ])
   })
 })
 

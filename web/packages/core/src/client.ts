@@ -21,7 +21,7 @@ import { showError } from './notification.js'
 import { onDemand } from './on-demand.js'
 import { closeModal, goBack, openModal, selectWallet, type CloseOptions, type OpenOptions } from './modal.js'
 import { resolveOptions, type ResolvedOptions, type SigilOptions } from './options.js'
-import { connectorFamilies, currentView, pushView } from './router.js'
+import { currentView, pushView } from './router.js'
 import { createSigilStorage, defaultBackend, type KeyValueStorage, type SigilStorage } from './storage.js'
 import { createSigilStore, updateChain, type SigilStore, type View, type ViewArgs } from './store.js'
 import type { SiwxController } from './features/siwx/controller.js'
@@ -183,7 +183,7 @@ export function createSigil(input: SigilOptions, deps: SigilDependencies = {}): 
     teardowns.push(
       source.watch(
         (list) => {
-          lists[i] = list.filter((c) => connectorFamilies(c.info).some((ns) => adapters[ns]))
+          lists[i] = list.filter((c) => c.info.namespaces.some((ns) => adapters[ns]))
           ctx.connectors = new Map(lists.flat().map((c) => [c.info.id, c]))
           store.setState({ connectors: [...ctx.connectors.values()].map((c) => c.info) })
         },

@@ -3,7 +3,6 @@ import type { SigilContext } from './context.js'
 import type { Connection, ConnectionAccount, ConnectorEvent, WalletConnector } from './connectors/types.js'
 import { resetNetwork, setNamespaceNetwork, syncWalletNetwork, walletNetwork } from './network.js'
 import { updateChain } from './store.js'
-import { connectorFamilies } from './router.js'
 import type { ChainNamespace, ConnectionStatus } from './types.js'
 
 /** Sets a namespace's connection status in the store (account.status follows) and remembers it. */
@@ -35,7 +34,7 @@ export function forgetConnection(ctx: SigilContext, namespace: ChainNamespace): 
 export function connectorNamespaces(ctx: SigilContext, connector: WalletConnector): ChainNamespace[] {
   const { info } = connector
   const configured = new Set(ctx.store.getState().networks.map((n) => n.chainNamespace))
-  return connectorFamilies(info).filter((ns) => ctx.adapters[ns] !== undefined && configured.has(ns))
+  return info.namespaces.filter((ns) => ctx.adapters[ns] !== undefined && configured.has(ns))
 }
 
 /** The namespaces currently using `connector`. */

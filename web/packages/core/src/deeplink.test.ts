@@ -7,7 +7,14 @@ import type { Connector, Wallet } from './types.js'
 const PAGE = 'https://dapp.example/swap?x=1'
 const phantom: Wallet = { id: 'phantom', name: 'Phantom', image_id: '', rdns: 'app.phantom' }
 const coinbase: Wallet = { id: 'cb', name: 'Coinbase Wallet', image_id: '', rdns: 'com.coinbase.wallet' }
-const connector = (c: Partial<Connector>): Connector => ({ id: 'x', name: 'X', chain: 'eip155', type: 'ANNOUNCED', ...c })
+const connector = (c: Partial<Connector>): Connector => ({
+  id: 'x',
+  name: 'X',
+  chain: 'eip155',
+  type: 'ANNOUNCED',
+  ...c,
+  namespaces: c.namespaces ?? [c.chain ?? 'eip155'],
+})
 
 describe('mobile wallet-browser deep links (spec section 2)', () => {
   it('Phantom without its extension opens the page in Phantom', () => {

@@ -3,7 +3,6 @@
  * Solana without its Solana provider, opens the current page in that wallet's own browser. The
  * rule is data: which wallet, on which family (any when none is named), and its link.
  */
-import { connectorFamilies } from './router.js'
 import type { ChainNamespace, Connector, Wallet } from './types.js'
 
 interface WalletBrowser {
@@ -31,6 +30,6 @@ export function walletBrowserLink(wallet: Wallet, connectors: readonly Connector
   const browser = WALLET_BROWSERS.find((b) => isWallet(b)(wallet))
   if (!browser || (browser.namespace && browser.namespace !== activeNamespace)) return undefined
   const own = connectors.filter(isWallet(browser))
-  const present = browser.namespace ? own.some((c) => connectorFamilies(c).includes(browser.namespace as ChainNamespace)) : own.length > 0
+  const present = browser.namespace ? own.some((c) => c.namespaces.includes(browser.namespace as ChainNamespace)) : own.length > 0
   return present ? undefined : browser.link(pageUrl)
 }

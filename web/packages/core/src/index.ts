@@ -91,7 +91,6 @@ export {
   type ViewParams,
 } from './store.js'
 export {
-  connectorFamilies,
   currentRoute,
   currentView,
   findConnectorForWallet,

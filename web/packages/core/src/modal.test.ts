@@ -133,7 +133,7 @@ describe('modal', () => {
     const { ctx } = testContext()
     openModal(ctx)
     // the fake adapter is not set up here, so add its connector by hand
-    ctx.store.setState({ connectors: [{ id: 'com.test', name: 'Test', chain: 'eip155', type: 'ANNOUNCED', rdns: 'com.test' }] })
+    ctx.store.setState({ connectors: [{ id: 'com.test', name: 'Test', chain: 'eip155', namespaces: ['eip155'], type: 'ANNOUNCED', rdns: 'com.test' }] })
     expect(selectWallet(ctx, { id: '1', name: 'Test', image_id: 'i', rdns: 'com.test' })).toBe('ConnectingExternal')
     expect(currentView(ctx.store.getState())).toBe('ConnectingExternal')
     expect(selectWallet(ctx, { id: '2', name: 'Other', image_id: 'i', rdns: 'com.other' })).toBe('ConnectingWalletConnect')

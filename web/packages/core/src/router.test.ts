@@ -4,7 +4,7 @@ import { testContext } from './test-utils/index.js'
 import type { Connector, Wallet } from './types.js'
 
 const wallet: Wallet = { id: 'a'.repeat(64), name: 'Rabby', image_id: 'img', rdns: 'io.rabby', injected: [{ namespace: 'eip155', injected_id: 'isRabby' }] }
-const connector: Connector = { id: 'io.rabby', name: 'Rabby Wallet', chain: 'eip155', type: 'ANNOUNCED', rdns: 'io.rabby' }
+const connector: Connector = { id: 'io.rabby', name: 'Rabby Wallet', chain: 'eip155', namespaces: ['eip155'], type: 'ANNOUNCED', rdns: 'io.rabby' }
 
 describe('history stack', () => {
   it('views take the parameters the registry gives them (checked by the compiler)', () => {
@@ -80,8 +80,8 @@ describe('selecting a wallet', () => {
     expect(selectWalletView([other], wallet)).toEqual({ view: 'ConnectingWalletConnect', data: { wallet } })
   })
   it('matches by explorer id, rdns or injected id', () => {
-    const byExplorer: Connector = { id: 'x', name: 'X', chain: 'eip155', type: 'EXTERNAL', explorerId: wallet.id }
-    const byInjected: Connector = { id: 'isRabby', name: 'Legacy', chain: 'eip155', type: 'INJECTED' }
+    const byExplorer: Connector = { id: 'x', name: 'X', chain: 'eip155', namespaces: ['eip155'], type: 'EXTERNAL', explorerId: wallet.id }
+    const byInjected: Connector = { id: 'isRabby', name: 'Legacy', chain: 'eip155', namespaces: ['eip155'], type: 'INJECTED' }
     expect(findConnectorForWallet([byExplorer], wallet)).toBe(byExplorer)
     expect(findConnectorForWallet([{ ...connector, rdns: 'IO.RABBY' }], wallet)?.id).toBe('io.rabby')
     expect(findConnectorForWallet([byInjected], wallet)).toBe(byInjected)

@@ -1,10 +1,5 @@
 import type { RouteEntry, RouteOf, SigilState, SigilStore, View, ViewArgs } from './store.js'
-import type { ChainNamespace, Connector, Wallet } from './types.js'
-
-/** Every namespace one connection through a connector can yield accounts in: `namespaces`, else its main `chain`. */
-export function connectorFamilies(info: Pick<Connector, 'chain' | 'namespaces'>): readonly ChainNamespace[] {
-  return info.namespaces ?? [info.chain]
-}
+import type { Connector, Wallet } from './types.js'
 
 export function currentRoute(state: SigilState): RouteEntry {
   // The history is never empty; 'Connect' guards a store edited by hand.

@@ -111,8 +111,8 @@ export interface Connector {
   name: string
   /** The connector's main namespace. */
   chain: ChainNamespace
-  /** Every namespace one connection through it can yield accounts in, when more than `chain`. */
-  namespaces?: readonly ChainNamespace[]
+  /** Every namespace one connection through it can yield accounts in (`chain` among them). */
+  namespaces: readonly ChainNamespace[]
   type: ConnectorType
   imageUrl?: string
   /** Directory wallet id, when known. */

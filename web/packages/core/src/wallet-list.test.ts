@@ -4,18 +4,18 @@ import { defaultFeatures, DEFAULT_CONNECTOR_ORDER } from './options.js'
 import type { Connector, Wallet } from './types.js'
 
 const w = (id: string, rdns?: string): Wallet => ({ id, name: id, image_id: id, ...(rdns ? { rdns } : {}) })
-const announced = (rdns: string): Connector => ({ id: rdns, name: rdns, chain: 'eip155', type: 'ANNOUNCED', rdns })
+const announced = (rdns: string): Connector => ({ id: rdns, name: rdns, chain: 'eip155', namespaces: ['eip155'], type: 'ANNOUNCED', rdns })
 
 describe('connect list', () => {
   it('follows the connector order, each wallet shown once', () => {
     const items = buildConnectList({
       order: DEFAULT_CONNECTOR_ORDER,
       connectors: [
-        { id: 'injected', name: 'Browser Wallet', chain: 'eip155', type: 'INJECTED' },
+        { id: 'injected', name: 'Browser Wallet', chain: 'eip155', namespaces: ['eip155'], type: 'INJECTED' },
         announced('io.rabby'),
         announced('io.metamask'),
-        { id: 'wc', name: 'WalletConnect', chain: 'eip155', type: 'WALLET_CONNECT' },
-        { id: 'ext', name: 'Ext', chain: 'eip155', type: 'EXTERNAL' },
+        { id: 'wc', name: 'WalletConnect', chain: 'eip155', namespaces: ['eip155'], type: 'WALLET_CONNECT' },
+        { id: 'ext', name: 'Ext', chain: 'eip155', namespaces: ['eip155'], type: 'EXTERNAL' },
       ],
       recent: [w('metamask', 'io.metamask'), w('trust')],
       featured: [w('zerion'), w('rainbow'), w('trust')],

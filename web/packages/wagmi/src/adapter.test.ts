@@ -21,7 +21,10 @@ afterEach(() => {
 
 /** The page's one injected wallet, 'com.test', over `wallet`. */
 function injectedSource(wallet: FakeProvider): ConnectorSource {
-  const connector = injectedConnector({ id: 'com.test', name: 'Test Wallet', chain: 'eip155', type: 'ANNOUNCED', rdns: 'com.test' }, wallet)
+  const connector = injectedConnector(
+    { id: 'com.test', name: 'Test Wallet', chain: 'eip155', namespaces: ['eip155'], type: 'ANNOUNCED', rdns: 'com.test' },
+    wallet,
+  )
   return {
     watch(onChange) {
       onChange([connector])

@@ -114,7 +114,7 @@ export function fakeConnector(
       id,
       name,
       chain: namespaces[0] as ChainNamespace,
-      ...(namespaces.length > 1 ? { namespaces } : {}),
+      namespaces,
       type: init.type ?? 'ANNOUNCED',
       rdns: id,
       ...(init.imageUrl ? { imageUrl: init.imageUrl } : {}),

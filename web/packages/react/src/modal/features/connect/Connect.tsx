@@ -1,4 +1,4 @@
-import { connectorFamilies, walletConnectOf, type Connector, type ResolvedOptions, type SigilState, type Wallet } from '@sigil/core'
+import { walletConnectOf, type Connector, type ResolvedOptions, type SigilState, type Wallet } from '@sigil/core'
 import { buildConnectList, enabledConnectMethods, type ConnectListItem } from '@sigil/core/wallet-list'
 import { Fragment, useEffect, useMemo } from 'react'
 import { useMessages, useModal, useStore, useWalletPage } from '../../context.js'
@@ -76,13 +76,13 @@ export function ConnectView() {
   const groups = useMemo(() => {
     const byName = new Map<string, Connector[]>()
     for (const c of connectors) {
-      if (!connectorFamilies(c).some((ns) => namespaces.has(ns))) continue
+      if (!c.namespaces.some((ns) => namespaces.has(ns))) continue
       const key = c.name.trim().toLowerCase()
       byName.set(key, [...(byName.get(key) ?? []), c])
     }
     return new Map([...byName.values()].map((list) => [(list[0] as Connector).id, list]))
   }, [connectors, namespaces])
-  const familiesOf = (id: string) => [...new Set((groups.get(id) ?? []).flatMap((c) => connectorFamilies(c).filter((ns) => namespaces.has(ns))))]
+  const familiesOf = (id: string) => [...new Set((groups.get(id) ?? []).flatMap((c) => c.namespaces.filter((ns) => namespaces.has(ns))))]
   const items = useMemo(
     () =>
       buildConnectList({
