@@ -177,6 +177,57 @@ describe('balance cache and retry lock (fake timers)', () => {
     expect(state().chains.eip155?.account.tokenBalance).toEqual([native, sgl])
   })
 
+  it('the lock is per chain and account: another network reads at once, the failed one stays locked', async () => {
+    const blockchainApi = fakeBlockchainApi([native, sgl])
+    blockchainApi.getBalances.mockRejectedValueOnce(new BlockchainApiError('All upstreams of eip155:1 are unavailable', 503, 'upstream_unavailable'))
+    const { client } = testClient({}, { restore: false, blockchainApi })
+    await client.connect('com.test')
+    await client.refreshBalance()
+    expect(client.store.getState().chains.eip155?.balanceStatus).toBe('failed')
+
+    await client.switchNetwork(polygon)
+    await client.refreshBalance()
+    expect(blockchainApi.getBalances).toHaveBeenLastCalledWith(ADDRESS, expect.objectContaining({ chainId: 'eip155:137' }))
+    expect(client.store.getState().chains.eip155?.balanceStatus).toBe('ready')
+
+    // Back on the chain that failed, still within the 30 s: nothing is asked.
+    const calls = blockchainApi.getBalances.mock.calls.length
+    const [ethereum] = client.store.getState().networks
+    await client.switchNetwork(ethereum as NonNullable<typeof ethereum>)
+    await client.refreshBalance()
+    expect(blockchainApi.getBalances).toHaveBeenCalledTimes(calls)
+    expect(client.store.getState().chains.eip155?.balanceStatus).toBe('failed')
+  })
+
+  it('a new connection reads again, even within 30 s of a failure on another chain', async () => {
+    const blockchainApi = fakeBlockchainApi([native, sgl])
+    blockchainApi.getBalances.mockRejectedValueOnce(new TypeError('Failed to fetch'))
+    const { client, fake } = testClient({}, { restore: false, blockchainApi })
+    await client.connect('com.test')
+    await client.refreshBalance()
+    expect(client.store.getState().chains.eip155?.balanceStatus).toBe('failed')
+    await client.disconnect()
+
+    // The visitor comes back at once, the wallet now on Polygon: the balance is read, not left blank.
+    vi.advanceTimersByTime(5_000)
+    fake.state.chainId = 137
+    await client.connect('com.test')
+    await client.refreshBalance()
+    expect(blockchainApi.getBalances).toHaveBeenCalledTimes(2)
+    expect(blockchainApi.getBalances).toHaveBeenLastCalledWith(ADDRESS, expect.objectContaining({ chainId: 'eip155:137' }))
+    expect(client.store.getState().chains.eip155).toMatchObject({ balanceStatus: 'ready', account: { balance: '1.23456789' } })
+
+    // And the same chain and account after a disconnect: a new connection is a new start.
+    blockchainApi.getBalances.mockRejectedValueOnce(new TypeError('Failed to fetch'))
+    await client.refreshBalance(undefined, { force: true })
+    expect(client.store.getState().chains.eip155?.balanceStatus).toBe('failed')
+    await client.disconnect()
+    await client.connect('com.test')
+    await client.refreshBalance()
+    expect(blockchainApi.getBalances).toHaveBeenCalledTimes(4)
+    expect(client.store.getState().chains.eip155?.balanceStatus).toBe('ready')
+  })
+
   it('a failure keeps the balances already shown', async () => {
     const { client, blockchainApi } = await connected()
     blockchainApi.getBalances.mockRejectedValueOnce(new TypeError('Failed to fetch'))

@@ -81,12 +81,12 @@ export interface BalanceController {
    * Fetches the namespace's balances (from the wallet where it lists its assets, else from the
    * Sigil server) into its account state: `balance` and `balanceSymbol` from the native entry,
    * `tokenBalance` from the listed tokens. Reuses an answer younger than 30 s unless forced;
-   * after a failure, does nothing for 30 s.
+   * after a failure, does nothing for that chain and account for 30 s.
    */
   refresh(namespace: ChainNamespace, options?: RefreshBalanceOptions): Promise<void>
   /** Empties the namespace's balances (its account or network changed): status 'idle'. */
   reset(namespace: ChainNamespace): void
-  /** Forgets remembered answers (on disconnect). */
+  /** Forgets remembered answers and retry locks (on disconnect: a new connection reads again). */
   clear(): void
 }
 
@@ -100,8 +100,11 @@ export function createBalanceController(ctx: SigilContext, api: () => Promise<Bl
   const cache = new Map<string, { at: number; balances: TokenBalance[] }>()
   /** One fetch per account at a time; a forced refresh does not settle for an unforced one. */
   const inFlight = new Map<string, { force: boolean; promise: Promise<void> }>()
-  /** Until when fetching is locked after a failure (one lock for the instance, as the spec's rule). */
-  let lockedUntil = 0
+  /**
+   * Until when fetching is locked after a failure, by CAIP-10 account (spec section 4: 30 s):
+   * another chain or account reads at once, and a new connection starts without locks.
+   */
+  const lockedUntil = new Map<string, number>()
 
   /** The namespace's account and network, if they are still those the fetch was for. */
   const isCurrent = (namespace: ChainNamespace, address: string, network: CaipNetwork) => {
@@ -149,12 +152,12 @@ export function createBalanceController(ctx: SigilContext, api: () => Promise<Bl
       const walletAnswer = fromWallet(namespace, network, address, client)
       const balances =
         (walletAnswer && (await walletAnswer)) ?? (await client.getBalances(address, { chainId: network.caipNetworkId, currency: 'usd', forceUpdate: force }))
-      lockedUntil = 0
+      lockedUntil.delete(key)
       cache.set(key, { at: Date.now(), balances })
       // An answer for an account or network that changed meanwhile is kept for later, not shown.
       if (isCurrent(namespace, address, network)) apply(namespace, network, address, balances)
     } catch {
-      lockedUntil = Date.now() + BALANCE_RETRY_LOCK_MS
+      lockedUntil.set(key, Date.now() + BALANCE_RETRY_LOCK_MS)
       if (!isCurrent(namespace, address, network)) return
       // Earlier balances stay on screen; the failure is said once, and the list says it too.
       setBalanceStatus(ctx, namespace, 'failed')
@@ -180,7 +183,7 @@ export function createBalanceController(ctx: SigilContext, api: () => Promise<Bl
       if (!force && hit && Date.now() - hit.at < NATIVE_BALANCE_CACHE_MS) return apply(namespace, network, address, hit.balances)
       const running = inFlight.get(key)
       if (running && (running.force || !force)) return running.promise
-      if (Date.now() < lockedUntil) {
+      if (Date.now() < (lockedUntil.get(key) ?? 0)) {
         setBalanceStatus(ctx, namespace, 'failed')
         return
       }
@@ -193,6 +196,7 @@ export function createBalanceController(ctx: SigilContext, api: () => Promise<Bl
     reset: (namespace) => resetBalances(store, namespace),
     clear() {
       cache.clear()
+      lockedUntil.clear()
     },
   }
 }
