@@ -36,9 +36,22 @@ describe('embedded wallet: email login', () => {
     await expect.poll(() => emb.emailError(t.page).innerText()).toBe('Enter a valid email address')
 
     const before = await lastMailId(t.env.mailUrl, email)
+    // While the device waits for its approval the frame asks every 2 s: each answer is a normal
+    // one (200 VERIFY_DEVICE), so nothing fails and nothing red shows in the console.
+    const deviceAsks: number[] = []
+    const consoleErrors: string[] = []
+    t.page.on('response', (response) => {
+      if (response.url().endsWith('/wallet/v1/connect-device')) deviceAsks.push(response.status())
+    })
+    t.page.on('console', (message) => {
+      if (message.type() === 'error') consoleErrors.push(message.text())
+    })
     await submitEmail(t.page, email)
     await emb.deviceView(t.page).waitFor({ state: 'visible', timeout: 30_000 })
     const deviceMail = await waitForMail(t.env.mailUrl, email, DEVICE_LINK, before)
+    await expect.poll(() => deviceAsks.length, { timeout: 15_000 }).toBeGreaterThanOrEqual(2)
+    expect(deviceAsks.every((status) => status === 200)).toBe(true)
+    expect(consoleErrors).toEqual([])
     // The link (as the user would open it, from their mailbox) shows which device asks, and
     // approves it with its button, not by being opened.
     expect(deviceMail.text).toMatch(/from a new device: (Chrome|Chromium) on Linux, \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC\./)
@@ -60,6 +73,8 @@ describe('embedded wallet: email login', () => {
     await approval.close()
     // The device view notices and moves on to the code.
     await emb.otpView(t.page).waitFor({ state: 'visible', timeout: 30_000 })
+    expect(deviceAsks.every((status) => status === 200)).toBe(true)
+    expect(consoleErrors).toEqual([])
     expect(await emb.otpInputs(t.page).count()).toBe(6)
     const codeMail = await waitForMail(t.env.mailUrl, email, LOGIN_CODE, deviceMail.id)
     const code = codeOf(codeMail)

@@ -317,12 +317,14 @@ impl Wallets {
         Ok(())
     }
 
-    /// "Connect device": once approved, a login code goes out.
+    /// "Connect device", which the frame asks every 2 s while the link is not opened yet: still
+    /// VERIFY_DEVICE (an answer, not an error: waiting is the normal case) until the device is
+    /// approved; then a login code goes out (VERIFY_OTP).
     pub async fn connect_device(&self, email: &str, device_secret: &str) -> Result<Action, ApiError> {
         let email = normalize_email(email).ok_or_else(|| ApiError::invalid_param("email", "not a valid email address"))?;
         let device = device_id(device_secret)?;
         if !self.device_approved(&email, &device).await? {
-            return Err(not_approved());
+            return Ok(Action::VerifyDevice);
         }
         self.send_code(&email, Purpose::Login, None, &email, &device).await?;
         Ok(Action::VerifyOtp)

@@ -95,9 +95,11 @@ pub struct ConnectDevice {
     pub device_secret: String,
 }
 
-/// Connect device: once the device is approved, a login code goes out (VERIFY_OTP).
+/// Connect device, asked again and again while the user opens the emailed link: VERIFY_DEVICE
+/// while the device is not approved yet (waiting is an answer, not an error), VERIFY_OTP once it
+/// is (a login code goes out then).
 #[utoipa::path(post, path = "/wallet/v1/connect-device", tag = "wallet", request_body = ConnectDevice,
-    responses((status = 200, body = ActionReply), (status = 409, body = crate::error::ErrorBody, description = "Not approved yet")))]
+    responses((status = 200, body = ActionReply, description = "VERIFY_DEVICE (not approved yet) or VERIFY_OTP (approved: a code was emailed)"), (status = 400, body = crate::error::ErrorBody)))]
 pub async fn connect_device(
     State(state): State<AppState>,
     _: FromFrame,

@@ -27,6 +27,7 @@ export {
   type AuthConnector,
   type AuthConnectorOptions,
   type SocialLogin,
+  type DeviceAction,
   type EmailAction,
   type EmbeddedRequestEvent,
 } from './connectors/auth.js'

@@ -97,7 +97,8 @@ export const api = {
       deviceSecret: session.deviceSecret(),
       ...(session.token() ? { token: session.token() } : {}),
     }),
-  connectDevice: (email: string) => call<{ action: 'VERIFY_OTP' }>('POST', 'connect-device', { email, deviceSecret: session.deviceSecret() }),
+  /** Asked every 2 s while the user opens the emailed link: VERIFY_DEVICE until it was, then VERIFY_OTP (a code was sent). */
+  connectDevice: (email: string) => call<{ action: 'VERIFY_DEVICE' | 'VERIFY_OTP' }>('POST', 'connect-device', { email, deviceSecret: session.deviceSecret() }),
   connectOtp: (email: string, otp: string) =>
     call<{ token: string; user: ApiUser }>('POST', 'connect-otp', { email, otp, deviceSecret: session.deviceSecret() }),
   user: () => call<ApiUser>('GET', 'user', undefined, true),

@@ -99,6 +99,29 @@ describe('the frame', () => {
     localStorage.clear()
   })
 
+  it('connect device: "not approved yet" is an answer the host asks again after (VERIFY_DEVICE), not an error', async () => {
+    const { win, posted, send } = fakeWindow()
+    const answers = [{ action: 'VERIFY_DEVICE' }, { action: 'VERIFY_OTP' }]
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string) => {
+        if (url === '/wallet/v1/connect-email') return new Response(JSON.stringify({ action: 'VERIFY_DEVICE' }), { status: 200 })
+        if (url === '/wallet/v1/connect-device') return new Response(JSON.stringify(answers.shift()), { status: 200 })
+        return new Response('{}', { status: 404 })
+      }),
+    )
+    startFrame(win)
+    send({ id: 'request-0001', type: 'CONNECT_EMAIL', payload: { email: 'a@b.co' } })
+    await vi.waitFor(() => expect(posted.some((p) => p.message.id === 'request-0001')).toBe(true))
+    send({ id: 'request-0002', type: 'CONNECT_DEVICE' })
+    await vi.waitFor(() => expect(posted.some((p) => p.message.id === 'request-0002')).toBe(true))
+    send({ id: 'request-0003', type: 'CONNECT_DEVICE' })
+    await vi.waitFor(() => expect(posted.some((p) => p.message.id === 'request-0003')).toBe(true))
+    const reply = (id: string) => posted.find((p) => p.message.id === id)?.message
+    expect(reply('request-0002')).toEqual({ id: 'request-0002', type: 'RESPONSE', ok: true, payload: { action: 'VERIFY_DEVICE' } })
+    expect(reply('request-0003')).toEqual({ id: 'request-0003', type: 'RESPONSE', ok: true, payload: { action: 'VERIFY_OTP' } })
+  })
+
   it("keeps the app's name without text-direction or zero-width characters (it heads the approval view)", async () => {
     const { win, posted, send } = fakeWindow()
     const frame = startFrame(win)

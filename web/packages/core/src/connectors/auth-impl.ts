@@ -278,8 +278,9 @@ export function createAuthImpl(options: AuthConnectorOptions, { emit, emitReques
         return login
       },
       async connectDevice() {
-        await frame().request('CONNECT_DEVICE')
-        storage.setItem(LoginCacheKeys.lastEmailLoginTime, String(Date.now()))
+        const { action } = await frame().request('CONNECT_DEVICE')
+        if (action === 'VERIFY_OTP') storage.setItem(LoginCacheKeys.lastEmailLoginTime, String(Date.now()))
+        return action
       },
       async connectOtp(otp: string) {
         if (!/^\d{6}$/.test(otp)) throw new SigilError(errors.invalidOtp, 'INVALID_OTP')

@@ -152,3 +152,16 @@ describe('the embedded wallet as a session transport', () => {
     expect(events).toEqual([{ type: 'chainChanged', namespace: 'eip155', chainId: 137 }])
   })
 })
+
+describe('the embedded wallet: email login', () => {
+  it('waiting for the device approval is an answer, not an error: VERIFY_DEVICE until approved, then VERIFY_OTP starts the 30 s between codes', async () => {
+    const { connector, storage } = impl()
+    script.CONNECT_EMAIL = [{ action: 'VERIFY_DEVICE' }]
+    script.CONNECT_DEVICE = [{ action: 'VERIFY_DEVICE' }, { action: 'VERIFY_OTP' }]
+    expect(await connector.connectEmail('a@b.co')).toBe('VERIFY_DEVICE')
+    expect(await connector.connectDevice()).toBe('VERIFY_DEVICE')
+    expect(storage.getItem(LoginCacheKeys.lastEmailLoginTime)).toBeNull()
+    expect(await connector.connectDevice()).toBe('VERIFY_OTP')
+    expect(Number(storage.getItem(LoginCacheKeys.lastEmailLoginTime))).toBeGreaterThan(0)
+  })
+})

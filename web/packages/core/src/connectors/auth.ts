@@ -45,6 +45,8 @@ export interface SocialLogin {
 }
 
 export type EmailAction = 'VERIFY_DEVICE' | 'VERIFY_OTP' | 'CONNECT'
+/** The device view's question answered: still waiting for the approval, or approved and a code sent. */
+export type DeviceAction = 'VERIFY_DEVICE' | 'VERIFY_OTP'
 
 export interface AuthConnectorOptions {
   /** The Sigil server's frame origin (`--frame-public-url`). */
@@ -67,8 +69,11 @@ export interface AuthConnectorOptions {
 export interface AuthConnector extends WalletConnector {
   /** Step 1: sends a device-approval link or a code (per the server), or connects a live session. */
   connectEmail(email: string): Promise<EmailAction>
-  /** After the device was approved from the email: a code is sent. Rejects while not approved. */
-  connectDevice(): Promise<void>
+  /**
+   * Whether the device was approved from the email yet: VERIFY_DEVICE while it is not (waiting
+   * is a normal answer, asked again), VERIFY_OTP once it is (a code is sent then).
+   */
+  connectDevice(): Promise<DeviceAction>
   /** The emailed code: the frame holds a session afterwards (connect() then yields the accounts). */
   connectOtp(otp: string): Promise<void>
   updateEmail(email: string): Promise<'VERIFY_PRIMARY_OTP' | 'VERIFY_SECONDARY_OTP'>

@@ -18,6 +18,10 @@ describe('frame messages', () => {
     expect(FrameMessage.safeParse({ id: 'abcdef0123456789', type: 'RESPONSE', ok: false }).success).toBe(false)
     expect(ResultOf.CONNECT_EMAIL.safeParse({ action: 'VERIFY_DEVICE' }).success).toBe(true)
     expect(ResultOf.CONNECT_EMAIL.safeParse({ action: 'OTHER' }).success).toBe(false)
+    // Connect device: 'not approved yet' is an answer the host asks again after, approved sends a code.
+    expect(ResultOf.CONNECT_DEVICE.safeParse({ action: 'VERIFY_DEVICE' }).success).toBe(true)
+    expect(ResultOf.CONNECT_DEVICE.safeParse({ action: 'VERIFY_OTP' }).success).toBe(true)
+    expect(ResultOf.CONNECT_DEVICE.safeParse({ action: 'CONNECT' }).success).toBe(false)
     expect(ResultOf.UPDATE_EMAIL_SECONDARY_OTP.safeParse({ newEmail: 'a@b.co' }).success).toBe(true)
   })
 

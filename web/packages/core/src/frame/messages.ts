@@ -109,7 +109,8 @@ export type SocialUser = z.infer<typeof SocialUser>
 export const ResultOf = {
   SWITCH_NETWORK: z.object({ chainId }),
   CONNECT_EMAIL: z.object({ action: z.enum(['VERIFY_DEVICE', 'VERIFY_OTP', 'CONNECT']) }),
-  CONNECT_DEVICE: z.object({ action: z.literal('VERIFY_OTP') }),
+  /** Not approved yet (VERIFY_DEVICE: the host asks again), or approved and a code sent (VERIFY_OTP). */
+  CONNECT_DEVICE: z.object({ action: z.enum(['VERIFY_DEVICE', 'VERIFY_OTP']) }),
   CONNECT_OTP: z.object({}),
   CONNECT_SOCIAL: z.union([LoginPending, SocialUser]),
   GET_FARCASTER_URI: z.object({ url: z.url({ protocol: /^https?$/ }) }),

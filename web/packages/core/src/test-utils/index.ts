@@ -1,6 +1,6 @@
 import { vi } from 'vitest'
 import type { ChainAdapter, FamilySession } from '../adapter.js'
-import { AUTH_CONNECTOR_ID, type AuthConnector, type EmbeddedRequestEvent } from '../connectors/auth.js'
+import { AUTH_CONNECTOR_ID, type AuthConnector, type DeviceAction, type EmbeddedRequestEvent } from '../connectors/auth.js'
 import type { AnalyticsEvent } from '../analytics.js'
 import type { BlockchainClient, Identity } from '../features/account/blockchain.js'
 import { createSigil, type SigilDependencies } from '../client.js'
@@ -259,7 +259,7 @@ export function fakeAuthConnector(overrides: Partial<AuthConnector> = {}, addres
     getProvider: () => ({ request: async () => null }),
     subscribe: () => () => undefined,
     connectEmail: vi.fn(async (_email: string) => 'VERIFY_OTP' as const),
-    connectDevice: vi.fn(async () => undefined),
+    connectDevice: vi.fn(async (): Promise<DeviceAction> => 'VERIFY_OTP'),
     connectOtp: vi.fn(async (_otp: string) => undefined),
     updateEmail: vi.fn(async (_email: string) => 'VERIFY_PRIMARY_OTP' as const),
     updateEmailPrimaryOtp: vi.fn(async (_otp: string) => undefined),

@@ -4,7 +4,7 @@
  * to the view of the next one.
  */
 import type { SigilClient } from '../../client.js'
-import { AUTH_CONNECTOR_ID, type EmailAction } from '../../connectors/auth.js'
+import { AUTH_CONNECTOR_ID, type DeviceAction, type EmailAction } from '../../connectors/auth.js'
 import type { Connection } from '../../connectors/types.js'
 import type { SigilError } from '../../errors.js'
 import { currentView, pushView, replaceView } from '../../router.js'
@@ -71,7 +71,8 @@ export type WaitForDeviceApprovalReturnType = boolean
 export type WaitForDeviceApprovalErrorType = LoginUnavailableError
 
 /**
- * Asks every 2 s whether the link in the email was opened; then the code is on its way and
+ * Asks every 2 s whether the link in the email was opened (the frame answers VERIFY_DEVICE
+ * while it was not: a normal answer, no error); then the code is on its way and
  * EmailVerifyOtp shows. Resolves true then, false when aborted first.
  */
 export async function waitForDeviceApproval(client: SigilClient, { email, signal, intervalMs = DEVICE_POLL_MS }: WaitForDeviceApprovalParameters) {
@@ -89,12 +90,15 @@ export async function waitForDeviceApproval(client: SigilClient, { email, signal
       )
     })
     if (!tick || signal.aborted) return false
+    let action: DeviceAction
     try {
-      await auth.connectDevice()
+      action = await auth.connectDevice()
     } catch {
-      // Not approved yet: ask again.
+      // The frame could not ask (a network hiccup): ask again.
       continue
     }
+    // Not approved yet: a normal answer, asked again.
+    if (action === 'VERIFY_DEVICE') continue
     if (signal.aborted) return false
     replaceView(client.store, 'EmailVerifyOtp', { email })
     return true
