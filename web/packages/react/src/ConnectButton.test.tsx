@@ -45,6 +45,20 @@ describe('<ConnectButton/>', () => {
     expect(dialog?.getAttribute('data-view')).toBe('Account')
   })
 
+  it('shows the account name where it has one, as the Account view does', async () => {
+    stubDirectory(5, { identity: { name: 'alice.eth', avatar: null } })
+    const { appKit } = testAppKit()
+    current = appKit
+    const { container } = render(<ConnectButton />)
+    await act(() => appKit.client.connect('com.test'))
+    const button = container.querySelector('button') as HTMLButtonElement
+    await waitFor(() => expect(button.textContent).toContain('alice.eth'))
+    expect(button.textContent).not.toContain('0x11…111111')
+    expect(button.textContent).toContain('1.234 ETH')
+    // The address stays at hand: the name's title is the full address.
+    expect(button.querySelector('[title]')?.getAttribute('title')).toBe('0x1111111111111111111111111111111111111111')
+  })
+
   it('uses a custom label', () => {
     stubDirectory()
     const { appKit } = testAppKit()

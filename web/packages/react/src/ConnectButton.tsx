@@ -33,10 +33,12 @@ function injectStyle(): void {
 }
 
 const selectLoading = (s: SigilState) => s.modal.loading
+/** The account's name (ENS for eip155), as the Account view shows it. */
+const selectName = (s: SigilState) => s.chains[s.activeNamespace]?.account.profileName
 
 /**
- * Opens the modal: 'Connect Wallet' when disconnected, the account (balance and address) when
- * connected. Memoised: the host re-rendering (e.g. on the modal opening) does not re-render it.
+ * Opens the modal: 'Connect Wallet' when disconnected, the account (balance, and its name where
+ * it has one, else the shortened address) when connected. Memoised: the host re-rendering (e.g. on the modal opening) does not re-render it.
  */
 export const ConnectButton = memo(function ConnectButton({
   label = connectButtonMessages.label,
@@ -50,6 +52,7 @@ export const ConnectButton = memo(function ConnectButton({
   const { open } = useAppKit()
   const account = useAppKitAccount()
   const loading = useAppKitSelector(selectLoading)
+  const name = useAppKitSelector(selectName)
   const connecting = account.status === 'connecting'
   // Hovering or focusing the button is a strong hint: get the modal and wallet list ready.
   const warm = useCallback(
@@ -67,7 +70,7 @@ export const ConnectButton = memo(function ConnectButton({
     content = (
       <>
         {balance && account.balance !== undefined ? <span className="sigil-cb-bal">{formatBalance(account.balance, account.balanceSymbol)}</span> : null}
-        <span>{shortenAddress(account.address)}</span>
+        <span title={account.address}>{name ?? shortenAddress(account.address)}</span>
       </>
     )
   } else content = connecting ? loadingLabel : label
