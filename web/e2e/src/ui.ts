@@ -9,8 +9,8 @@ import { TEST_WALLET_NAME } from './test-wallet.js'
 export const ui = {
   /** The host page's <ConnectButton/> while disconnected. */
   connectButton: (page: Page) => page.getByRole('button', { name: /^connect wallet$/i }).first(),
-  /** The host page's <ConnectButton/> while connected: its name or text carries the address. */
-  accountButton: (page: Page) => page.getByRole('button', { name: /0x[0-9a-f]{2}/i }).first(),
+  /** The host page's <ConnectButton/> while connected: its text carries the address, or the account's name (alice.eth). */
+  accountButton: (page: Page) => page.getByRole('button', { name: /0x[0-9a-f]{2}|\.eth\b/i }).first(),
   /** The demo page's account status from the hooks ('connected', 'disconnected', ...). */
   status: (page: Page) => page.getByTestId('status'),
   dialog: (page: Page) => page.getByRole('dialog'),

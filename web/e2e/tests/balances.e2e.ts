@@ -7,12 +7,14 @@
 import { getAddress } from 'viem'
 import { describe, expect, it } from 'vitest'
 import type { Page, Request } from 'playwright-core'
-import { seriousA11yViolations, wallet, walletAccount } from '../src/browser.js'
+import { join } from 'node:path'
+import { screenshot, seriousA11yViolations, wallet, walletAccount } from '../src/browser.js'
 import { accounts, floor3, nativeBalanceText, tokenBalance, transferToken } from '../src/chain.js'
 import { useDemo } from '../src/fixtures.js'
 import { connectTestWallet, shortAddress, ui } from '../src/ui.js'
 
 const t = useDemo()
+const shots = () => join(t.env.artifactsDir, 'e2e')
 
 const token = (symbol: string) => {
   const found = t.env.devchain.tokens.find((tk) => tk.symbol === symbol)
@@ -154,6 +156,40 @@ describe('balances from the Sigil server', () => {
   })
 })
 
+describe('balances after a failure and a new connection', () => {
+  it('a failed read is not kept: disconnecting and connecting again within 30 s reads the balance again', async () => {
+    const [account0] = await accounts(t.env.rpcUrl)
+    await serverForgetsBalances(account0)
+    const page = await t.newPage()
+    // The first balance call answers 503; the server answers the later ones.
+    let failures = 1
+    await page.route(`${t.env.apiUrl}/v1/account/**`, (route) =>
+      failures-- > 0
+        ? route.fulfill({
+            status: 503,
+            headers: { 'access-control-allow-origin': new URL(t.demoUrl).origin, 'content-type': 'application/json' },
+            body: JSON.stringify({ error: { code: 'upstream_unavailable', message: 'All upstreams of eip155:31337 are unavailable' } }),
+          })
+        : route.continue(),
+    )
+    const requests: string[] = []
+    page.on('request', (r) => void (isBalanceRequest(r) && requests.push(r.url())))
+    await connectTestWallet(page)
+    await expect.poll(() => requests.length, { timeout: 10_000 }).toBe(1)
+    await expect.poll(() => page.getByTestId('balance').innerText()).toBe('—')
+
+    await page.getByRole('button', { name: 'Disconnect', exact: true }).click()
+    await expect.poll(() => ui.status(page).innerText()).toBe('disconnected')
+    // Back at once, long before the 30 s lock of the failed read would end: the modal is not opened.
+    await connectTestWallet(page)
+    const native = await nativeBalanceText(t.env.rpcUrl, account0)
+    await expect.poll(() => page.getByTestId('balance').innerText(), { timeout: 10_000 }).toBe(native)
+    await expect.poll(() => ui.accountButton(page).innerText()).toContain(native)
+    expect(requests).toHaveLength(2)
+    await screenshot(page, shots(), 'balance-after-reconnect-desktop')
+  })
+})
+
 describe('balances from a wallet that lists its assets (EIP-5792 + ERC-7811)', () => {
   it("shows the wallet's own list, read from anvil, and never asks the balance service", async () => {
     const [account0] = await accounts(t.env.rpcUrl)
@@ -189,8 +225,19 @@ describe('identity from the Sigil server', () => {
     await openAccountView(page)
     await expect.poll(() => ui.accountName(page).innerText(), { timeout: 10_000 }).toBe('alice.eth')
     expect(await ui.accountAvatar(page).getAttribute('src')).toBe(alice.avatar)
+    // The page's <ConnectButton/> shows the same name as the modal, not the address.
+    expect(await ui.accountButton(page).innerText()).toContain('alice.eth')
+    expect(await ui.accountButton(page).innerText()).not.toContain(shortAddress(getAddress(account1)))
+    await screenshot(page, shots(), 'account-name-desktop')
     // its own balances: 1000 SGL from the deployment, less whatever earlier tests sent
     await expect.poll(async () => (await shownRow(page, 'SGL')).quantity, { timeout: 10_000 }).toBe((await expectedRow('SGL', account1)).quantity)
+  })
+
+  it('on a phone too, the header button shows the name (alice.eth)', async () => {
+    const page = await t.newPage({ wallet: { accountIndex: 1 }, mobile: true })
+    await connectTestWallet(page)
+    await expect.poll(() => ui.accountButton(page).innerText(), { timeout: 10_000 }).toContain('alice.eth')
+    await screenshot(page, shots(), 'account-name-phone')
   })
 
   it('an account without a name shows its shortened address, EIP-55 checksummed', async () => {
