@@ -6,6 +6,7 @@ pub mod catalogue;
 pub mod ens;
 pub mod errors;
 pub mod evm;
+pub mod icons;
 pub mod jwt;
 pub mod logo;
 pub mod origin;

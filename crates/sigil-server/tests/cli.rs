@@ -38,7 +38,7 @@ fn admin_commands_serve_and_sigterm() {
     let report = stdout(sigil(&db).args(["wallets", "import"]).arg(common::wallets_file()));
     assert!(
         report.starts_with(
-            "793 records: 659 inserted, 0 updated, 0 unchanged, 103 rejected, 31 merged into another (0 stored before, removed); 112 logos written\n"
+            "793 records: 659 inserted, 0 updated, 0 unchanged, 103 rejected, 31 merged into another (0 stored before, removed); 139 logos written; 27 wallets without a logo file have the icon set's\n"
         ),
         "{report}"
     );
@@ -48,7 +48,7 @@ fn admin_commands_serve_and_sigterm() {
     let again = stdout(sigil(&db).args(["wallets", "import"]).arg(common::wallets_file()));
     assert!(
         again.starts_with(
-            "793 records: 0 inserted, 0 updated, 659 unchanged, 103 rejected, 31 merged into another (0 stored before, removed); 0 logos written\n"
+            "793 records: 0 inserted, 0 updated, 659 unchanged, 103 rejected, 31 merged into another (0 stored before, removed); 0 logos written; 27 wallets without a logo file have the icon set's\n"
         ),
         "{again}"
     );

@@ -7,7 +7,18 @@ use std::collections::HashSet;
 use common::{Backend, TestServer};
 use serde_json::{json, Value};
 
-both_backends!(paging_covers_the_filtered_set, filters, search, bad_parameters, project_gate, cors, images, origins_and_config, reloads_after_an_import);
+both_backends!(
+    paging_covers_the_filtered_set,
+    filters,
+    search,
+    bad_parameters,
+    project_gate,
+    cors,
+    images,
+    icon_set,
+    origins_and_config,
+    reloads_after_an_import
+);
 
 const ORIGINS: &[&str] = &["http://localhost:5173", "https://*.a.com"];
 
@@ -294,6 +305,95 @@ async fn images(b: Backend) {
         assert_eq!(again.status(), 304);
         assert_eq!(s.http.get(s.api(&format!("{path}/{unknown}"))).send().await.unwrap().status(), 404, "{path}");
     }
+    s.stop().await;
+}
+
+/// GET `path` as an <img> would: (status, content type, bytes).
+async fn fetch_image(s: &TestServer, path: &str) -> (u16, String, Vec<u8>) {
+    let res = s.http.get(s.api(path)).send().await.unwrap();
+    let content_type = res.headers().get("content-type").map(|v| v.to_str().unwrap().to_owned()).unwrap_or_default();
+    (res.status().as_u16(), content_type, res.bytes().await.unwrap().to_vec())
+}
+
+/// Networks, tokens and wallets show the icon set's SVG (data/icons, from @web3icons/core), the
+/// dev chain its own; the generated initials only where the set has nothing.
+async fn icon_set(b: Backend) {
+    let Some(s) = TestServer::start(b, ORIGINS).await else { return };
+    let icons = common::repo_root().join("data/icons");
+    let file = |rel: &str| std::fs::read(icons.join(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"));
+    let svg = "image/svg+xml".to_owned();
+
+    for (id, rel) in [
+        ("eip155:1", "networks/ethereum.svg"),
+        ("ethereum", "networks/ethereum.svg"),
+        ("eip155:42161", "networks/arbitrum-one.svg"),
+        ("arbitrum", "networks/arbitrum-one.svg"),
+        ("eip155:137", "networks/polygon.svg"),
+        ("polygon", "networks/polygon.svg"),
+        ("solana", "networks/solana.svg"),
+        ("bitcoin", "networks/bitcoin.svg"),
+        ("eip155:31337", "sigil/sigil-dev.svg"),
+        ("sigil-dev", "sigil/sigil-dev.svg"),
+    ] {
+        assert_eq!(fetch_image(&s, &format!("/public/getAssetImage/{id}")).await, (200, svg.clone(), file(rel)), "{id}");
+    }
+    assert_ne!(file("sigil/sigil-dev.svg"), file("networks/ethereum.svg"), "the dev chain has its own icon");
+
+    // Tokens by symbol (any case) or by address (an ERC-20 in any case, a Solana mint).
+    for id in [
+        "USDC",
+        "usdc",
+        "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48",
+        "0xaf88d065e77c8cC2239327C5EDb3A432268e5831",
+        "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v",
+    ] {
+        assert_eq!(fetch_image(&s, &format!("/public/getTokenImage/{id}")).await, (200, svg.clone(), file("tokens/USDC.svg")), "{id}");
+    }
+    assert_eq!(fetch_image(&s, "/public/getTokenImage/ETH").await, (200, svg.clone(), file("tokens/ETH.svg")));
+
+    // The icon's validators and caching, like every image route.
+    let res = s.http.get(s.api("/public/getAssetImage/eip155:42161")).send().await.unwrap();
+    assert_eq!(res.headers()["cache-control"], "public, max-age=86400");
+    assert_eq!(res.headers()["content-security-policy"], "default-src 'none'; style-src 'unsafe-inline'; sandbox");
+    let etag = res.headers()["etag"].to_str().unwrap().to_owned();
+    let again = s.http.get(s.api("/public/getAssetImage/eip155:42161")).header("If-None-Match", &etag).send().await.unwrap();
+    assert_eq!(again.status(), 304);
+
+    // What the set does not have: the generated initials (a token and a network the catalogue
+    // knows), and 404 for what nobody knows.
+    let (status, content_type, body) = fetch_image(&s, "/public/getTokenImage/SGL").await;
+    assert_eq!((status, content_type), (200, svg.clone()));
+    assert!(String::from_utf8(body).unwrap().contains(">ST</text>"), "Sigil Token's initials");
+    let (_, _, weth) = fetch_image(&s, "/public/getTokenImage/WETH").await;
+    assert!(String::from_utf8(weth).unwrap().contains(">WE</text>"));
+    let (_, _, polkadot) = fetch_image(&s, "/public/getAssetImage/polkadot").await;
+    assert_eq!(polkadot, file("networks/polkadot.svg"));
+    let (_, _, sepolia) = fetch_image(&s, "/public/getAssetImage/eip155:11155111").await;
+    assert_eq!(sepolia, file("networks/ethereum.svg"), "a test network shows its chain's icon");
+    assert_eq!(fetch_image(&s, "/public/getTokenImage/0x0000000000000000000000000000000000000bad").await.0, 404);
+
+    // A directory wallet with no logo file that the set has (Phantom): the set's icon, by image
+    // id and by wallet id; a wallet with the same name but another site (SafeWallet is not Safe)
+    // keeps its initials; a logo file still wins (MetaMask, see `images`).
+    let wallet = |name: &'static str| {
+        let s = &s;
+        async move {
+            let (_, body) = s.get_json(&s.api(&format!("/getWallets?search={name}"))).await;
+            body["data"].as_array().unwrap().iter().find(|w| w["name"] == name).unwrap_or_else(|| panic!("{name}: {body}")).clone()
+        }
+    };
+    let phantom = wallet("Phantom").await;
+    for id in [&phantom["image_id"], &phantom["id"]] {
+        assert_eq!(fetch_image(&s, &format!("/getWalletImage/{}", id.as_str().unwrap())).await, (200, svg.clone(), file("wallets/phantom.svg")));
+    }
+    let safe = wallet("Safe").await;
+    assert_eq!(fetch_image(&s, &format!("/getWalletImage/{}", safe["image_id"].as_str().unwrap())).await.2, file("wallets/safe.svg"));
+    let other = wallet("SafeWallet").await;
+    let (status, content_type, body) = fetch_image(&s, &format!("/getWalletImage/{}", other["image_id"].as_str().unwrap())).await;
+    assert_eq!((status, content_type), (200, svg.clone()));
+    assert!(String::from_utf8(body).unwrap().contains(">SA</text>"), "SafeWallet's initials");
+    let (_, content_type, _) = fetch_image(&s, "/getWalletImage/e30d09fe-c0dd-4b61-81e2-d6dc09eb9700").await;
+    assert_eq!(content_type, "image/jpeg", "MetaMask's logo file, not the set's icon");
     s.stop().await;
 }
 

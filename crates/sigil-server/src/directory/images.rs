@@ -1,5 +1,7 @@
 //! Image routes: wallet logos, network (asset), currency and token images. Real bytes where the
-//! data has a logo, otherwise a generated SVG; 404 for ids nobody knows. Cacheable, with ETags.
+//! data has a logo (a wallet's logo file, or its icon from the set at import), the set's icon
+//! for networks and tokens (`sigil_core::icons`), otherwise a generated SVG with initials; 404
+//! for ids nobody knows. Cacheable, with ETags.
 
 use axum::body::Body;
 use axum::extract::{Path, State};
@@ -7,7 +9,7 @@ use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use base64::Engine;
 use sha2::{Digest, Sha256};
-use sigil_core::{catalogue, logo};
+use sigil_core::{catalogue, icons, logo};
 
 use super::store;
 use crate::error::{ApiError, ApiResult};
@@ -50,6 +52,12 @@ fn generated(headers: &HeaderMap, id: &str, label: &str) -> Response {
     image(headers, SVG, svg.into_bytes(), &etag)
 }
 
+/// An icon from the set (data/icons/NOTICE.md).
+fn icon(headers: &HeaderMap, svg: &'static str) -> Response {
+    let etag = format!("\"i-{}\"", &hex::encode(Sha256::digest(svg.as_bytes()))[..24]);
+    image(headers, SVG, svg.as_bytes().to_vec(), &etag)
+}
+
 fn check_id(id: &str) -> ApiResult<()> {
     if id.is_empty() || id.len() > 128 || !id.bytes().all(|b| b.is_ascii_alphanumeric() || b"-_:.".contains(&b)) {
         return Err(ApiError::invalid_param("id", "expected up to 128 letters, digits, '-', '_', ':' or '.'"));
@@ -60,7 +68,7 @@ fn check_id(id: &str) -> ApiResult<()> {
 /// A wallet's logo, by its image id (or wallet id).
 #[utoipa::path(get, path = "/getWalletImage/{id}", tag = "directory",
     params(("id" = String, Path, description = "image_id or wallet id")),
-    responses((status = 200, description = "Logo bytes (JPEG/PNG) or a generated SVG", content_type = "image/*"),
+    responses((status = 200, description = "Logo bytes (JPEG/PNG/SVG: the directory's logo file or the icon set's) or a generated SVG", content_type = "image/*"),
         (status = 304, description = "Not modified"), (status = 404, body = crate::error::ErrorBody)))]
 pub async fn wallet_image(State(state): State<AppState>, Path(id): Path<String>, headers: HeaderMap) -> ApiResult<Response> {
     check_id(&id)?;
@@ -74,18 +82,22 @@ pub async fn wallet_image(State(state): State<AppState>, Path(id): Path<String>,
     }
 }
 
-fn catalogue_image(table: &[(&str, &str)], kind: &str, id: &str, headers: &HeaderMap) -> ApiResult<Response> {
+fn catalogue_image(table: &[(&str, &str)], kind: &str, id: &str, headers: &HeaderMap, from_set: fn(&str) -> Option<&'static str>) -> ApiResult<Response> {
     check_id(id)?;
+    if let Some(svg) = from_set(id) {
+        return Ok(icon(headers, svg));
+    }
     let label = catalogue::label(table, id).ok_or_else(|| ApiError::not_found(format!("No {kind} image with id {id}")))?;
     Ok(generated(headers, &id.to_ascii_uppercase(), label))
 }
 
-/// A network or namespace image, by CAIP-2 id (e.g. eip155:1) or namespace.
+/// A network or namespace image, by CAIP-2 id (e.g. eip155:1), namespace or network name: the
+/// icon set's, else generated initials.
 #[utoipa::path(get, path = "/public/getAssetImage/{id}", tag = "directory",
     params(("id" = String, Path)),
     responses((status = 200, content_type = "image/svg+xml"), (status = 304), (status = 404, body = crate::error::ErrorBody)))]
 pub async fn asset_image(Path(id): Path<String>, headers: HeaderMap) -> ApiResult<Response> {
-    catalogue_image(catalogue::ASSETS, "asset", &id, &headers)
+    catalogue_image(catalogue::ASSETS, "asset", &id, &headers, icons::asset)
 }
 
 /// A fiat currency image, by ISO 4217 code (e.g. USD).
@@ -93,15 +105,16 @@ pub async fn asset_image(Path(id): Path<String>, headers: HeaderMap) -> ApiResul
     params(("id" = String, Path)),
     responses((status = 200, content_type = "image/svg+xml"), (status = 304), (status = 404, body = crate::error::ErrorBody)))]
 pub async fn currency_image(Path(id): Path<String>, headers: HeaderMap) -> ApiResult<Response> {
-    catalogue_image(catalogue::CURRENCIES, "currency", &id, &headers)
+    catalogue_image(catalogue::CURRENCIES, "currency", &id, &headers, |_| None)
 }
 
-/// A token image, by symbol (e.g. ETH).
+/// A token image, by symbol (e.g. ETH) or contract/mint address: the icon set's, else generated
+/// initials.
 #[utoipa::path(get, path = "/public/getTokenImage/{id}", tag = "directory",
     params(("id" = String, Path)),
     responses((status = 200, content_type = "image/svg+xml"), (status = 304), (status = 404, body = crate::error::ErrorBody)))]
 pub async fn token_image(Path(id): Path<String>, headers: HeaderMap) -> ApiResult<Response> {
-    catalogue_image(catalogue::TOKENS, "token", &id, &headers)
+    catalogue_image(catalogue::TOKENS, "token", &id, &headers, icons::token)
 }
 
 #[cfg(test)]

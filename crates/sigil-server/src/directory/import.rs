@@ -9,6 +9,7 @@ use base64::Engine;
 use serde::Deserialize;
 use sha2::{Digest, Sha256};
 use sigil_core::caip::ChainId;
+use sigil_core::icons;
 use sigil_core::wallet_id;
 use sqlx::Row;
 
@@ -51,6 +52,8 @@ pub struct ImportReport {
     pub updated: usize,
     pub unchanged: usize,
     pub logos_written: usize,
+    /// Wallets without a logo file that take their icon from the set (`sigil_core::icons`).
+    pub icon_set_logos: usize,
     /// (record index, name if known, reason)
     pub rejected: Vec<(usize, String, String)>,
     /// Imported, but with something to know (e.g. a missing logo file).
@@ -65,7 +68,7 @@ impl std::fmt::Display for ImportReport {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         writeln!(
             f,
-            "{} records: {} inserted, {} updated, {} unchanged, {} rejected, {} merged into another ({} stored before, removed); {} logos written",
+            "{} records: {} inserted, {} updated, {} unchanged, {} rejected, {} merged into another ({} stored before, removed); {} logos written; {} wallets without a logo file have the icon set's",
             self.total,
             self.inserted,
             self.updated,
@@ -73,7 +76,8 @@ impl std::fmt::Display for ImportReport {
             self.rejected.len(),
             self.merged.iter().map(|(_, _, m)| m.len()).sum::<usize>(),
             self.removed,
-            self.logos_written
+            self.logos_written,
+            self.icon_set_logos
         )?;
         for (kept, name, merged) in &self.merged {
             let ids: Vec<String> = merged.iter().map(|(i, id)| format!("#{i} ({id})")).collect();
@@ -216,7 +220,15 @@ pub async fn import_records(db: &Db, records: Vec<serde_json::Value>, base_dir: 
         }
     }
 
-    let (prepared, merged) = merge_duplicates(prepared);
+    let (mut prepared, merged) = merge_duplicates(prepared);
+    // A wallet with no logo file (after the merge) takes the icon set's, when the set has it;
+    // the rest keep the generated initials.
+    for p in prepared.iter_mut().filter(|p| p.logo.is_none()) {
+        if let Some(icon) = icons::wallet(&p.wallet.name, p.wallet.homepage.as_deref(), p.wallet.rdns.as_deref()) {
+            p.logo = Some(("image/svg+xml".to_owned(), icon.svg.as_bytes().to_vec()));
+            report.icon_set_logos += 1;
+        }
+    }
     let merged_ids: Vec<String> = merged.iter().flat_map(|(_, _, m)| m.iter().map(|(_, id)| id.clone())).collect();
     report.merged = merged;
 
