@@ -178,3 +178,26 @@ export function press(key: string, init: KeyboardEventInit = {}): KeyboardEvent 
   })
   return event
 }
+
+/**
+ * Makes every <img> behave as a browser's in `state`: still loading (not complete), or already
+ * done, loaded (a natural width) or broken (none; decode() rejects), its load and error events
+ * never reaching it, as with an image (a data: URI, a cached one) done before the listener was
+ * there. happy-dom's images are otherwise complete at once, with no size. Returns a restore.
+ */
+export function stubImages(state: 'loading' | 'loaded' | 'broken'): () => void {
+  const proto = HTMLImageElement.prototype
+  const spies = [
+    vi.spyOn(proto, 'complete', 'get').mockReturnValue(state !== 'loading'),
+    vi.spyOn(proto, 'naturalWidth', 'get').mockReturnValue(state === 'loaded' ? 40 : 0),
+    ...(state === 'broken' ? [vi.spyOn(proto, 'decode').mockRejectedValue(new DOMException('broken', 'EncodingError'))] : []),
+  ]
+  const swallow = (event: Event) => {
+    if (state !== 'loading' && event.target instanceof HTMLImageElement) event.stopImmediatePropagation()
+  }
+  for (const type of ['load', 'error']) document.addEventListener(type, swallow, true)
+  return () => {
+    for (const spy of spies) spy.mockRestore()
+    for (const type of ['load', 'error']) document.removeEventListener(type, swallow, true)
+  }
+}

@@ -1,4 +1,4 @@
-import { useMemo, useState, type ReactNode } from 'react'
+import { useCallback, useMemo, useState, type ReactNode } from 'react'
 import { isImagePreloaded } from './directory.js'
 
 const svg = (path: ReactNode, size = 18) => (
@@ -91,6 +91,22 @@ type ImageState = 'loading' | 'loaded' | 'error'
 /** No image: the initial; a preloaded one: shown at once; else a placeholder until it loads. */
 const initialState = (src: string | undefined): ImageState => (!src ? 'error' : isImagePreloaded(src) ? 'loaded' : 'loading')
 
+/**
+ * What an image element that is already done says: loaded (it has a size), broken, or, for an
+ * image without a size of its own (an SVG with only a viewBox), what decoding it says.
+ */
+function settledState(img: HTMLImageElement, settle: (state: ImageState) => void): void {
+  const src = img.getAttribute('src')
+  if (!img.complete || !src) return
+  if (img.naturalWidth > 0) settle('loaded')
+  else if (typeof img.decode === 'function')
+    img.decode().then(
+      () => img.getAttribute('src') === src && settle('loaded'),
+      () => img.getAttribute('src') === src && settle('error'),
+    )
+  else settle('error')
+}
+
 /** An image with a shimmering placeholder until it loads, and the name's initial if it fails. */
 export function RemoteImage({ src, name, className }: { src: string | undefined; name: string; className?: string }) {
   const [state, setState] = useState<ImageState>(() => initialState(src))
@@ -100,10 +116,20 @@ export function RemoteImage({ src, name, className }: { src: string | undefined;
     setShown(src)
     setState(initialState(src))
   }
+  // An image done before its load listener heard it (a data: URI, one in the cache, a view
+  // pre-rendered hidden and then shown) sends no load event: it is read when the element is
+  // attached (again), for this src.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new src is a new check of the same element
+  const attached = useCallback(
+    (img: HTMLImageElement | null) => {
+      if (img) settledState(img, (next) => setState((now) => (now === 'loading' ? next : now)))
+    },
+    [src],
+  )
   return (
     <span className={className ? `img ${className}` : 'img'} data-state={state}>
       {src && state !== 'error' ? (
-        <img src={src} alt="" decoding="async" draggable={false} onLoad={() => setState('loaded')} onError={() => setState('error')} />
+        <img ref={attached} src={src} alt="" decoding="async" draggable={false} onLoad={() => setState('loaded')} onError={() => setState('error')} />
       ) : null}
       {state === 'error' ? (
         <span className="fallback" aria-hidden="true">

@@ -1,10 +1,13 @@
 import { act } from 'react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { AppKit } from '../../../appkit.js'
-import { cleanup, shadow, stubDirectory, testAppKit, waitFor, walletCalls } from '../../../test-utils.js'
+import { cleanup, shadow, stubDirectory, stubImages, testAppKit, waitFor, walletCalls } from '../../../test-utils.js'
 
 let current: AppKit | undefined
+let restoreImages: (() => void) | undefined
 afterEach(() => {
+  restoreImages?.()
+  restoreImages = undefined
   vi.useRealTimers()
   cleanup(current)
   current = undefined
@@ -138,6 +141,7 @@ describe('AllWallets', () => {
   })
 
   it('shows image placeholders while the page loads', async () => {
+    restoreImages = stubImages('loading')
     let release: (() => void) | undefined
     const real = stubDirectory()
     vi.stubGlobal(
