@@ -38,6 +38,15 @@ fn call(id: u64, method: &str, params: Value) -> Value {
     json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params})
 }
 
+/// anvil mines just after it answers a send: balances are read once the receipt is there.
+async fn wait_for_receipt(s: &TestServer, hash: &str) {
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    while rpc(s, call(9, "eth_getTransactionReceipt", json!([hash]))).await.1["result"].is_null() {
+        assert!(std::time::Instant::now() < deadline, "no receipt for {hash}");
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn single_batch_and_bad_input() {
     let anvil = Anvil::start();
@@ -53,7 +62,9 @@ async fn single_batch_and_bad_input() {
     let raw = signed_transfer(&anvil.url, ACCOUNT0, to, "0xde0b6b3a7640000").await;
     let (status, sent) = rpc(&s, call(1, "eth_sendRawTransaction", json!([raw]))).await;
     assert_eq!(status, 200, "{sent}");
-    assert_eq!(sent["result"].as_str().unwrap().len(), 66);
+    let hash = sent["result"].as_str().unwrap().to_owned();
+    assert_eq!(hash.len(), 66);
+    wait_for_receipt(&s, &hash).await;
     let (_, bal) = rpc(&s, call(2, "eth_getBalance", json!([to, "latest"]))).await;
     assert_eq!(bal["result"], "0xde0b6b3a7640000");
 
@@ -224,6 +235,8 @@ async fn coalesces_reads_caches_constants_never_sends() {
         assert_eq!(b["id"], json!(i));
         assert!(b["result"].as_str().is_some_and(|h| h.len() == 66) || b["error"]["code"].is_i64(), "{b}");
     }
+    let hash = replies.iter().find_map(|b| b["result"].as_str()).expect("the node accepted one of the sends");
+    wait_for_receipt(&s, hash).await;
     let (_, bal) = rpc(&s, call(1, "eth_getBalance", json!([to, "latest"]))).await;
     assert_ne!(bal["result"], "0x0");
 }
@@ -279,7 +292,8 @@ async fn native_balances_cache_and_force_update() {
     let (_, before) = s.get_json(&balance(to, "")).await;
     assert_eq!(before["balances"][0]["quantity"]["numeric"], "0");
     let raw = signed_transfer(&anvil.url, ACCOUNT0, to, "0x14d1120d7b160000").await; // 1.5 ETH
-    rpc(&s, call(1, "eth_sendRawTransaction", json!([raw]))).await;
+    let (_, sent) = rpc(&s, call(1, "eth_sendRawTransaction", json!([raw]))).await;
+    wait_for_receipt(&s, sent["result"].as_str().unwrap()).await;
     // Cached for 30 s...
     let (_, cached) = s.get_json(&balance(to, "")).await;
     assert_eq!(cached["balances"][0]["quantity"]["numeric"], "0");
