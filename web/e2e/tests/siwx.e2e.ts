@@ -2,11 +2,14 @@
  * Sign in with the wallet, end to end: the demo with required sign-in (?siwx=required), the real
  * server's /auth/v1 API, the injected test wallet signing on anvil.
  */
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { screenshot, wallet } from '../src/browser.js'
 import { useDemo } from '../src/fixtures.js'
 import { openModal, ui } from '../src/ui.js'
 
 const t = useDemo()
+const shots = () => join(t.env.artifactsDir, 'e2e')
 const ACCOUNT = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'
 
 const signButton = () => ui.dialog(t.page).getByRole('button', { name: /^sign$/i })
@@ -72,6 +75,62 @@ describe('sign in with the wallet', () => {
     const token = await storedToken()
     await t.page.getByTestId('siwx-sign-out').click()
     await expect.poll(async () => (await fetch(api('/auth/v1/session'), { headers: { authorization: `Bearer ${token}` } })).status).toBe(401)
+  })
+
+  it('Dev -> Arbitrum -> Dev asks twice: the Dev session is found again on the way back', async () => {
+    const signatures = async () => (await wallet(t.page, 'log')).filter((r) => r.method === 'personal_sign' && r.outcome === 'ok').length
+    const siwxChain = () => t.page.getByTestId('siwx-chain').innerText()
+    const switchTo = async (name: string, chainId: number) => {
+      await t.page.getByRole('button', { name: 'Switch network', exact: true }).click()
+      await ui.networkOption(t.page, name).click()
+      await expect.poll(async () => (await wallet(t.page, 'state')).chainId, { timeout: 10_000 }).toBe(chainId)
+    }
+    await connectWithRequiredSignIn()
+    await signButton().click()
+    await expect.poll(siwxChain, { timeout: 15_000 }).toBe('eip155:31337')
+    const devSession = await t.page.getByTestId('siwx-session-id').innerText()
+
+    await switchTo('Arbitrum', 42161)
+    await signButton().waitFor({ timeout: 15_000 })
+    await screenshot(t.page, shots(), 'siwx-sign-on-arbitrum')
+    await signButton().click()
+    await expect.poll(siwxChain, { timeout: 15_000 }).toBe('eip155:42161')
+    await ui.dialog(t.page).waitFor({ state: 'hidden' })
+
+    await switchTo('Sigil Dev', 31337)
+    await expect.poll(siwxChain, { timeout: 15_000 }).toBe('eip155:31337')
+    expect(await t.page.getByTestId('siwx-session-id').innerText()).toBe(devSession)
+    expect(await t.page.getByTestId('siwx-status').innerText()).toBe('signed-in')
+    await ui.dialog(t.page).waitFor({ state: 'hidden' })
+    expect(await signatures()).toBe(2)
+    // The page's token is the Dev session's again.
+    const res = await fetch(api('/auth/v1/session'), { headers: { authorization: `Bearer ${await storedToken()}` } })
+    expect(((await res.json()) as { id: string }).id).toBe(devSession)
+    await screenshot(t.page, shots(), 'siwx-back-on-dev')
+  })
+
+  it("with sessionScope 'family' one signature holds on Dev, Arbitrum and Dev again", async () => {
+    const signatures = async () => (await wallet(t.page, 'log')).filter((r) => r.method === 'personal_sign' && r.outcome === 'ok').length
+    await t.page.goto(`${t.env.demoUrl}?siwx=required&siwxScope=family`)
+    await openModal(t.page)
+    await ui.walletButton(t.page).click()
+    await signButton().click()
+    await expect.poll(() => t.page.getByTestId('siwx-status').innerText(), { timeout: 15_000 }).toBe('signed-in')
+    const session = await t.page.getByTestId('siwx-session-id').innerText()
+    for (const [name, chainId] of [
+      ['Arbitrum', 42161],
+      ['Sigil Dev', 31337],
+    ] as const) {
+      await t.page.getByRole('button', { name: 'Switch network', exact: true }).click()
+      await ui.networkOption(t.page, name).click()
+      await expect.poll(async () => (await wallet(t.page, 'state')).chainId, { timeout: 10_000 }).toBe(chainId)
+      await expect.poll(() => t.page.getByTestId('network').innerText()).toContain(`eip155:${chainId}`)
+      await expect.poll(() => t.page.getByTestId('siwx-status').innerText(), { timeout: 15_000 }).toBe('signed-in')
+      await ui.dialog(t.page).waitFor({ state: 'hidden' })
+      expect(await t.page.getByTestId('siwx-session-id').innerText()).toBe(session)
+      if (chainId === 42161) await screenshot(t.page, shots(), 'siwx-family-on-arbitrum')
+    }
+    expect(await signatures()).toBe(1)
   })
 
   it('cancel with required sign-in disconnects and resets to Connect', async () => {

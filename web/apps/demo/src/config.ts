@@ -27,6 +27,8 @@ export const config = {
   socials: socialsOf(new URLSearchParams(location.search).get('socials') ?? import.meta.env.VITE_SIGIL_SOCIALS),
   /** Sign-in with the wallet: required by default; `?siwx=off|optional` or VITE_SIGIL_SIWX overrides. */
   siwx: siwxMode(new URLSearchParams(location.search).get('siwx') ?? import.meta.env.VITE_SIGIL_SIWX),
+  /** What one sign-in covers: its chain by default; `?siwxScope=family` one session for every chain of the family. */
+  siwxScope: (new URLSearchParams(location.search).get('siwxScope') === 'family' ? 'family' : 'chain') as 'chain' | 'family',
   /** How Bitcoin wallets sign the sign-in message: BIP-322 by default; `?bitcoinSignIn=ecdsa` asks for the legacy ECDSA signature. */
   bitcoinSignIn: (new URLSearchParams(location.search).get('bitcoinSignIn') === 'ecdsa' ? 'ecdsa' : 'bip322') as 'ecdsa' | 'bip322',
   /**

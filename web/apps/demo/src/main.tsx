@@ -40,7 +40,15 @@ function start(extra: FamilyParts | undefined) {
       // Sign-in verified and kept by the Sigil server (nonce, signature check, sessions).
       ...(config.siwx === 'off'
         ? {}
-        : { siwx: serverSiwx({ apiUrl: config.apiUrl, projectId: config.projectId, required: config.siwx === 'required', statement: SIWX_STATEMENT }) }),
+        : {
+            siwx: serverSiwx({
+              apiUrl: config.apiUrl,
+              projectId: config.projectId,
+              required: config.siwx === 'required',
+              statement: SIWX_STATEMENT,
+              sessionScope: config.siwxScope,
+            }),
+          }),
     } satisfies SigilOptions
     createAppKit({
       ...options,

@@ -4,9 +4,27 @@
  */
 import type { KeyValueStorage } from '../../storage.js'
 import { SDK_TYPE, SDK_VERSION } from '../../version.js'
-import type { SIWXConfig } from './types.js'
+import type { SIWXConfig, SiwxSessionScope } from './types.js'
 
-type Impl = Omit<SIWXConfig, 'getRequired' | 'signOutOnDisconnect'>
+type Impl = Omit<SIWXConfig, 'getRequired' | 'signOutOnDisconnect' | 'sessionScope'>
+
+/** What every implementation's options share. */
+interface CommonSiwxOptions {
+  /** The visitor must sign in to stay connected. Default false. */
+  required?: boolean
+  /** One line shown in the message and in the modal. */
+  statement?: string
+  /** Adds an Expiration Time to messages, this many minutes after issuance. */
+  expirationMinutes?: number
+  /** Sign out when the wallet disconnects. Default true. */
+  signOutOnDisconnect?: boolean
+  /**
+   * What one sign-in covers: 'chain' (default), the chain it was signed on (another chain asks
+   * again; coming back to a chain signed before finds its session), or 'family', every chain of
+   * its family (one signature for Ethereum, Arbitrum and Polygon).
+   */
+  sessionScope?: SiwxSessionScope
+}
 
 function defaultStorage(): KeyValueStorage {
   const ls = (globalThis as { localStorage?: KeyValueStorage }).localStorage
@@ -15,7 +33,7 @@ function defaultStorage(): KeyValueStorage {
   return { getItem: (k) => map.get(k) ?? null, setItem: (k, v) => void map.set(k, v), removeItem: (k) => void map.delete(k) }
 }
 
-function lazyConfig(load: () => Promise<Impl>, required: boolean, signOutOnDisconnect: boolean): SIWXConfig {
+function lazyConfig(load: () => Promise<Impl>, options: CommonSiwxOptions): SIWXConfig & { readonly statement: string | undefined } {
   let impl: Promise<Impl> | undefined
   const get = () => {
     impl ??= load()
@@ -30,25 +48,22 @@ function lazyConfig(load: () => Promise<Impl>, required: boolean, signOutOnDisco
     getSessions: async (chainId, address) => (await get()).getSessions(chainId, address),
     revokeSession: async (chainId, address) => (await get()).revokeSession(chainId, address),
     setSessions: async (sessions) => (await get()).setSessions(sessions),
-    getRequired: () => required,
-    signOutOnDisconnect,
+    getRequired: () => options.required ?? false,
+    signOutOnDisconnect: options.signOutOnDisconnect ?? true,
+    sessionScope: options.sessionScope ?? 'chain',
+    statement: options.statement,
   }
 }
 
-export interface ServerSiwxOptions {
+export interface ServerSiwxOptions extends CommonSiwxOptions {
   /** The Sigil server, e.g. 'https://sigil.example.com'; defaults to the page's origin. */
   apiUrl?: string
   /** The project id (the server checks the page's origin against it). */
   projectId: string
-  /** The visitor must sign in to stay connected. Default false. */
-  required?: boolean
-  /** One line shown in the message and in the modal. */
-  statement?: string
-  /** Adds an Expiration Time to messages, this many minutes after issuance. */
-  expirationMinutes?: number
-  /** Sign out on the server when the wallet disconnects. Default true. */
-  signOutOnDisconnect?: boolean
-  /** Where the bearer token is kept (key '@appkit/siwx-auth-token'); localStorage by default. */
+  /**
+   * Where the bearer tokens are kept (the active session's under '@appkit/siwx-auth-token', each
+   * chain's under '@appkit/siwx-auth-tokens'); localStorage by default.
+   */
   storage?: KeyValueStorage
   fetch?: typeof fetch
   sdkType?: string
@@ -59,31 +74,22 @@ export interface ServerSiwxOptions {
 export function serverSiwx(options: ServerSiwxOptions): SIWXConfig & { readonly statement: string | undefined } {
   const location = (globalThis as { location?: { origin?: string } }).location
   const apiUrl = options.apiUrl ?? (location?.origin && location.origin !== 'null' ? location.origin : '')
-  const config = lazyConfig(
-    async () => {
-      const m = await import('./server-client.js')
-      return m.createServerSiwxImpl({
-        apiUrl,
-        projectId: options.projectId,
-        sdkType: options.sdkType ?? SDK_TYPE,
-        sdkVersion: options.sdkVersion ?? SDK_VERSION,
-        statement: options.statement,
-        expirationMinutes: options.expirationMinutes,
-        storage: options.storage ?? defaultStorage(),
-        ...(options.fetch ? { fetch: options.fetch } : {}),
-      })
-    },
-    options.required ?? false,
-    options.signOutOnDisconnect ?? true,
-  )
-  return Object.assign(config, { statement: options.statement })
+  return lazyConfig(async () => {
+    const m = await import('./server-client.js')
+    return m.createServerSiwxImpl({
+      apiUrl,
+      projectId: options.projectId,
+      sdkType: options.sdkType ?? SDK_TYPE,
+      sdkVersion: options.sdkVersion ?? SDK_VERSION,
+      statement: options.statement,
+      expirationMinutes: options.expirationMinutes,
+      storage: options.storage ?? defaultStorage(),
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+    })
+  }, options)
 }
 
-export interface LocalSiwxOptions {
-  required?: boolean
-  statement?: string
-  expirationMinutes?: number
-  signOutOnDisconnect?: boolean
+export interface LocalSiwxOptions extends CommonSiwxOptions {
   /** Key '@appkit/siwx'; localStorage by default. */
   storage?: KeyValueStorage
 }
@@ -93,13 +99,8 @@ export interface LocalSiwxOptions {
  * verified, so it proves nothing to a backend.
  */
 export function localSiwx(options: LocalSiwxOptions = {}): SIWXConfig & { readonly statement: string | undefined } {
-  const config = lazyConfig(
-    async () => {
-      const m = await import('./local-impl.js')
-      return m.createLocalSiwxImpl({ storage: options.storage ?? defaultStorage(), statement: options.statement, expirationMinutes: options.expirationMinutes })
-    },
-    options.required ?? false,
-    options.signOutOnDisconnect ?? true,
-  )
-  return Object.assign(config, { statement: options.statement })
+  return lazyConfig(async () => {
+    const m = await import('./local-impl.js')
+    return m.createLocalSiwxImpl({ storage: options.storage ?? defaultStorage(), statement: options.statement, expirationMinutes: options.expirationMinutes })
+  }, options)
 }

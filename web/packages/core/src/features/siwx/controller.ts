@@ -103,11 +103,44 @@ export function createSiwxController(ctx: SigilContext, deps: SiwxControllerDeps
     showError(store, ErrorMessages.authInitFailed)
   }
 
+  /**
+   * The chains a session of `t` may be on: its own; with `sessionScope: 'family'`, then the host's
+   * other networks of its family.
+   */
+  const chainsFor = (namespace: ChainNamespace, chainId: CaipNetworkId): CaipNetworkId[] => {
+    if (siwx?.sessionScope !== 'family') return [chainId]
+    const family = store
+      .getState()
+      .networks.filter((n) => n.chainNamespace === namespace)
+      .map((n) => n.caipNetworkId)
+    return [chainId, ...family.filter((c) => c !== chainId)]
+  }
+
+  /** The stored sessions of `t`'s account that count on its chain (the first found, by chainsFor order). */
+  const sessionsOf = async (t: Target): Promise<SIWXSession[]> => {
+    if (!siwx) return []
+    for (const chainId of chainsFor(t.namespace, t.chainId)) {
+      const sessions = await siwx.getSessions(chainId, t.address)
+      if (sessions.length) return sessions
+    }
+    return []
+  }
+
+  /** Ends the account's sessions on every chain of its family (a sign-out is not for one chain only). */
+  const revokeAll = async (t: Pick<Target, 'namespace' | 'chainId' | 'address'>) => {
+    if (!siwx) return
+    const family = store
+      .getState()
+      .networks.filter((n) => n.chainNamespace === t.namespace)
+      .map((n) => n.caipNetworkId)
+    for (const chainId of [t.chainId, ...family.filter((c) => c !== t.chainId)]) await siwx.revokeSession(chainId, t.address)
+  }
+
   const check = async (t: Target, gen: number) => {
     if (!siwx) return
     let sessions: SIWXSession[]
     try {
-      sessions = await siwx.getSessions(t.chainId, t.address)
+      sessions = await sessionsOf(t)
     } catch (error) {
       return setupFailed(gen, error)
     }
@@ -135,9 +168,7 @@ export function createSiwxController(ctx: SigilContext, deps: SiwxControllerDeps
     const hadSession = state.siwx.status === 'signed-in'
     setSiwx({ status: 'signed-out', session: undefined, error: undefined })
     if (!next) {
-      if (previous && hadSession && siwx?.signOutOnDisconnect) {
-        siwx.revokeSession(previous.chainId, previous.address).catch(() => undefined)
-      }
+      if (previous && hadSession && siwx?.signOutOnDisconnect) revokeAll(previous).catch(() => undefined)
       return
     }
     void check(next, generation)
@@ -204,7 +235,8 @@ export function createSiwxController(ctx: SigilContext, deps: SiwxControllerDeps
       const data = store.getState().siwx.session?.data
       const chainId = data?.chainId ?? target?.chainId
       const address = data?.accountAddress ?? target?.address
-      if (chainId && address) await siwx.revokeSession(chainId, address)
+      const namespace = target?.namespace ?? (chainId?.split(':')[0] as ChainNamespace | undefined)
+      if (chainId && address && namespace) await revokeAll({ namespace, chainId, address })
       setSiwx({ status: 'signed-out', session: undefined, error: undefined })
       track(ctx, 'SIWX_SIGN_OUT')
       if (required() && target) await deps.disconnect()

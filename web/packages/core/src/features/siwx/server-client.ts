@@ -72,8 +72,10 @@ export function createAuthApi(options: AuthApiOptions): AuthApi {
   }
 }
 
-/** Where the bearer token is kept. */
+/** Where the bearer token of the active session is kept (the host page sends it to its backend). */
 export const SIWX_TOKEN_KEY = '@appkit/siwx-auth-token'
+/** Where each chain's token is kept, by CAIP-10 account: a chain signed before is found again. */
+export const SIWX_TOKENS_KEY = '@appkit/siwx-auth-tokens'
 
 export interface ServerSiwxSettings extends AuthApiOptions {
   statement?: string | undefined
@@ -98,53 +100,97 @@ function sameAccount(data: SIWXMessageData, chainId: CaipNetworkId, address: str
   return data.chainId === chainId && data.accountAddress.toLowerCase() === address.toLowerCase()
 }
 
-/** The server-backed implementation of every SIWXConfig method. */
-export function createServerSiwxImpl(settings: ServerSiwxSettings): Omit<SIWXConfig, 'getRequired' | 'signOutOnDisconnect'> {
+/** A token's key among a page's tokens: the CAIP-10 account, the address in lower case. */
+const accountKey = (chainId: string, address: string) => `${chainId}:${address.toLowerCase()}`
+
+type Impl = Omit<SIWXConfig, 'getRequired' | 'signOutOnDisconnect' | 'sessionScope'>
+
+/**
+ * The server-backed implementation of every SIWXConfig method. Each session has its own bearer
+ * token, kept by account and chain, so coming back to a chain signed before finds its session;
+ * the token of the session in use is also kept under SIWX_TOKEN_KEY for the host page.
+ */
+export function createServerSiwxImpl(settings: ServerSiwxSettings): Impl {
   const api = createAuthApi(settings)
   const { storage } = settings
-  const token = () => storage.getItem(SIWX_TOKEN_KEY) ?? undefined
+  const current = () => storage.getItem(SIWX_TOKEN_KEY) ?? undefined
+  const tokens = (): Record<string, string> => {
+    try {
+      const parsed = JSON.parse(storage.getItem(SIWX_TOKENS_KEY) ?? '{}') as unknown
+      return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, string>) : {}
+    } catch {
+      return {}
+    }
+  }
+  const writeTokens = (next: Record<string, string>) => {
+    if (Object.keys(next).length) storage.setItem(SIWX_TOKENS_KEY, JSON.stringify(next))
+    else storage.removeItem(SIWX_TOKENS_KEY)
+  }
+  /** Forgets `token` wherever it is kept. */
+  const forget = (token: string) => {
+    writeTokens(Object.fromEntries(Object.entries(tokens()).filter(([, t]) => t !== token)))
+    if (current() === token) storage.removeItem(SIWX_TOKEN_KEY)
+  }
+  /** The token kept for the account on the chain; a token kept before tokens were kept by chain counts too. */
+  const candidates = (chainId: string, address: string): string[] => {
+    const all = tokens()
+    const own = all[accountKey(chainId, address)]
+    const active = current()
+    const unfiled = active && !Object.values(all).includes(active) ? active : undefined
+    return [own, unfiled].filter((t): t is string => t !== undefined)
+  }
+  const signOut = async (token: string) => {
+    forget(token)
+    try {
+      await api.signout(token)
+    } catch (error) {
+      // Already gone on the server: nothing left to revoke.
+      if (!(error instanceof SiwxApiError && error.status === 401)) throw error
+    }
+  }
 
-  const impl: Omit<SIWXConfig, 'getRequired' | 'signOutOnDisconnect'> = {
+  const impl: Impl = {
     async createMessage(input) {
       const { nonce } = await api.nonce()
       return buildMessage(input, { nonce, statement: settings.statement, expirationMinutes: settings.expirationMinutes })
     },
     async addSession(session) {
       const { token: issued } = await api.authenticate(session.message, session.signature)
+      writeTokens({ ...tokens(), [accountKey(session.data.chainId, session.data.accountAddress)]: issued })
       storage.setItem(SIWX_TOKEN_KEY, issued)
     },
     async getSessions(chainId, address) {
-      const current = token()
-      if (!current) return []
-      let session: ServerSession
-      try {
-        session = await api.session(current)
-      } catch (error) {
-        // Revoked, expired or unknown: the token is worthless.
-        if (error instanceof SiwxApiError && error.status === 401) {
-          storage.removeItem(SIWX_TOKEN_KEY)
-          return []
+      for (const token of candidates(chainId, address)) {
+        let session: ServerSession
+        try {
+          session = await api.session(token)
+        } catch (error) {
+          // Revoked, expired or unknown: the token is worthless.
+          if (error instanceof SiwxApiError && error.status === 401) {
+            forget(token)
+            continue
+          }
+          throw error
         }
-        throw error
+        if (!sameAccount(session.data, chainId, address) || expiryMs(session.expiresAt) <= Date.now()) continue
+        // Found: it is the session in use now, and kept by its chain from here on.
+        writeTokens({ ...tokens(), [accountKey(chainId, address)]: token })
+        storage.setItem(SIWX_TOKEN_KEY, token)
+        return [toSession(session)]
       }
-      if (!sameAccount(session.data, chainId, address)) return []
-      if (expiryMs(session.expiresAt) <= Date.now()) return []
-      return [toSession(session)]
+      return []
     },
-    async revokeSession(_chainId, _address) {
-      const current = token()
-      if (!current) return
-      storage.removeItem(SIWX_TOKEN_KEY)
-      try {
-        await api.signout(current)
-      } catch (error) {
-        // Already gone on the server: nothing left to revoke.
-        if (!(error instanceof SiwxApiError && error.status === 401)) throw error
-      }
+    async revokeSession(chainId, address) {
+      for (const token of candidates(chainId, address)) await signOut(token)
     },
     async setSessions(sessions) {
       const [first] = sessions
-      if (!first) return impl.revokeSession('' as CaipNetworkId, '')
+      if (!first) {
+        // None: every session this page holds ends.
+        const all = new Set([...Object.values(tokens()), current()].filter((t): t is string => t !== undefined))
+        for (const token of all) await signOut(token)
+        return
+      }
       await impl.addSession({ ...first, data: plainData(first.data) })
     },
   }

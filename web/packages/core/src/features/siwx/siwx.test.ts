@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest'
+import { arbitrum, ethereum, polygon } from '../../networks.js'
 import { resolveOptions } from '../../options.js'
 import { currentView } from '../../router.js'
 import { MemoryStorage, testClient, testOptions } from '../../test-utils/index.js'
@@ -84,13 +85,14 @@ function fakeServer() {
   return { fetch, sessions, nonces, fail, calls }
 }
 
-function setup(opts: { required?: boolean; storage?: MemoryStorage; server?: ReturnType<typeof fakeServer> } = {}) {
+function setup(opts: { required?: boolean; storage?: MemoryStorage; server?: ReturnType<typeof fakeServer>; sessionScope?: 'chain' | 'family' } = {}) {
   const server = opts.server ?? fakeServer()
   const storage = opts.storage ?? new MemoryStorage()
   const siwx = serverSiwx({
     apiUrl: 'https://api.test',
     projectId: 'p1',
     required: opts.required ?? true,
+    ...(opts.sessionScope ? { sessionScope: opts.sessionScope } : {}),
     statement: 'Sign in to the test.',
     storage,
     fetch: server.fetch as unknown as typeof fetch,
@@ -295,6 +297,77 @@ describe('sign-in flow (server-backed)', () => {
     await first.client.siwx.sign()
     expect(await first.siwx.getSessions('eip155:137', ADDRESS)).toEqual([])
     expect(await first.siwx.getSessions('eip155:1', ADDRESS.toUpperCase().replace('0X', '0x'))).toHaveLength(1)
+  })
+
+  it('back on a chain signed before: its session is found again, no new signature (Ethereum -> Arbitrum -> Ethereum)', async () => {
+    const { client, fake, server, storage } = setup()
+    await connect(client)
+    await client.siwx.sign()
+    const onEthereum = client.store.getState().siwx.session?.id
+    expect(storage.getItem(SIWX_TOKEN_KEY)).toBe(`tok-${onEthereum}`)
+
+    await client.switchNetwork(arbitrum)
+    await flush()
+    expect(currentView(client.store.getState())).toBe('SIWXSignMessage')
+    await client.siwx.sign()
+    const onArbitrum = client.store.getState().siwx.session
+    expect(onArbitrum?.data.chainId).toBe('eip155:42161')
+    expect(storage.getItem(SIWX_TOKEN_KEY)).toBe(`tok-${onArbitrum?.id}`)
+
+    await client.switchNetwork(ethereum)
+    await flush()
+    const state = client.store.getState()
+    expect(state.siwx).toMatchObject({ status: 'signed-in', session: { id: onEthereum, data: { chainId: 'eip155:1' } } })
+    expect(state.modal.open).toBe(false)
+    // The page's token is the session of the chain it is on.
+    expect(storage.getItem(SIWX_TOKEN_KEY)).toBe(`tok-${onEthereum}`)
+    expect(fake.adapter.signMessage).toHaveBeenCalledTimes(2)
+    expect(server.calls('/auth/v1/authenticate')).toHaveLength(2)
+
+    // Signing out on disconnect ends both sessions.
+    await client.disconnect()
+    await flush()
+    expect([...server.sessions.values()].every((s) => s.revoked)).toBe(true)
+    expect(storage.getItem(SIWX_TOKEN_KEY)).toBeNull()
+  })
+
+  it("sessionScope 'family': one signature holds on every chain of the family, a reload included", async () => {
+    const storage = new MemoryStorage()
+    const server = fakeServer()
+    const { client, fake } = setup({ sessionScope: 'family', storage, server })
+    await connect(client)
+    await client.siwx.sign()
+    const session = client.store.getState().siwx.session
+    for (const network of [arbitrum, polygon, ethereum]) {
+      await client.switchNetwork(network)
+      await flush()
+      expect(client.store.getState().siwx).toMatchObject({ status: 'signed-in', session: { id: session?.id } })
+      expect(client.store.getState().modal.open).toBe(false)
+    }
+    expect(fake.adapter.signMessage).toHaveBeenCalledTimes(1)
+    client.destroy()
+
+    // The next visit, the wallet on Polygon: the Ethereum session still counts.
+    const again = setup({ sessionScope: 'family', storage, server })
+    again.fake.state.chainId = 137
+    await connect(again.client)
+    expect(again.client.store.getState().siwx).toMatchObject({ status: 'signed-in', session: { id: session?.id } })
+    expect(again.fake.adapter.signMessage).not.toHaveBeenCalled()
+  })
+
+  it("sessionScope 'family' with localSiwx: a session on the family's other chain counts", async () => {
+    const storage = new MemoryStorage()
+    const siwx = localSiwx({ required: true, storage, sessionScope: 'family' })
+    expect(siwx.sessionScope).toBe('family')
+    const { client, fake } = testClient({ siwx }, { storage, restore: false })
+    await connect(client)
+    await client.siwx.sign()
+    await client.switchNetwork(polygon)
+    await flush()
+    expect(client.store.getState().siwx.status).toBe('signed-in')
+    expect(fake.adapter.signMessage).toHaveBeenCalledTimes(1)
+    // The default scope is one chain.
+    expect(localSiwx({ storage }).sessionScope).toBe('chain')
   })
 
   it('disconnect signs out on the server (signOutOnDisconnect)', async () => {

@@ -45,6 +45,14 @@ export interface SIWXMessageInput {
 }
 
 /**
+ * What one sign-in covers: the chain it was signed on ('chain', the default: switching to another
+ * chain asks again, and coming back finds the first session), or every chain of its family
+ * ('family': an EVM session signed on Ethereum holds on Arbitrum too; CAIP-122 lets a session
+ * stand for the account rather than one chain).
+ */
+export type SiwxSessionScope = 'chain' | 'family'
+
+/**
  * Sign-in with any chain: where messages come from and where sessions live. See `serverSiwx`
  * (sessions verified and kept by the Sigil server) and `localSiwx` (kept in localStorage).
  */
@@ -60,6 +68,8 @@ export interface SIWXConfig {
   getRequired?(): boolean
   /** Sign out when the wallet disconnects. */
   signOutOnDisconnect?: boolean
+  /** What one sign-in covers: its chain (default) or every chain of its family. */
+  sessionScope?: SiwxSessionScope
 }
 
 export type SiwxStatus = 'signed-out' | 'signing' | 'signed-in'
