@@ -43,3 +43,38 @@ describe.each(VIEWPORTS)('on a %s', (name, mobile) => {
     }
   })
 })
+
+describe.each(VIEWPORTS)('on a %s, a page of three families', (name, mobile) => {
+  it('the WalletConnect row keeps its whole name, its families on a line under it and its tag on one line inside the row', async () => {
+    const page = await t.newPage({ mobile })
+    await page.goto(`${t.demoUrl}?families=eip155,solana,bip122&siwx=off`)
+    await openModal(page)
+    const row = ui.walletButton(page, 'WalletConnect')
+    await expect.poll(() => imageState(page, 'WalletConnect')).toBe('loaded')
+    const box = await row.evaluate((el) => {
+      const rect = (e: Element) => e.getBoundingClientRect()
+      const r = rect(el)
+      const nameEl = el.querySelector('.name') as HTMLElement
+      return {
+        name: nameEl.textContent,
+        nameCut: nameEl.scrollWidth > nameEl.clientWidth,
+        families: el.querySelector('.families')?.textContent,
+        tags: [...el.querySelectorAll('.tag')].map((t) => ({
+          text: (t as HTMLElement).innerText,
+          height: rect(t).height,
+          inside: rect(t).left >= r.left && rect(t).right <= r.right,
+        })),
+      }
+    })
+    expect(box.name).toBe('WalletConnect')
+    expect(box.nameCut).toBe(false)
+    expect(box.families).toBe('EVM · Solana · Bitcoin')
+    // A QR code means nothing on the phone that would scan it.
+    expect(box.tags.map((t) => t.text)).toEqual(mobile ? [] : ['QR CODE'])
+    for (const tag of box.tags) {
+      expect(tag.height).toBeLessThan(24)
+      expect(tag.inside).toBe(true)
+    }
+    await shot(page, `families-walletconnect-row-${name}`)
+  })
+})

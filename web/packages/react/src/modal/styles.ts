@@ -51,7 +51,9 @@ button{font:inherit;color:inherit}
 .row:hover:not([aria-disabled=true]){background:var(--c-surface2)}
 .row[aria-disabled=true]{opacity:.5;cursor:not-allowed}
 .row .name{flex:1;font-weight:500;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
-.tag{font-size:11px;font-weight:600;padding:3px 7px;border-radius:999px;background:var(--c-bg);color:var(--c-fg2);text-transform:uppercase;letter-spacing:.02em}
+.row .meta{flex:1;min-width:0;display:flex;flex-direction:column}
+.row .families{font-size:12px;color:var(--c-fg2);overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
+.tag{flex:none;white-space:nowrap;font-size:11px;font-weight:600;padding:3px 7px;border-radius:999px;background:var(--c-bg);color:var(--c-fg2);text-transform:uppercase;letter-spacing:.02em}
 .tag.accent{color:var(--sigil-accent)}
 .tag.ok{color:var(--c-success)}
 .img{position:relative;flex:none;width:40px;height:40px;border-radius:var(--r-s);overflow:hidden;background:var(--c-surface2)}

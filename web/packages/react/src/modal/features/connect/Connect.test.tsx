@@ -1,5 +1,5 @@
 import { act } from 'react'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { ConnectorSource } from '@sigil/core'
 import { ethereum, sigilDev, solana } from '@sigil/core/networks'
 import { fakeAdapter, fakeConnector } from '../../../../../core/src/test-utils/index.js'
@@ -8,6 +8,7 @@ import { cleanup, shadow, stubDirectory, testAppKit, waitFor } from '../../../te
 
 let current: AppKit | undefined
 afterEach(() => {
+  vi.restoreAllMocks()
   cleanup(current)
   current = undefined
 })
@@ -81,5 +82,38 @@ describe('Connect view tags', () => {
         ]),
       )
     await waitFor(() => expect(tags()).toMatchObject({ WalletConnect: 'QR code', 'Extension Wallet': 'Installed' }))
+  })
+
+  it("on a phone WalletConnect carries no 'QR code' tag (it opens a wallet app there)", async () => {
+    vi.spyOn(navigator, 'userAgent', 'get').mockReturnValue('Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Mobile/15E148')
+    const wc = fakeConnector({ id: 'walletConnect', name: 'WalletConnect', type: 'WALLET_CONNECT' })
+    const source: ConnectorSource = {
+      watch(onChange) {
+        onChange([wc.connector])
+        return () => {}
+      },
+    }
+    stubDirectory(0)
+    const { appKit } = testAppKit({ networks: [sigilDev()], adapters: [fakeAdapter('eip155').adapter], connectors: [source] })
+    current = appKit
+    await act(() => appKit.open())
+    const row = await waitFor(() => {
+      const found = shadow().querySelector<HTMLButtonElement>('button.row[data-section=walletConnect]')
+      if (!found) throw new Error('no WalletConnect row')
+      return found
+    })
+    expect(row.querySelector('.name')?.textContent).toBe('WalletConnect')
+    expect(row.querySelector('.tag')).toBeNull()
+  })
+
+  it('the families a wallet speaks are a line under its name, never tags beside it', async () => {
+    const { appKit } = setup()
+    await act(() => appKit.open())
+    await waitFor(() => expect(rows()).toHaveLength(2))
+    const multi = [...shadow().querySelectorAll<HTMLButtonElement>('[data-testid=connect-view] button.row')].find(
+      (b) => b.querySelector('.name')?.textContent === 'Multi Wallet',
+    )
+    expect(multi?.querySelector('.meta .families')?.textContent).toBe('EVM · Solana')
+    expect([...(multi?.querySelectorAll('.tag') ?? [])].map((t) => t.textContent)).toEqual(['Installed'])
   })
 })

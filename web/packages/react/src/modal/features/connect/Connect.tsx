@@ -1,4 +1,4 @@
-import { walletConnectOf, type Connector, type ResolvedOptions, type SigilState, type Wallet } from '@sigil/core'
+import { isMobileDevice, walletConnectOf, type Connector, type ResolvedOptions, type SigilState, type Wallet } from '@sigil/core'
 import { buildConnectList, enabledConnectMethods, type ConnectListItem } from '@sigil/core/wallet-list'
 import { Fragment, useEffect, useMemo } from 'react'
 import { useMessages, useModal, useStore, useWalletPage } from '../../context.js'
@@ -48,10 +48,11 @@ function itemKey(item: ConnectListItem): string {
   return item.kind === 'connector' ? `c:${item.connector.id}` : `w:${item.wallet.id}`
 }
 
-function tagOf(item: ConnectListItem, m: { recent: string; installed: string; qrCode: string }): { text: string; tone: string } | undefined {
+function tagOf(item: ConnectListItem, m: { recent: string; installed: string; qrCode: string }, mobile: boolean): { text: string; tone: string } | undefined {
   if (item.kind === 'wallet' && item.section === 'recent') return { text: m.recent, tone: 'accent' }
-  // WalletConnect is reached by a QR code, not found in the page: it is not 'installed'.
-  if (item.kind === 'connector' && item.connector.type === 'WALLET_CONNECT') return { text: m.qrCode, tone: 'plain' }
+  // WalletConnect is reached by a QR code on a computer, not found in the page: it is not
+  // 'installed'. On a phone it opens a wallet app there: no QR code to speak of.
+  if (item.kind === 'connector' && item.connector.type === 'WALLET_CONNECT') return mobile ? undefined : { text: m.qrCode, tone: 'plain' }
   if (item.kind === 'connector' || item.connector) return { text: m.installed, tone: 'ok' }
   return undefined
 }
@@ -97,6 +98,7 @@ export function ConnectView() {
     [features.connectorTypeOrder, groups, recent, featured, first, featuredWalletIds, excludeWalletIds],
   )
   const methods = enabledConnectMethods(features)
+  const mobile = isMobileDevice(client)
   const directoryWallets = first?.page?.data ?? []
 
   // WalletConnect's SDK loads when the modal is idle after opening, and its client starts on
@@ -136,7 +138,7 @@ export function ConnectView() {
         {items.map((item) => {
           const name = item.kind === 'connector' ? item.connector.name : item.wallet.name
           const image = item.kind === 'connector' ? connectorImage(item.connector) : directory.walletImage(item.wallet)
-          const tag = tagOf(item, m)
+          const tag = tagOf(item, m, mobile)
           const connector = item.connector
           const families = connector && namespaces.size > 1 ? familiesOf(connector.id) : []
           return (
@@ -151,12 +153,11 @@ export function ConnectView() {
                 onFocus={() => warmUp(item)}
               >
                 <RemoteImage src={image} name={name} />
-                <span className="name">{name}</span>
-                {families.map((ns) => (
-                  <span key={ns} className="tag family">
-                    {ui.networks.families[ns] ?? ns}
-                  </span>
-                ))}
+                {/* The families on a line of their own under the name: they never push it out. */}
+                <span className="meta">
+                  <span className="name">{name}</span>
+                  {families.length ? <span className="families">{families.map((ns) => ui.networks.families[ns] ?? ns).join(' · ')}</span> : null}
+                </span>
                 {tag ? <span className={`tag ${tag.tone}`}>{tag.text}</span> : null}
               </button>
             </li>
