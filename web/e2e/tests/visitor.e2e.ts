@@ -78,3 +78,57 @@ describe.each(VIEWPORTS)('on a %s, a page of three families', (name, mobile) => 
     await shot(page, `families-walletconnect-row-${name}`)
   })
 })
+
+describe('small slips', () => {
+  it('the search field shows its focus as its own rounded ring, not a square one inside it', async () => {
+    const page = t.page
+    await openModal(page)
+    await ui.allWalletsButton(page).click()
+    await ui.search(page).focus()
+    const look = await ui.search(page).evaluate((input) => {
+      const field = input.closest('.search') as HTMLElement
+      return { outline: getComputedStyle(input).outlineStyle, ring: getComputedStyle(field).boxShadow, radius: getComputedStyle(field).borderRadius }
+    })
+    expect(look.outline).toBe('none')
+    expect(look.ring).toMatch(/rgb\(59, 108, 246\) 0px 0px 0px 1px/)
+    expect(look.radius).toBe('16px')
+    await shot(page, 'search-focused')
+  })
+
+  it("'Open Farcaster' stays on one line inside its pill", async () => {
+    const page = t.page
+    await page.goto(`${t.demoUrl}/?email=on&socials=google,github,farcaster`)
+    await openModal(page)
+    await ui.dialog(page).locator('.socials [data-provider="farcaster"]').click()
+    const link = ui.dialog(page).getByTestId('farcaster-link')
+    await link.waitFor()
+    const { height, lineHeight, scrollWidth, clientWidth } = await link.evaluate((el) => ({
+      height: el.getBoundingClientRect().height,
+      lineHeight: Number.parseFloat(getComputedStyle(el).lineHeight) || 20,
+      scrollWidth: el.scrollWidth,
+      clientWidth: el.clientWidth,
+    }))
+    expect(height).toBe(40)
+    expect(lineHeight).toBeLessThan(40)
+    expect(scrollWidth).toBeLessThanOrEqual(clientWidth)
+    expect(await link.evaluate((el) => el.getClientRects().length)).toBe(1)
+    // its text is one line box
+    expect(
+      await link.evaluate((el) => {
+        const text = [...el.childNodes].find((n) => n.nodeType === Node.TEXT_NODE && n.textContent?.trim()) as Text
+        const range = document.createRange()
+        range.selectNodeContents(text)
+        return range.getClientRects().length
+      }),
+    ).toBe(1)
+    await shot(page, 'farcaster-buttons')
+  })
+
+  it('the demo has a favicon of its own (SVG), served', async () => {
+    const href = await t.page.locator('link[rel="icon"]').getAttribute('href')
+    expect(href).toBe('/favicon.svg')
+    const res = await t.page.request.get(new URL(href as string, t.demoUrl).toString())
+    expect(res.status()).toBe(200)
+    expect(await res.text()).toMatch(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/)
+  })
+})

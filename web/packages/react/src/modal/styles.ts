@@ -73,11 +73,12 @@ button{font:inherit;color:inherit}
 .tile.skeleton{cursor:default}
 .tile.skeleton .label{width:48px;height:10px;border-radius:4px;background:var(--c-surface2)}
 .search{display:flex;align-items:center;gap:8px;height:40px;padding:0 12px;margin-bottom:10px;border-radius:var(--r-m);background:var(--c-surface);border:1px solid var(--c-border);color:var(--c-fg2)}
-.search:focus-within{border-color:var(--sigil-accent)}
+.search:focus-within{border-color:var(--sigil-accent);box-shadow:0 0 0 1px var(--sigil-accent)}
+.search input:focus-visible{outline:none !important}
 .search input{all:unset;flex:1;min-width:0;color:var(--c-fg);font-size:15px}
 .search input::placeholder{color:var(--c-fg3)}
 .state{display:flex;flex-direction:column;align-items:center;justify-content:center;gap:10px;min-height:180px;text-align:center;color:var(--c-fg2)}
-.btn{all:unset;box-sizing:border-box;display:inline-flex;align-items:center;justify-content:center;gap:8px;height:40px;padding:0 16px;border-radius:999px;background:var(--sigil-accent);color:var(--sigil-accent-fg);font-weight:600;cursor:pointer}
+.btn{all:unset;box-sizing:border-box;display:inline-flex;align-items:center;justify-content:center;gap:8px;height:40px;padding:0 16px;white-space:nowrap;border-radius:999px;background:var(--sigil-accent);color:var(--sigil-accent-fg);font-weight:600;cursor:pointer}
 .btn.secondary{background:var(--c-surface);color:var(--c-fg);border:1px solid var(--c-border)}
 .btn.block{width:100%}
 .btn[disabled]{opacity:.5;cursor:not-allowed}
@@ -88,7 +89,7 @@ button{font:inherit;color:inherit}
 .connecting .ring.err{animation:none;border-color:var(--c-error)}
 .connecting .ring.ok{animation:none;border-color:var(--c-success)}
 .siwx-icons{display:flex;align-items:center}.siwx-icons .img + .img{margin-left:-12px;box-shadow:0 0 0 4px var(--c-bg, transparent)}
-.siwx-actions{display:flex;gap:8px;width:100%;margin-top:4px}.siwx-actions .btn{flex:1}
+.siwx-actions{display:flex;flex-wrap:wrap;gap:8px;width:100%;margin-top:4px}.siwx-actions .btn{flex:1 1 0;min-width:max-content}
 .wc-qr{position:relative;width:100%;max-width:280px;aspect-ratio:1;display:flex;align-items:center;justify-content:center;border-radius:var(--r-l);background:#fff;padding:8px;box-sizing:border-box;border:1px solid var(--c-border)}
 .wc-qr .wc-logo{position:absolute;left:50%;top:50%;transform:translate(-50%,-50%);display:flex;background:#fff;border-radius:12px;padding:4px}
 .wc-relay{display:flex;align-items:center;gap:8px;justify-content:center;flex-wrap:wrap}
