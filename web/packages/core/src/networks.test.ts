@@ -47,6 +47,9 @@ describe('networks', () => {
     expect(networks.sigilDev({ rpcUrl: 'http://127.0.0.1:9999' }).rpcUrls.default.http).toEqual(['http://127.0.0.1:9999'])
     expect(networks.sigilDev().name).toBe('Sigil Dev')
     expect(networks.rpcUrlOf(networks.sigilDev())).toBe('http://127.0.0.1:8545')
+    // Its own icon on the server's asset route, not Ethereum's.
+    expect(networks.sigilDev().assets?.imageId).toBe('sigil-dev')
+    expect(networks.sigilDev().assets?.imageId).not.toBe(networks.ethereum.assets?.imageId)
   })
 
   it('the unsupported placeholder has empty native currency and no RPC URLs', () => {

@@ -120,7 +120,8 @@ export function sigilDev(options: { rpcUrl?: string } = {}): CaipNetwork {
     nativeCurrency: ETH,
     rpcUrls: { default: { http: [rpcUrl] } },
     testnet: true,
-    assets: { imageId: 'ethereum' },
+    // Its own icon (the server's data/icons/sigil/sigil-dev.svg), not Ethereum's.
+    assets: { imageId: 'sigil-dev' },
   }
 }
 

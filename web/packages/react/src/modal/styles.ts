@@ -134,8 +134,10 @@ button{font:inherit;color:inherit}
 .send-actions{display:flex;gap:8px;justify-content:flex-end;margin-top:6px}
 .email input{all:unset;flex:1;min-width:0;height:40px;padding:0 12px;border-radius:var(--r-m);background:var(--c-surface);border:1px solid var(--c-border);color:var(--c-fg)}
 .social-login{display:flex;flex-direction:column;gap:8px}
-.social-glyph{display:inline-flex;align-items:center;justify-content:center;width:22px;height:22px;border-radius:50%;background:var(--c-border);color:var(--c-fg);font-weight:700;font-size:12px}
-.social-list .social-glyph{width:32px;height:32px;font-size:14px}
+.social-glyph{display:inline-flex;flex:none;width:20px;height:20px;color:var(--c-fg)}
+.social-glyph svg{display:block;width:100%;height:100%}
+.social-list .social-glyph{width:28px;height:28px;margin:2px}
+.state>.social-glyph{width:44px;height:44px}
 .qr{background:#fff;padding:12px;border-radius:var(--r-m);line-height:0}
 .qr svg{display:block;width:200px;height:200px}
 .socials{display:flex;gap:6px}

@@ -7,7 +7,8 @@ import { errorText, type SocialProvider } from '@sigil/core'
 import { embeddedWalletAvailable, loginWithEmail } from '@sigil/core/login'
 import { useState, type FormEvent } from 'react'
 import { useMessages, useModal } from '../../context.js'
-import { providerLabel, SocialGlyph, startSocialLogin } from '../social/login-window.js'
+import { SocialGlyph } from '../social/glyph.js'
+import { providerLabel, startSocialLogin } from '../social/login-window.js'
 import { Icons } from '../../ui.js'
 
 export function EmailSignIn() {
@@ -81,7 +82,7 @@ export function SocialSignIn({ providers }: { providers: readonly SocialProvider
   return (
     <div className="social-login">
       <button type="button" className="btn secondary block social-wide" disabled={!auth} onClick={() => start(first)} data-provider={first}>
-        <SocialGlyph label={firstLabel} />
+        <SocialGlyph provider={first} />
         {m.continueWith(firstLabel)}
       </button>
       {rest.length || folded ? (
@@ -100,7 +101,7 @@ export function SocialSignIn({ providers }: { providers: readonly SocialProvider
                 onClick={() => start(s)}
                 data-provider={s}
               >
-                <SocialGlyph label={label} />
+                <SocialGlyph provider={s} />
               </button>
             )
           })}

@@ -4,6 +4,7 @@ import { AUTH_CONNECTOR_ID, UserRejectedRequestError, type AuthConnector, type S
 import { fakeAuthConnector } from '../../../../../core/src/test-utils/index.js'
 import type { AppKit } from '../../../appkit.js'
 import { ADDRESS, cleanup, shadow, stubDirectory, testAppKit, waitFor } from '../../../test-utils.js'
+import { BRAND_ICONS } from './brands.js'
 
 let current: AppKit | undefined
 afterEach(() => {
@@ -69,7 +70,7 @@ describe('social login views', () => {
   it('the Connect view shows the socials in order: the first full width, the rest as icons, past six behind "more"', async () => {
     await openWith(['github', 'google', 'x', 'discord', 'farcaster', 'apple', 'facebook'])
     const wide = shadow().querySelector<HTMLButtonElement>('.social-wide')
-    expect(wide?.textContent).toBe('GContinue with GitHub')
+    expect(wide?.textContent).toBe('Continue with GitHub')
     const icons = [...shadow().querySelectorAll<HTMLButtonElement>('.socials [data-provider]')].map((b) => b.getAttribute('aria-label'))
     expect(icons).toEqual(['Continue with Google', 'Continue with X', 'Continue with Discord', 'Continue with Farcaster'])
     await click('[data-testid=socials-more]')
@@ -79,14 +80,38 @@ describe('social login views', () => {
       return rows
     })
     expect(all).toEqual([
-      'GContinue with GitHub',
-      'GContinue with Google',
-      'XContinue with X',
-      'DContinue with Discord',
-      'FContinue with Farcaster',
-      'AContinue with Apple',
-      'FContinue with Facebook',
+      'Continue with GitHub',
+      'Continue with Google',
+      'Continue with X',
+      'Continue with Discord',
+      'Continue with Farcaster',
+      'Continue with Apple',
+      'Continue with Facebook',
     ])
+  })
+
+  it("each social button shows its brand's icon (simple-icons), a provider the set lacks a neutral one; no initials", async () => {
+    await openWith(['google', 'github', 'x', 'discord', 'apple', 'company'])
+    const glyphs = [...shadow().querySelectorAll<HTMLButtonElement>('.social-login [data-provider]')].map((b) => {
+      const glyph = b.querySelector('.social-glyph')
+      return {
+        provider: b.dataset.provider,
+        icon: glyph?.getAttribute('data-icon'),
+        text: glyph?.textContent,
+        path: glyph?.querySelector('svg path')?.getAttribute('d'),
+      }
+    })
+    expect(glyphs.map((g) => g.provider)).toEqual(['google', 'github', 'x', 'discord', 'apple', 'company'])
+    expect(glyphs.map((g) => g.icon)).toEqual(['google', 'github', 'x', 'discord', 'apple', 'generic'])
+    for (const g of glyphs) expect(g.text, `${g.provider} draws no letter`).toBe('')
+    expect(glyphs[0]?.path).toBe(BRAND_ICONS.google?.path)
+    expect(glyphs[1]?.path).toBe(BRAND_ICONS.github?.path)
+    // Google and GitHub (both "G" before) and every other: distinct icons.
+    expect(new Set(glyphs.map((g) => g.path)).size).toBe(glyphs.length)
+    // A brand in its colour; the near-black ones in the text colour, to show on the dark theme.
+    const fill = (p: string) => shadow().querySelector(`[data-provider=${p}] .social-glyph path`)?.getAttribute('fill')
+    expect(fill('google')).toBe('#4285F4')
+    expect(fill('github')).toBe('currentColor')
   })
 
   it('six or fewer: no "more" button', async () => {

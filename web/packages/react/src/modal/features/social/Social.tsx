@@ -9,7 +9,8 @@ import { embeddedWalletAvailable, LoginBlockedError, LoginCancelledError, loginW
 import { useEffect, useState } from 'react'
 import { useMessages, useModal, useStore } from '../../context.js'
 import { QrCode } from '../../qr.js'
-import { openLoginPopup, providerLabel, SocialGlyph, startSocialLogin } from './login-window.js'
+import { SocialGlyph } from './glyph.js'
+import { openLoginPopup, providerLabel, startSocialLogin } from './login-window.js'
 import { Icons } from '../../ui.js'
 import type { ViewProps } from '../../registry.js'
 
@@ -72,7 +73,7 @@ export function ConnectingSocialView({ route }: ViewProps<'ConnectingSocial'>) {
   const phase = outcome?.kind ?? step
   return (
     <div className="state" data-testid="connecting-social" data-phase={phase} data-provider={provider}>
-      <SocialGlyph label={label} />
+      <SocialGlyph provider={provider} />
       {phase === 'opening' ? <p aria-live="polite">{m.opening(label)}</p> : null}
       {phase === 'redirecting' ? <p aria-live="polite">{m.redirecting(label)}</p> : null}
       {phase === 'finishing' ? <p aria-live="polite">{m.finishing(label)}</p> : null}
@@ -126,7 +127,7 @@ export function ConnectSocialsView() {
         return (
           <li key={provider}>
             <button type="button" className="row" onClick={() => startSocialLogin(client, provider)} data-provider={provider}>
-              <SocialGlyph label={label} />
+              <SocialGlyph provider={provider} />
               <span className="name">{ui.connect.continueWith(label)}</span>
             </button>
           </li>

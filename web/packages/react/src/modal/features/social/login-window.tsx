@@ -2,7 +2,7 @@
  * Starting a social login from a click: the login window must open inside the click itself
  * (browsers block a window opened later), so it opens here, empty, before the provider's URL
  * is known; ConnectingSocial then sends it there. Shared by the Connect view's buttons and the
- * social views (retry, the list of all providers), with the provider's name and glyph.
+ * social views (retry, the list of all providers), with the provider's name (its icon: glyph.tsx).
  */
 import { isMobileDevice, type SigilClient } from '@sigil/core'
 import type { Messages } from '@sigil/core/messages'
@@ -39,13 +39,4 @@ export function startSocialLogin(client: SigilClient, provider: string): void {
 /** The provider's name for people: the catalogue's, or its id. */
 export function providerLabel(ui: Messages['ui'], provider: string): string {
   return (ui.connect.socials as Record<string, string>)[provider] ?? (provider || ui.social.anAccount)
-}
-
-/** A provider's glyph: its initial in a round badge. */
-export function SocialGlyph({ label }: { label: string }) {
-  return (
-    <span className="social-glyph" aria-hidden="true">
-      {label.slice(0, 1).toUpperCase()}
-    </span>
-  )
 }
