@@ -3,7 +3,7 @@
 #   make test   set up and pass every test (Rust on SQLite and PostgreSQL, web unit tests)
 #   make bench  print every benchmark's figures
 
-.PHONY: demo test bench bench-api bench-rpc bench-ui bench-relay size build web-deps clean
+.PHONY: demo test bench bench-api bench-rpc bench-ui bench-relay size icons build web-deps clean
 
 demo:
 	bash scripts/demo.sh
@@ -28,6 +28,11 @@ bench-relay:
 size:
 	[ -d web/node_modules ] || (cd web && npm ci --no-audit --no-fund)
 	node scripts/size.mjs
+
+# Refreshes data/icons (committed, with its NOTICE) from the pinned npm icon packages; not part of
+# demo or test, which use the committed icons.
+icons:
+	node scripts/icons.mjs
 
 build:
 	cargo build --locked -p sigil-server
