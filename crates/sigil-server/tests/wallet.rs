@@ -347,7 +347,24 @@ async fn update_email_export_and_rotation(b: Backend) {
     assert_eq!(body["action"], "VERIFY_SECONDARY_OTP", "{body}");
     let to_new = unfold(&last_mail(&inbox, "carol@new.example", 1).await);
     assert!(to_new.contains("confirms this address for your wallet") && to_new.contains("To make carol@new.example your wallet's email address"), "{to_new}");
+    // The code view's "Resend" asks for the same address again: within 30 s, told to wait; then
+    // a new code to the new address (the current one's code was right already), none to the
+    // current address, and the first code no longer works.
+    let first_code = code_in(&to_new);
+    let (status, body) = frame.post("/wallet/v1/update-email", Some(&token), json!({"email": "carol@new.example"})).await;
+    assert_eq!((status, body["error"]["code"].as_str()), (429, Some("rate_limited")), "{body}");
+    sqlx::query("UPDATE wallet_codes SET sent_at = 0").execute(&s.db).await.unwrap();
+    let (status, body) = frame.post("/wallet/v1/update-email", Some(&token), json!({"email": "carol@new.example"})).await;
+    assert_eq!((status, body["action"].as_str()), (200, Some("VERIFY_SECONDARY_OTP")), "{body}");
+    let to_new = unfold(&last_mail(&inbox, "carol@new.example", 2).await);
+    assert!(to_new.contains("confirms this address for your wallet"), "{to_new}");
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(inbox.lock().unwrap().iter().filter(|(to, _)| to == "carol@example.com").count(), 3, "no new code to the current address");
     let new_code = code_in(&to_new);
+    if first_code != new_code {
+        let (status, body) = frame.post("/wallet/v1/update-email/secondary", Some(&token), json!({"otp": first_code})).await;
+        assert_eq!((status, body["error"]["message"].as_str()), (400, Some("Invalid code")), "{body}");
+    }
     let (_, body) = frame.post("/wallet/v1/update-email/secondary", Some(&token), json!({"otp": new_code})).await;
     assert_eq!(body["newEmail"], "carol@new.example", "{body}");
     assert_eq!(frame.get("/wallet/v1/user", Some(&token)).await.1["accounts"][0]["address"], evm);
@@ -355,7 +372,7 @@ async fn update_email_export_and_rotation(b: Backend) {
     // Export after a fresh code; the keys are nowhere in the database.
     let res = frame.http.post(format!("{}/wallet/v1/export/request", frame.base)).bearer_auth(&token).send().await.unwrap();
     assert_eq!(res.status(), 204);
-    let code = code_in(&last_mail(&inbox, "carol@new.example", 2).await);
+    let code = code_in(&last_mail(&inbox, "carol@new.example", 3).await);
     let (status, keys) = frame.post("/wallet/v1/export", Some(&token), json!({"otp": code})).await;
     assert_eq!(status, 200, "{keys}");
     let signer: alloy_signer_local::PrivateKeySigner = keys["eip155"].as_str().unwrap().parse().unwrap();
@@ -366,7 +383,7 @@ async fn update_email_export_and_rotation(b: Backend) {
     sqlx::query("UPDATE wallet_codes SET sent_at = 0").execute(&s.db).await.unwrap();
     let (status, body) = frame.post("/wallet/v1/update-email", Some(&token), json!({"email": "Dave@example.com"})).await;
     assert_eq!((status, body["action"].as_str()), (200, Some("VERIFY_PRIMARY_OTP")), "{body}");
-    let code = code_in(&last_mail(&inbox, "carol@new.example", 3).await);
+    let code = code_in(&last_mail(&inbox, "carol@new.example", 4).await);
     let (_, body) = frame.post("/wallet/v1/update-email/primary", Some(&token), json!({"otp": code})).await;
     assert_eq!(body["action"], "VERIFY_SECONDARY_OTP", "{body}");
     let code = code_in(&last_mail(&inbox, "dave@example.com", 3).await);

@@ -236,17 +236,29 @@ describe('embedded wallet: session', () => {
     // no new mail was needed to come back
     expect(await lastMailId(t.env.mailUrl, email)).toBe(mailsBefore)
 
-    // Update email: a code to the current address, then one to the new.
+    // Update email: the field starts with the current address; a code to it, then one to the new.
     const newEmail = freshEmail('erin-new')
     await openModal(t.page)
     await emb.editEmail(t.page).click()
-    await ui.dialog(t.page).getByRole('textbox', { name: 'New email address' }).fill(newEmail)
+    const field = ui.dialog(t.page).getByRole('textbox', { name: 'New email address' })
+    await expect.poll(() => field.inputValue()).toBe(email)
+    await field.fill(newEmail)
     await ui.dialog(t.page).getByRole('button', { name: 'Save' }).click()
     const primary = await waitForMail(t.env.mailUrl, email, CONFIRM_CODE, mailsBefore)
     await expect.poll(() => ui.dialog(t.page).getByTestId('update-email-step').getAttribute('data-step')).toBe('primary')
+    // Each code step can send its code again, after the spec's 30 s, counting down.
+    const resend = ui.dialog(t.page).getByTestId('update-email-resend')
+    await expect.poll(() => resend.innerText()).toMatch(/^Resend code in ([12]\d|30)s$/)
+    expect(await resend.isDisabled()).toBe(true)
+    await screenshot(t.page, join(t.env.artifactsDir, 'e2e'), 'embedded-update-email-code')
     await typeCode(t.page, codeOf(primary))
-    const secondary = await waitForMail(t.env.mailUrl, newEmail, CONFIRM_CODE)
+    const firstSecondary = await waitForMail(t.env.mailUrl, newEmail, CONFIRM_CODE)
     await expect.poll(() => ui.dialog(t.page).getByTestId('update-email-step').getAttribute('data-step')).toBe('secondary')
+    // The new address's code again (once the 30 s ran): a new mail there, and that code works.
+    await expect.poll(() => resend.isEnabled(), { timeout: 40_000, interval: 500 }).toBe(true)
+    await resend.click()
+    const secondary = await waitForMail(t.env.mailUrl, newEmail, CONFIRM_CODE, firstSecondary.id)
+    expect(await ui.dialog(t.page).getByTestId('update-email-step').getAttribute('data-step')).toBe('secondary')
     await typeCode(t.page, codeOf(secondary))
     await expect.poll(() => emb.accountEmail(t.page).innerText(), { timeout: 10_000 }).toBe(`Signed in as ${newEmail}`)
 

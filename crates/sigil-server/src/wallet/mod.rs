@@ -425,6 +425,12 @@ impl Wallets {
             return Err(ApiError::invalid_param("email", "it is the current address"));
         }
         match &user.email {
+            // Asked again for the address whose code is out (the current address's code was
+            // right): that step's code again, to the new address (the code view's "Resend").
+            Some(current) if self.live_payload(current, Purpose::UpdateSecondary).await?.as_deref() == Some(new_email.as_str()) => {
+                self.send_code(current, Purpose::UpdateSecondary, Some(&new_email), &new_email, "").await?;
+                Ok(Action::VerifySecondaryOtp)
+            }
             Some(current) => {
                 self.send_code(current, Purpose::UpdatePrimary, Some(&new_email), current, "").await?;
                 Ok(Action::VerifyPrimaryOtp)
@@ -441,6 +447,11 @@ impl Wallets {
                 Ok(Action::VerifySecondaryOtp)
             }
         }
+    }
+
+    /// The payload of the code for `key` and `purpose` while it can still be tried.
+    async fn live_payload(&self, key: &str, purpose: Purpose) -> Result<Option<String>, ApiError> {
+        Ok(store::codes::live_payload(&self.db, key, purpose.as_str(), now_ms(), CODE_TRIES).await?)
     }
 
     /// The current address's code: then a code to the new one.

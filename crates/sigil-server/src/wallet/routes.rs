@@ -330,8 +330,11 @@ pub struct NewEmail {
     pub new_email: String,
 }
 
-/// Update email: a code to the current address (VERIFY_PRIMARY_OTP).
-#[utoipa::path(post, path = "/wallet/v1/update-email", tag = "wallet", request_body = UpdateEmail, responses((status = 200, body = ActionReply)))]
+/// Update email: a code to the current address (VERIFY_PRIMARY_OTP); asked again for the same
+/// address once that code was right, a new code to the new address (VERIFY_SECONDARY_OTP: the
+/// code view's "Resend"). A wallet without an email gets the code at the new address at once.
+#[utoipa::path(post, path = "/wallet/v1/update-email", tag = "wallet", request_body = UpdateEmail,
+    responses((status = 200, body = ActionReply), (status = 429, body = crate::error::ErrorBody, description = "'Please try again after {n} seconds'")))]
 pub async fn update_email(
     State(state): State<AppState>,
     _: FromFrame,

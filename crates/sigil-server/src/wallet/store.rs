@@ -190,6 +190,20 @@ pub mod codes {
             .await
     }
 
+    /// The payload of the code for `key` and `purpose` while it can be tried (not used, expired
+    /// or tried `tries` times).
+    pub async fn live_payload(db: &Db, key: &str, purpose: &str, now: i64, tries: i64) -> Result<Option<String>, sqlx::Error> {
+        let row: Option<(Option<String>,)> =
+            sqlx::query_as("SELECT payload FROM wallet_codes WHERE email = $1 AND purpose = $2 AND code_hash <> '' AND expires_at > $3 AND tries < $4")
+                .bind(key)
+                .bind(purpose)
+                .bind(now)
+                .bind(tries)
+                .fetch_optional(db)
+                .await?;
+        Ok(row.and_then(|(payload,)| payload))
+    }
+
     /// A live link's email and payload.
     pub async fn live_link(db: &Db, purpose: &str, secret_hash: &str, now: i64) -> Result<Option<(String, Option<String>)>, sqlx::Error> {
         sqlx::query_as("SELECT email, payload FROM wallet_codes WHERE purpose = $1 AND code_hash = $2 AND expires_at > $3")

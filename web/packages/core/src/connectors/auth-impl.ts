@@ -237,7 +237,8 @@ export function createAuthImpl(options: AuthConnectorOptions, { emit, emitReques
         const { action } = await frame().request('CONNECT_EMAIL', { email: trimmed })
         rememberSocial(undefined)
         storage.setItem(LoginCacheKeys.email, trimmed)
-        if (action === 'VERIFY_OTP') storage.setItem(LoginCacheKeys.lastEmailLoginTime, String(Date.now()))
+        // A code or a device link went out: the server sends the next one 30 s later at the soonest.
+        if (action !== 'CONNECT') storage.setItem(LoginCacheKeys.lastEmailLoginTime, String(Date.now()))
         return action
       },
       async getSocialRedirectUri(provider: string, redirectOptions?: { returnUrl?: string }) {

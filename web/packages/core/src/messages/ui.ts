@@ -42,6 +42,7 @@ export const ui = {
     deviceSentTo: (email: string) => `Approve the login link we sent to ${email}`,
     deviceWaiting: 'Waiting for the approval…',
     deviceResend: 'Resend email',
+    deviceResendIn: (seconds: number) => `Resend email in ${seconds}s`,
     updateLabel: 'New email address',
     updateSubmit: 'Save',
     updatePrimary: (email: string) => `Enter the code we sent to your current address, ${email}`,
@@ -136,6 +137,8 @@ export const ui = {
     farcasterWaiting: 'Waiting for you to sign in with Farcaster…',
     farcasterQr: 'QR code for signing in with Farcaster',
     signedInWith: (provider: string, userName: string | undefined) => (userName ? `Signed in with ${provider} as ${userName}` : `Signed in with ${provider}`),
+    /** A provider's username beside the email, when the email does not already say it. */
+    nameAndEmail: (userName: string, email: string) => `${userName} (${email})`,
   },
   connecting: {
     notAvailable: (name: string) => `${name} is not available in this browser.`,

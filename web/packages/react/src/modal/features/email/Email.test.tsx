@@ -110,4 +110,110 @@ describe('email login views', () => {
       if (shadow().querySelector('[data-testid=email-error]')?.textContent !== 'Please try again after 12 seconds') throw new Error('no error')
     })
   })
+
+  it('edit email starts with the current address; each code step can send its code again once the 30 s ran', async () => {
+    stubDirectory()
+    const { auth, source } = fakeAuth()
+    auth.updateEmail.mockResolvedValueOnce('VERIFY_PRIMARY_OTP').mockResolvedValueOnce('VERIFY_PRIMARY_OTP').mockResolvedValueOnce('VERIFY_SECONDARY_OTP')
+    const { appKit } = testAppKit({ connectors: [source], features: { email: true, socials: false, analytics: false } })
+    current = appKit
+    vi.useFakeTimers({ toFake: ['Date', 'setInterval', 'clearInterval'] })
+    await act(() => appKit.open({ view: 'UpdateEmail' }))
+    const input = await waitFor(() => {
+      const el = shadow().querySelector<HTMLInputElement>('[data-testid=update-email] input[type=email]')
+      if (!el) throw new Error('no email field')
+      return el
+    })
+    const save = shadow().querySelector<HTMLButtonElement>('[data-testid=update-email] button[type=submit]')
+    // The field holds the current address; saving it unchanged is not offered.
+    expect(input.value).toBe('a@b.co')
+    expect(save?.disabled).toBe(true)
+    type(input, 'new@b.co')
+    expect(save?.disabled).toBe(false)
+    await act(async () => {
+      shadow().querySelector<HTMLFormElement>('[data-testid=update-email] form')?.requestSubmit()
+    })
+    expect(auth.updateEmail).toHaveBeenLastCalledWith('new@b.co')
+    const resend = () => shadow().querySelector<HTMLButtonElement>('[data-testid=update-email-resend]')
+    await waitFor(() => {
+      if (!resend()) throw new Error('no resend')
+    })
+    expect(resend()?.textContent).toBe('Resend code in 30s')
+    expect(resend()?.disabled).toBe(true)
+    await act(async () => {
+      vi.advanceTimersByTime(12_000)
+    })
+    expect(resend()?.textContent).toBe('Resend code in 18s')
+    await act(async () => {
+      vi.advanceTimersByTime(18_000)
+    })
+    expect(resend()?.textContent).toBe('Resend code')
+    expect(resend()?.disabled).toBe(false)
+    // Resend on the first step: the current address's code again, and the countdown again.
+    await act(async () => {
+      resend()?.click()
+    })
+    expect(auth.updateEmail).toHaveBeenCalledTimes(2)
+    expect(auth.updateEmail).toHaveBeenLastCalledWith('new@b.co')
+    await waitFor(() => {
+      if (resend()?.textContent !== 'Resend code in 30s') throw new Error(`not restarted: ${resend()?.textContent}`)
+    })
+    // The current address's code: then the new address's step, which resends its own code.
+    const inputs = shadow().querySelectorAll<HTMLInputElement>('[data-testid=otp-inputs] input')
+    type(inputs[0] as HTMLInputElement, '123456')
+    await waitFor(() => {
+      if (shadow().querySelector('[data-testid=update-email-step]')?.getAttribute('data-step') !== 'secondary') throw new Error('not on the new address')
+    })
+    expect(auth.updateEmailPrimaryOtp).toHaveBeenCalledWith('123456')
+    expect(resend()?.textContent).toBe('Resend code in 30s')
+    await act(async () => {
+      vi.advanceTimersByTime(30_000)
+    })
+    await act(async () => {
+      resend()?.click()
+    })
+    expect(auth.updateEmail).toHaveBeenCalledTimes(3)
+    expect(shadow().querySelector('[data-testid=update-email-step]')?.getAttribute('data-step')).toBe('secondary')
+    vi.useRealTimers()
+  })
+
+  it('the device view counts down before its link may be sent again', async () => {
+    stubDirectory()
+    let cooldown = 0
+    const { auth, source } = fakeAuthConnector(
+      {
+        connectEmail: vi.fn(async () => {
+          cooldown = 30_000
+          return 'VERIFY_DEVICE' as const
+        }),
+        connectDevice: vi.fn(async () => 'VERIFY_DEVICE' as const),
+        emailCooldownMs: () => cooldown,
+      },
+      ADDRESS,
+    )
+    const { appKit } = testAppKit({ connectors: [source], features: { email: true, socials: false, analytics: false } })
+    current = appKit
+    await act(() => appKit.open())
+    const input = await waitFor(() => {
+      const el = shadow().querySelector<HTMLInputElement>('form.email input[type=email]')
+      if (!el) throw new Error('no email field')
+      return el
+    })
+    type(input, 'a@b.co')
+    await act(async () => {
+      shadow().querySelector<HTMLFormElement>('form.email')?.requestSubmit()
+    })
+    const resend = await waitFor(() => {
+      const el = shadow().querySelector<HTMLButtonElement>('[data-testid=device-resend]')
+      if (!el) throw new Error('no device view')
+      return el
+    })
+    expect(resend.textContent).toBe('Resend email in 30s')
+    expect(resend.disabled).toBe(true)
+    cooldown = 0
+    await waitFor(() => {
+      if (resend.textContent !== 'Resend email') throw new Error('still counting')
+    })
+    expect(auth.connectEmail).toHaveBeenCalledTimes(1)
+  })
 })

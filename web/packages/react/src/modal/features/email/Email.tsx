@@ -3,7 +3,7 @@
  * (EmailVerifyDevice) and the email change (UpdateEmail). A chunk of their own, loaded when
  * one of them first shows.
  */
-import { errorText, showSuccess, type SigilClient } from '@sigil/core'
+import { EMAIL_COOLDOWN_MS, errorText, showSuccess } from '@sigil/core'
 import {
   emailCooldownMs,
   embeddedWalletAvailable,
@@ -93,18 +93,46 @@ export function OtpInput({ onComplete, disabled, resetKey }: { onComplete: (code
   )
 }
 
-/** Seconds left until another code may be asked for, counting down live. */
-function useCooldown(client: SigilClient): [number, () => void] {
-  const [left, setLeft] = useState(() => Math.ceil(emailCooldownMs(client) / 1000))
+/**
+ * Seconds left until another mail may be asked for (`msLeft`: the milliseconds, 0 when it may
+ * now), counting down live; `restart` after a mail went out.
+ */
+function useCooldown(msLeft: () => number): [number, () => void] {
+  const read = useRef(msLeft)
+  read.current = msLeft
+  const [left, setLeft] = useState(() => Math.ceil(msLeft() / 1000))
   const [tick, setTick] = useState(0)
   // biome-ignore lint/correctness/useExhaustiveDependencies: tick restarts the countdown after a resend
   useEffect(() => {
-    const update = () => setLeft(Math.ceil(emailCooldownMs(client) / 1000))
+    const update = () => setLeft(Math.ceil(read.current() / 1000))
     update()
     const timer = setInterval(update, 250)
     return () => clearInterval(timer)
-  }, [client, tick])
+  }, [tick])
   return [left, () => setTick((t) => t + 1)]
+}
+
+/** The resend button, with the seconds left while the 30 s between mails (spec section 9) run: 'Resend code in {n}s'. */
+function ResendButton({
+  left,
+  busy,
+  onResend,
+  label,
+  labelIn,
+  testId,
+}: {
+  left: number
+  busy: boolean
+  onResend: () => void
+  label: string
+  labelIn: (seconds: number) => string
+  testId: string
+}) {
+  return (
+    <button type="button" className="btn secondary" onClick={onResend} disabled={left > 0 || busy} data-testid={testId}>
+      {left > 0 ? labelIn(left) : label}
+    </button>
+  )
 }
 
 function Missing() {
@@ -125,7 +153,7 @@ export function EmailVerifyOtpView({ route }: ViewProps<'EmailVerifyOtp'>) {
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<string>()
   const [resetKey, setResetKey] = useState(0)
-  const [left, restart] = useCooldown(client)
+  const [left, restart] = useCooldown(() => emailCooldownMs(client))
 
   const verify = useCallback(
     async (otp: string) => {
@@ -168,9 +196,7 @@ export function EmailVerifyOtpView({ route }: ViewProps<'EmailVerifyOtp'>) {
           {error}
         </p>
       ) : null}
-      <button type="button" className="btn secondary" onClick={() => void resend()} disabled={left > 0 || busy} data-testid="otp-resend">
-        {left > 0 ? m.resendIn(left) : m.resend}
-      </button>
+      <ResendButton left={left} busy={busy} onResend={() => void resend()} label={m.resend} labelIn={m.resendIn} testId="otp-resend" />
     </div>
   )
 }
@@ -181,6 +207,8 @@ export function EmailVerifyDeviceView({ route }: ViewProps<'EmailVerifyDevice'>)
   const available = embeddedWalletAvailable(client)
   const { email } = route.data
   const [error, setError] = useState<string>()
+  const [busy, setBusy] = useState(false)
+  const [left, restart] = useCooldown(() => emailCooldownMs(client))
 
   // Asks every 2 s whether the link in the email was opened; then the code is on its way.
   useEffect(() => {
@@ -192,10 +220,14 @@ export function EmailVerifyDeviceView({ route }: ViewProps<'EmailVerifyDevice'>)
 
   const resend = async () => {
     setError(undefined)
+    setBusy(true)
     try {
       await resendEmailLogin(client, { email })
+      restart()
     } catch (e) {
       setError(errorText(e))
+    } finally {
+      setBusy(false)
     }
   }
 
@@ -212,24 +244,35 @@ export function EmailVerifyDeviceView({ route }: ViewProps<'EmailVerifyDevice'>)
           {error}
         </p>
       ) : null}
-      <button type="button" className="btn secondary" onClick={() => void resend()}>
-        {m.deviceResend}
-      </button>
+      <ResendButton left={left} busy={busy} onResend={() => void resend()} label={m.deviceResend} labelIn={m.deviceResendIn} testId="device-resend" />
     </div>
   )
 }
 
 type UpdateStep = { step: 'enter' } | { step: 'primary'; newEmail: string } | { step: 'secondary'; newEmail: string }
 
+/**
+ * The email change: the new address (the field starts with the current one), a code to the
+ * current address, then one to the new; each code step can send its code again, 30 s after the
+ * last mail.
+ */
 export function UpdateEmailView() {
   const { client, shake } = useModal()
   const m = useMessages().ui.email
   const available = embeddedWalletAvailable(client)
+  const current = loginEmail(client) ?? ''
   const [step, setStep] = useState<UpdateStep>({ step: 'enter' })
-  const [value, setValue] = useState('')
+  const [value, setValue] = useState(current)
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<string>()
   const [resetKey, setResetKey] = useState(0)
+  // When the last code of the change went out: another one 30 s later.
+  const sentAt = useRef(0)
+  const [left, restart] = useCooldown(() => Math.max(0, sentAt.current + EMAIL_COOLDOWN_MS - Date.now()))
+  const sent = () => {
+    sentAt.current = Date.now()
+    restart()
+  }
 
   const run = async (task: () => Promise<void>) => {
     setBusy(true)
@@ -245,17 +288,26 @@ export function UpdateEmailView() {
     }
   }
   if (!available) return <Missing />
+  /** Asks for the change to `email`: a code to the current address, or (its code already right) to the new one. */
+  const ask = async (email: string) => {
+    const action = await updateEmail(client, { email })
+    sent()
+    setStep({ step: action === 'VERIFY_PRIMARY_OTP' ? 'primary' : 'secondary', newEmail: email.trim() })
+  }
   const submit = (event: FormEvent) => {
     event.preventDefault()
-    void run(async () => {
-      const action = await updateEmail(client, { email: value })
-      setStep(action === 'VERIFY_PRIMARY_OTP' ? { step: 'primary', newEmail: value.trim() } : { step: 'secondary', newEmail: value.trim() })
-    })
+    void run(() => ask(value))
   }
+  const resend = (newEmail: string) =>
+    void run(async () => {
+      await ask(newEmail)
+      showSuccess(client.store, m.codeResent)
+    })
   const onCode = (code: string) =>
     void run(async () => {
       if (step.step === 'primary') {
         await verifyUpdateEmailPrimary(client, { otp: code })
+        sent()
         setStep({ step: 'secondary', newEmail: step.newEmail })
       } else if (step.step === 'secondary') {
         const changed = await verifyUpdateEmailSecondary(client, { otp: code })
@@ -275,8 +327,9 @@ export function UpdateEmailView() {
             placeholder={m.updateLabel}
             value={value}
             onChange={(e) => setValue(e.target.value)}
+            onFocus={(e) => e.target.select()}
           />
-          <button type="submit" className="btn" disabled={busy || !value.trim()}>
+          <button type="submit" className="btn" disabled={busy || !value.trim() || value.trim() === current}>
             {m.updateSubmit}
           </button>
         </form>
@@ -286,6 +339,7 @@ export function UpdateEmailView() {
             {step.step === 'primary' ? m.updatePrimary(loginEmail(client) ?? '') : m.updateSecondary(step.newEmail)}
           </p>
           <OtpInput key={step.step} onComplete={onCode} disabled={busy} resetKey={resetKey} />
+          <ResendButton left={left} busy={busy} onResend={() => resend(step.newEmail)} label={m.resend} labelIn={m.resendIn} testId="update-email-resend" />
         </>
       )}
       {error ? (
