@@ -102,8 +102,10 @@ describe('social login', () => {
     await expect.poll(() => popup.isClosed()).toBe(true)
 
     await openModal(t.page)
-    await expect.poll(() => social.accountSocial(t.page).innerText()).toBe(`Signed in with Google as ${login}`)
-    expect(await emb.accountEmail(t.page).innerText()).toBe(`Signed in as ${login}@example.com`)
+    // Said once: the provider and the email (the username is that email's name: not again, nor a
+    // second "Signed in as" line).
+    await expect.poll(() => social.accountSocial(t.page).innerText()).toBe(`Signed in with Google as ${login}@example.com`)
+    expect(await emb.accountEmail(t.page).count()).toBe(0)
     expect(getAddress((await ui.dialog(t.page).getByTestId('account-address').getAttribute('title')) ?? '')).toBe(addr)
     // The login cache (spec sections 3 and 4) in the host's storage; the session token only in the frame's.
     const stored = await t.page.evaluate(() => ({ ...localStorage }))
@@ -122,7 +124,7 @@ describe('social login', () => {
     const login = person('bob')
     const first = await socialLogin(t.page, 'github', login)
     await openModal(t.page)
-    await expect.poll(() => social.accountSocial(t.page).innerText()).toBe(`Signed in with GitHub as ${login}`)
+    await expect.poll(() => social.accountSocial(t.page).innerText()).toBe(`Signed in with GitHub as ${login}@example.com`)
 
     // Another browser profile: another device, the same provider account.
     const again = await socialLogin(await t.newPage({ wallet: false }), 'github', login)
@@ -182,7 +184,7 @@ describe('social login', () => {
     expect(back.searchParams.has('sigil_social')).toBe(false)
     expect(back.searchParams.get('socials')).toBe(SOCIALS)
     await openModal(t.page)
-    await expect.poll(() => social.accountSocial(t.page).innerText()).toBe(`Signed in with Google as ${login}`)
+    await expect.poll(() => social.accountSocial(t.page).innerText()).toBe(`Signed in with Google as ${login}@example.com`)
     expectLoopbackOnly(t.page)
   })
 })

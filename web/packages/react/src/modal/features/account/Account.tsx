@@ -226,10 +226,11 @@ function EmbeddedAccount({ type, socialProvider, userName }: { type: string | un
       ) : null}
       {socialProvider ? (
         <span data-testid="account-social" data-provider={socialProvider}>
-          {ui.social.signedInWith(providerLabel(ui, socialProvider), userName)}
+          {ui.social.signedInWith(providerLabel(ui, socialProvider), socialName(ui, userName, email))}
         </span>
+      ) : email ? (
+        <span data-testid="account-email">{ui.email.signedInAs(email)}</span>
       ) : null}
-      {email ? <span data-testid="account-email">{ui.email.signedInAs(email)}</span> : null}
       <button type="button" className="pill" onClick={() => client.push('UpdateEmail')} data-testid="edit-email">
         {ui.email.editEmail}
       </button>
@@ -238,6 +239,16 @@ function EmbeddedAccount({ type, socialProvider, userName }: { type: string | un
       </button>
     </div>
   )
+}
+
+/**
+ * Whom a social login signed in, said once: the email, with the provider's username only when
+ * the email does not already say it (a username that is the email or its local part).
+ */
+function socialName(ui: Messages['ui'], userName: string | undefined, email: string | undefined): string | undefined {
+  if (!email) return userName
+  if (!userName || userName === email || email.startsWith(`${userName}@`)) return email
+  return ui.social.nameAndEmail(userName, email)
 }
 
 /**
