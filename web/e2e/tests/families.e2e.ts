@@ -4,11 +4,14 @@
  * once with its families, the Networks view groups by family, switching family shows that
  * family's account (or offers to connect one), and a reload restores every family.
  */
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { describe, expect, inject, it } from 'vitest'
 import type { Page } from 'playwright-core'
 import { BITCOIN_WALLET_NAME, bitcoinKey } from '../src/bitcoin-wallet.js'
+import { screenshot } from '../src/browser.js'
 import { useDemo } from '../src/fixtures.js'
-import { BITCOIN_WALLET_LABEL, SOLANA_WALLET_LABEL } from '../src/paths.js'
+import { BITCOIN_WALLET_LABEL, REPO_ROOT, SOLANA_WALLET_LABEL } from '../src/paths.js'
 import { SOLANA_WALLET_NAME, solanaKey } from '../src/solana-wallet.js'
 import { TEST_WALLET_NAME } from '../src/test-wallet.js'
 import { ui } from '../src/ui.js'
@@ -62,7 +65,105 @@ async function switchTo(page: Page, network: string) {
   await ui.networkOption(page, network).click()
 }
 
+/** The server's icon set (data/icons): what a network's image must be, byte for byte. */
+const iconFile = (rel: string) => readFileSync(join(REPO_ROOT, 'data/icons', rel), 'utf8')
+const NETWORK_ICONS: Record<string, string> = {
+  'Sigil Dev': 'sigil/sigil-dev.svg',
+  Ethereum: 'networks/ethereum.svg',
+  'Arbitrum One': 'networks/arbitrum-one.svg',
+  Polygon: 'networks/polygon.svg',
+  'Sigil Solana Dev': 'networks/solana.svg',
+  'Bitcoin Regtest': 'networks/bitcoin.svg',
+}
+const SOCIALS = ['google', 'github', 'x', 'discord', 'facebook', 'apple', 'farcaster']
+
+/** The Networks view's rows once their images loaded: name, image URL, natural width. */
+async function networkImages(page: Page) {
+  const rows = ui.dialog(page).locator('section[data-family] button[data-network]')
+  await expect.poll(() => rows.count()).toBe(6)
+  await expect.poll(() => ui.dialog(page).locator('section[data-family] button[data-network] .img[data-state="loaded"]').count(), { timeout: 10_000 }).toBe(6)
+  return rows.evaluateAll((buttons) =>
+    buttons.map((b) => {
+      const img = b.querySelector('img')
+      return { name: b.querySelector('.name')?.textContent ?? '', src: img?.currentSrc ?? '', width: img?.naturalWidth ?? 0 }
+    }),
+  )
+}
+
 describe('three chain families in one modal', () => {
+  it("networks and social buttons show real icons (the icon set's, the dev chain its own), not generated initials: desktop and phone", async () => {
+    for (const [form, page] of [
+      ['desktop', t.page],
+      ['phone', await t.newPage({ mobile: true, solana: { rpcUrl: env.solana.rpcUrl }, bitcoin: true })],
+    ] as const) {
+      await page.goto(`${t.demoUrl}?families=eip155,solana,bip122&siwx=off&socials=${SOCIALS.join(',')}`)
+      expect(page.viewportSize()).toEqual(form === 'phone' ? { width: 390, height: 844 } : { width: 1280, height: 900 })
+      await page.getByRole('button', { name: 'Switch network' }).click()
+      const images = await networkImages(page)
+      expect(images.map((i) => i.name)).toEqual(Object.keys(NETWORK_ICONS))
+      for (const { name, src, width } of images) {
+        expect(width, name).toBeGreaterThan(0)
+        expect(src, name).toMatch(new RegExp(`^${env.apiUrl}/public/getAssetImage/`))
+        const res = await fetch(src)
+        expect(res.headers.get('content-type'), name).toBe('image/svg+xml')
+        const svg = await res.text()
+        expect(svg, `${name}: the set's icon`).toBe(iconFile(NETWORK_ICONS[name] ?? ''))
+        expect(svg, `${name}: no generated initials`).not.toContain('</text>')
+      }
+      // The dev chain no longer borrows Ethereum's.
+      const src = (name: string) => images.find((i) => i.name === name)?.src
+      expect(src('Sigil Dev')).not.toBe(src('Ethereum'))
+      await screenshot(page, join(t.env.artifactsDir, 'e2e'), `icons-networks-${form}`)
+      await page.keyboard.press('Escape')
+      await ui.dialog(page).waitFor({ state: 'hidden' })
+
+      // The social buttons: each its brand's icon (simple-icons), Google and GitHub no longer both "G".
+      await page.getByRole('button', { name: 'Open modal' }).click()
+      const socials = ui.dialog(page).locator('.social-login [data-provider]')
+      await socials.first().waitFor()
+      const shown = async () =>
+        socials.evaluateAll((buttons) =>
+          buttons.map((b) => {
+            const glyph = b.querySelector('.social-glyph')
+            const path = glyph?.querySelector('svg path')
+            const box = glyph?.querySelector('svg')?.getBoundingClientRect()
+            return {
+              provider: (b as HTMLElement).dataset.provider,
+              icon: glyph?.getAttribute('data-icon'),
+              text: glyph?.textContent,
+              path: path?.getAttribute('d'),
+              fill: path ? getComputedStyle(path).fill : '',
+              size: box ? Math.round(box.width) : 0,
+            }
+          }),
+        )
+      const onConnect = await shown()
+      // Six shown at most: five and "more".
+      expect(onConnect.map((s) => s.provider)).toEqual(SOCIALS.slice(0, 5))
+      for (const s of onConnect) {
+        expect(s.icon, s.provider).toBe(s.provider)
+        expect(s.text, `${s.provider}: no initials`).toBe('')
+        expect(s.path?.length, s.provider).toBeGreaterThan(100)
+        expect(s.size, s.provider).toBeGreaterThanOrEqual(18)
+        expect(s.fill, s.provider).not.toBe('none')
+      }
+      expect(new Set(onConnect.map((s) => s.path)).size).toBe(onConnect.length)
+      await screenshot(page, join(t.env.artifactsDir, 'e2e'), `icons-socials-${form}`)
+      await ui.dialog(page).getByTestId('socials-more').click()
+      const all = ui.dialog(page).locator('[data-testid=connect-socials] [data-provider]')
+      await expect.poll(() => all.count()).toBe(SOCIALS.length)
+      const listed = await all.evaluateAll((buttons) =>
+        buttons.map((b) => ({
+          icon: b.querySelector('.social-glyph')?.getAttribute('data-icon'),
+          path: b.querySelector('.social-glyph svg path')?.getAttribute('d'),
+        })),
+      )
+      expect(listed.map((s) => s.icon)).toEqual(SOCIALS)
+      expect(new Set(listed.map((s) => s.path)).size).toBe(SOCIALS.length)
+      await screenshot(page, join(t.env.artifactsDir, 'e2e'), `icons-socials-list-${form}`)
+    }
+  })
+
   it('lists each wallet once with its families and groups networks by family', async () => {
     await t.page.goto(`${t.demoUrl}?families=eip155,solana,bip122&siwx=off`)
     await openModal(t.page)
