@@ -132,3 +132,36 @@ describe('small slips', () => {
     expect(await res.text()).toMatch(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/)
   })
 })
+
+describe.each(VIEWPORTS)('on a %s, a banner', (name, mobile) => {
+  it("('Token Balance Unavailable' on the sign-in view) covers neither the title nor the view, on one line", async () => {
+    const page = await t.newPage({ mobile })
+    // The balance service fails: the banner shows while the sign-in view asks for a signature.
+    await page.route(/\/v1\/account\/[^/]+\/balance/, (route) => route.fulfill({ status: 503, body: '{}' }))
+    await page.goto(`${t.demoUrl}?siwx=required`)
+    await openModal(page)
+    await ui.walletButton(page).click()
+    const banner = ui.dialog(page).locator('.toast')
+    await expect.poll(() => banner.innerText().catch(() => ''), { timeout: 15_000 }).toBe('Token Balance Unavailable')
+    await expect.poll(() => ui.dialog(page).getAttribute('data-view')).toBe('SIWXSignMessage')
+    await expect.poll(() => banner.evaluate((el) => getComputedStyle(el).opacity)).toBe('1')
+    const boxes = await ui.dialog(page).evaluate((card) => {
+      const r = (sel: string) => {
+        const b = (card.querySelector(sel) as HTMLElement).getBoundingClientRect()
+        return { top: b.top, bottom: b.bottom, left: b.left, right: b.right, height: b.height }
+      }
+      return {
+        banner: r('.toast'),
+        title: r('.title'),
+        view: r('.view'),
+        lineHeight: Number.parseFloat(getComputedStyle((card.querySelector('.toast-text') ?? card.querySelector('.toast')) as Element).lineHeight) || 18,
+      }
+    })
+    expect(await ui.dialog(page).locator('.title').innerText()).toBe('Sign in with your wallet')
+    expect(boxes.banner.top).toBeGreaterThanOrEqual(boxes.title.bottom)
+    expect(boxes.banner.bottom).toBeLessThanOrEqual(boxes.view.top)
+    // one line: its height is its line and its padding
+    expect(boxes.banner.height).toBeLessThan(boxes.lineHeight * 2)
+    await shot(page, `banner-${name}`)
+  })
+})

@@ -1,6 +1,6 @@
 import { act } from 'react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { SigilError } from '@sigil/core'
+import { hideNotification, showError, showSuccess, SigilError } from '@sigil/core'
 import type { AppKit } from '../appkit.js'
 import { ConnectButton } from '../ConnectButton.js'
 import { cleanup, press, render, shadow, stubDirectory, testAppKit, waitFor } from '../test-utils.js'
@@ -303,5 +303,48 @@ describe('pre-rendered Connect view', () => {
     expect(hidden.querySelector('form.email')).not.toBeNull()
     // Google full width, X as an icon.
     expect(hidden.querySelectorAll('.social-login button')).toHaveLength(2)
+  })
+})
+
+describe('banners', () => {
+  const toast = () => shadow().querySelector<HTMLElement>('.toast')
+
+  it('a banner is a line of its own between the header and the view: it covers neither the title nor the view', async () => {
+    const { appKit } = await openModal()
+    act(() => showError(appKit.client.store, 'Token Balance Unavailable'))
+    const banner = await waitFor(() => {
+      const el = toast()
+      if (!el) throw new Error('no banner')
+      return el
+    })
+    expect(banner.getAttribute('role')).toBe('alert')
+    expect(banner.previousElementSibling?.classList.contains('header')).toBe(true)
+    expect(banner.nextElementSibling?.classList.contains('sizer')).toBe(true)
+    expect(banner.querySelector('.toast-text')?.textContent).toBe('Token Balance Unavailable')
+    expect(banner.title).toBe('Token Balance Unavailable')
+  })
+
+  it('a new banner hands over in 150 ms: the open one fades out, then the new one shows', async () => {
+    const { appKit } = await openModal()
+    act(() => showSuccess(appKit.client.store, 'Address copied'))
+    await waitFor(() => expect(toast()?.textContent).toBe('Address copied'))
+    const start = Date.now()
+    act(() => showError(appKit.client.store, 'Could not copy the address'))
+    // The open one stays while it fades out...
+    expect(toast()?.textContent).toBe('Address copied')
+    expect(toast()?.hasAttribute('data-closing')).toBe(true)
+    // ...and the new one takes its place 150 ms later.
+    await waitFor(() => expect(toast()?.textContent).toBe('Could not copy the address'))
+    expect(Date.now() - start).toBeGreaterThanOrEqual(140)
+    expect(toast()?.hasAttribute('data-closing')).toBe(false)
+  })
+
+  it('a hidden banner leaves once it faded out', async () => {
+    const { appKit } = await openModal()
+    act(() => showSuccess(appKit.client.store, 'Address copied'))
+    await waitFor(() => expect(toast()).not.toBeNull())
+    act(() => hideNotification(appKit.client.store))
+    expect(toast()?.hasAttribute('data-closing')).toBe(true)
+    await waitFor(() => expect(toast()).toBeNull())
   })
 })

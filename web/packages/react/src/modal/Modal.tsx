@@ -257,11 +257,6 @@ const Dialog = memo(function Dialog({
       }}
     >
       <div ref={cardRef} className={shaking ? 'card shake' : 'card'} role="dialog" aria-modal="true" aria-label={title} tabIndex={-1} data-view={route.view}>
-        {notification.open ? (
-          <div className="toast" role={notification.variant === 'error' ? 'alert' : 'status'} data-variant={notification.variant}>
-            {notification.message}
-          </div>
-        ) : null}
         <div className="header">
           {canGoBack ? (
             <button type="button" className="icon-btn" aria-label={m.ui.back} onClick={() => client.goBack()}>
@@ -279,6 +274,7 @@ const Dialog = memo(function Dialog({
             <span />
           )}
         </div>
+        <Toast notification={notification} />
         <div className="sizer" style={height === undefined ? undefined : { height }}>
           <div ref={innerRef} className="body">
             <ViewFrame key={viewKey} enter={navigated}>
@@ -295,6 +291,34 @@ const Dialog = memo(function Dialog({
 function ViewFrame({ enter, children }: { enter: boolean; children: ReactNode }) {
   const [entering] = useState(enter)
   return <div className={entering ? 'view enter' : 'view'}>{children}</div>
+}
+
+/**
+ * The banner: a line of its own between the header and the view, so it hides neither the title
+ * nor the view. A hidden one fades out over the 150 ms in which the next one waits (the core
+ * shows a new banner 150 ms after hiding the open one).
+ */
+function Toast({ notification }: { notification: SigilState['notification'] }) {
+  const [shown, setShown] = useState(notification.open ? notification : undefined)
+  if (notification.open && shown !== notification) setShown(notification)
+  const closing = !notification.open && shown !== undefined
+  useEffect(() => {
+    if (!closing) return
+    const timer = setTimeout(() => setShown(undefined), TIMINGS.viewTransition)
+    return () => clearTimeout(timer)
+  }, [closing])
+  if (!shown) return null
+  return (
+    <div
+      className="toast"
+      role={shown.variant === 'error' ? 'alert' : 'status'}
+      data-variant={shown.variant}
+      data-closing={closing || undefined}
+      title={shown.message}
+    >
+      <span className="toast-text">{shown.message}</span>
+    </div>
+  )
 }
 
 /** The header title; it fades in when it changes, not with the modal. */

@@ -144,13 +144,16 @@ button{font:inherit;color:inherit}
 .socials .icon-btn{flex:1;border-radius:var(--r-m);background:var(--c-surface);width:auto}
 .divider{display:flex;align-items:center;gap:10px;margin:12px 0;color:var(--c-fg3);font-size:12px}
 .divider::before,.divider::after{content:"";flex:1;height:1px;background:var(--c-border)}
-.toast{position:absolute;top:10px;left:50%;transform:translateX(-50%);z-index:2;display:flex;align-items:center;gap:8px;max-width:calc(100% - 24px);padding:8px 14px;border-radius:999px;background:var(--c-surface2);color:var(--c-fg);font-size:13px;box-shadow:var(--c-shadow);animation:fade var(--t-view) ease both}
+.toast{align-self:center;display:flex;max-width:calc(100% - 28px);margin:0 14px 8px;padding:6px 14px;border-radius:999px;background:var(--c-surface2);color:var(--c-fg);font-size:13px;line-height:18px;animation:fade var(--t-view) ease both}
+.toast[data-closing]{animation:fade-out var(--t-view) ease both}
+.toast-text{min-width:0;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
 .toast[data-variant=error]{color:var(--c-error)}
 .toast[data-variant=success]{color:var(--c-success)}
 .sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 .sentinel{height:1px}
 .more{display:flex;justify-content:center;padding:10px 0}
 @keyframes fade{from{opacity:0}to{opacity:1}}
+@keyframes fade-out{from{opacity:1}to{opacity:0}}
 @keyframes view-in{from{opacity:0;transform:translateX(6px)}to{opacity:1;transform:none}}
 @keyframes spin{to{transform:rotate(360deg)}}
 @keyframes shimmer{from{transform:translateX(-100%)}to{transform:translateX(100%)}}
