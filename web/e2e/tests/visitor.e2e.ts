@@ -165,3 +165,77 @@ describe.each(VIEWPORTS)('on a %s, a banner', (name, mobile) => {
     await shot(page, `banner-${name}`)
   })
 })
+
+/** Where `locator` is, against the visual viewport (what the visitor sees): its left and right edges. */
+const onScreen = (locator: ReturnType<Page['locator']>) =>
+  locator.evaluate((el) => {
+    const r = el.getBoundingClientRect()
+    const vv = window.visualViewport as VisualViewport
+    return { left: r.left - vv.offsetLeft, right: r.right - vv.offsetLeft, width: vv.width }
+  })
+
+describe('on a phone (390x844)', () => {
+  it('connected, the page stays 390 px wide: the header fits on one line each, and the sign-in sheet shows Sign and Cancel in full', async () => {
+    const page = await t.newPage({ mobile: true })
+    await page.goto(`${t.demoUrl}?siwx=required`)
+    await openModal(page)
+    await ui.walletButton(page).click()
+    await expect.poll(() => ui.dialog(page).getAttribute('data-view'), { timeout: 15_000 }).toBe('SIWXSignMessage')
+    // The connected button (balance and address) is in the header by now.
+    await page.waitForFunction(() => document.querySelector('.sigil-cb[data-connected]') !== null)
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
+    for (const control of [
+      ui.dialog(page),
+      ui.dialog(page).getByRole('button', { name: 'Sign', exact: true }),
+      ui.dialog(page).getByRole('button', { name: 'Cancel' }),
+    ]) {
+      const box = await onScreen(control)
+      expect(box.left).toBeGreaterThanOrEqual(0)
+      expect(box.right).toBeLessThanOrEqual(box.width)
+    }
+    await shot(page, 'phone-sign-in-sheet')
+    await ui.dialog(page).getByRole('button', { name: 'Sign', exact: true }).click()
+    await ui.dialog(page).waitFor({ state: 'hidden', timeout: 15_000 })
+    await expect.poll(() => page.getByTestId('siwx-status').innerText()).toBe('signed-in')
+    const header = await page.evaluate(() => {
+      const rect = (sel: string) => (document.querySelector(sel) as HTMLElement).getBoundingClientRect()
+      const lines = (sel: string) => {
+        const el = document.querySelector(sel) as HTMLElement
+        return Math.round(el.getBoundingClientRect().height / Number.parseFloat(getComputedStyle(el).lineHeight))
+      }
+      return {
+        right: Math.max(rect('.bar').right, rect('.sigil-cb').right, rect('.theme-toggle').right),
+        brandLines: lines('.brand'),
+        toggle: rect('.theme-toggle').height,
+        button: rect('.sigil-cb').height,
+        scrollWidth: document.documentElement.scrollWidth,
+      }
+    })
+    expect(header.scrollWidth).toBeLessThanOrEqual(390)
+    expect(header.right).toBeLessThanOrEqual(390)
+    expect(header.brandLines).toBe(1)
+    // the toggle's icon and label side by side (or its icon alone): as tall as the button, not two lines
+    expect(header.toggle).toBeLessThanOrEqual(header.button + 2)
+    expect(await page.locator('.sigil-cb').innerText()).toMatch(/^0x[0-9a-f]{2}…[0-9a-f]{6}$/i)
+    await shot(page, 'phone-connected-header')
+  })
+
+  it('on a page wider than the screen, the sheet still covers what the visitor sees, not the page width', async () => {
+    const page = await t.newPage({ mobile: true })
+    // A host page with an element wider than the phone: the layout viewport grows with it.
+    await page.evaluate(() => {
+      const wide = document.createElement('div')
+      wide.style.cssText = 'width:640px;height:10px;background:#f00'
+      document.body.prepend(wide)
+    })
+    await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeGreaterThan(600)
+    await openModal(page)
+    await ui.walletButton(page).waitFor()
+    for (const control of [ui.dialog(page), ui.closeButton(page)]) {
+      const box = await onScreen(control)
+      expect(box.left).toBeGreaterThanOrEqual(0)
+      expect(box.right).toBeLessThanOrEqual(box.width)
+    }
+    await shot(page, 'phone-wide-page-sheet')
+  })
+})

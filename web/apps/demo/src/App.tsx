@@ -36,12 +36,13 @@ export function App({ themeKey }: { themeKey: string }) {
         <div className="actions">
           <button
             type="button"
-            className="ghost"
+            className="ghost theme-toggle"
             onClick={toggleTheme}
             aria-label={`Switch to ${themeMode === 'dark' ? 'light' : 'dark'} theme`}
             data-testid="theme-toggle"
           >
-            {themeMode === 'dark' ? '☀ Light' : '☾ Dark'}
+            <span aria-hidden="true">{themeMode === 'dark' ? '☀' : '☾'}</span>
+            <span className="theme-label">{themeMode === 'dark' ? 'Light' : 'Dark'}</span>
           </button>
           <ConnectButton />
         </div>

@@ -10,6 +10,18 @@ afterEach(() => {
   current = undefined
 })
 
+/** The display the button's stylesheet gives `el` through its media rules that match the window now (happy-dom's computed style leaves them out). */
+function mediaDisplay(el: Element): string | undefined {
+  const sheet = (document.getElementById('sigil-connect-button-style') as HTMLStyleElement).sheet as CSSStyleSheet
+  let display: string | undefined
+  for (const rule of [...sheet.cssRules]) {
+    if (!(rule instanceof CSSMediaRule) || !window.matchMedia(rule.conditionText).matches) continue
+    for (const inner of [...rule.cssRules])
+      if (inner instanceof CSSStyleRule && el.matches(inner.selectorText) && inner.style.display) display = inner.style.display
+  }
+  return display
+}
+
 describe('<ConnectButton/>', () => {
   it('shows the label and opens the modal on the Connect view', async () => {
     stubDirectory()
@@ -43,6 +55,30 @@ describe('<ConnectButton/>', () => {
     })
     const dialog = await waitFor(() => shadow().querySelector('[role=dialog]'))
     expect(dialog?.getAttribute('data-view')).toBe('Account')
+  })
+
+  it('on a phone-wide screen the connected button is the account alone, the balance left out so that it fits a header', async () => {
+    stubDirectory()
+    const { appKit } = testAppKit()
+    current = appKit
+    const { container } = render(<ConnectButton />)
+    await act(() => appKit.client.connect('com.test'))
+    await flush()
+    const balance = container.querySelector<HTMLElement>('.sigil-cb-bal') as HTMLElement
+    const account = container.querySelector<HTMLElement>('.sigil-cb-acct') as HTMLElement
+    const viewport = (window as unknown as { happyDOM: { setViewport(v: { width: number; height: number }): void } }).happyDOM
+    try {
+      viewport.setViewport({ width: 1280, height: 900 })
+      expect(mediaDisplay(balance)).toBeUndefined()
+      viewport.setViewport({ width: 390, height: 844 })
+      expect(mediaDisplay(balance)).toBe('none')
+      expect(mediaDisplay(account)).toBeUndefined()
+      // A long name shrinks with an ellipsis rather than widen the page.
+      expect(getComputedStyle(account).textOverflow).toBe('ellipsis')
+      expect(getComputedStyle(container.querySelector('button') as HTMLElement).maxWidth).toBe('100%')
+    } finally {
+      viewport.setViewport({ width: 1024, height: 768 })
+    }
   })
 
   it('shows the account name where it has one, as the Account view does', async () => {

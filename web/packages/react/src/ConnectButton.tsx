@@ -9,7 +9,7 @@ export interface ConnectButtonProps {
   label?: string
   /** Text while a connection is being made or restored. Default 'Connecting…'. */
   loadingLabel?: string
-  /** Show the balance next to the address when connected. Default true. */
+  /** Show the balance next to the address when connected (never on a screen 480 px wide or less). Default true. */
   balance?: boolean
   size?: 'md' | 'sm'
   className?: string
@@ -18,11 +18,14 @@ export interface ConnectButtonProps {
 
 const STYLE_ID = 'sigil-connect-button-style'
 // Kept tiny and scoped to one class: the button lives in the host page, the modal in a shadow root.
-const CSS = `.sigil-cb{all:unset;box-sizing:border-box;display:inline-flex;align-items:center;gap:8px;height:40px;padding:0 16px;border-radius:999px;background:var(--sigil-accent,#3b6cf6);color:#fff;font:600 15px/1 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;cursor:pointer;white-space:nowrap;transition:filter .12s}
+// On a narrow screen (a phone) the connected button is the account alone: the balance is left out
+// so that the button fits a header; a long name is cut with an ellipsis rather than widen the page.
+const CSS = `.sigil-cb{all:unset;box-sizing:border-box;display:inline-flex;align-items:center;gap:8px;height:40px;padding:0 16px;border-radius:999px;background:var(--sigil-accent,#3b6cf6);color:#fff;font:600 15px/1 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;cursor:pointer;white-space:nowrap;max-width:100%;min-width:0;transition:filter .12s}
 .sigil-cb:hover{filter:brightness(1.08)}.sigil-cb:focus-visible{outline:2px solid var(--sigil-accent,#3b6cf6);outline-offset:2px}
 .sigil-cb[data-size=sm]{height:32px;padding:0 12px;font-size:13px}.sigil-cb[aria-busy=true]{opacity:.8;cursor:progress}
 .sigil-cb[data-connected]{background:var(--sigil-cb-connected-bg,#f1f3f3);color:var(--sigil-cb-connected-fg,#141414);border:1px solid rgba(0,0,0,.08)}
-.sigil-cb-bal{opacity:.7;font-weight:500}`
+.sigil-cb-bal{opacity:.7;font-weight:500}.sigil-cb-acct{min-width:0;overflow:hidden;text-overflow:ellipsis}
+@media (max-width:480px){.sigil-cb{padding:0 12px}.sigil-cb-bal{display:none}}`
 
 function injectStyle(): void {
   if (typeof document === 'undefined' || document.getElementById(STYLE_ID)) return
@@ -70,7 +73,9 @@ export const ConnectButton = memo(function ConnectButton({
     content = (
       <>
         {balance && account.balance !== undefined ? <span className="sigil-cb-bal">{formatBalance(account.balance, account.balanceSymbol)}</span> : null}
-        <span title={account.address}>{name ?? shortenAddress(account.address)}</span>
+        <span className="sigil-cb-acct" title={account.address}>
+          {name ?? shortenAddress(account.address)}
+        </span>
       </>
     )
   } else content = connecting ? loadingLabel : label

@@ -348,3 +348,25 @@ describe('banners', () => {
     await waitFor(() => expect(toast()).toBeNull())
   })
 })
+
+describe('the overlay on a page wider than the screen', () => {
+  it('covers the visual viewport (what the visitor sees), not the layout viewport a wide page stretches, and follows it', async () => {
+    const viewport = Object.assign(new EventTarget(), { offsetLeft: 0, offsetTop: 0, width: 390, height: 844 })
+    vi.stubGlobal('visualViewport', viewport)
+    try {
+      await openModal()
+      const overlay = shadow().querySelector<HTMLElement>('.overlay') as HTMLElement
+      const box = () => ['--vv-left', '--vv-top', '--vv-width', '--vv-height'].map((v) => overlay.style.getPropertyValue(v))
+      expect(box()).toEqual(['0px', '0px', '390px', '844px'])
+      // The visitor scrolls a 421 px wide page sideways, then an on-screen keyboard takes 300 px.
+      act(() => {
+        Object.assign(viewport, { offsetLeft: 31, height: 544 })
+        viewport.dispatchEvent(new Event('scroll'))
+        viewport.dispatchEvent(new Event('resize'))
+      })
+      expect(box()).toEqual(['31px', '0px', '390px', '544px'])
+    } finally {
+      vi.unstubAllGlobals()
+    }
+  })
+})

@@ -173,6 +173,7 @@ const Dialog = memo(function Dialog({
   const [navigated, setNavigated] = useState(false)
   if (!navigated && viewKey !== openedOn) setNavigated(true)
   const cardRef = useRef<HTMLDivElement>(null)
+  const overlayRef = useRef<HTMLDivElement>(null)
   const innerRef = useRef<HTMLDivElement>(null)
   const [height, setHeight] = useState<number>()
   const [shaking, setShaking] = useState(false)
@@ -197,6 +198,8 @@ const Dialog = memo(function Dialog({
     observer.observe(inner)
     return () => observer.disconnect()
   }, [])
+
+  useVisualViewport(overlayRef)
 
   // Focus moves into the dialog on open, and back onto it when the focused control disappears.
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new route (view) is what may have removed the focused control
@@ -251,6 +254,7 @@ const Dialog = memo(function Dialog({
   return (
     // biome-ignore lint/a11y/noStaticElementInteractions: a click on the backdrop is a mouse shortcut; Escape and the Close button are the accessible ways
     <div
+      ref={overlayRef}
       className="overlay"
       onMouseDown={(e) => {
         if (e.target === e.currentTarget && canClose) close()
@@ -286,6 +290,33 @@ const Dialog = memo(function Dialog({
     </div>
   )
 })
+
+/**
+ * Keeps the overlay on the part of the page the visitor sees (the visual viewport), whatever the
+ * page's own width: a page wider than a phone's screen widens the layout viewport that fixed
+ * boxes size to, and a bottom sheet sized to it is cut at one side. Also follows a pinch zoom and
+ * an on-screen keyboard. Without the visualViewport API the overlay covers the layout viewport.
+ */
+function useVisualViewport(ref: { current: HTMLElement | null }) {
+  useLayoutEffect(() => {
+    const overlay = ref.current
+    const viewport = typeof window === 'undefined' ? undefined : window.visualViewport
+    if (!overlay || !viewport) return
+    const follow = () => {
+      overlay.style.setProperty('--vv-left', `${viewport.offsetLeft}px`)
+      overlay.style.setProperty('--vv-top', `${viewport.offsetTop}px`)
+      overlay.style.setProperty('--vv-width', `${viewport.width}px`)
+      overlay.style.setProperty('--vv-height', `${viewport.height}px`)
+    }
+    follow()
+    viewport.addEventListener('resize', follow)
+    viewport.addEventListener('scroll', follow)
+    return () => {
+      viewport.removeEventListener('resize', follow)
+      viewport.removeEventListener('scroll', follow)
+    }
+  }, [ref])
+}
 
 /** A view's box. It slides in when it replaces another view, not as the first view of an open (the card is just shown). */
 function ViewFrame({ enter, children }: { enter: boolean; children: ReactNode }) {

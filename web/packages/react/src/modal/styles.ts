@@ -31,8 +31,8 @@ export const MODAL_CSS = /* css */ `
 }
 .root[data-theme=light]{--c-bg:#ffffff;--c-fg:#141414;--c-fg2:#5c6464;--c-fg3:#9aa3a3;--c-surface:#f3f4f4;--c-surface2:#e9ebeb;--c-border:rgba(0,0,0,.08);--c-overlay:rgba(0,0,0,.3);--c-error:#d92d3f;--c-success:#0a7d38;--c-shadow:0 16px 48px rgba(0,0,0,.18)}
 .root[data-theme=dark]{--c-bg:#121313;--c-fg:#e4e7e7;--c-fg2:#949e9e;--c-fg3:#6c7474;--c-surface:#1e2020;--c-surface2:#272a2a;--c-border:rgba(255,255,255,.08);--c-overlay:rgba(0,0,0,.55);--c-error:#f25a67;--c-success:#26d962;--c-shadow:0 16px 48px rgba(0,0,0,.5)}
-.overlay{position:fixed;inset:0;display:flex;align-items:center;justify-content:center;padding:8px;background:var(--c-overlay)}
-.card{position:relative;width:360px;max-width:100%;max-height:calc(100vh - 16px);display:flex;flex-direction:column;background:var(--c-bg);color:var(--c-fg);border:1px solid var(--c-border);border-radius:var(--r-l);box-shadow:var(--c-shadow);overflow:hidden;outline:none}
+.overlay{position:fixed;left:var(--vv-left,0);top:var(--vv-top,0);width:var(--vv-width,100%);height:var(--vv-height,100%);display:flex;align-items:center;justify-content:center;padding:8px;background:var(--c-overlay)}
+.card{position:relative;width:360px;max-width:100%;max-height:100%;display:flex;flex-direction:column;background:var(--c-bg);color:var(--c-fg);border:1px solid var(--c-border);border-radius:var(--r-l);box-shadow:var(--c-shadow);overflow:hidden;outline:none}
 .card:focus,.card:focus-visible{outline:none !important}
 .card.shake{animation:shake var(--t-shake) cubic-bezier(.36,.07,.19,.97) both}
 .header{display:grid;grid-template-columns:40px 1fr 40px;align-items:center;gap:8px;padding:14px 14px 6px}
