@@ -13,7 +13,8 @@ export interface EvmAdapter extends ChainAdapter<Eip1193Provider> {
  * EVM chains (eip155), over the EIP-1193 provider of whichever connector reached the wallet:
  * address rules, switching with add-on-4902 (EIP-3085), personal_sign, asset discovery
  * (EIP-5792 capabilities + ERC-7811 wallet_getAssets; otherwise balances come from the Sigil
- * server), ENS names from the Sigil server, and EIP-55 addresses in sign-in messages. The
+ * server), ENS names from the Sigil server, EIP-55 addresses in sign-in messages, and sends of
+ * the native currency and ERC-20 tokens (loaded on the first send). The
  * page's EVM wallets are its injected ones (EIP-6963 and window.ethereum); over WalletConnect
  * and the embedded wallet's frame, an EIP-1193 provider over the session (loaded with it).
  */
@@ -37,6 +38,8 @@ export function evmAdapter(): EvmAdapter {
       }
     },
     getAssets: async (provider, address, network) => (await loadAssets()).getAssets(provider, address, network.id),
+    sendTransfer: async (provider, transfer) => (await import('./send.js')).sendEvmTransfer(provider, transfer),
+    transferFee: async (provider, transfer) => (await import('./send.js')).evmTransferFee(provider, transfer),
     getIdentity: (address, api) => api.getIdentity(address, { sender: address }),
     async displayAddress(address) {
       const { toChecksumAddress } = await import('./checksum.js')

@@ -54,6 +54,11 @@ export function solanaAdapter(): SolanaAdapter {
       const { sendSolanaTransfer } = await import('./send.js')
       return sendSolanaTransfer(provider, { to, amount, rpcUrl, ...(token ? { token } : {}) })
     },
+    // One signature's base fee; a receiver's new token account (rent) is the runtime's to refuse.
+    transferFee: async () => LAMPORTS_PER_SIGNATURE,
     session: { load: () => import('./session.js').then((m) => m.solanaSession) },
   }
 }
+
+/** Solana's base fee: 5000 lamports for each signature (a transfer has one, the sender's). */
+export const LAMPORTS_PER_SIGNATURE = 5000n

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { activeAccount, resetAccount, setAccountAddress, setAccountProps } from './account.js'
+import { activeAccount, explorerUrl, resetAccount, setAccountAddress, setAccountProps } from './account.js'
 import { setConnectionStatus } from './connection.js'
-import { ethereum, solana } from './networks.js'
+import { ethereum, sigilDev, solana, solanaDevnet } from './networks.js'
 import { initialAccountState } from './store.js'
 import { testContext } from './test-utils/index.js'
 
@@ -46,6 +46,16 @@ describe('account state per namespace', () => {
       caipAddress: `eip155:1:${ADDRESS}`,
       addressExplorerUrl: `https://etherscan.io/address/${ADDRESS}`,
     })
+  })
+
+  it("explorer links keep the explorer's query (a cluster), and there is none without an explorer", () => {
+    const signature = '5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnbJLgp8uirBgmQpjKhoR4tjF3ZpRzrFmBV6UjKdiSZkQUW'
+    expect(explorerUrl(ethereum, 'tx', `0x${'ab'.repeat(32)}`)).toBe(`https://etherscan.io/tx/0x${'ab'.repeat(32)}`)
+    expect(explorerUrl(solanaDevnet, 'tx', signature)).toBe(`https://solscan.io/tx/${signature}?cluster=devnet`)
+    expect(explorerUrl(solanaDevnet, 'address', 'So11111111111111111111111111111111111111112')).toBe(
+      'https://solscan.io/address/So11111111111111111111111111111111111111112?cluster=devnet',
+    )
+    expect(explorerUrl(sigilDev(), 'tx', '0x1')).toBeUndefined()
   })
 
   it('namespaces are independent', () => {

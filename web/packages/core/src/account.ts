@@ -7,15 +7,27 @@ export function setAccountProps(store: SigilStore, namespace: ChainNamespace, pr
   updateChain(store, namespace, (chain) => ({ account: { ...chain.account, ...props } }))
 }
 
+/**
+ * The page of an address or a transaction on the network's block explorer, or undefined without
+ * one. The explorer's query stays ('https://solscan.io/?cluster=devnet' gives
+ * 'https://solscan.io/tx/…?cluster=devnet').
+ */
+export function explorerUrl(network: CaipNetwork, kind: 'address' | 'tx', id: string): string | undefined {
+  const base = network.blockExplorers?.default.url
+  if (!base) return undefined
+  try {
+    const url = new URL(base)
+    url.pathname = `${url.pathname.replace(/\/+$/, '')}/${kind}/${id}`
+    return url.toString()
+  } catch {
+    return undefined
+  }
+}
+
 /** Sets the connected address on `network`, deriving `address`, `caipAddress` and the explorer link. */
 export function setAccountAddress(store: SigilStore, network: CaipNetwork, address: string): CaipAddress {
   const caipAddress = formatCaipAddress(network.caipNetworkId, address)
-  const explorer = network.blockExplorers?.default.url
-  setAccountProps(store, network.chainNamespace, {
-    caipAddress,
-    address,
-    addressExplorerUrl: explorer ? `${explorer.replace(/\/+$/, '')}/address/${address}` : undefined,
-  })
+  setAccountProps(store, network.chainNamespace, { caipAddress, address, addressExplorerUrl: explorerUrl(network, 'address', address) })
   return caipAddress
 }
 

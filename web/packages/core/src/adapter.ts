@@ -59,6 +59,11 @@ export interface ChainAdapter<Provider = unknown> {
    * view offers no send.
    */
   sendTransfer?(provider: Provider, transfer: Transfer): Promise<string>
+  /**
+   * About what sending `transfer` costs in the network's own currency (smallest units), kept
+   * back when the balance is checked before signing; undefined when it cannot say.
+   */
+  transferFee?(provider: Provider, transfer: Transfer): Promise<bigint | undefined>
   /** Called once the modal exists, e.g. to keep another library in step with it. Returns a teardown. */
   attach?(client: SigilClient): () => void
 

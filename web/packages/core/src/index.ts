@@ -109,7 +109,7 @@ export {
 } from './router.js'
 export { closeModal, goBack, isConnected, openingView, openModal, selectWallet, setModalLoading, type CloseOptions, type OpenOptions } from './modal.js'
 export { canSend, displayAddress, familyCan, isMobileDevice, openingViewOf, walletConnectOf, type FamilyAbility } from './selectors.js'
-export { activeAccount, resetAccount, setAccountAddress, setAccountProps } from './account.js'
+export { activeAccount, explorerUrl, resetAccount, setAccountAddress, setAccountProps } from './account.js'
 export {
   applyConnection,
   clearConnection,

@@ -88,6 +88,8 @@ export class WagmiAdapter implements ChainAdapter<Eip1193Provider> {
   readonly switchNetwork: EvmAdapter['switchNetwork'] = this.evm.switchNetwork
   readonly signMessage: EvmAdapter['signMessage'] = this.evm.signMessage
   readonly getAssets: EvmAdapter['getAssets'] = this.evm.getAssets
+  readonly sendTransfer: EvmAdapter['sendTransfer'] = this.evm.sendTransfer
+  readonly transferFee: EvmAdapter['transferFee'] = this.evm.transferFee
   readonly getIdentity: EvmAdapter['getIdentity'] = this.evm.getIdentity
   readonly displayAddress: EvmAdapter['displayAddress'] = this.evm.displayAddress
   readonly signInAccount: EvmAdapter['signInAccount'] = this.evm.signInAccount

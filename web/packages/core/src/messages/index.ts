@@ -6,6 +6,7 @@
  */
 import { connectButton, errors, rpc } from './core.js'
 import { login } from './login.js'
+import { send } from './send.js'
 import { ui } from './ui.js'
 
 /** The catalogue's shape: what a locale provides. */
@@ -14,10 +15,11 @@ export interface Messages {
   errors: typeof errors
   connectButton: typeof connectButton
   login: typeof login
+  send: typeof send
   ui: typeof ui
 }
 
-export const en: Messages = { rpc, errors, connectButton, login, ui }
+export const en: Messages = { rpc, errors, connectButton, login, send, ui }
 
 /** The catalogue in use. */
 export const messages: Messages = en

@@ -24,7 +24,7 @@ function setup(withSend = true) {
     restore: false,
     storage: new MemoryStorage(),
   })
-  return { client, sendTransfer, api }
+  return { client, sendTransfer, api, solana }
 }
 
 async function connected(withSend = true) {
@@ -48,12 +48,64 @@ describe('send (spec sections 4 and 5)', () => {
     await expect(client.send({ to: RECEIVER, amount: ' ', token: 'native' })).rejects.toMatchObject({ code: 'AMOUNT_AND_RECEIVER_REQUIRED' })
     await expect(client.send({ to: RECEIVER, amount: '1', token: undefined })).rejects.toMatchObject({ message: 'A token is required' })
     await expect(client.send({ to: RECEIVER, amount: '1', token: 'NotHeld111111111111111111111111111' })).rejects.toMatchObject({ code: 'TOKEN_REQUIRED' })
-    // A receiver the namespace's address rule refuses, or an amount past the token's decimals.
-    await expect(client.send({ to: '0x1111111111111111111111111111111111111111', amount: '1', token: 'native' })).rejects.toMatchObject({
-      code: 'AMOUNT_AND_RECEIVER_REQUIRED',
-    })
-    await expect(client.send({ to: RECEIVER, amount: '1.0000001', token: MINT })).rejects.toMatchObject({ code: 'AMOUNT_AND_RECEIVER_REQUIRED' })
     expect(sendTransfer).not.toHaveBeenCalled()
+  })
+
+  it('says what is wrong before the wallet is asked: a receiver of another family, an amount the token cannot hold, more than the balance', async () => {
+    const { client, sendTransfer } = await connected()
+    // An EVM address on Solana: the family's address rule refuses it.
+    await expect(client.send({ to: '0x1111111111111111111111111111111111111111', amount: '1', token: 'native' })).rejects.toMatchObject({
+      code: 'INVALID_RECEIVER',
+      message: 'This is not a valid address on Solana',
+    })
+    await expect(client.send({ to: RECEIVER, amount: '1.0000001', token: MINT })).rejects.toMatchObject({
+      code: 'INVALID_AMOUNT',
+      message: 'Enter an amount above 0 with at most 6 decimals',
+    })
+    await expect(client.send({ to: RECEIVER, amount: '0', token: MINT })).rejects.toMatchObject({ code: 'INVALID_AMOUNT' })
+    // 5 USDC held: 5.000001 is refused with the balance; 10 SOL held: 10.5 is refused.
+    await expect(client.send({ to: RECEIVER, amount: '5.000001', token: MINT })).rejects.toMatchObject({
+      code: 'INSUFFICIENT_BALANCE',
+      message: 'Insufficient funds: the balance is 5.000 USDC',
+    })
+    await expect(client.send({ to: RECEIVER, amount: '10.5', token: 'native' })).rejects.toMatchObject({
+      message: 'Insufficient funds: the balance is 10.000 SOL',
+    })
+    // The whole token balance is fine.
+    await client.send({ to: RECEIVER, amount: '5', token: MINT })
+    expect(sendTransfer).toHaveBeenCalledTimes(1)
+  })
+
+  it("keeps the adapter's fee back from the native balance, for the native currency and for tokens", async () => {
+    const { client, sendTransfer, solana } = await connected()
+    const transferFee = vi.fn(async () => 5000n)
+    Object.assign(solana, { transferFee })
+    // All 10 SOL leaves nothing for the fee.
+    await expect(client.send({ to: RECEIVER, amount: '10', token: 'native' })).rejects.toMatchObject({
+      code: 'INSUFFICIENT_BALANCE',
+      message: 'Insufficient funds for the network fee (about 0.000005 SOL)',
+    })
+    expect(transferFee).toHaveBeenCalledWith(expect.anything(), expect.objectContaining({ to: RECEIVER, amount: 10_000_000_000n }))
+    await client.send({ to: RECEIVER, amount: '9.999995', token: 'native' })
+    // A token send needs the fee in SOL too: a fee above the 10 SOL refuses it.
+    transferFee.mockResolvedValueOnce(11_000_000_000n)
+    await expect(client.send({ to: RECEIVER, amount: '1', token: MINT })).rejects.toMatchObject({ code: 'INSUFFICIENT_BALANCE' })
+    // A fee the adapter cannot tell leaves the check to the chain.
+    transferFee.mockRejectedValueOnce(new Error('no fee market'))
+    await client.send({ to: RECEIVER, amount: '1', token: MINT })
+    expect(sendTransfer).toHaveBeenCalledTimes(2)
+  })
+
+  it("a chain's refusal becomes the spec's transaction error, never its raw dump", async () => {
+    const { client, sendTransfer } = await connected()
+    const dump = `Transaction simulation failed: FailedTransactionMetadata { err: InstructionError(0, Custom(1)), meta: TransactionMetadata { logs: ["Program 11111111111111111111111111111111 invoke [1]", "Transfer: insufficient lamports 1000, need 1500000000"] ${'x'.repeat(2000)} } }`
+    sendTransfer.mockRejectedValueOnce(Object.assign(new Error(dump), { code: -32002 }))
+    const refused = await client.send({ to: RECEIVER, amount: '1.5', token: 'native' }).catch((e: unknown) => e)
+    expect(refused).toMatchObject({ name: 'TransactionError', code: 'INSUFFICIENT_FUNDS' })
+    expect((refused as Error).message).toBe('Insufficient funds: the amount and the network fee are more than the account holds.')
+    // The wallet's own refusal stays what it is.
+    sendTransfer.mockRejectedValueOnce(Object.assign(new Error('denied'), { code: 4001 }))
+    await expect(client.send({ to: RECEIVER, amount: '1', token: 'native' })).rejects.toMatchObject({ code: 4001, message: 'User rejected the request.' })
   })
 
   it('sends the native currency or a token through the adapter, then reads balances past the cache', async () => {
