@@ -50,6 +50,12 @@ export interface ViewParams {
   ApproveTransaction: undefined
   // siwx
   SIWXSignMessage: undefined
+  // send
+  /**
+   * A request the user approved in the embedded wallet failed (the chain refused a transaction:
+   * insufficient funds, a revert): `message` says why; `transaction`, whether it was a send.
+   */
+  TransactionFailed: { message: string; transaction: boolean }
 }
 
 export type View = keyof ViewParams

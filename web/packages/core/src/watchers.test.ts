@@ -37,6 +37,25 @@ describe('embedded wallet requests in the modal', () => {
     expect(client.store.getState().modal.open).toBe(true)
   })
 
+  it("a failure other than the user's rejection is said in the modal: TransactionFailed in place of the approval", () => {
+    const { source, emit } = fakeAuth()
+    const { client } = testClient({}, { connectors: [source], restore: false })
+    emit({ type: 'approval-start', abort: () => undefined })
+    const failure = { message: 'Insufficient funds: the amount and the network fee are more than the account holds.', transaction: true }
+    emit({ type: 'approval-end', ok: false, failure })
+    const state = client.store.getState()
+    expect(state.modal.open).toBe(true)
+    expect(state.router.history).toEqual([{ view: 'TransactionFailed', data: failure }])
+    // It closes as any view does.
+    expect(client.close()).toBe(true)
+
+    // Over an open modal, it takes the approval's place; going back returns to the view before.
+    client.open({ view: 'Networks' })
+    emit({ type: 'approval-start', abort: () => undefined })
+    emit({ type: 'approval-end', ok: false, failure })
+    expect(client.store.getState().router.history.map((r) => r.view)).toEqual(['Networks', 'TransactionFailed'])
+  })
+
   it('a forced close aborts the waiting request', () => {
     const { source, emit } = fakeAuth()
     const { client } = testClient({}, { connectors: [source], restore: false })

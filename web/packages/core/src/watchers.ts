@@ -9,7 +9,7 @@ import type { SigilContext } from './context.js'
 import { closeModal, openModal } from './modal.js'
 import { shouldShowUnsupportedChain } from './network.js'
 import { showError } from './notification.js'
-import { currentView, popView } from './router.js'
+import { currentView, popView, replaceView } from './router.js'
 
 /**
  * UnsupportedChain (spec section 4): when the active network becomes one the host did not
@@ -32,7 +32,8 @@ export function watchUnsupportedChain(ctx: SigilContext): () => void {
 /*
  * What the embedded wallet's requests do to the modal (spec section 4): an unsafe request shows
  * the ApproveTransaction view (the frame's own approval UI made visible there) until it settles,
- * then the view is popped or the modal closes, and a success refreshes the native balance; a
+ * then the view is popped or the modal closes (a failure other than the user's rejection shows
+ * TransactionFailed in its place, with why), and a success refreshes the native balance; a
  * request the embedded wallet does not allow opens the modal, shows the error after 300 ms and is
  * rejected. Closing the approval view by force aborts the pending request.
  */
@@ -60,7 +61,9 @@ export function watchEmbeddedRequests(ctx: SigilContext, connector: WalletConnec
       const was = pending
       pending = undefined
       if (was && currentView(store.getState()) === 'ApproveTransaction') {
-        if (was.openedModal || store.getState().router.history.length <= 1) closeModal(ctx, { force: true })
+        // A refusal (no funds, a revert) is said in the modal, in place of the approval.
+        if (event.failure) replaceView(store, 'TransactionFailed', event.failure)
+        else if (was.openedModal || store.getState().router.history.length <= 1) closeModal(ctx, { force: true })
         else popView(store)
       }
       if (event.ok) void ctx.accountData.refresh(state.activeNamespace)

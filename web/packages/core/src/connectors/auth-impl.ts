@@ -7,7 +7,8 @@
  */
 import type { SessionBinding } from '../adapter.js'
 import { errors } from '../messages/core.js'
-import { SigilError, tryAgainAfter } from '../errors.js'
+import { isUserRejection, SigilError, toSigilError, tryAgainAfter } from '../errors.js'
+import { transactionError } from '../features/send/errors.js'
 import { FrameBridge, FRAME_SIGN_OUT_WAIT_MS } from '../frame/bridge.js'
 import { FRAME_ANSWERS, FRAME_METHODS, rpcSafety, type FrameUser } from '../frame/messages.js'
 import type { CaipNetwork, ChainNamespace } from '../types.js'
@@ -30,6 +31,9 @@ interface Emitters {
 }
 
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
+/** The approved requests that send a transaction (a failure of these is a transaction not sent). */
+const SENDING_METHODS = new Set(['eth_sendTransaction', 'wallet_sendCalls', 'eth_sendUserOperation', 'solana_signAndSendTransaction'])
+
 /** How the views name the embedded wallet before its user's email or username is known. */
 const EMBEDDED_WALLET_NAME = 'Embedded wallet'
 
@@ -159,13 +163,20 @@ export function createAuthImpl(options: AuthConnectorOptions, { emit, emitReques
     const controller = new AbortController()
     emitRequest({ type: 'approval-start', abort: () => controller.abort() })
     let ok = false
+    let failure: { message: string; transaction: boolean } | undefined
     try {
       // The user takes the time they need to read and approve: no timeout.
       const { result } = await frame().request('RPC_REQUEST', payload, { timeoutMs: 0, signal: controller.signal })
       ok = true
       return result
+    } catch (error) {
+      // The page gets the node's error as it is; the modal says what it means (the spec's text).
+      if (!controller.signal.aborted && !isUserRejection(error)) {
+        failure = { message: (transactionError(error) ?? toSigilError(error)).message, transaction: SENDING_METHODS.has(method) }
+      }
+      throw error
     } finally {
-      emitRequest({ type: 'approval-end', ok })
+      emitRequest({ type: 'approval-end', ok, ...(failure ? { failure } : {}) })
     }
   }
 

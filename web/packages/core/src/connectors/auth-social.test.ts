@@ -3,7 +3,8 @@ import type { FamilySession } from '../adapter.js'
 import { ethereum, polygon, solana } from '../networks.js'
 import { MemoryStorage } from '../test-utils/index.js'
 import type { CaipNetwork } from '../types.js'
-import { LoginCacheKeys } from './auth.js'
+import { SigilError, UserRejectedRequestError } from '../errors.js'
+import { LoginCacheKeys, type EmbeddedRequestEvent } from './auth.js'
 import type { SessionTransport } from './transport.js'
 import type { ConnectorEvent } from './types.js'
 
@@ -150,6 +151,38 @@ describe('the embedded wallet as a session transport', () => {
     expect(storage.getItem(LoginCacheKeys.lastChain)).toBe('eip155:137')
     evm.move(137)
     expect(events).toEqual([{ type: 'chainChanged', namespace: 'eip155', chainId: 137 }])
+  })
+
+  it("an approved request the chain refuses: the page gets the node's error, the modal the spec's text", async () => {
+    const evm = family()
+    const requests: EmbeddedRequestEvent[] = []
+    const { connector } = createAuthImpl(
+      {
+        frameUrl: 'https://frame.example',
+        projectId: 'p',
+        version: '1',
+        chainId: () => 'eip155:1',
+        storage: new MemoryStorage(),
+        families: { eip155: evm.capability },
+      },
+      { emit: () => undefined, emitRequest: (e) => requests.push(e) },
+    )
+    script.GET_USER = [user]
+    await connector.connect({ namespaces: ['eip155'], networks: [ethereum] })
+    const transport = evm.opened[0]?.transport as SessionTransport
+    // anvil's refusal, as the frame passes it on (the node's code and words)
+    const refusal = new SigilError('Insufficient funds for gas * price + value', -32003)
+    script.RPC_REQUEST = [refusal]
+    await expect(transport.request('eip155:1', 'eth_sendTransaction', [{ from: USER.address, to: USER.address, value: '0x1' }])).rejects.toBe(refusal)
+    expect(requests.at(-1)).toEqual({
+      type: 'approval-end',
+      ok: false,
+      failure: { message: 'Insufficient funds: the amount and the network fee are more than the account holds.', transaction: true },
+    })
+    // The user's own rejection is no failure to tell.
+    script.RPC_REQUEST = [new UserRejectedRequestError()]
+    await expect(transport.request('eip155:1', 'personal_sign', ['0x68', USER.address])).rejects.toMatchObject({ code: 4001 })
+    expect(requests.at(-1)).toEqual({ type: 'approval-end', ok: false })
   })
 })
 

@@ -34,7 +34,11 @@ export const EMAIL_COOLDOWN_MS = 30_000
 export type EmbeddedRequestEvent =
   /** An unsafe request waits for the user's approval in the frame; `abort` gives it up. */
   | { type: 'approval-start'; abort: () => void }
-  | { type: 'approval-end'; ok: boolean }
+  /**
+   * The approved request settled; `failure` when it failed other than by the user's rejection
+   * (the chain refused it: what the modal says, and whether it was a transaction).
+   */
+  | { type: 'approval-end'; ok: boolean; failure?: { message: string; transaction: boolean } }
   /** A method the embedded wallet refuses: the modal shows `message`. */
   | { type: 'not-allowed'; message: string }
 

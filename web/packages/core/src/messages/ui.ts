@@ -28,6 +28,8 @@ export const ui = {
     ExportKey: 'Export Private Key',
     ConnectSocials: 'Continue with a social account',
     ConnectingFarcaster: 'Sign in with Farcaster',
+    TransactionFailed: 'Transaction not sent',
+    RequestFailed: 'Request failed',
   },
   email: {
     codeSentTo: (email: string) => `Enter the code we sent to ${email}`,
@@ -210,6 +212,10 @@ export const ui = {
       sending: 'Sending…',
       cancel: 'Cancel',
       sent: (amount: string, symbol: string) => `Sent ${amount} ${symbol}`,
+      transaction: 'Transaction',
+      viewOn: (explorer: string) => `View on ${explorer}`,
+      done: 'Done',
+      ok: 'OK',
     },
   },
   networks: {

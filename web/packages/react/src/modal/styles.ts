@@ -95,7 +95,7 @@ button{font:inherit;color:inherit}
 .wc-relay{display:flex;align-items:center;gap:8px;justify-content:center;flex-wrap:wrap}
 .headline{font-size:16px;font-weight:600;margin:0}
 .sub{font-size:14px;color:var(--c-fg2);margin:0}
-.sub.err{color:var(--c-error)}
+.sub.err{color:var(--c-error);overflow-wrap:anywhere}
 .account{display:flex;flex-direction:column;align-items:center;gap:6px;padding-bottom:6px}
 .avatar{width:64px;height:64px;border-radius:50%;box-shadow:0 0 0 4px var(--c-surface)}
 .addr{display:flex;align-items:center;gap:4px;font-size:18px;font-weight:600}
@@ -132,6 +132,11 @@ button{font:inherit;color:inherit}
 .send label{font-size:13px;color:var(--c-fg2)}
 .send input,.send select{height:40px;padding:0 12px;border-radius:var(--r-m);background:var(--c-surface);border:1px solid var(--c-border);color:var(--c-fg);font:inherit}
 .send-actions{display:flex;gap:8px;justify-content:flex-end;margin-top:6px}
+.send>*{min-width:0}
+.send-sent{display:flex;flex-direction:column;align-items:center;gap:6px;margin:4px 0 12px;text-align:center}
+.send-sent a{color:var(--sigil-accent);text-decoration:none;display:inline-flex;align-items:center;gap:4px}
+.send-failed{display:flex;color:var(--c-error)}
+.send-ok{display:flex;align-items:center;justify-content:center;width:40px;height:40px;border-radius:50%;background:var(--c-surface);color:var(--c-success)}
 .email input{all:unset;flex:1;min-width:0;height:40px;padding:0 12px;border-radius:var(--r-m);background:var(--c-surface);border:1px solid var(--c-border);color:var(--c-fg)}
 .social-login{display:flex;flex-direction:column;gap:8px}
 .social-glyph{display:inline-flex;flex:none;width:20px;height:20px;color:var(--c-fg)}
