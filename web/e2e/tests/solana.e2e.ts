@@ -3,8 +3,10 @@
  * Standard test wallet (a real ed25519 key), the real server (balances through its proxy to the
  * dev Solana runtime, sign-in verified in Rust) and the runtime itself (litesvm).
  */
+import { join } from 'node:path'
 import { describe, expect, inject, it } from 'vitest'
 import type { Page } from 'playwright-core'
+import { screenshot } from '../src/browser.js'
 import { useDemo } from '../src/fixtures.js'
 import { SOLANA_WALLET_LABEL } from '../src/paths.js'
 import { base58, SOLANA_WALLET_NAME, solanaKey } from '../src/solana-wallet.js'
@@ -14,6 +16,9 @@ const env = inject('e2e')
 const t = useDemo({ solana: { rpcUrl: env.solana.rpcUrl }, bitcoin: true })
 const ADDRESS = solanaKey(SOLANA_WALLET_LABEL).address
 const FAMILIES = 'families=eip155,solana,bip122'
+/** A block explorer for the local chains (the demo's ?explorer=): sent transactions link to it. */
+const EXPLORER = 'http://127.0.0.1:5100'
+const shots = () => join(env.artifactsDir, 'e2e')
 
 const text = (page: Page, testId: string) => page.getByTestId(testId).textContent()
 const waitText = (page: Page, testId: string, value: string, timeout = 20_000) =>
@@ -110,7 +115,7 @@ describe('Solana', () => {
   })
 
   it('sends SOL and an SPL token from the Account view; the runtime and the modal both show the change', async () => {
-    await connectSolana(t.page)
+    await connectSolana(t.page, `siwx=off&explorer=${encodeURIComponent(EXPLORER)}`)
     await waitText(t.page, 'solana-status', 'connected')
     await t.page.getByRole('button', { name: 'Open modal' }).click()
     await ui.tokenRow(t.page, 'SGLS').waitFor({ timeout: 15_000 })
@@ -118,26 +123,64 @@ describe('Solana', () => {
     await dialog.getByRole('button', { name: 'Send', exact: true }).click()
     const form = dialog.getByRole('form', { name: 'Send tokens' })
     const submit = form.getByRole('button', { name: 'Send', exact: true })
+    const error = () => form.getByTestId('send-error').textContent()
 
     // The spec's validation texts.
     await submit.click()
-    expect(await form.getByTestId('send-error').textContent()).toBe('An amount and receiver address are required')
+    expect(await error()).toBe('An amount and receiver address are required')
     const receiver = freshAddress()
     await form.getByLabel('Amount').fill('1.5')
     await form.getByLabel('Receiver address').fill(receiver)
     await submit.click()
-    expect(await form.getByTestId('send-error').textContent()).toBe('A token is required')
+    expect(await error()).toBe('A token is required')
+
+    // Refused before the wallet is asked: more than the balance, everything without the fee, an EVM address.
+    await form.getByLabel('Token').selectOption({ value: 'native' })
+    const held = await lamports(ADDRESS)
+    await form.getByLabel('Amount').fill('100000')
+    await submit.click()
+    await expect.poll(error).toBe(`Insufficient funds: the balance is ${shown(held / 1e9)} SOL`)
+    await form.getByLabel('Amount').fill(String(held / 1e9))
+    await submit.click()
+    await expect.poll(error).toBe('Insufficient funds for the network fee (about 0.000005 SOL)')
+    await form.getByLabel('Amount').fill('1.5')
+    await form.getByLabel('Receiver address').fill('0x70997970C51812dc3A010C7d01b50e0d17dc79C8')
+    await submit.click()
+    await expect.poll(error).toBe('This is not a valid address on Sigil Solana Dev')
+    const sentByWallet = () => t.page.evaluate(() => (window as unknown as { __solanaWallet: { sent: string[] } }).__solanaWallet.sent.length)
+    expect(await sentByWallet()).toBe(0)
+    await screenshot(t.page, shots(), 'send-refused-solana')
+
+    // The runtime's own refusal (a fresh account given less than rent): its words, not its dump.
+    await form.getByLabel('Amount').fill('0.000001')
+    await form.getByLabel('Receiver address').fill(freshAddress())
+    await submit.click()
+    await expect
+      .poll(error, { timeout: 30_000 })
+      .toBe('An account would be left with less than the minimum balance the network requires (rent): send more, or to an account that holds SOL.')
+    const box = await form.boundingBox()
+    const dialogBox = await dialog.boundingBox()
+    expect(box && dialogBox && box.x + box.width <= dialogBox.x + dialogBox.width).toBe(true)
+    await screenshot(t.page, shots(), 'send-chain-refused-solana')
 
     // SOL: the receiver gets it in the runtime; the modal reads the sender's balance again.
-    await form.getByLabel('Token').selectOption({ value: 'native' })
-    // The confirmation banner shows for a few seconds: wait for it from before the click.
-    const solSent = dialog.getByText('Sent 1.5 SOL').waitFor({ timeout: 30_000 })
+    await form.getByLabel('Amount').fill('1.5')
+    await form.getByLabel('Receiver address').fill(receiver)
     await submit.click()
-    await solSent
+    const sent = dialog.getByTestId('send-sent')
+    await sent.waitFor({ timeout: 30_000 })
+    expect(await sent.locator('.headline').innerText()).toBe('Sent 1.5 SOL')
+    const href = (await sent.getByTestId('send-explorer').getAttribute('href')) ?? ''
+    expect(href).toMatch(new RegExp(`^${EXPLORER}/tx/[1-9A-HJ-NP-Za-km-z]{64,88}$`))
     await form.waitFor({ state: 'detached' })
     expect(await lamports(receiver)).toBe(1_500_000_000)
+    // The link names the transaction the runtime has.
+    const [status] = (await solanaRpc<{ value: ({ err: unknown } | null)[] }>('getSignatureStatuses', [[href.split('/').pop()]])).value
+    expect(status?.err).toBeNull()
+    await screenshot(t.page, shots(), 'send-sent-solana')
     const afterSol = await solShown(ADDRESS)
     await expect.poll(() => ui.tokenRow(t.page, 'SOL').getByTestId('token-quantity').textContent(), { timeout: 15_000 }).toBe(afterSol)
+    await dialog.getByRole('button', { name: 'Done' }).click()
 
     // An SPL token (SPL Token program): the receiver's token account is made on the way.
     const sgls = env.solana.mints.find((m) => m.symbol === 'SGLS')?.address ?? ''
@@ -147,15 +190,13 @@ describe('Solana', () => {
     await again.getByLabel('Token').selectOption({ value: sgls })
     await again.getByLabel('Amount').fill('25')
     await again.getByLabel('Receiver address').fill(receiver)
-    const splSent = dialog.getByText('Sent 25 SGLS').waitFor({ timeout: 30_000 })
     await again.getByRole('button', { name: 'Send', exact: true }).click()
-    await splSent
+    await dialog.getByText('Sent 25 SGLS').waitFor({ timeout: 30_000 })
     expect(await tokens(receiver, sgls)).toBe(25)
     expect(await tokens(ADDRESS, sgls)).toBe(before - 25)
     await expect.poll(() => ui.tokenRow(t.page, 'SGLS').getByTestId('token-quantity').textContent(), { timeout: 15_000 }).toBe(shown(before - 25))
-    // Two transactions, both signed by the wallet's key and sent by it.
-    const sent = await t.page.evaluate(() => (window as unknown as { __solanaWallet: { sent: string[] } }).__solanaWallet.sent.length)
-    expect(sent).toBe(2)
+    // Two transactions, both signed by the wallet's key and sent by it (the runtime refused the third).
+    expect(await sentByWallet()).toBe(2)
   })
 
   it('reload restores the Solana connection without asking the wallet', async () => {

@@ -57,7 +57,14 @@ function siwxMode(value: string | null | undefined): 'required' | 'optional' | '
 
 export const SIWX_STATEMENT = 'Sign in to the Sigil demo.'
 
-export const devChain = sigilDev({ rpcUrl: config.devRpcUrl })
+/**
+ * A block explorer for the local chains (`?explorer=http://127.0.0.1:5100`, e.g. Otterscan over
+ * anvil): the Account view links sent transactions to it. None by default.
+ */
+const localExplorer = new URLSearchParams(location.search).get('explorer')
+const explorers: Pick<CaipNetwork, 'blockExplorers'> = localExplorer ? { blockExplorers: { default: { name: 'the local explorer', url: localExplorer } } } : {}
+
+export const devChain: CaipNetwork = { ...sigilDev({ rpcUrl: config.devRpcUrl }), ...explorers }
 
 /** The local Solana runtime (devsolana/, litesvm), read through the Sigil server's RPC proxy. */
 const solanaChain = (import.meta.env.VITE_SIGIL_SOLANA_CHAIN || 'solana:SigiLDevSoLanaRuntime11111111111') as CaipNetwork['caipNetworkId']
@@ -70,6 +77,7 @@ export const solanaDev: CaipNetwork = {
   rpcUrls: { default: { http: [`${config.apiUrl}/v1?chainId=${solanaChain}&projectId=${config.projectId}`] } },
   testnet: true,
   assets: { imageId: 'solana' },
+  ...explorers,
 }
 
 /** The local Bitcoin regtest node (devbitcoin/, bcoin); balances through the server's Esplora source. */
