@@ -2,7 +2,7 @@
  * The embedded wallet in the demo page (opened with ?email=on): email login through the modal,
  * device approval and codes read from the mail sink, and the frame's approval UI.
  */
-import type { FrameLocator, Page } from 'playwright-core'
+import type { FrameLocator, Locator, Page } from 'playwright-core'
 import { expect } from 'vitest'
 import { approveDevice, codeOf, DEVICE_LINK, lastMailId, linkOf, LOGIN_CODE, waitForMail } from './mail.js'
 import { openModal, ui, waitConnected } from './ui.js'
@@ -33,6 +33,8 @@ export const emb = {
   approveButton: (page: Page) => emb.frame(page).getByRole('button', { name: /^approve$/i }),
   rejectButton: (page: Page) => emb.frame(page).getByRole('button', { name: /^reject$/i }),
   approval: (page: Page) => emb.frame(page).getByTestId('frame-approval'),
+  /** The frame's scrolling part (data-more: it has more below what shows, and fades out). */
+  frameScroll: (page: Page) => emb.frame(page).getByTestId('frame-scroll'),
   provider: {
     signMessage: (page: Page) => page.getByRole('button', { name: 'Sign message' }),
     messageSignature: (page: Page) => page.getByTestId('message-signature'),
@@ -53,6 +55,40 @@ export async function rejectInFrame(page: Page): Promise<void> {
   await emb.approval(page).waitFor({ state: 'visible' })
   await expect.poll(() => emb.approveButton(page).isEnabled(), { timeout: 10_000 }).toBe(true)
   await emb.rejectButton(page).click()
+}
+
+/** Where an element of the frame shows: in full inside the frame, the modal's card and the viewport, and not covered. */
+export interface Shown {
+  inFrame: boolean
+  inCard: boolean
+  inViewport: boolean
+  onTop: boolean
+}
+export const FULLY_SHOWN: Shown = { inFrame: true, inCard: true, inViewport: true, onTop: true }
+
+/**
+ * Whether `target` (an element of the frame) shows in full, as a person would see it: its box
+ * inside the frame's, the modal card's and the viewport's, and itself the topmost element at its
+ * centre within the frame (neither the fade nor anything else over it).
+ */
+export async function shown(page: Page, target: Locator): Promise<Shown> {
+  const [box, frame, card] = await Promise.all([target.boundingBox(), page.locator('iframe[data-sigil-frame]').boundingBox(), ui.dialog(page).boundingBox()])
+  const viewport = page.viewportSize()
+  const within = (outer: { x: number; y: number; width: number; height: number } | null | undefined) =>
+    Boolean(
+      box &&
+        outer &&
+        box.x >= outer.x - 0.5 &&
+        box.y >= outer.y - 0.5 &&
+        box.x + box.width <= outer.x + outer.width + 0.5 &&
+        box.y + box.height <= outer.y + outer.height + 0.5,
+    )
+  const onTop = await target.evaluate((el) => {
+    const r = el.getBoundingClientRect()
+    const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2)
+    return hit !== null && (hit === el || el.contains(hit))
+  })
+  return { inFrame: within(frame), inCard: within(card), inViewport: within(viewport && { x: 0, y: 0, ...viewport }), onTop }
 }
 
 /** Types the code into the six inputs, one key at a time. */

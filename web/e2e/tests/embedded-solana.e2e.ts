@@ -93,6 +93,10 @@ describe('embedded wallet: Solana', () => {
     await emb.approveView(t.page).waitFor({ state: 'visible' })
     await expect.poll(() => emb.approval(t.page).getByRole('heading').innerText()).toBe('Sign this Solana message')
     await expect.poll(() => emb.frame(t.page).getByTestId('frame-approval-body').innerText()).toBe(DEMO_MESSAGE)
+    // The frame does not know the page's own Solana network: it says the name the page gave it,
+    // not its CAIP-2 id.
+    expect(await emb.approval(t.page).innerText()).toContain('Network: Sigil Solana Dev')
+    expect(await emb.approval(t.page).innerText()).not.toContain(`Network: ${env.solana.caipNetworkId}`)
     await screenshot(t.page, join(env.artifactsDir, 'e2e'), 'embedded-solana-approve')
     await emb.approveButton(t.page).click()
     await t.page.waitForFunction(() => (document.querySelector('[data-testid="sol-message-signature"]')?.textContent ?? '—') !== '—', undefined, {

@@ -11,7 +11,7 @@ import { privateKeyToAccount } from 'viem/accounts'
 import { DEMO_MESSAGE, greetingTypedData } from '../../apps/demo/src/contracts.js'
 import { screenshot } from '../src/browser.js'
 import { accounts, nativeBalance, rpc, tokenBalance, transferToken } from '../src/chain.js'
-import { emb, freshEmail, logIn, pasteCode, rejectInFrame, submitEmail, typeCode } from '../src/embedded.js'
+import { emb, FULLY_SHOWN, freshEmail, logIn, pasteCode, rejectInFrame, shown, submitEmail, typeCode } from '../src/embedded.js'
 import { useDemo } from '../src/fixtures.js'
 import { approveDevice, CONFIRM_CODE, codeOf, DEVICE_LINK, lastMailId, linkOf, LOGIN_CODE, waitForMail } from '../src/mail.js'
 import { openModal, ui, waitConnected } from '../src/ui.js'
@@ -167,9 +167,15 @@ describe('embedded wallet: requests', () => {
     // the modal it opened for the approval closes again
     await expect.poll(() => t.page.getByTestId('modal-state').innerText()).toBe('closed')
 
-    // eth_signTypedData_v4 through viem: the frame names the type and domain.
+    // eth_signTypedData_v4 through viem: the frame names the type and domain; it is as tall as
+    // all of it needs (the buttons were cut in half at 290 px), the network by its name.
     await ui.provider.signTypedData(t.page).click()
     await expect.poll(() => emb.approval(t.page).getByRole('heading').innerText()).toMatch(/^Sign \w+ data for /)
+    await expect.poll(() => shown(t.page, emb.approveButton(t.page)), { timeout: 10_000 }).toEqual(FULLY_SHOWN)
+    expect(await shown(t.page, emb.rejectButton(t.page))).toEqual(FULLY_SHOWN)
+    expect(await emb.frameScroll(t.page).getAttribute('data-more')).toBe('false')
+    expect(await emb.approval(t.page).innerText()).toContain('Network: Sigil Dev')
+    await screenshot(t.page, join(t.env.artifactsDir, 'e2e'), 'embedded-approve-typed')
     await emb.approveButton(t.page).click()
     await expect.poll(() => ui.provider.signature(t.page).innerText(), { timeout: 20_000 }).toMatch(/^0x[0-9a-f]{130}$/i)
     const typed = greetingTypedData(addr as `0x${string}`, 31337)
@@ -287,10 +293,42 @@ describe('embedded wallet: session', () => {
     const exporting = emb.frame(t.page).getByTestId('frame-export')
     await exporting.getByRole('button', { name: 'Email me a code' }).click()
     const mail = await waitForMail(t.env.mailUrl, email, /^\d{6} confirms exporting your private key$/, before)
-    await exporting.getByRole('textbox', { name: 'Code' }).fill(codeOf(mail))
+    // The code field's placeholder fits it (it read "Enter the code we e…"); the sentence is above.
+    const codeField = exporting.getByRole('textbox', { name: 'Code' })
+    await expect.poll(() => exporting.innerText()).toContain('Enter the code we emailed you')
+    const placeholder = await codeField.evaluate((input: HTMLInputElement) => {
+      const style = getComputedStyle(input)
+      const context = document.createElement('canvas').getContext('2d') as CanvasRenderingContext2D
+      context.font = style.font
+      return {
+        text: input.placeholder,
+        width: context.measureText(input.placeholder).width,
+        room: input.clientWidth - Number.parseFloat(style.paddingLeft) - Number.parseFloat(style.paddingRight),
+      }
+    })
+    expect(placeholder.width, placeholder.text).toBeLessThanOrEqual(placeholder.room)
+    await screenshot(t.page, join(t.env.artifactsDir, 'e2e'), 'embedded-export-code')
+    await codeField.fill(codeOf(mail))
     await exporting.getByRole('button', { name: 'Show keys' }).click()
     const key = (await emb.frame(t.page).getByTestId('export-eip155').innerText()).trim()
     expect(key).toMatch(/^0x[0-9a-f]{64}$/)
+    // Both keys and Done show in full (Done was cut off); each key has its copy button, which
+    // copies it inside the frame.
+    await expect.poll(() => shown(t.page, emb.frame(t.page).getByRole('button', { name: 'Done' })), { timeout: 10_000 }).toEqual(FULLY_SHOWN)
+    await screenshot(t.page, join(t.env.artifactsDir, 'e2e'), 'embedded-export-keys')
+    // The test reads the clipboard from the page, as a paste would (the frame may only write it).
+    await t.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: t.env.frameUrl })
+    await t.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(t.demoUrl).origin })
+    const clipboard = () => t.page.evaluate(() => navigator.clipboard.readText())
+    const copyEvm = emb.frame(t.page).getByTestId('export-eip155-copy')
+    expect(await copyEvm.getAttribute('aria-label')).toBe('Copy the EVM private key')
+    await expect.poll(() => copyEvm.isEnabled(), { timeout: 10_000 }).toBe(true)
+    await copyEvm.click()
+    await expect.poll(() => copyEvm.getAttribute('data-copied')).toBe('true')
+    expect(await clipboard()).toBe(key)
+    const solana = (await emb.frame(t.page).getByTestId('export-solana').innerText()).trim()
+    await emb.frame(t.page).getByTestId('export-solana-copy').click()
+    await expect.poll(clipboard).toBe(solana)
     expect(privateKeyToAccount(key as Hex).address).toBe(addr)
     // The host page has it nowhere: not in its document, not in the modal's shadow root.
     const host = await t.page.evaluate(() => document.documentElement.outerHTML + (document.querySelector('sigil-modal')?.shadowRoot?.innerHTML ?? ''))

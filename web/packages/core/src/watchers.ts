@@ -67,7 +67,7 @@ export function watchEmbeddedRequests(ctx: SigilContext, connector: WalletConnec
         else popView(store)
       }
       if (event.ok) void ctx.accountData.refresh(state.activeNamespace)
-    } else {
+    } else if (event.type === 'not-allowed') {
       if (!state.modal.open) openModal(ctx)
       setTimeout(() => showError(store, event.message), NOT_ALLOWED_ERROR_DELAY_MS)
     }

@@ -9,7 +9,7 @@ group('approval texts', () => {
     const hello = `0x${Array.from(new TextEncoder().encode('Hello from the Sigil demo'), (b) => b.toString(16).padStart(2, '0')).join('')}`
     expect(describe('personal_sign', [hello, '0xabc'], 'eip155:1')).toEqual({
       title: 'Sign this message',
-      lines: ['Network: Ethereum', 'From 0xabc'],
+      lines: ['Network: Ethereum', { label: 'From', address: '0xabc' }],
       body: 'Hello from the Sigil demo',
     })
     expect(describe('personal_sign', ['0x0001ff'], 'eip155:1').body).toBe('Binary data: 0x0001ff')
@@ -50,6 +50,26 @@ group('approval texts', () => {
     expect(describe('personal_sign', ['0x68'], 'eip155:8453').lines).toEqual(['Network: eip155:8453'])
   })
 
+  it("names a network it does not know by the host page's name; a name it knows for another network keeps the id beside it", () => {
+    const host = new Map([
+      ['solana:SigiLDevSoLanaRuntime11111111111', 'Sigil Solana Dev'],
+      ['eip155:8453', 'Base'],
+      ['eip155:666', 'Ethereum'],
+      // the frame's own names win over the host's
+      ['eip155:1', 'Totally Not Ethereum'],
+    ])
+    expect(networkName('solana:SigiLDevSoLanaRuntime11111111111', host)).toBe('Sigil Solana Dev')
+    expect(networkName('eip155:8453', host)).toBe('Base')
+    expect(networkName('eip155:666', host)).toBe('Ethereum (eip155:666)')
+    expect(networkName('eip155:1', host)).toBe('Ethereum')
+    expect(networkName('eip155:10', host)).toBe('eip155:10')
+    expect(describe('solana_signMessage', { message: '2' }, 'solana:SigiLDevSoLanaRuntime11111111111', host).lines).toEqual(['Network: Sigil Solana Dev'])
+    const typed = { domain: { name: 'Shop', chainId: 8453 }, primaryType: 'Order', message: {} }
+    expect(describe('eth_signTypedData_v4', ['0xabc', typed], 'eip155:666', host).warnings).toEqual([
+      'Warning: this is signed for Base, but the app asked on Ethereum (eip155:666)',
+    ])
+  })
+
   it('typed data shows the network, chain ID and verifying contract of its domain, not the chain the host sent', () => {
     const typed = {
       domain: { name: 'Shop', chainId: 137, verifyingContract: '0x00000000000000000000000000000000000000c0' },
@@ -57,13 +77,21 @@ group('approval texts', () => {
       message: { item: 'book' },
     }
     const d = describe('eth_signTypedData_v4', ['0xabc', JSON.stringify(typed)], 'eip155:137')
-    expect(d.lines).toEqual(['Network: Polygon', 'Chain ID: 137', 'Verifying contract: 0x00000000000000000000000000000000000000c0', 'From 0xabc'])
+    expect(d.lines).toEqual([
+      'Network: Polygon',
+      'Chain ID: 137',
+      { label: 'Verifying contract', address: '0x00000000000000000000000000000000000000c0' },
+      { label: 'From', address: '0xabc' },
+    ])
     expect(d.warnings).toBeUndefined()
     // a chain ID as a hex or decimal string is the same chain
     expect(describe('eth_signTypedData_v4', ['0xabc', { ...typed, domain: { chainId: '0x89' } }], 'eip155:137').warnings).toBeUndefined()
     expect(describe('eth_signTypedData_v4', ['0xabc', { ...typed, domain: { chainId: '137' } }], 'eip155:137').warnings).toBeUndefined()
     // without a chain ID in the domain, the request's chain (and no domain lines)
-    expect(describe('eth_signTypedData_v4', ['0xabc', { ...typed, domain: { name: 'Shop' } }], 'eip155:10').lines).toEqual(['Network: eip155:10', 'From 0xabc'])
+    expect(describe('eth_signTypedData_v4', ['0xabc', { ...typed, domain: { name: 'Shop' } }], 'eip155:10').lines).toEqual([
+      'Network: eip155:10',
+      { label: 'From', address: '0xabc' },
+    ])
   })
 
   it('typed data for another chain than the request is for says so', () => {
@@ -106,7 +134,7 @@ group('approval texts', () => {
     const typed = { domain: { name: `Sh${zw}op`, verifyingContract: `0x${rlo}c0` }, primaryType: `Or${rlo}der`, message: { [`to${zw}`]: `al${rlo}ice` } }
     const d = describe('eth_signTypedData_v4', [`0x${zw}abc`, typed], 'eip155:1')
     expect(d.title).toBe('Sign Order data for Shop')
-    expect(d.lines).toEqual(['Network: Ethereum', 'Verifying contract: 0xc0', 'From 0xabc'])
+    expect(d.lines).toEqual(['Network: Ethereum', { label: 'Verifying contract', address: '0xc0' }, { label: 'From', address: '0xabc' }])
     expect(d.body).toBe('to: alice')
     expect(d.warnings).toHaveLength(1)
     expect(describe('eth_sendTransaction', [{ to: `0x${rlo}def` }], 'eip155:1').title).toBe('Send 0 ETH to 0xdef')

@@ -4,6 +4,8 @@
  * of a transaction. The network named is the one the signed content carries (typed data's
  * domain, a transaction's chain ID), since the host page chooses the one it sends alongside;
  * text-direction and zero-width characters are taken out of everything shown (issue 20, N11).
+ * Networks are named by the frame itself when it knows them, else by the name the host page
+ * gave (SYNC_DAPP_DATA), else by their CAIP-2 id.
  */
 import { messages } from '@sigil/core/messages'
 import { arbitrum, bitcoin, bitcoinTestnet, ethereum, polygon, sigilDev, solana, solanaDevnet, solanaTestnet } from '@sigil/core/networks'
@@ -11,9 +13,18 @@ import { getBase58Encoder } from '@solana/codecs-strings'
 
 const m = messages.ui.frame
 
+/** An address line: its label and the address (the view shows it short, in full on hover and when copied). */
+export interface AddressLine {
+  label: string
+  address: string
+}
+
+/** A line of the approval view: text, or a label and an address. */
+export type Line = string | AddressLine
+
 export interface Description {
   title: string
-  lines: string[]
+  lines: Line[]
   /** The content signed, shown as is (a message, typed-data fields). */
   body?: string
   /** What the user should know before approving: a chain other than the request's, hidden characters. */
@@ -25,9 +36,22 @@ const NAMES = new Map<string, string>(
   [ethereum, arbitrum, polygon, solana, solanaDevnet, solanaTestnet, bitcoin, bitcoinTestnet, sigilDev()].map((n) => [n.caipNetworkId, n.name]),
 )
 
-/** A network's name, or its CAIP-2 id when the frame does not know it. */
-export function networkName(caipNetworkId: string): string {
-  return NAMES.get(caipNetworkId) ?? caipNetworkId
+/** The host page's names for its networks (CAIP-2 id to name), as SYNC_DAPP_DATA gave them. */
+export type HostNames = ReadonlyMap<string, string>
+
+const KNOWN = new Set([...NAMES.values()].map((name) => name.toLowerCase()))
+
+/**
+ * A network's name: the frame's own for the networks it knows; for another, the host page's
+ * name (with the CAIP-2 id when the host gives it the name of one the frame knows, which it is
+ * not); else the CAIP-2 id.
+ */
+export function networkName(caipNetworkId: string, hostNames: HostNames = new Map()): string {
+  const own = NAMES.get(caipNetworkId)
+  if (own) return own
+  const named = hostNames.get(caipNetworkId)
+  if (!named) return caipNetworkId
+  return KNOWN.has(named.trim().toLowerCase()) ? `${named} (${caipNetworkId})` : named
 }
 
 /**
@@ -52,7 +76,10 @@ function shownAs(description: Description): Description {
     hidden ||= stripped.hidden
     return stripped.text
   }
-  const shown: Description = { title: clean(description.title), lines: description.lines.map(clean) }
+  const shown: Description = {
+    title: clean(description.title),
+    lines: description.lines.map((line) => (typeof line === 'string' ? clean(line) : { label: clean(line.label), address: clean(line.address) })),
+  }
   if (description.body !== undefined) shown.body = clean(description.body)
   const warnings = (description.warnings ?? []).map(clean)
   if (hidden) warnings.push(m.hiddenCharacters)
@@ -81,12 +108,12 @@ function chainIdOf(value: unknown): string | undefined {
  * The network line for content that may carry its own chain ID (`carried`): that chain when it
  * does, else the one the request came with (`requested`); and a warning when the two differ.
  */
-function networkOf(carried: unknown, requested: string): { line: string; warning?: string } {
-  if (carried === undefined || carried === null) return { line: m.network(networkName(requested)) }
+function networkOf(carried: unknown, requested: string, hostNames: HostNames): { line: string; warning?: string } {
+  if (carried === undefined || carried === null) return { line: m.network(networkName(requested, hostNames)) }
   const id = chainIdOf(carried)
-  const signed = id === undefined ? asText(carried) : networkName(`eip155:${id}`)
+  const signed = id === undefined ? asText(carried) : networkName(`eip155:${id}`, hostNames)
   if (id !== undefined && `eip155:${id}` === requested) return { line: m.network(signed) }
-  return { line: m.network(signed), warning: m.chainMismatch(signed, networkName(requested)) }
+  return { line: m.network(signed), warning: m.chainMismatch(signed, networkName(requested, hostNames)) }
 }
 
 function hexToText(hex: string): string {
@@ -141,19 +168,22 @@ function flatten(value: unknown, prefix = ''): string[] {
 
 /**
  * The approval view's words for a request on `chainId` (the chain it came with, or the frame's
- * current one): each text without hidden characters (see `stripHidden`).
+ * current one), with networks named as `networkName` does: each text without hidden characters
+ * (see `stripHidden`).
  */
-export function describe(method: string, params: unknown, chainId: string): Description {
-  return shownAs(describeRequest(method, params, chainId))
+export function describe(method: string, params: unknown, chainId: string, hostNames: HostNames = new Map()): Description {
+  return shownAs(describeRequest(method, params, chainId, hostNames))
 }
 
-function describeRequest(method: string, params: unknown, chainId: string): Description {
+const from = (address: string): AddressLine => ({ label: m.from, address })
+
+function describeRequest(method: string, params: unknown, chainId: string, hostNames: HostNames): Description {
   const list = Array.isArray(params) ? params : []
-  const network = m.network(networkName(chainId))
+  const network = m.network(networkName(chainId, hostNames))
   switch (method) {
     case 'personal_sign': {
       const [message, address] = list as [string?, string?]
-      return { title: m.signMessage, lines: [network, ...(address ? [m.fromAccount(address)] : [])], body: hexToText(String(message ?? '')) }
+      return { title: m.signMessage, lines: [network, ...(address ? [from(address)] : [])], body: hexToText(String(message ?? '')) }
     }
     case 'eth_signTypedData_v4': {
       const [address, data] = list as [string?, unknown?]
@@ -164,14 +194,14 @@ function describeRequest(method: string, params: unknown, chainId: string): Desc
         typed = {}
       }
       const domain = typed?.domain ?? {}
-      const { line, warning } = networkOf(domain.chainId, chainId)
+      const { line, warning } = networkOf(domain.chainId, chainId, hostNames)
       return {
         title: m.signTypedData(asText(typed?.primaryType ?? '?'), asText(domain.name ?? '?')),
         lines: [
           line,
           ...(domain.chainId != null ? [m.domainChainId(asText(domain.chainId))] : []),
-          ...(domain.verifyingContract != null ? [m.verifyingContract(asText(domain.verifyingContract))] : []),
-          ...(address ? [m.fromAccount(address)] : []),
+          ...(domain.verifyingContract != null ? [{ label: m.verifyingContract, address: asText(domain.verifyingContract) }] : []),
+          ...(address ? [from(address)] : []),
         ],
         body: flatten(typed?.message ?? {}).join('\n'),
         ...(warning ? { warnings: [warning] } : {}),
@@ -181,10 +211,10 @@ function describeRequest(method: string, params: unknown, chainId: string): Desc
       const [tx] = list as [{ to?: string; value?: string; data?: string; from?: string; chainId?: unknown }?]
       const value = formatEther(tx?.value ?? '0x0')
       const data = tx?.data && tx.data !== '0x' ? (tx.data.length - 2) / 2 : 0
-      const { line, warning } = networkOf(tx?.chainId, chainId)
+      const { line, warning } = networkOf(tx?.chainId, chainId, hostNames)
       return {
         title: tx?.to ? m.sendTransaction(value, tx.to) : m.deployContract(value),
-        lines: [line, ...(tx?.from ? [m.fromAccount(tx.from)] : []), ...(data ? [m.contractData(data)] : [])],
+        lines: [line, ...(tx?.from ? [from(tx.from)] : []), ...(data ? [m.contractData(data)] : [])],
         ...(warning ? { warnings: [warning] } : {}),
       }
     }

@@ -139,6 +139,57 @@ describe('the frame', () => {
     expect(frame.getState().appName).toBeUndefined()
   })
 
+  it("keeps the host's network names (without hidden characters) for the approval view", async () => {
+    const { win, posted, send } = fakeWindow()
+    const frame = startFrame(win)
+    send({
+      id: 'request-0001',
+      type: 'SYNC_DAPP_DATA',
+      payload: {
+        sdkVersion: '0',
+        sdkType: 'sigil',
+        projectId: 'p',
+        networks: [
+          { caipNetworkId: 'solana:SigiLDevSoLanaRuntime11111111111', name: 'Sigil Solana\u200B Dev' },
+          { caipNetworkId: 'eip155:8453', name: '\u202E' },
+        ],
+      },
+    })
+    await vi.waitFor(() => expect(posted.some((p) => p.message.id === 'request-0001')).toBe(true))
+    expect([...frame.getState().networkNames]).toEqual([['solana:SigiLDevSoLanaRuntime11111111111', 'Sigil Solana Dev']])
+    // too many, or a name too long: the schema refuses the message
+    send({
+      id: 'request-0002',
+      type: 'SYNC_DAPP_DATA',
+      payload: { sdkVersion: '0', sdkType: 's', projectId: 'p', networks: [{ caipNetworkId: 'eip155:1', name: 'x'.repeat(65) }] },
+    })
+    await vi.waitFor(() => expect(posted.some((p) => p.message.id === 'request-0002')).toBe(true))
+    expect(posted.find((p) => p.message.id === 'request-0002')?.message).toMatchObject({ ok: false, error: { message: 'Invalid message' } })
+  })
+
+  it('tells its parent the height its view needs, on the allowed origin, once per change', async () => {
+    const { win, posted } = fakeWindow()
+    const frame = startFrame(win)
+    frame.reportHeight(311.2)
+    frame.reportHeight(311.9)
+    frame.reportHeight(480)
+    const heights = posted.filter((p) => p.message.type === 'FRAME_HEIGHT')
+    expect(heights.map((p) => [p.message.payload, p.origin])).toEqual([
+      [{ height: 312 }, HOST],
+      [{ height: 480 }, HOST],
+    ])
+    // hidden (no width): nothing; shown again, told again even when the height is the same
+    Object.assign(win, { innerWidth: 0 })
+    frame.reportHeight(480)
+    Object.assign(win, { innerWidth: 330 })
+    frame.reportHeight(480)
+    expect(posted.filter((p) => p.message.type === 'FRAME_HEIGHT').map((p) => p.message.payload)).toEqual([{ height: 312 }, { height: 480 }, { height: 480 }])
+    // embedded by a page it does not serve: nothing
+    const other = fakeWindow('https://elsewhere.example')
+    startFrame(other.win).reportHeight(300)
+    expect(other.posted.filter((p) => p.message.type === 'FRAME_HEIGHT')).toEqual([])
+  })
+
   it('exports the keys inside the frame only: a code first, the keys shown here, the host told only that it is done', async () => {
     const { win, posted, send } = fakeWindow()
     localStorage.setItem('sigil-frame:token', 'a'.repeat(64))

@@ -8,7 +8,7 @@ import { messages } from '@sigil/core/messages'
 import { AppRequest, FrameMessage, originAllowed, ResultOf, rpcSafety, RPC_NOT_ALLOWED, type AppRequestType, type FrameUser } from '@sigil/core/frame-messages'
 import { z } from 'zod'
 import { api, ApiError, type ApiUser, type ChainError, type LoginClaim, session } from './api.js'
-import { stripHidden } from './describe.js'
+import { type HostNames, stripHidden } from './describe.js'
 
 const m = messages.ui.frame
 const HEARTBEAT_MS = 5_000
@@ -72,6 +72,8 @@ export interface FrameState {
   approval: Approval | undefined
   keyExport: KeyExport | undefined
   appName: string | undefined
+  /** The host page's names for its networks (the frame names those it knows itself). */
+  networkNames: HostNames
   themeMode: 'light' | 'dark'
 }
 
@@ -86,6 +88,8 @@ export interface FrameController {
   exportSendCode(): void
   exportShow(otp: string): void
   exportDone(): void
+  /** The view needs `height` CSS pixels at the frame's present width: the host is told (FRAME_HEIGHT) when it changed, and at each showing. */
+  reportHeight(height: number): void
 }
 
 class RequestError extends Error {
@@ -115,7 +119,7 @@ export function startFrame(win: Window = window): FrameController {
   // QR code, names the channel too, as the Farcaster protocol has it; the session it yields
   // stays here.)
   let farcasterChannel: string | undefined
-  let state: FrameState = { approval: undefined, keyExport: undefined, appName: undefined, themeMode: 'light' }
+  let state: FrameState = { approval: undefined, keyExport: undefined, appName: undefined, networkNames: new Map(), themeMode: 'light' }
   let exportDone: (() => void) | undefined
   const listeners = new Set<Listener>()
   const set = (patch: Partial<FrameState>) => {
@@ -333,7 +337,14 @@ export function startFrame(win: Window = window): FrameController {
       case 'SYNC_DAPP_DATA': {
         // The app's name heads the approval view: without characters that would make it read otherwise.
         const name = request.payload.metadata?.name
-        set({ appName: name ? stripHidden(name).text || undefined : undefined })
+        // The networks' names too: they say on which network a request is (see describe.ts).
+        const networkNames = new Map(
+          (request.payload.networks ?? []).flatMap(({ caipNetworkId, name: networkName }) => {
+            const shown = stripHidden(networkName).text.trim()
+            return shown ? [[caipNetworkId, shown] as const] : []
+          }),
+        )
+        set({ appName: name ? stripHidden(name).text || undefined : undefined, networkNames })
         return {}
       }
       case 'EXPORT_KEYS': {
@@ -424,8 +435,19 @@ export function startFrame(win: Window = window): FrameController {
       set({ keyExport: { ...current, busy: false, error: error instanceof Error ? error.message : messages.errors.anErrorOccurred } })
     }
   }
+  let reported: number | undefined
   return {
     getState: () => state,
+    reportHeight(height: number) {
+      // Measured while the host shows the frame (a hidden frame has no width to lay out at);
+      // each showing is told again (the host's view that shows it is a new one).
+      if (win.innerWidth === 0) reported = undefined
+      if (!parentOrigin || !originAllowed(allowed, parentOrigin) || win.innerWidth === 0) return
+      const rounded = Math.min(10_000, Math.max(0, Math.ceil(height)))
+      if (rounded === reported) return
+      reported = rounded
+      post({ type: 'FRAME_HEIGHT', payload: { height: rounded } }, parentOrigin)
+    },
     exportSendCode: () =>
       void exportStep(async () => {
         await api.exportRequest()

@@ -56,19 +56,14 @@ export function createAuthImpl(options: AuthConnectorOptions, { emit, emitReques
       chainId,
       version: options.version,
       ...(options.enableLogger ? { enableLogger: true } : {}),
+      onHeight: (height) => emitRequest({ type: 'frame-height', height }),
     })
     bridge = created
     // Once ready, the frame learns whose page it serves and the modal's theme (for its approval view).
     void created.ready
       .then(async () => {
-        const { dappData, theme } = options
-        if (dappData)
-          await created.request('SYNC_DAPP_DATA', {
-            ...(dappData.metadata ? { metadata: dappData.metadata } : {}),
-            sdkType: dappData.sdkType,
-            sdkVersion: options.version,
-            projectId: options.projectId,
-          })
+        const { theme } = options
+        await syncDappData(created)
         if (theme) {
           const { themeMode, themeVariables } = theme()
           const variables = Object.fromEntries(Object.entries(themeVariables).filter((e): e is [string, string | number] => e[1] !== undefined))
@@ -77,6 +72,31 @@ export function createAuthImpl(options: AuthConnectorOptions, { emit, emitReques
       })
       .catch(() => undefined)
     return created
+  }
+
+  /** The host's networks by name, as the frame was last told them (its approval view names them). */
+  let named: { caipNetworkId: string; name: string }[] = []
+  const syncDappData = async (target: FrameBridge) => {
+    const { dappData } = options
+    if (!dappData) return
+    await target.request('SYNC_DAPP_DATA', {
+      ...(dappData.metadata ? { metadata: dappData.metadata } : {}),
+      sdkType: dappData.sdkType,
+      sdkVersion: options.version,
+      projectId: options.projectId,
+      ...(named.length ? { networks: named } : {}),
+    })
+  }
+  /** The host's networks (as of a connection) by name, for the frame: told again when they changed. */
+  const nameNetworks = (list: readonly CaipNetwork[]) => {
+    const next = list
+      .filter((n) => n.name)
+      .slice(0, 100)
+      .map(({ caipNetworkId, name }) => ({ caipNetworkId, name: name.slice(0, 64) }))
+    if (JSON.stringify(next) === JSON.stringify(named)) return
+    named = next
+    const target = frame()
+    void target.ready.then(() => syncDappData(target)).catch(() => undefined)
   }
 
   const forget = () => {
@@ -124,6 +144,7 @@ export function createAuthImpl(options: AuthConnectorOptions, { emit, emitReques
    */
   const connection = async (u: FrameUser, params: Pick<ConnectParams, 'networks'>): Promise<Connection> => {
     networks = params.networks
+    nameNetworks(networks)
     const next = new Map<ChainNamespace, SessionBinding>()
     const accounts: ConnectionAccount[] = []
     for (const namespace of new Set(u.accounts.map((a) => a.namespace))) {

@@ -11,10 +11,15 @@ import type { ConnectorEvent } from './types.js'
 /** The frame's answers, by request type, in order; what the connector asked. */
 const script: Record<string, unknown[]> = {}
 const asked: { type: string; payload: unknown }[] = []
+/** The options the connector made its bridge with. */
+let bridgeOptions: { onHeight?: (height: number) => void } = {}
 
 vi.mock('../frame/bridge.js', () => ({
   FRAME_SIGN_OUT_WAIT_MS: 3000,
   FrameBridge: class {
+    constructor(options: typeof bridgeOptions) {
+      bridgeOptions = options
+    }
     ready = Promise.resolve()
     async request(type: string, payload?: unknown) {
       asked.push({ type, payload })
@@ -192,9 +197,45 @@ describe('the embedded wallet: email login', () => {
     script.CONNECT_EMAIL = [{ action: 'VERIFY_DEVICE' }]
     script.CONNECT_DEVICE = [{ action: 'VERIFY_DEVICE' }, { action: 'VERIFY_OTP' }]
     expect(await connector.connectEmail('a@b.co')).toBe('VERIFY_DEVICE')
+    // the device link went out: the next mail 30 s later at the soonest, as the server has it
+    expect(Number(storage.getItem(LoginCacheKeys.lastEmailLoginTime))).toBeGreaterThan(0)
+    storage.removeItem(LoginCacheKeys.lastEmailLoginTime)
     expect(await connector.connectDevice()).toBe('VERIFY_DEVICE')
     expect(storage.getItem(LoginCacheKeys.lastEmailLoginTime)).toBeNull()
     expect(await connector.connectDevice()).toBe('VERIFY_OTP')
     expect(Number(storage.getItem(LoginCacheKeys.lastEmailLoginTime))).toBeGreaterThan(0)
+  })
+
+  it("tells the frame the host's networks by name once connected (again when they change), and passes on the height the frame's view needs", async () => {
+    const requests: unknown[] = []
+    const { connector } = createAuthImpl(
+      {
+        frameUrl: 'https://frame.example',
+        projectId: 'p',
+        version: '1',
+        chainId: () => 'eip155:1',
+        storage: new MemoryStorage(),
+        dappData: { sdkType: 'sigil' },
+      },
+      { emit: () => undefined, emitRequest: (e) => requests.push(e) },
+    )
+    asked.length = 0
+    const solanaDev = { ...solana, caipNetworkId: 'solana:SigiLDevSoLanaRuntime11111111111', name: 'Sigil Solana Dev' } as CaipNetwork
+    const syncs = () => asked.filter((a) => a.type === 'SYNC_DAPP_DATA').map((a) => (a.payload as { networks?: unknown }).networks)
+    script.GET_USER = [USER, USER, USER]
+    await connector.connect({ namespaces: ['eip155'], networks: [ethereum, solanaDev] })
+    await vi.waitFor(() =>
+      expect(syncs()).toContainEqual([
+        { caipNetworkId: 'eip155:1', name: 'Ethereum' },
+        { caipNetworkId: 'solana:SigiLDevSoLanaRuntime11111111111', name: 'Sigil Solana Dev' },
+      ]),
+    )
+    const told = syncs().length
+    await connector.connect({ namespaces: ['eip155'], networks: [ethereum, solanaDev] })
+    await connector.connect({ namespaces: ['eip155'], networks: [polygon] })
+    await vi.waitFor(() => expect(syncs().at(-1)).toEqual([{ caipNetworkId: 'eip155:137', name: 'Polygon' }]))
+    expect(syncs()).toHaveLength(told + 1)
+    bridgeOptions.onHeight?.(388)
+    expect(requests).toContainEqual({ type: 'frame-height', height: 388 })
   })
 })

@@ -41,6 +41,8 @@ export type EmbeddedRequestEvent =
   | { type: 'approval-end'; ok: boolean; failure?: { message: string; transaction: boolean } }
   /** A method the embedded wallet refuses: the modal shows `message`. */
   | { type: 'not-allowed'; message: string }
+  /** The height (CSS pixels) the frame's view needs at its width: the view showing the frame sizes its place to it. */
+  | { type: 'frame-height'; height: number }
 
 /** A finished social login: the provider (google, github, farcaster, …) and the username it gave. */
 export interface SocialLogin {

@@ -13,6 +13,7 @@ function fakeDocument() {
     dataset: {} as Record<string, string>,
     src: '',
     title: '',
+    allow: '',
     tabIndex: 0,
     contentWindow: frameWindow,
     setAttribute() {},
@@ -28,8 +29,16 @@ function fakeDocument() {
 
 function bridge() {
   const fake = fakeDocument()
-  const b = new FrameBridge({ frameUrl: `${FRAME}/`, projectId: 'p'.repeat(32), chainId: 'eip155:1', version: '1.0.0', document: fake.doc })
-  return { b, ...fake }
+  const heights: number[] = []
+  const b = new FrameBridge({
+    frameUrl: `${FRAME}/`,
+    projectId: 'p'.repeat(32),
+    chainId: 'eip155:1',
+    version: '1.0.0',
+    document: fake.doc,
+    onHeight: (height) => heights.push(height),
+  })
+  return { b, heights, ...fake }
 }
 
 async function ready(fake: ReturnType<typeof bridge>) {
@@ -102,6 +111,21 @@ describe('FrameBridge', () => {
     expect(await first).toEqual(['Invalid code', 5000])
     expect(await second).toEqual(['User rejected the request.', 4001])
     expect(await third).toBe('An error occurred')
+  })
+
+  it("hears the height the frame's view needs, from the frame only and validated; may copy to the clipboard", () => {
+    const fake = bridge()
+    fake.fromFrame({ type: 'FRAME_HEIGHT', payload: { height: 412 } })
+    // from another origin or window, or not a height: dropped
+    fake.fromFrame({ type: 'FRAME_HEIGHT', payload: { height: 999 } }, 'https://evil.example')
+    fake.fromFrame({ type: 'FRAME_HEIGHT', payload: { height: 999 } }, FRAME, {})
+    fake.fromFrame({ type: 'FRAME_HEIGHT', payload: { height: -1 } })
+    fake.fromFrame({ type: 'FRAME_HEIGHT', payload: { height: 12.5 } })
+    fake.fromFrame({ type: 'FRAME_HEIGHT', payload: { height: '400px' } })
+    fake.fromFrame({ type: 'FRAME_HEIGHT', payload: { height: 1e9 } })
+    fake.fromFrame({ type: 'FRAME_HEIGHT', payload: { height: 280 } })
+    expect(fake.heights).toEqual([412, 280])
+    expect(fake.iframe.allow).toBe('clipboard-write')
   })
 
   it('times out after 30 s, and an abort rejects RPC with "Request was aborted", others with "Something went wrong"', async () => {

@@ -28,6 +28,8 @@ export interface FrameBridgeOptions {
   enableLogger?: boolean
   /** Where the iframe goes; the page's document by default. */
   document?: Document
+  /** Hears the height the frame's view needs (FRAME_HEIGHT), to size the iframe to it. */
+  onHeight?: (height: number) => void
 }
 
 export interface FrameRequestOptions {
@@ -88,6 +90,8 @@ export class FrameBridge {
     const iframe = doc.createElement('iframe')
     iframe.src = src.toString()
     iframe.title = 'Sigil embedded wallet'
+    // The frame copies what it shows (an address, the user's own keys) itself: the keys never reach this page.
+    iframe.allow = 'clipboard-write'
     iframe.setAttribute('aria-hidden', 'true')
     iframe.tabIndex = -1
     iframe.dataset.sigilFrame = ''
@@ -124,6 +128,10 @@ export class FrameBridge {
       }
       if (message.type === 'HEARTBEAT') {
         this.lastHeartbeat = Date.now()
+        return
+      }
+      if (message.type === 'FRAME_HEIGHT') {
+        options.onHeight?.(message.payload.height)
         return
       }
       const pending = this.pending.get(message.id)

@@ -15,6 +15,8 @@ const accountType = z.enum(['eoa', 'smartAccount', 'payment'])
 const chainId = z.union([z.number().int().nonnegative(), z.string().min(1).max(100)])
 /** A provider id as the server names it: google, github, … or a configured issuer's id. */
 const socialProvider = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,39}$/)
+/** A host network by name, for the frame's approval view ("Network: Sigil Dev"): its CAIP-2 id and name. */
+const networkName = z.object({ caipNetworkId: z.string().min(3).max(100), name: z.string().min(1).max(64) })
 
 /** Every app-to-frame request: its type and payload. */
 export const AppRequest = z.discriminatedUnion('type', [
@@ -69,6 +71,8 @@ export const AppRequest = z.discriminatedUnion('type', [
       sdkVersion: z.string(),
       sdkType: z.string(),
       projectId: z.string(),
+      /** Sigil's own: the host's networks by name (the frame names the networks it knows itself). */
+      networks: z.array(networkName).max(100).optional(),
     }),
   }),
   z.object({ id, type: z.literal('RELOAD') }),
@@ -138,6 +142,11 @@ export type ResultOf<T extends AppRequestType> = z.infer<(typeof ResultOf)[T]>
 export const FrameMessage = z.union([
   z.object({ type: z.literal('FRAME_READY'), payload: z.object({ version: z.string().max(40).optional() }) }),
   z.object({ type: z.literal('HEARTBEAT') }),
+  /**
+   * Sigil's own: the height (CSS pixels) the frame's view needs at its present width. The host
+   * sizes the iframe to it within the space it has; the view scrolls inside when that is less.
+   */
+  z.object({ type: z.literal('FRAME_HEIGHT'), payload: z.object({ height: z.number().int().min(0).max(10_000) }) }),
   z.object({ id, type: z.literal('RESPONSE'), ok: z.literal(true), payload: z.unknown() }),
   z.object({ id, type: z.literal('RESPONSE'), ok: z.literal(false), error: z.object({ message: z.string().max(1000), code: z.number().int().optional() }) }),
 ])

@@ -75,11 +75,15 @@ export const ui = {
     network: (chain: string) => `Network: ${chain}`,
     /** Typed data's domain: the chain and contract the signature is bound to. */
     domainChainId: (chainId: string) => `Chain ID: ${chainId}`,
-    verifyingContract: (address: string) => `Verifying contract: ${address}`,
+    verifyingContract: 'Verifying contract',
     chainMismatch: (signed: string, requested: string) => `Warning: this is signed for ${signed}, but the app asked on ${requested}`,
     hiddenCharacters:
       'Warning: this request contained hidden characters (invisible or text-direction marks). They are removed here, but what you sign still contains them.',
-    fromAccount: (address: string) => `From ${address}`,
+    from: 'From',
+    /** An address line's copy button, and what it says once copied. */
+    copyAddress: (label: string) => `Copy the address (${label})`,
+    copied: 'Copied',
+    copyFailed: 'Could not copy: select the text and copy it',
     solanaMessage: 'Sign this Solana message',
     solanaTransaction: 'Sign this Solana transaction',
     otherRequest: (method: string) => `Approve ${method}`,
@@ -94,6 +98,8 @@ export const ui = {
     exportSendCode: 'Email me a code',
     exportCodeSent: 'Enter the code we emailed you',
     exportCode: 'Code',
+    exportCodePlaceholder: '6-digit code',
+    copyKey: (key: string) => `Copy the ${key}`,
     exportShow: 'Show keys',
     exportEvm: 'EVM private key',
     exportSolana: 'Solana keypair (base58)',

@@ -45,4 +45,4 @@ export {
   type LoginWithSocialParameters,
   type LoginWithSocialReturnType,
 } from './social.js'
-export { emailCooldownMs, embeddedWalletAvailable, loginEmail, showEmbeddedFrame, type LoginState } from './state.js'
+export { emailCooldownMs, embeddedWalletAvailable, loginEmail, showEmbeddedFrame, watchEmbeddedFrameHeight, type LoginState } from './state.js'

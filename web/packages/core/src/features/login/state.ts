@@ -45,3 +45,16 @@ export function loginEmail(client: SigilClient): string | undefined {
 export function showEmbeddedFrame(client: SigilClient, rect: { left: number; top: number; width: number; height: number } | undefined): void {
   client.getAuthConnector()?.showFrame(rect)
 }
+
+/**
+ * Hears the height (CSS pixels) the embedded wallet's frame says its view needs, each time it
+ * is shown and whenever that changes: the view showing the frame sizes its place to it. Returns
+ * the stop.
+ */
+export function watchEmbeddedFrameHeight(client: SigilClient, listener: (height: number) => void): () => void {
+  return (
+    client.getAuthConnector()?.subscribeRequests((event) => {
+      if (event.type === 'frame-height') listener(event.height)
+    }) ?? (() => undefined)
+  )
+}

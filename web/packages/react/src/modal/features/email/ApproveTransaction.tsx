@@ -1,16 +1,60 @@
 /*
  * Views that show the embedded wallet's frame: ApproveTransaction (the frame's own approval UI,
  * made visible) and ExportKey (the frame shows the user their keys after a fresh email code).
- * The frame (on the Sigil server's origin) draws its content; these views keep a place for it
- * and lay the frame over that place while they show. Closing ApproveTransaction is blocked
- * unless forced (core).
+ * The frame (on the Sigil server's origin) draws its content; these views keep a place for it,
+ * as tall as the frame says its view needs within the room the modal has, and lay the frame over
+ * that place while they show. Closing ApproveTransaction is blocked unless forced (core).
  */
 import { errorText, isUserRejection } from '@sigil/core'
-import { embeddedWalletAvailable, exportKeys, showEmbeddedFrame } from '@sigil/core/login'
+import { embeddedWalletAvailable, exportKeys, showEmbeddedFrame, watchEmbeddedFrameHeight } from '@sigil/core/login'
 import { useEffect, useRef, useState } from 'react'
 import { useMessages, useModal } from '../../context.js'
 
-/** A place in the view the frame is laid over, following it every frame (the modal animates its height). */
+/** The frame's place before it said how tall its view is. */
+export const FRAME_DEFAULT_HEIGHT = 290
+/** The least the place keeps however little room there is (the frame's view scrolls inside then). */
+export const FRAME_MIN_HEIGHT = 140
+
+/**
+ * The room the frame's place has: the card's greatest height less all else the card shows (its
+ * header, the view's other parts), so that the whole card, the frame's buttons with it, shows
+ * without scrolling. Undefined outside a card.
+ */
+function roomFor(slot: HTMLElement): number | undefined {
+  const card = slot.closest<HTMLElement>('[role=dialog]')
+  const sizer = slot.closest<HTMLElement>('.sizer')
+  const body = sizer?.firstElementChild
+  if (!card || !sizer || !(body instanceof HTMLElement)) return undefined
+  // The sizer animates to the body's height (and shrinks when the card is at its greatest): the
+  // card less the sizer is its header; the body less the slot, the view's other parts.
+  const greatest = greatestHeight(card)
+  return greatest === undefined ? undefined : greatest - (card.offsetHeight - sizer.offsetHeight) - (body.offsetHeight - slot.offsetHeight)
+}
+
+/**
+ * The card's greatest height: its max-height (in pixels, or a share of what holds it), within
+ * what holds it; undefined while nothing is laid out.
+ */
+function greatestHeight(card: HTMLElement): number | undefined {
+  const holder = card.parentElement
+  if (!holder?.clientHeight) return undefined
+  const held = getComputedStyle(holder)
+  const room = holder.clientHeight - Number.parseFloat(held.paddingTop) - Number.parseFloat(held.paddingBottom)
+  const max = getComputedStyle(card).maxHeight
+  if (max.endsWith('%')) return (room * Number.parseFloat(max)) / 100
+  const pixels = Number.parseFloat(max)
+  return Number.isFinite(pixels) ? Math.min(pixels, room) : room
+}
+
+/** The place's height: the height the frame's view needs, within the room there is. */
+export function slotHeight(wanted: number | undefined, room: number | undefined): number {
+  return Math.round(Math.max(FRAME_MIN_HEIGHT, Math.min(wanted ?? FRAME_DEFAULT_HEIGHT, room ?? Number.POSITIVE_INFINITY)))
+}
+
+/**
+ * A place in the view the frame is laid over, as tall as the frame's view says it needs (within
+ * the room the card has), following it every frame (the modal animates its height).
+ */
 function FrameSlot({ loading }: { loading: string }) {
   const { client } = useModal()
   const slot = useRef<HTMLDivElement>(null)
@@ -19,9 +63,16 @@ function FrameSlot({ loading }: { loading: string }) {
     if (!available) return
     let frame = 0
     let last = ''
+    // What the frame said its view needs, once shown (it says so at each showing).
+    let wanted: number | undefined
+    const stop = watchEmbeddedFrameHeight(client, (height) => {
+      wanted = height
+    })
     const follow = () => {
       const el = slot.current
       if (el) {
+        const height = `${slotHeight(wanted, roomFor(el))}px`
+        if (el.style.height !== height) el.style.height = height
         const r = el.getBoundingClientRect()
         const key = `${r.left},${r.top},${r.width},${r.height}`
         if (key !== last) {
@@ -33,12 +84,13 @@ function FrameSlot({ loading }: { loading: string }) {
     }
     follow()
     return () => {
+      stop()
       cancelAnimationFrame(frame)
       showEmbeddedFrame(client, undefined)
     }
   }, [available, client])
   return (
-    <div ref={slot} className="approve-slot" aria-busy="true">
+    <div ref={slot} className="approve-slot" aria-busy="true" data-testid="frame-slot">
       <p className="sub">{loading}</p>
     </div>
   )
