@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
 import { screenshot } from '../src/browser.js'
 import { useDemo } from '../src/fixtures.js'
+import { SOLANA_WALLET_NAME } from '../src/solana-wallet.js'
 import { TEST_WALLET_NAME } from '../src/test-wallet.js'
 import { openModal, ui } from '../src/ui.js'
 
@@ -237,5 +238,80 @@ describe('on a phone (390x844)', () => {
       expect(box.right).toBeLessThanOrEqual(box.width)
     }
     await shot(page, 'phone-wide-page-sheet')
+  })
+})
+
+/** The directory's first wallets speaking one of `chains`, as the server lists them. */
+async function directoryNames(_page: Page, chains: string[]): Promise<string[]> {
+  const url = new URL('/getWallets', t.env.apiUrl)
+  url.searchParams.set('projectId', t.env.projectId)
+  url.searchParams.set('entries', '8')
+  url.searchParams.set('chains', chains.join(','))
+  const res = await fetch(url, { headers: { origin: t.demoUrl } })
+  if (!res.ok) throw new Error(`getWallets answered ${res.status}: ${await res.text()}`)
+  const body = (await res.json()) as { data: { name: string }[] }
+  return body.data.map((w) => w.name)
+}
+const BITCOIN_MAINNET = 'bip122:000000000019d6689c085ae165831e93'
+const SOLANA_MAINNET = 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp'
+/** The Connect view's rows (not 'All Wallets'): section and name. */
+const connectRows = (page: Page) =>
+  ui
+    .dialog(page)
+    .locator('[data-testid=connect-view] button.row:not([data-section=all])')
+    .evaluateAll((rows) => rows.map((r) => ({ section: r.getAttribute('data-section'), name: r.querySelector('.name')?.textContent ?? '' })))
+
+describe('wallets featured per chain family', () => {
+  it('Bitcoin chosen with no Bitcoin wallet: the Account view says so, and Connect lists Bitcoin wallets, the Solana wallet not at all (never twice)', async () => {
+    const page = await t.newPage({ solana: { rpcUrl: t.env.solana.rpcUrl } })
+    await page.goto(`${t.demoUrl}?families=eip155,solana,bip122&siwx=off`)
+    await page.getByRole('button', { name: 'Open modal' }).click()
+    await ui.walletButton(page, SOLANA_WALLET_NAME).click()
+    await expect.poll(() => page.getByTestId('solana-status').innerText(), { timeout: 20_000 }).toBe('connected')
+    await ui.dialog(page).waitFor({ state: 'hidden' })
+    // From the Account view, the network pill, then Bitcoin: back on the Account view.
+    await page.getByRole('button', { name: 'Open modal' }).click()
+    await ui
+      .dialog(page)
+      .getByRole('button', { name: /switch network$/ })
+      .click()
+    await ui.networkOption(page, 'Bitcoin Regtest').click()
+    await ui.dialog(page).getByTestId('no-wallet').waitFor()
+    expect(await ui.dialog(page).getByTestId('no-wallet').innerText()).toBe('No Bitcoin wallet connected.')
+    await shot(page, 'bitcoin-no-wallet-account')
+    await ui
+      .dialog(page)
+      .getByRole('button', { name: /connect wallet/i })
+      .click()
+    const bitcoinWallets = await directoryNames(page, [BITCOIN_MAINNET])
+    expect(bitcoinWallets.length).toBeGreaterThanOrEqual(4)
+    await expect.poll(() => connectRows(page).then((rows) => rows.filter((r) => r.section === 'recommended').length)).toBe(4)
+    const rows = await connectRows(page)
+    expect(rows.filter((r) => r.section === 'recommended').map((r) => r.name)).toEqual(bitcoinWallets.slice(0, 4))
+    expect(rows.map((r) => r.name)).not.toContain(SOLANA_WALLET_NAME)
+    expect(rows.map((r) => r.name)).not.toContain(TEST_WALLET_NAME)
+    expect(new Set(rows.map((r) => r.name)).size).toBe(rows.length)
+    await page.waitForTimeout(300) // icons fade in (150 ms)
+    await shot(page, 'bitcoin-no-wallet-connect')
+  })
+
+  it('a page of EVM, Solana and Bitcoin networks features wallets of each family, taking from each in turn', async () => {
+    const page = await t.newPage({ wallet: false })
+    await page.goto(`${t.demoUrl}?families=eip155,solana,bip122&siwx=off`)
+    await openModal(page)
+    const evm = await directoryNames(page, ['eip155:31337', 'eip155:1', 'eip155:42161', 'eip155:137'])
+    const solana = await directoryNames(page, [SOLANA_MAINNET])
+    const bitcoin = await directoryNames(page, [BITCOIN_MAINNET])
+    await expect.poll(() => connectRows(page).then((rows) => rows.filter((r) => r.section === 'recommended').length)).toBe(4)
+    const featured = (await connectRows(page)).filter((r) => r.section === 'recommended').map((r) => r.name)
+    // each family's first in turn, each wallet once
+    const expected: string[] = []
+    for (let i = 0; expected.length < 4; i++)
+      for (const name of [evm[i], solana[i], bitcoin[i]]) if (name && !expected.includes(name) && expected.length < 4) expected.push(name)
+    expect(featured).toEqual(expected)
+    expect(featured.some((name) => solana.includes(name) && !evm.includes(name))).toBe(true)
+    expect(featured.some((name) => bitcoin.includes(name) && !evm.includes(name))).toBe(true)
+    await page.waitForTimeout(300)
+    await shot(page, 'three-families-page-connect')
   })
 })

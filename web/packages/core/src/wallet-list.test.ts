@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { buildConnectList, enabledConnectMethods } from './wallet-list.js'
+import { buildConnectList, connectFamilies, enabledConnectMethods, interleaveWallets } from './wallet-list.js'
+import { bitcoin, ethereum, solana } from './networks.js'
+import type { SigilState } from './store.js'
 import { defaultFeatures, DEFAULT_CONNECTOR_ORDER } from './options.js'
 import type { Connector, Wallet } from './types.js'
 
@@ -55,5 +57,53 @@ describe('connect list', () => {
     expect(enabledConnectMethods(defaultFeatures())).toEqual(['email', 'social', 'wallet'])
     expect(enabledConnectMethods({ ...defaultFeatures(), email: false, socials: false })).toEqual(['wallet'])
     expect(enabledConnectMethods({ ...defaultFeatures(), connectMethodsOrder: ['wallet', 'email'] })).toEqual(['wallet', 'email'])
+  })
+})
+
+describe('wallets per chain family', () => {
+  const standard: Connector = { id: 'wallet-standard:Sol', name: 'Sol Wallet', chain: 'solana', namespaces: ['solana'], type: 'ANNOUNCED' }
+  const evm = announced('io.evm')
+
+  it("a recent wallet remembered from a page connector is that connector's row, not a second one", () => {
+    const items = buildConnectList({
+      order: DEFAULT_CONNECTOR_ORDER,
+      connectors: [standard],
+      recent: [{ id: standard.id, name: standard.name, image_id: '' }],
+    })
+    expect(items.map((i) => `${i.section}:${i.kind === 'wallet' ? i.wallet.id : i.connector.id}`)).toEqual([`recent:${standard.id}`])
+    expect(items[0]).toMatchObject({ connector: { id: standard.id } })
+  })
+
+  it('recent wallets speaking none of the families listed are left out', () => {
+    const items = buildConnectList({
+      order: DEFAULT_CONNECTOR_ORDER,
+      // Connecting Bitcoin: the page's EVM and Solana connectors are not listed.
+      connectors: [],
+      pageConnectors: [standard, evm],
+      recent: [
+        { id: 'io.evm', name: 'io.evm', image_id: '', rdns: 'io.evm' },
+        { id: standard.id, name: standard.name, image_id: '' },
+        { id: 'btc-app', name: 'BTC App', image_id: 'b', chains: ['bip122:000000000019d6689c085ae165831e93'] },
+      ],
+      namespaces: new Set(['bip122']),
+    })
+    expect(items.filter((i) => i.section === 'recent').map((i) => (i.kind === 'wallet' ? i.wallet.id : ''))).toEqual(['btc-app'])
+  })
+
+  it("the families listed: the page's, or the active one alone while the visitor connects a further family", () => {
+    const state = (active: SigilState['activeNamespace'], connected: SigilState['activeNamespace'][]) =>
+      ({
+        networks: [ethereum, solana, bitcoin],
+        activeNamespace: active,
+        chains: Object.fromEntries(connected.map((ns) => [ns, { connectionStatus: 'connected' }])),
+      }) as unknown as SigilState
+    expect(connectFamilies(state('eip155', []))).toEqual(['eip155', 'solana', 'bip122'])
+    expect(connectFamilies(state('bip122', ['eip155', 'solana']))).toEqual(['bip122'])
+    expect(connectFamilies(state('eip155', ['eip155']))).toEqual(['eip155', 'solana', 'bip122'])
+  })
+
+  it("takes each family's wallets in turn, each wallet once", () => {
+    expect(interleaveWallets([[w('m'), w('t'), w('r')], [w('p'), w('t')], [w('x')]]).map((x) => x.id)).toEqual(['m', 'p', 'x', 't', 'r'])
+    expect(interleaveWallets([])).toEqual([])
   })
 })

@@ -1,6 +1,7 @@
 import type { ConnectMethod, ConnectorSection, Features } from './options.js'
 import { findConnectorForWallet } from './router.js'
-import type { Connector, Wallet } from './types.js'
+import type { SigilState } from './store.js'
+import type { ChainNamespace, Connector, Wallet } from './types.js'
 
 /** How many recommended wallets the Connect view shows (spec section 9). */
 export const RECOMMENDED_WALLETS_COUNT = 4
@@ -22,6 +23,13 @@ export interface ConnectListInput {
   recommended?: readonly Wallet[]
   featuredWalletIds?: readonly string[]
   excludeWalletIds?: readonly string[]
+  /**
+   * The chain families listed: a recent wallet speaking none of them (by its connector, else by
+   * its directory chains) is left out. All when absent.
+   */
+  namespaces?: ReadonlySet<ChainNamespace>
+  /** Every connector of the page, those of families not listed too (what a recent wallet speaks); `connectors` when absent. */
+  pageConnectors?: readonly Connector[]
 }
 
 /**
@@ -57,7 +65,9 @@ export function buildConnectList(input: ConnectListInput): ConnectListItem[] {
         for (const c of input.connectors) if (c.type === 'WALLET_CONNECT') addConnector(section, c)
         break
       case 'recent':
-        for (const w of (input.recent ?? []).slice(0, 2)) addWallet(section, w)
+        for (const w of (input.recent ?? []).filter((r) => speaksAny(r, input.pageConnectors ?? input.connectors, input.namespaces)).slice(0, 2)) {
+          addWallet(section, w)
+        }
         break
       case 'injected':
         // Announced (EIP-6963) wallets first: they name themselves; the legacy provider after.
@@ -87,6 +97,46 @@ export function buildConnectList(input: ConnectListInput): ConnectListItem[] {
     }
   }
   return items
+}
+
+/** Whether `wallet` speaks one of `namespaces`: by its page connector, else by its directory chains; unknown counts as yes. */
+function speaksAny(wallet: Wallet, connectors: readonly Connector[], namespaces: ReadonlySet<ChainNamespace> | undefined): boolean {
+  if (!namespaces) return true
+  const connector = findConnectorForWallet(connectors, wallet)
+  if (connector) return connector.namespaces.some((ns) => namespaces.has(ns))
+  if (!wallet.chains?.length) return true
+  return wallet.chains.some((chain) => namespaces.has(chain.split(':')[0] as ChainNamespace))
+}
+
+/**
+ * The chain families the Connect view lists wallets for: the page's (in the order of its
+ * networks), or, when the visitor connects a further family (the active one is not connected
+ * while another is), that one alone.
+ */
+export function connectFamilies(state: Pick<SigilState, 'networks' | 'activeNamespace' | 'chains'>): ChainNamespace[] {
+  const connected = (ns: ChainNamespace) => state.chains[ns]?.connectionStatus === 'connected'
+  const page = [...new Set(state.networks.map((n) => n.chainNamespace))]
+  const further = !connected(state.activeNamespace) && page.some(connected)
+  return further ? [state.activeNamespace] : page
+}
+
+/**
+ * The directory's wallets for several families as one list, taking from each in turn (the
+ * first of each family, then the second, ...), each wallet once: every family gets featured.
+ */
+export function interleaveWallets(lists: readonly (readonly Wallet[])[]): Wallet[] {
+  const out: Wallet[] = []
+  const seen = new Set<string>()
+  for (let i = 0; lists.some((l) => i < l.length); i++) {
+    for (const list of lists) {
+      const wallet = list[i]
+      if (wallet && !seen.has(wallet.id)) {
+        seen.add(wallet.id)
+        out.push(wallet)
+      }
+    }
+  }
+  return out
 }
 
 function rank(ids: readonly string[], id: string): number {

@@ -195,7 +195,8 @@ export const ui = {
     tabs: { tokens: 'Tokens', nfts: 'NFTs', activity: 'Activity' },
     nftsLater: 'NFTs arrive in a later release.',
     activityLater: 'Activity arrives in a later release.',
-    noWallet: 'No wallet connected.',
+    /** The active family has no account (yet: another family may be connected). */
+    noFamilyWallet: (family: string) => `No ${family} wallet connected.`,
     copyAddress: 'Copy address',
     addressCopied: 'Address copied',
     copyFailed: 'Could not copy the address',

@@ -49,20 +49,37 @@ const STALE_MS = 60_000
 
 /** A directory page from the cache; fetched (or refreshed in the background) when missing or stale. */
 export function useWalletPage(params: GetWalletsParams | undefined, options: { enabled?: boolean } = {}): WalletListEntry | undefined {
-  const { directory } = useModal()
   const enabled = options.enabled !== false && params !== undefined
-  const key = params ? JSON.stringify(params) : ''
-  // biome-ignore lint/correctness/useExhaustiveDependencies: key (params serialised) stands for params, a new object on every render
-  const snapshot = useCallback(() => (params && enabled ? directory.cache.peek(params) : undefined), [directory, key, enabled])
-  const entry = useSyncExternalStore(directory.cache.subscribe, snapshot, snapshot)
-  // biome-ignore lint/correctness/useExhaustiveDependencies: key (params serialised) stands for params, a new object on every render
-  useEffect(() => {
-    if (!params || !enabled) return
-    const now = directory.cache.peek(params)
-    if (now.loading) return
-    if (!now.page || now.error || now.updatedAt === undefined || Date.now() - now.updatedAt > STALE_MS) {
-      directory.cache.load(params).catch(() => undefined)
-    }
-  }, [directory, key, enabled])
-  return entry
+  return useWalletPages(enabled && params ? [params] : NONE)[0]
 }
+
+const NONE: readonly GetWalletsParams[] = []
+
+/** Several directory pages from the cache (one per chain family, say), each fetched when missing or stale. */
+export function useWalletPages(list: readonly GetWalletsParams[]): readonly WalletListEntry[] {
+  const { directory } = useModal()
+  const key = JSON.stringify(list)
+  const last = useRef<readonly WalletListEntry[]>(NO_ENTRIES)
+  // biome-ignore lint/correctness/useExhaustiveDependencies: key (the list serialised) stands for list, a new array on every render
+  const snapshot = useCallback(() => {
+    const entries = list.map((params) => directory.cache.peek(params))
+    // The same entries give the same array: the view renders again only when one changed.
+    const same = entries.length === last.current.length && entries.every((entry, i) => entry === last.current[i])
+    if (!same) last.current = entries
+    return last.current
+  }, [directory, key])
+  const entries = useSyncExternalStore(directory.cache.subscribe, snapshot, snapshot)
+  // biome-ignore lint/correctness/useExhaustiveDependencies: key (the list serialised) stands for list, a new array on every render
+  useEffect(() => {
+    for (const params of list) {
+      const now = directory.cache.peek(params)
+      if (now.loading) continue
+      if (!now.page || now.error || now.updatedAt === undefined || Date.now() - now.updatedAt > STALE_MS) {
+        directory.cache.load(params).catch(() => undefined)
+      }
+    }
+  }, [directory, key])
+  return entries
+}
+
+const NO_ENTRIES: readonly WalletListEntry[] = []

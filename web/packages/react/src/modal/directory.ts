@@ -7,12 +7,17 @@ import {
   type GetWalletsParams,
   type WalletListCache,
 } from '@sigil/core/api'
-import type { CaipNetwork, ResolvedOptions, Wallet } from '@sigil/core'
+import type { CaipNetwork, ChainNamespace, ResolvedOptions, Wallet } from '@sigil/core'
+import { arbitrum, bitcoin, bitcoinTestnet, ethereum, polygon, solana, solanaDevnet, solanaTestnet } from '@sigil/core/networks'
 
 /** Image preload timeout (spec section 9). */
 export const IMAGE_PRELOAD_TIMEOUT_MS = 2000
 /** Search wait before querying (spec section 9). */
 export const SEARCH_DEBOUNCE_MS = 300
+/** How many of a family's wallets the Connect view asks for (it shows fewer: some are already listed otherwise). */
+const FAMILY_WALLETS = 8
+/** The networks directory records name for each family, beside the page's own (a dev chain is in none). */
+const KNOWN_NETWORKS: readonly CaipNetwork[] = [ethereum, arbitrum, polygon, solana, solanaDevnet, solanaTestnet, bitcoin, bitcoinTestnet]
 
 export interface Directory {
   readonly api: DirectoryClient
@@ -22,11 +27,16 @@ export interface Directory {
   searchParams(search: string): GetWalletsParams
   /** Featured wallets by id, when the host named some. */
   featuredParams(): GetWalletsParams | undefined
+  /**
+   * The first wallets of one chain family: those speaking one of its chains (the page's
+   * networks of the family and the family's well-known ones).
+   */
+  familyParams(namespace: ChainNamespace, networks: readonly CaipNetwork[]): GetWalletsParams
   walletImage(wallet: Pick<Wallet, 'image_id' | 'image_url'>): string | undefined
   networkImage(network: CaipNetwork): string | undefined
   /**
-   * Warms page 1 and the featured wallets, then preloads the first icons (2 s cap). `listed`
-   * runs as soon as the wallets are cached, before the icons.
+   * Warms page 1, the featured wallets and each family's first wallets, then preloads the first
+   * icons (2 s cap). `listed` runs as soon as the wallets are cached, before the icons.
    */
   prefetch(listed?: () => void): Promise<void>
 }
@@ -45,6 +55,10 @@ export function createDirectory(options: ResolvedOptions, fetchImpl?: typeof fet
     pageParams: (page) => ({ ...filter, page, entries: WALLETS_PAGE_SIZE }),
     searchParams: (search) => ({ ...filter, page: 1, entries: MAX_SEARCH_RESULTS, search }),
     featuredParams: () => (featuredIds.length ? { include: featuredIds, entries: featuredIds.length } : undefined),
+    familyParams(namespace, networks) {
+      const chains = [...networks, ...KNOWN_NETWORKS].filter((n) => n.chainNamespace === namespace).map((n) => n.caipNetworkId)
+      return { ...filter, page: 1, entries: FAMILY_WALLETS, chains: [...new Set(chains)] }
+    },
     walletImage: (wallet) => (wallet.image_id ? api.walletImageUrl(wallet.image_id) : wallet.image_url || undefined),
     networkImage(network) {
       if (network.assets?.imageUrl) return network.assets.imageUrl
@@ -52,9 +66,14 @@ export function createDirectory(options: ResolvedOptions, fetchImpl?: typeof fet
     },
     async prefetch(listed) {
       const featured = directory.featuredParams()
-      await Promise.all([cache.prefetch(directory.pageParams(1)), featured ? cache.prefetch(featured) : undefined])
+      const families = [...new Set(options.networks.map((n) => n.chainNamespace))].map((ns) => directory.familyParams(ns, options.networks))
+      await Promise.all([cache.prefetch(directory.pageParams(1)), featured ? cache.prefetch(featured) : undefined, ...families.map((f) => cache.prefetch(f))])
       listed?.()
-      const wallets = [...(featured ? (cache.peek(featured).page?.data ?? []) : []), ...(cache.peek(directory.pageParams(1)).page?.data ?? []).slice(0, 8)]
+      const wallets = [
+        ...(featured ? (cache.peek(featured).page?.data ?? []) : []),
+        ...families.flatMap((f) => (cache.peek(f).page?.data ?? []).slice(0, 4)),
+        ...(cache.peek(directory.pageParams(1)).page?.data ?? []).slice(0, 8),
+      ]
       await preloadImages(wallets.map((w) => directory.walletImage(w)).filter((u): u is string => !!u))
     },
   }

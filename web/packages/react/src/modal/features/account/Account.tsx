@@ -97,7 +97,9 @@ export function AccountView() {
   if (!address) {
     return (
       <div className="state">
-        <p className="sub">{m.noWallet}</p>
+        <p className="sub" data-testid="no-wallet">
+          {m.noFamilyWallet(ui.networks.families[namespace] ?? namespace)}
+        </p>
         <button type="button" className="btn" onClick={() => client.push('Connect')}>
           {ui.connectWallet}
         </button>

@@ -1,7 +1,7 @@
 import { act } from 'react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import type { ConnectorSource } from '@sigil/core'
-import { ethereum, sigilDev, solana } from '@sigil/core/networks'
+import type { ConnectorSource, Wallet } from '@sigil/core'
+import { bitcoin, ethereum, sigilDev, solana } from '@sigil/core/networks'
 import { fakeAdapter, fakeConnector } from '../../../../../core/src/test-utils/index.js'
 import type { AppKit } from '../../../appkit.js'
 import { cleanup, shadow, stubDirectory, testAppKit, waitFor } from '../../../test-utils.js'
@@ -115,5 +115,96 @@ describe('Connect view tags', () => {
     )
     expect(multi?.querySelector('.meta .families')?.textContent).toBe('EVM · Solana')
     expect([...(multi?.querySelectorAll('.tag') ?? [])].map((t) => t.textContent)).toEqual(['Installed'])
+  })
+})
+
+describe('Connect view: the wallets featured per chain family', () => {
+  const ETH = 'eip155:1'
+  const SOL_MAIN = solana.caipNetworkId
+  const BTC_MAIN = bitcoin.caipNetworkId
+  const dir = (id: string, chains: string[]): Wallet => ({ id, name: id, image_id: id, chains })
+  const DIRECTORY = [
+    dir('evm-1', [ETH]),
+    dir('evm-2', [ETH]),
+    dir('evm-3', [ETH]),
+    dir('sol-1', [SOL_MAIN]),
+    dir('btc-1', [BTC_MAIN]),
+    dir('btc-2', [BTC_MAIN, ETH]),
+  ]
+
+  /** A directory that answers `chains` as the server does (any of them). */
+  function stubFamilyDirectory() {
+    const fetchMock = stubDirectory(0)
+    const json = (body: unknown) => new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } })
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (input: RequestInfo | URL) => {
+        const url = new URL(String(input))
+        if (url.pathname !== '/getWallets') return fetchMock(input)
+        const chains = url.searchParams.get('chains')?.split(',')
+        const list = chains ? DIRECTORY.filter((w) => w.chains?.some((c) => chains.includes(c))) : DIRECTORY
+        return json({ count: list.length, data: list.slice(0, Number(url.searchParams.get('entries') ?? 40)) })
+      }),
+    )
+  }
+
+  function setup() {
+    const evm = fakeConnector({ id: 'evm-ext', name: 'EVM Extension' })
+    const sol = fakeConnector({ id: 'wallet-standard:sol', name: 'Solana Extension', wallets: { solana: { accounts: [SOL], chainId: solana.id } } })
+    const source: ConnectorSource = {
+      watch(onChange) {
+        onChange([evm.connector, sol.connector])
+        return () => {}
+      },
+    }
+    stubFamilyDirectory()
+    const { appKit } = testAppKit({
+      networks: [sigilDev(), solana, bitcoin],
+      adapters: [fakeAdapter('eip155').adapter, fakeAdapter('solana').adapter, fakeAdapter('bip122').adapter],
+      connectors: [source],
+    })
+    current = appKit
+    return { appKit }
+  }
+
+  const sections = () =>
+    [...shadow().querySelectorAll<HTMLButtonElement>('[data-testid=connect-view] button.row')]
+      .filter((b) => b.dataset.section !== 'all')
+      .map((b) => `${b.dataset.section}:${b.querySelector('.name')?.textContent}`)
+
+  it("features each family's first wallets in turn, not only EVM ones", async () => {
+    const { appKit } = setup()
+    await act(() => appKit.open())
+    await waitFor(() => expect(sections().filter((s) => s.startsWith('recommended'))).toHaveLength(4))
+    expect(sections()).toEqual([
+      'injected:EVM Extension',
+      'injected:Solana Extension',
+      'recommended:evm-1',
+      'recommended:sol-1',
+      'recommended:btc-1',
+      'recommended:evm-2',
+    ])
+  })
+
+  it('connecting a further family lists that family alone, each wallet once (the recent one is its connector row)', async () => {
+    const { appKit } = setup()
+    // Solana connected through its extension (now a recent wallet), then Bitcoin chosen.
+    await act(() => appKit.open())
+    const solRow = await waitFor(() => {
+      const row = [...shadow().querySelectorAll<HTMLButtonElement>('button.row')].find((b) => b.querySelector('.name')?.textContent === 'Solana Extension')
+      if (!row) throw new Error('no Solana row')
+      return row
+    })
+    await act(async () => solRow.click())
+    await waitFor(() => expect(appKit.client.store.getState().chains.solana?.connectionStatus).toBe('connected'))
+    await act(() => appKit.client.switchNetwork(bitcoin))
+    await act(() => appKit.open({ view: 'Account' }))
+    await waitFor(() => expect(shadow().querySelector('[data-testid=no-wallet]')?.textContent).toBe('No Bitcoin wallet connected.'))
+    await act(() => appKit.open({ view: 'Connect' }))
+    await waitFor(() => expect(sections()).toEqual(['recommended:btc-1', 'recommended:btc-2']))
+    // On the page's own list (Solana active again) the recent Solana wallet is one row.
+    await act(() => appKit.client.switchNetwork(solana))
+    await act(() => appKit.open({ view: 'Connect' }))
+    await waitFor(() => expect(sections().filter((s) => s.endsWith('Solana Extension'))).toEqual(['recent:Solana Extension']))
   })
 })

@@ -1,7 +1,7 @@
-import { isMobileDevice, walletConnectOf, type Connector, type ResolvedOptions, type SigilState, type Wallet } from '@sigil/core'
-import { buildConnectList, enabledConnectMethods, type ConnectListItem } from '@sigil/core/wallet-list'
+import { isMobileDevice, walletConnectOf, type ChainNamespace, type Connector, type ResolvedOptions, type SigilState, type Wallet } from '@sigil/core'
+import { buildConnectList, connectFamilies, enabledConnectMethods, interleaveWallets, type ConnectListItem } from '@sigil/core/wallet-list'
 import { Fragment, useEffect, useMemo } from 'react'
-import { useMessages, useModal, useStore, useWalletPage } from '../../context.js'
+import { useMessages, useModal, useStore, useWalletPage, useWalletPages } from '../../context.js'
 import { loadable } from '../../loadable.js'
 import { Icons, RemoteImage, WALLET_CONNECT_LOGO } from '../../ui.js'
 
@@ -24,6 +24,8 @@ export function preloadConnectView(options: ResolvedOptions): Promise<unknown> {
 const selectConnectors = (s: SigilState) => s.connectors
 const selectRecent = (s: SigilState) => s.recentWallets
 const selectNetworks = (s: SigilState) => s.networks
+/** The families listed, as one string (a stable value for the store selector). */
+const selectFamilies = (s: SigilState) => connectFamilies(s).join(' ')
 
 /** A directory-shaped record for a page connector, so it can be remembered as a recent wallet. */
 export function walletForConnector(connector: Connector, directoryWallets: readonly Wallet[]): Wallet {
@@ -66,14 +68,19 @@ export function ConnectView() {
   const connectors = useStore(selectConnectors)
   const recent = useStore(selectRecent)
   const networks = useStore(selectNetworks)
+  const families = useStore(selectFamilies)
   const firstParams = useMemo(() => directory.pageParams(1), [directory])
   const featuredParams = useMemo(() => directory.featuredParams(), [directory])
   const first = useWalletPage(firstParams)
   const featured = useWalletPage(featuredParams)
 
-  // Only connectors of namespaces the host configured; one wallet reached several ways (one
-  // connector per chain family) is listed once, with the families it speaks.
-  const namespaces = useMemo(() => new Set(networks.map((n) => n.chainNamespace)), [networks])
+  // The families listed: the page's, or the one the visitor connects further. Only connectors of
+  // those; one wallet reached several ways (one connector per chain family) is listed once,
+  // with the families it speaks; the recommended wallets are each family's first in turn.
+  const namespaces = useMemo(() => new Set(families.split(' ') as ChainNamespace[]), [families])
+  const familyParams = useMemo(() => [...namespaces].map((ns) => directory.familyParams(ns, networks)), [directory, namespaces, networks])
+  const familyPages = useWalletPages(familyParams)
+  const recommended = useMemo(() => interleaveWallets(familyPages.map((entry) => entry.page?.data ?? [])), [familyPages])
   const groups = useMemo(() => {
     const byName = new Map<string, Connector[]>()
     for (const c of connectors) {
@@ -91,15 +98,17 @@ export function ConnectView() {
         connectors: [...groups.values()].map((list) => list[0] as Connector),
         recent,
         featured: featured?.page?.data ?? [],
-        recommended: first?.page?.data ?? [],
+        recommended,
         featuredWalletIds,
         excludeWalletIds,
+        namespaces,
+        pageConnectors: connectors,
       }),
-    [features.connectorTypeOrder, groups, recent, featured, first, featuredWalletIds, excludeWalletIds],
+    [features.connectorTypeOrder, groups, recent, featured, recommended, featuredWalletIds, excludeWalletIds, namespaces, connectors],
   )
   const methods = enabledConnectMethods(features)
   const mobile = isMobileDevice(client)
-  const directoryWallets = first?.page?.data ?? []
+  const directoryWallets = useMemo(() => [...recommended, ...(first?.page?.data ?? [])], [recommended, first])
 
   // WalletConnect's SDK loads when the modal is idle after opening, and its client starts on
   // hover or focus of a row that leads to a QR code, so the code shows soon after the click.
@@ -163,7 +172,7 @@ export function ConnectView() {
             </li>
           )
         })}
-        {first?.loading && !first.page
+        {familyPages.some((entry) => entry.loading && !entry.page)
           ? [0, 1, 2].map((i) => (
               <li key={`skeleton-${i}`} aria-hidden="true">
                 <div className="row" style={{ cursor: 'default' }}>
