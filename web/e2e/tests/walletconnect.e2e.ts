@@ -144,21 +144,44 @@ describe('WalletConnect through the Sigil relay', () => {
     expect(await qr.getAttribute('data-uri')).not.toBe(uri)
   })
 
-  it("on a phone, a wallet with a mobile_link gets 'Open and continue in the wallet app' with its deep link", async () => {
+  it("on a phone, tapping a wallet opens its app at once with the pairing URI; the QR code waits behind 'Copy link / other device'; the approval given in the app connects the page", async () => {
     const page = await t.newPage({ wallet: false, mobile: true })
+    // The hand-over to the wallet app (the system's part, absent here) is recorded instead.
+    await page.addInitScript(() => {
+      const opened: [string, string | undefined][] = []
+      ;(window as unknown as { __opened: typeof opened }).__opened = opened
+      window.open = (url?: string | URL, target?: string) => {
+        opened.push([String(url), target])
+        return null
+      }
+    })
+    await page.reload()
     await openModal(page)
     await ui.allWalletsButton(page).click()
     await ui.search(page).fill('Rainbow')
     await ui.walletButton(page, 'Rainbow').waitFor({ timeout: 10_000 })
     await ui.walletButton(page, 'Rainbow').click()
-    const qr = ui.dialog(page).getByTestId('wc-qr')
-    await qr.waitFor({ state: 'visible', timeout: 20_000 })
-    const uri = (await qr.getAttribute('data-uri')) ?? ''
-    expect(uri).toMatch(/^wc:/)
     const link = ui.dialog(page).getByRole('link', { name: 'Open and continue in the wallet app' })
-    expect(await link.getAttribute('href')).toBe(`rainbow://wc?uri=${encodeURIComponent(uri)}`)
-    expect(offLoopback(pageRequests(page))).toEqual([])
+    await link.waitFor({ state: 'visible', timeout: 20_000 })
+    const href = (await link.getAttribute('href')) ?? ''
+    expect(href).toMatch(/^rainbow:\/\/wc\?uri=wc%3A/)
+    const uri = decodeURIComponent(href.slice('rainbow://wc?uri='.length))
+    const opened = () => page.evaluate(() => (window as unknown as { __opened: [string, string | undefined][] }).__opened)
+    await expect.poll(opened, { timeout: 10_000 }).toEqual([[href, '_self']])
+    expect(await ui.dialog(page).getByText('Continue in Rainbow').isVisible()).toBe(true)
+    expect(await ui.dialog(page).getByTestId('wc-qr').count()).toBe(0)
     await screenshot(page, join(t.env.artifactsDir, 'e2e'), 'walletconnect-mobile')
+    await ui.dialog(page).getByRole('button', { name: 'Copy link / other device' }).click()
+    const qr = ui.dialog(page).getByTestId('wc-qr')
+    await qr.waitFor({ state: 'visible' })
+    expect(await qr.getAttribute('data-uri')).toBe(uri)
+    await screenshot(page, join(t.env.artifactsDir, 'e2e'), 'walletconnect-mobile-qr')
+    // The visitor approves in the app and comes back: the page is connected, the app was opened once.
+    const w = await nodeWallet()
+    await w.approve(uri, [31337])
+    await waitConnected(page, 20_000)
+    expect(await opened()).toHaveLength(1)
+    expect(offLoopback(pageRequests(page))).toEqual([])
   })
 
   it("a device clock an hour ahead: the relay refuses its sign-in token and the view shows 'Session Expired' with the time-settings hint", async () => {

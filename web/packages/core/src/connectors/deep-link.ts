@@ -24,3 +24,13 @@ export function walletLinkTabs(wallet: { mobile_link?: string | null; desktop_li
   if (wallet?.webapp_link) tabs.push('web')
   return tabs
 }
+
+/**
+ * Hands a wallet link to the phone: a wallet's own scheme in this tab (the system opens the app
+ * and the page stays), a universal link in a new tab (the app when installed, else its site,
+ * never in the page's place).
+ */
+export function openWalletApp(href: string, win: Pick<Window, 'open'> = window): void {
+  if (/^https?:\/\//i.test(href)) win.open(href, '_blank', 'noreferrer')
+  else win.open(href, '_self')
+}

@@ -16,6 +16,7 @@ export const ui = {
   titles: {
     Connect: 'Connect Wallet',
     AllWallets: 'All Wallets',
+    GetWallet: 'Get a Wallet',
     Connecting: 'Connecting',
     Account: 'Account',
     Networks: 'Choose Network',
@@ -114,6 +115,8 @@ export const ui = {
     allWallets: 'All Wallets',
     walletsCount: ' wallets',
     directoryUnreachable: 'The wallet directory could not be reached.',
+    newToWallets: 'New to wallets?',
+    getWallet: 'Get a wallet',
     email: 'Email',
     continueWithEmail: 'Continue with email',
     continue: 'Continue',
@@ -160,6 +163,13 @@ export const ui = {
     getExtension: 'Get the extension',
     website: 'Website',
   },
+  getWallet: {
+    intro: 'A wallet keeps your keys and approves what you sign. Install one, then come back here to connect it.',
+    get: 'Get',
+    none: 'No wallet to suggest right now.',
+    dontHave: (name: string) => `Don't have ${name}?`,
+    getIt: 'Get it',
+  },
   walletConnect: {
     scan: (name: string) => `Scan this QR code with your phone, in ${name}`,
     scanAny: 'Scan this QR code with a WalletConnect wallet',
@@ -169,6 +179,7 @@ export const ui = {
     linkCopied: 'Link copied',
     copyFailed: 'Could not copy the link',
     openInApp: 'Open and continue in the wallet app',
+    otherDevice: 'Copy link / other device',
     openDesktop: (name: string) => `Open ${name} on this computer`,
     openWeb: (name: string) => `Open ${name} in the browser`,
     tabsLabel: 'How to connect',

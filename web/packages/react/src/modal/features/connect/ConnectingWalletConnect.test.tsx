@@ -3,6 +3,7 @@ import {
   WalletConnectError,
   walletConnectConnectors,
   type Connection,
+  type Wallet,
   type WalletConnectSession,
   type WalletConnectSessionHost,
 } from '@sigil/core'
@@ -128,5 +129,113 @@ describe('ConnectingWalletConnect', () => {
     await act(async () => appKit.client.goBack())
     await waitFor(() => expect(session.cancel).toHaveBeenCalled())
     await waitFor(() => expect(appKit.client.store.getState().chains.eip155?.connectionStatus).toBe('disconnected'))
+  })
+
+  describe('on a phone', () => {
+    const PHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1'
+    const rainbow = { id: 'rainbow', name: 'Rainbow', image_id: 'r', mobile_link: 'rainbow://' }
+    const buttons = () => [...shadow().querySelectorAll<HTMLElement>('button, a')]
+    const byText = (text: string) => buttons().find((b) => b.textContent?.trim() === text)
+
+    function phone() {
+      vi.spyOn(navigator, 'userAgent', 'get').mockReturnValue(PHONE)
+      return vi.spyOn(window, 'open').mockReturnValue(null)
+    }
+    afterEach(() => vi.restoreAllMocks())
+
+    it('tapping a wallet opens its app at once with the pairing URI; the button opens it again; the QR code waits behind "Copy link / other device"', async () => {
+      const open = phone()
+      const { appKit } = setup()
+      await act(() => appKit.open())
+      await act(async () => appKit.client.push('ConnectingWalletConnect', { wallet: rainbow }))
+      const deepLink = `rainbow://wc?uri=${encodeURIComponent(URI)}`
+      await waitFor(() => expect(open).toHaveBeenCalledWith(deepLink, '_self'))
+      const button = await waitFor(() => {
+        const a = shadow().querySelector<HTMLAnchorElement>('[data-testid="wc-deep-link"]')
+        if (!a) throw new Error('no deep link yet')
+        return a
+      })
+      expect(button.textContent).toBe('Open and continue in the wallet app')
+      expect(button.getAttribute('href')).toBe(deepLink)
+      expect(shadow().textContent).toContain('Continue in Rainbow')
+      expect(shadow().querySelector('[data-testid="wc-qr"]')).toBeNull()
+      expect(shadow().textContent).not.toContain('Scan this QR code')
+      await act(async () => byText('Copy link / other device')?.click())
+      const qr = await waitFor(() => {
+        const q = shadow().querySelector('[data-testid="wc-qr"]')
+        if (!q) throw new Error('no QR code')
+        return q
+      })
+      expect(qr.getAttribute('data-uri')).toBe(URI)
+      expect(byText('Copy link')).toBeDefined()
+      // Opened once for the attempt, not again on a render.
+      expect(open).toHaveBeenCalledTimes(1)
+    })
+
+    it('WalletConnect itself offers the wc: URI to any wallet app, without opening one by itself', async () => {
+      const open = phone()
+      const { appKit } = setup()
+      await act(() => appKit.open())
+      const row = await waitFor(wcRow)
+      await act(async () => row.click())
+      const link = await waitFor(() => {
+        const a = shadow().querySelector<HTMLAnchorElement>('[data-testid="wc-deep-link"]')
+        if (!a) throw new Error('no link yet')
+        return a
+      })
+      expect(link.getAttribute('href')).toBe(URI)
+      expect(open).not.toHaveBeenCalled()
+    })
+
+    it('coming back to the page with the relay lost reconnects it; with the relay up, nothing happens', async () => {
+      phone()
+      const { appKit, session, host } = setup()
+      await act(() => appKit.open())
+      await act(async () => appKit.client.push('ConnectingWalletConnect', { wallet: rainbow }))
+      await waitFor(() => expect(shadow().querySelector('[data-testid="wc-deep-link"]')).not.toBeNull())
+      const visible = vi.spyOn(document, 'visibilityState', 'get').mockReturnValue('visible')
+      act(() => document.dispatchEvent(new Event('visibilitychange')))
+      expect(session.retryRelay).not.toHaveBeenCalled()
+      act(() => host().setState({ relay: 'disconnected' }))
+      act(() => document.dispatchEvent(new Event('visibilitychange')))
+      await waitFor(() => expect(session.retryRelay).toHaveBeenCalledTimes(1))
+      visible.mockRestore()
+    })
+  })
+
+  const RAINBOW: Wallet = { id: 'rainbow', name: 'Rainbow', image_id: 'rb', mobile_link: 'rainbow://', homepage: 'https://rainbow.me/' }
+  const METAMASK: Wallet = {
+    id: 'mm',
+    name: 'MetaMask',
+    image_id: 'mm',
+    app_store: 'https://apps.apple.com/us/app/metamask/id1438144202',
+    chrome_store: 'https://chrome.google.com/webstore/detail/metamask/nkbihfbeogaeaoehlefnkodbefgpgknn',
+  }
+  it("a wallet's QR view says 'Don't have Rainbow? Get it' with its link", async () => {
+    const { appKit } = setup()
+    await act(() => appKit.open())
+    await act(async () => appKit.client.push('ConnectingWalletConnect', { wallet: RAINBOW }))
+    const line = await waitFor(() => {
+      const p = [...shadow().querySelectorAll('.newcomer')].find((e) => e.textContent?.startsWith("Don't have"))
+      if (!p) throw new Error('no line')
+      return p
+    })
+    expect(line.textContent).toBe("Don't have Rainbow?Get it")
+    expect(line.querySelector('a')?.getAttribute('href')).toBe('https://rainbow.me/')
+  })
+
+  it("on an iPhone, 'Get it' is the wallet's App Store page", async () => {
+    vi.spyOn(navigator, 'userAgent', 'get').mockReturnValue('Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Mobile/15E148')
+    vi.spyOn(window, 'open').mockReturnValue(null)
+    const { appKit } = setup()
+    await act(() => appKit.open())
+    await act(async () => appKit.client.push('ConnectingWalletConnect', { wallet: METAMASK }))
+    const link = await waitFor(() => {
+      const a = shadow().querySelector('.newcomer a')
+      if (!a) throw new Error('no link')
+      return a
+    })
+    expect(link.getAttribute('href')).toBe(METAMASK.app_store)
+    vi.restoreAllMocks()
   })
 })

@@ -2,6 +2,7 @@ import {
   errorText,
   isMobileDevice,
   isUserRejection,
+  openWalletApp,
   WALLET_CONNECT_ID,
   walletConnectOf,
   walletConnectLink,
@@ -16,6 +17,7 @@ import { useMessages, useModal, useOnce } from '../../context.js'
 import { QrCode } from '../../qr.js'
 import { Icons, RemoteImage, WALLET_CONNECT_LOGO } from '../../ui.js'
 import { WalletNotInstalledView } from './Connecting.js'
+import { useInstallLink } from './GetWallet.js'
 
 type Tab = 'mobile' | 'desktop' | 'web'
 type Route = RouteOf<'ConnectingWalletConnect'> | RouteOf<'ConnectingWalletConnectBasic'>
@@ -32,9 +34,12 @@ function useConnectorState(connector: WalletConnectConnector | undefined): Walle
 /**
  * ConnectingWalletConnect: a pairing through the relay, shown as a QR code (with the wallet's
  * logo) and a copyable link; tabs for the wallet's desktop and web apps where it has those links;
- * on a phone, 'Open and continue in the wallet app' (the wallet's deep link). A new URI replaces
- * one about to expire. Relay trouble (lost, reconnecting) and a refused sign-in token ('Session
- * Expired') show with a way to retry. ConnectingWalletConnectBasic is the same, QR code only.
+ * on a phone, the wallet app opens at once with the pairing URI (its deep link, or the wc: URI
+ * itself for any wallet), 'Open and continue in the wallet app' opens it again and the QR code
+ * waits behind 'Copy link / other device'. A new URI replaces one about to expire. Coming back to
+ * the page with the relay's socket gone reconnects it, so an approval given meanwhile arrives.
+ * Relay trouble (lost, reconnecting) and a refused sign-in token ('Session Expired') show with a
+ * way to retry. ConnectingWalletConnectBasic is the same without the wallet's other tabs.
  */
 export function ConnectingWalletConnectView({ route }: { route: Route }) {
   const { client, directory, shake } = useModal()
@@ -52,11 +57,16 @@ export function ConnectingWalletConnectView({ route }: { route: Route }) {
   const [tab, setTab] = useState<Tab>('mobile')
   const [failure, setFailure] = useState<{ text: string; rejected: boolean } | undefined>()
   const [copied, setCopied] = useState(false)
+  const [showQr, setShowQr] = useState(false)
+  const installLink = useInstallLink()
+  const getIt = directoryWallet ? installLink(directoryWallet) : undefined
   const attempt = useRef(0)
+  const appOpened = useRef(false)
 
   const run = useCallback(() => {
     if (!connector) return
     const id = ++attempt.current
+    appOpened.current = false
     setFailure(undefined)
     client.connect(connector.info.id, directoryWallet ? { wallet: directoryWallet } : {}).then(
       () => undefined,
@@ -82,6 +92,27 @@ export function ConnectingWalletConnectView({ route }: { route: Route }) {
         connector?.cancel()
       })
     }
+  }, [connector])
+
+  // On a phone the wallet app opens by itself once per attempt, with the attempt's first URI.
+  const appLink =
+    mobile && tab === 'mobile' && state.uri ? (directoryWallet ? walletConnectLink(directoryWallet.mobile_link, state.uri) : state.uri) : undefined
+  const autoOpen = directoryWallet && appLink && state.pairing === 'ready' ? appLink : undefined
+  useEffect(() => {
+    if (!autoOpen || appOpened.current) return
+    appOpened.current = true
+    openWalletApp(autoOpen)
+  }, [autoOpen])
+
+  // Back from the wallet app: a phone may have closed the relay's socket meanwhile.
+  useEffect(() => {
+    if (!connector) return
+    const onVisible = () => {
+      const { pairing, relay } = connector.getState()
+      if (document.visibilityState === 'visible' && pairing === 'ready' && relay !== 'connected') void connector.retryRelay().catch(() => undefined)
+    }
+    document.addEventListener('visibilitychange', onVisible)
+    return () => document.removeEventListener('visibilitychange', onVisible)
   }, [connector])
 
   const copy = useCallback(async () => {
@@ -122,38 +153,52 @@ export function ConnectingWalletConnectView({ route }: { route: Route }) {
   }
 
   const ready = state.pairing === 'ready' && state.uri
-  const body =
-    tab === 'mobile' ? (
-      <>
-        {mobile && link('mobile') ? (
-          <a className="btn block" href={link('mobile')} rel="noreferrer noopener" data-testid="wc-deep-link">
-            {m.openInApp}
-          </a>
-        ) : null}
-        {ready && state.uri ? (
-          <QrCode text={state.uri} label={m.qr} testId="wc-qr" logo={{ src: logo, name }} />
-        ) : (
-          <div className="wc-qr" aria-busy="true" data-testid="wc-qr-loading">
-            <span className="sub">{state.pairing === 'expired' ? m.expired : failure ? '' : m.generating}</span>
-          </div>
-        )}
-        <p className="sub">{directoryWallet ? m.scan(name) : m.scanAny}</p>
-      </>
-    ) : (
-      <>
-        <div className="wrap">
-          <RemoteImage src={logo} name={name} className="lg" />
+  // A phone with a way into a wallet app: the app first, the QR code for another device on demand.
+  const phoneFirst = mobile && tab === 'mobile' && (!directoryWallet || !!directoryWallet.mobile_link) && !showQr
+  const body = phoneFirst ? (
+    <>
+      <div className="wrap">
+        <span className={failure ? 'ring err' : 'ring'} aria-hidden="true" />
+        <RemoteImage src={logo} name={name} className="lg" />
+      </div>
+      <p className="headline">{ui.ui.connecting.continueIn(name)}</p>
+      <p className="sub">{state.pairing === 'expired' ? m.expired : ui.ui.connecting.acceptRequest}</p>
+      {appLink && ready ? (
+        <a className="btn block" href={appLink} target={/^https?:/i.test(appLink) ? '_blank' : undefined} rel="noreferrer noopener" data-testid="wc-deep-link">
+          {m.openInApp}
+        </a>
+      ) : (
+        <button type="button" className="btn block" disabled aria-busy="true">
+          {m.openInApp}
+        </button>
+      )}
+    </>
+  ) : tab === 'mobile' ? (
+    <>
+      {ready && state.uri ? (
+        <QrCode text={state.uri} label={m.qr} testId="wc-qr" logo={{ src: logo, name }} />
+      ) : (
+        <div className="wc-qr" aria-busy="true" data-testid="wc-qr-loading">
+          <span className="sub">{state.pairing === 'expired' ? m.expired : failure ? '' : m.generating}</span>
         </div>
-        <p className="headline">{m.approveIn(name)}</p>
-        {link(tab) ? (
-          <a className="btn" href={link(tab)} target={tab === 'web' ? '_blank' : undefined} rel="noreferrer noopener" data-testid={`wc-${tab}-link`}>
-            {tab === 'desktop' ? m.openDesktop(name) : m.openWeb(name)} <Icons.external />
-          </a>
-        ) : (
-          <p className="sub">{m.generating}</p>
-        )}
-      </>
-    )
+      )}
+      <p className="sub">{directoryWallet ? m.scan(name) : m.scanAny}</p>
+    </>
+  ) : (
+    <>
+      <div className="wrap">
+        <RemoteImage src={logo} name={name} className="lg" />
+      </div>
+      <p className="headline">{m.approveIn(name)}</p>
+      {link(tab) ? (
+        <a className="btn" href={link(tab)} target={tab === 'web' ? '_blank' : undefined} rel="noreferrer noopener" data-testid={`wc-${tab}-link`}>
+          {tab === 'desktop' ? m.openDesktop(name) : m.openWeb(name)} <Icons.external />
+        </a>
+      ) : (
+        <p className="sub">{m.generating}</p>
+      )}
+    </>
+  )
 
   return (
     <div className="connecting" data-testid="wc-view" data-status={failure ? 'error' : state.pairing} data-relay={state.relay}>
@@ -187,10 +232,22 @@ export function ConnectingWalletConnectView({ route }: { route: Route }) {
         <button type="button" className="btn secondary" onClick={run}>
           {m.newCode}
         </button>
+      ) : ready && phoneFirst ? (
+        <button type="button" className="btn secondary" onClick={() => setShowQr(true)}>
+          <Icons.copy /> {m.otherDevice}
+        </button>
       ) : ready ? (
         <button type="button" className="btn secondary" onClick={() => void copy()}>
           {copied ? <Icons.check /> : <Icons.copy />} {copied ? m.linkCopied : m.copyLink}
         </button>
+      ) : null}
+      {getIt ? (
+        <p className="newcomer">
+          {ui.ui.getWallet.dontHave(name)}
+          <a className="link" href={getIt} target="_blank" rel="noreferrer noopener">
+            {ui.ui.getWallet.getIt}
+          </a>
+        </p>
       ) : null}
     </div>
   )
