@@ -1,8 +1,8 @@
 /**
  * What a visitor meets on a first open, on a desktop (1280x900) and a phone (390x844), as issue
  * 22 found it: icons that never appeared, a page wider than the phone once connected, rows and
- * pills whose text wraps or is pushed out, toasts over the title, no help for a newcomer, no
- * favicon. Each check has its screenshot under test-artifacts/e2e/visitor/.
+ * pills whose text wraps or is pushed out, toasts over the title, no help for a newcomer (now 'New
+ * to wallets? Get a wallet' and 'Don't have X? Get it'), no favicon. Each check has its screenshot under test-artifacts/e2e/visitor/.
  */
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -313,5 +313,44 @@ describe('wallets featured per chain family', () => {
     expect(featured.some((name) => bitcoin.includes(name) && !evm.includes(name))).toBe(true)
     await page.waitForTimeout(300)
     await shot(page, 'three-families-page-connect')
+  })
+})
+
+describe.each(VIEWPORTS)('on a %s, a newcomer', (name, mobile) => {
+  it("finds 'New to wallets? Get a wallet' under the list: the directory's wallets with where to install them; a wallet's view says 'Don't have Rainbow? Get it'", async () => {
+    const page = await t.newPage({ mobile })
+    await openModal(page)
+    const newcomer = ui.dialog(page).getByTestId('connect-view').locator('.newcomer')
+    await newcomer.waitFor({ state: 'visible' })
+    expect(await newcomer.innerText()).toMatch(/^New to wallets\?\s*Get a wallet$/)
+    await shot(page, `newcomer-connect-${name}`)
+    await newcomer.getByRole('button', { name: 'Get a wallet' }).click()
+    const rows = ui.dialog(page).getByTestId('get-wallet-view').locator('a.row')
+    await expect.poll(() => rows.count(), { timeout: 10_000 }).toBeGreaterThanOrEqual(4)
+    const links = await rows.evaluateAll((list) => list.map((a) => [a.querySelector('.name')?.textContent, a.getAttribute('href'), a.getAttribute('target')]))
+    // The directory's own store links: Chrome's web store or the site on a computer, the app stores on the phone (an iPhone here).
+    for (const [, href, target] of links) {
+      expect(href).toMatch(/^https:\/\//)
+      expect(target).toBe('_blank')
+    }
+    const metamask = links.find(([n]) => n === 'MetaMask')
+    expect(metamask?.[1]).toBe(
+      mobile ? 'https://apps.apple.com/us/app/metamask/id1438144202' : 'https://chrome.google.com/webstore/detail/metamask/nkbihfbeogaeaoehlefnkodbefgpgknn',
+    )
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(mobile ? 390 : 1280)
+    await shot(page, `newcomer-get-wallet-${name}`)
+
+    await ui.backButton(page).click()
+    await ui.allWalletsButton(page).click()
+    await ui.search(page).fill('Rainbow')
+    await ui.walletButton(page, 'Rainbow').click()
+    const dontHave = ui.dialog(page).locator('.newcomer', { hasText: "Don't have Rainbow?" })
+    await dontHave.waitFor({ state: 'visible', timeout: 20_000 })
+    expect(await dontHave.getByRole('link', { name: 'Get it' }).getAttribute('href')).toBe(
+      mobile
+        ? 'https://apps.apple.com/app/apple-store/id1457119021?pt=119997837&ct=wc&mt=8'
+        : 'https://chrome.google.com/webstore/detail/rainbow/opfgelmcmbiajamepnmloijbpoleiama?utm_source=wc&utm_medium=connector&utm_campaign=wc',
+    )
+    await shot(page, `newcomer-dont-have-${name}`)
   })
 })

@@ -14,6 +14,8 @@ export interface ViewParams {
   // connect
   Connect: undefined
   AllWallets: undefined
+  /** For a visitor without a wallet: wallets to install, each with its store link. */
+  GetWallet: undefined
   ConnectingWalletConnectBasic: undefined
   /** A directory wallet the page has no connector for. */
   ConnectingWalletConnect: { wallet: Wallet }

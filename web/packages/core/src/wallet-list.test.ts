@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { buildConnectList, connectFamilies, enabledConnectMethods, interleaveWallets } from './wallet-list.js'
+import { buildConnectList, connectFamilies, enabledConnectMethods, installPlatform, interleaveWallets, walletInstallLink } from './wallet-list.js'
 import { bitcoin, ethereum, solana } from './networks.js'
 import type { SigilState } from './store.js'
 import { defaultFeatures, DEFAULT_CONNECTOR_ORDER } from './options.js'
@@ -105,5 +105,32 @@ describe('wallets per chain family', () => {
   it("takes each family's wallets in turn, each wallet once", () => {
     expect(interleaveWallets([[w('m'), w('t'), w('r')], [w('p'), w('t')], [w('x')]]).map((x) => x.id)).toEqual(['m', 'p', 'x', 't', 'r'])
     expect(interleaveWallets([])).toEqual([])
+  })
+})
+
+describe('getting a wallet', () => {
+  const metamask: Wallet = {
+    id: 'mm',
+    name: 'MetaMask',
+    image_id: 'mm',
+    app_store: 'https://apps.apple.com/us/app/metamask/id1438144202',
+    play_store: 'https://play.google.com/store/apps/details?id=io.metamask',
+    chrome_store: 'https://chrome.google.com/webstore/detail/metamask/nkbihfbeogaeaoehlefnkodbefgpgknn',
+    homepage: 'https://metamask.io/',
+  }
+  it("is the device's store, else the wallet's site", () => {
+    expect(walletInstallLink(metamask, 'ios')).toBe(metamask.app_store)
+    expect(walletInstallLink(metamask, 'android')).toBe(metamask.play_store)
+    expect(walletInstallLink(metamask, 'desktop')).toBe(metamask.chrome_store)
+    expect(walletInstallLink({ ...metamask, chrome_store: null }, 'desktop')).toBe('https://metamask.io/')
+    expect(walletInstallLink({ ...metamask, app_store: '' }, 'ios')).toBe('https://metamask.io/')
+  })
+  it('only over https: a javascript: or http: link is no link', () => {
+    expect(walletInstallLink({ ...metamask, chrome_store: 'javascript:alert(1)', homepage: 'http://metamask.io' }, 'desktop')).toBeUndefined()
+  })
+  it('knows the phone from its user agent', () => {
+    expect(installPlatform('Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Mobile/15E148')).toBe('ios')
+    expect(installPlatform('Mozilla/5.0 (Linux; Android 14; Pixel 8) Mobile Safari/537.36')).toBe('android')
+    expect(installPlatform('Mozilla/5.0 (X11; Linux x86_64) Chrome/131.0 Safari/537.36')).toBe('desktop')
   })
 })

@@ -152,3 +152,21 @@ export function enabledConnectMethods(features: Pick<Features, 'connectMethodsOr
     return true
   })
 }
+
+/** The device a visitor would install a wallet on: the store differs. */
+export type InstallPlatform = 'ios' | 'android' | 'desktop'
+
+export function installPlatform(userAgent: string): InstallPlatform {
+  if (/iPhone|iPad|iPod/i.test(userAgent)) return 'ios'
+  if (/Android/i.test(userAgent)) return 'android'
+  return 'desktop'
+}
+
+/**
+ * Where to get `wallet` on this device, from its directory record: its app store on a phone,
+ * its browser extension on a computer, else its site. Only https links.
+ */
+export function walletInstallLink(wallet: Wallet, platform: InstallPlatform): string | undefined {
+  const store = platform === 'ios' ? wallet.app_store : platform === 'android' ? wallet.play_store : wallet.chrome_store
+  return [store, wallet.homepage].find((link): link is string => typeof link === 'string' && /^https:\/\//i.test(link))
+}

@@ -203,6 +203,12 @@ export function ConnectView() {
           {m.directoryUnreachable}
         </p>
       ) : null}
+      <p className="newcomer">
+        {m.newToWallets}
+        <button type="button" className="link" onClick={() => client.push('GetWallet')}>
+          {m.getWallet}
+        </button>
+      </p>
     </div>
   )
 

@@ -1,4 +1,4 @@
-// The connect feature's views: the wallet list, every wallet, and connecting (a page wallet, WalletConnect).
+// The connect feature's views: the wallet list, every wallet, wallets to get, and connecting (a page wallet, WalletConnect).
 import { feature, type ViewEntries } from '../../registry.js'
 
 const connect = feature(() => import('./connect.js'))
@@ -12,6 +12,10 @@ export const connectViews = {
   AllWallets: connect(
     (m) => m.AllWalletsView,
     (_, m) => m.ui.titles.AllWallets,
+  ),
+  GetWallet: connect(
+    (m) => m.GetWalletView,
+    (_, m) => m.ui.titles.GetWallet,
   ),
   ConnectingExternal: connect<'ConnectingExternal'>(
     (m) => m.ConnectingExternalView,
