@@ -20,6 +20,15 @@ use crate::error::{without_type_names, ApiError, ErrorCode, LoggedCause};
 
 pub const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
 
+/// The most header bytes a request may carry. hyper refuses more than its read buffer itself,
+/// but only when they arrive in pieces: a whole head read at once parses before its size is
+/// checked. This check holds either way.
+pub const MAX_HEADER_BYTES: usize = 64 * 1024;
+
+fn header_bytes(req: &Request<Body>) -> usize {
+    req.headers().iter().map(|(name, value)| name.as_str().len() + value.len() + 4).sum()
+}
+
 /// Request ids: a random 64-bit prefix per process and a counter, shaped as a UUID.
 #[derive(Clone)]
 struct RequestIds {
@@ -90,11 +99,21 @@ where
             }
         };
         let (method, path) = (req.method().clone(), req.uri().path().to_owned());
-        let response = self.inner.call(req);
+        let response = (header_bytes(&req) <= MAX_HEADER_BYTES).then(|| self.inner.call(req));
         let config = self.config.clone();
         Box::pin(async move {
-            let Ok(res) = response.await;
-            let mut res = res.into_response();
+            let mut res = match response {
+                Some(response) => {
+                    let Ok(res) = response.await;
+                    res.into_response()
+                }
+                None => {
+                    let refused = ApiError::new(StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE, ErrorCode::HeadersTooLarge, "The request headers are too large");
+                    let mut res = refused.into_response();
+                    res.headers_mut().insert(header::CONNECTION, HeaderValue::from_static("close"));
+                    res
+                }
+            };
             if needs_json(&res) {
                 res = json_error(res, &config).await;
             }
