@@ -23,6 +23,7 @@ import {
   UnsupportedProviderMethodError,
   UserRejectedRequestError,
 } from './errors.js'
+import { featureErrors } from './messages/features.js'
 
 describe('error catalogue', () => {
   it('has the spec codes and texts', () => {
@@ -44,7 +45,7 @@ describe('error catalogue', () => {
     })
     expect(RpcErrorMessages[4001]).toBe('User rejected the request.')
     expect(ErrorMessages.projectIdNotConfigured).toBe('Project ID Not Configured')
-    expect(ErrorMessages.requestTimeout).toBe('The request took too long to respond.')
+    expect(featureErrors.requestTimeout).toBe('The request took too long to respond.')
     expect(tryAgainAfter(12_001)).toBe('Please try again after 13 seconds')
   })
 

@@ -87,20 +87,4 @@ describe('selecting a wallet', () => {
     expect(findConnectorForWallet([byInjected], wallet)).toBe(byInjected)
     expect(findConnectorForWallet([], wallet)).toBeUndefined()
   })
-  it("a wallet remembered from a page connector (no directory record) finds it by the connector's id, or by its name", () => {
-    // A Wallet Standard wallet: no rdns, no explorer id; the recent record carries its id and name.
-    const standard: Connector = {
-      id: 'wallet-standard:Sigil Solana',
-      name: 'Sigil Solana Test Wallet',
-      chain: 'solana',
-      namespaces: ['solana'],
-      type: 'ANNOUNCED',
-    }
-    const recent: Wallet = { id: standard.id, name: standard.name, image_id: '' }
-    expect(findConnectorForWallet([standard], recent)).toBe(standard)
-    // The same wallet through another family's connector of the same name.
-    const evm: Connector = { ...standard, id: 'multi-evm', chain: 'eip155', namespaces: ['eip155'] }
-    expect(findConnectorForWallet([evm], { ...recent, name: ' sigil solana test WALLET ' })).toBe(evm)
-    expect(findConnectorForWallet([evm], { id: 'other', name: 'Other', image_id: '' })).toBeUndefined()
-  })
 })

@@ -81,20 +81,16 @@ export function pickOpenView({ requested, isConnected, hasAdapters, isMobile }: 
 }
 
 /**
- * The page connector for a wallet: same explorer id, or the wallet's EIP-6963 rdns, or one of
- * its injected ids (e.g. `isMetaMask`) used as connector id; for a wallet remembered from a page
- * connector (a recent one), the connector's own id, else the same name (one wallet reached
- * through connectors of several families).
+ * The page connector for a directory wallet: same explorer id, or the wallet's EIP-6963 rdns,
+ * or one of its injected ids (e.g. `isMetaMask`) used as connector id.
  */
 export function findConnectorForWallet(connectors: readonly Connector[], wallet: Wallet): Connector | undefined {
   const rdns = wallet.rdns?.toLowerCase()
   const injectedIds = new Set((wallet.injected ?? []).map((i) => i.injected_id))
-  const name = wallet.name.trim().toLowerCase()
   return (
     connectors.find((c) => c.explorerId !== undefined && c.explorerId === wallet.id) ??
     connectors.find((c) => rdns !== undefined && (c.rdns?.toLowerCase() === rdns || c.id.toLowerCase() === rdns)) ??
-    connectors.find((c) => injectedIds.has(c.id) || c.id === wallet.id) ??
-    connectors.find((c) => c.name.trim().toLowerCase() === name)
+    connectors.find((c) => injectedIds.has(c.id))
   )
 }
 

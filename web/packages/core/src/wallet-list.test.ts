@@ -74,6 +74,22 @@ describe('wallets per chain family', () => {
     expect(items[0]).toMatchObject({ connector: { id: standard.id } })
   })
 
+  it("the same wallet through another family's connector (same name, any case) is one row", () => {
+    const evmSide: Connector = { ...standard, id: 'multi-evm', chain: 'eip155', namespaces: ['eip155'] }
+    const items = buildConnectList({
+      order: DEFAULT_CONNECTOR_ORDER,
+      connectors: [evmSide],
+      recent: [
+        { id: standard.id, name: ' sol WALLET ', image_id: '' },
+        { id: 'other', name: 'Other', image_id: 'o' },
+      ],
+    })
+    expect(items.map((i) => `${i.section}:${i.kind === 'wallet' ? i.wallet.id : i.connector.id}:${i.connector?.id}`)).toEqual([
+      `recent:${standard.id}:multi-evm`,
+      'recent:other:undefined',
+    ])
+  })
+
   it('recent wallets speaking none of the families listed are left out', () => {
     const items = buildConnectList({
       order: DEFAULT_CONNECTOR_ORDER,

@@ -44,7 +44,7 @@ export function buildConnectList(input: ConnectListInput): ConnectListItem[] {
 
   const addWallet = (section: 'recent' | 'featured' | 'custom' | 'recommended', wallet: Wallet) => {
     if (excluded.has(wallet.id) || shownWallets.has(wallet.id)) return false
-    const connector = findConnectorForWallet(input.connectors, wallet)
+    const connector = connectorFor(input.connectors, wallet)
     if (connector && shownConnectors.has(connector.id)) return false
     shownWallets.add(wallet.id)
     if (connector) shownConnectors.add(connector.id)
@@ -99,10 +99,21 @@ export function buildConnectList(input: ConnectListInput): ConnectListItem[] {
   return items
 }
 
+/**
+ * The page connector of a listed wallet: the directory's match (explorer id, rdns, injected id),
+ * else, for a wallet remembered from a page connector (a recent one), the connector's own id,
+ * else the same name (one wallet reached through connectors of several families). Kept out of
+ * the router's match, which loads with the page.
+ */
+function connectorFor(connectors: readonly Connector[], wallet: Wallet): Connector | undefined {
+  const name = wallet.name.trim().toLowerCase()
+  return findConnectorForWallet(connectors, wallet) ?? connectors.find((c) => c.id === wallet.id || c.name.trim().toLowerCase() === name)
+}
+
 /** Whether `wallet` speaks one of `namespaces`: by its page connector, else by its directory chains; unknown counts as yes. */
 function speaksAny(wallet: Wallet, connectors: readonly Connector[], namespaces: ReadonlySet<ChainNamespace> | undefined): boolean {
   if (!namespaces) return true
-  const connector = findConnectorForWallet(connectors, wallet)
+  const connector = connectorFor(connectors, wallet)
   if (connector) return connector.namespaces.some((ns) => namespaces.has(ns))
   if (!wallet.chains?.length) return true
   return wallet.chains.some((chain) => namespaces.has(chain.split(':')[0] as ChainNamespace))

@@ -65,7 +65,7 @@ describe('<ConnectButton/>', () => {
     await act(() => appKit.client.connect('com.test'))
     await flush()
     const balance = container.querySelector<HTMLElement>('.sigil-cb-bal') as HTMLElement
-    const account = container.querySelector<HTMLElement>('.sigil-cb-acct') as HTMLElement
+    const account = container.querySelector<HTMLElement>('.sigil-cb > span:last-child') as HTMLElement
     const viewport = (window as unknown as { happyDOM: { setViewport(v: { width: number; height: number }): void } }).happyDOM
     try {
       viewport.setViewport({ width: 1280, height: 900 })

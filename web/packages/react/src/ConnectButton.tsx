@@ -24,8 +24,7 @@ const CSS = `.sigil-cb{all:unset;box-sizing:border-box;display:inline-flex;align
 .sigil-cb:hover{filter:brightness(1.08)}.sigil-cb:focus-visible{outline:2px solid var(--sigil-accent,#3b6cf6);outline-offset:2px}
 .sigil-cb[data-size=sm]{height:32px;padding:0 12px;font-size:13px}.sigil-cb[aria-busy=true]{opacity:.8;cursor:progress}
 .sigil-cb[data-connected]{background:var(--sigil-cb-connected-bg,#f1f3f3);color:var(--sigil-cb-connected-fg,#141414);border:1px solid rgba(0,0,0,.08)}
-.sigil-cb-bal{opacity:.7;font-weight:500}.sigil-cb-acct{min-width:0;overflow:hidden;text-overflow:ellipsis}
-@media (max-width:480px){.sigil-cb{padding:0 12px}.sigil-cb-bal{display:none}}`
+.sigil-cb>span{overflow:hidden;text-overflow:ellipsis}.sigil-cb-bal{opacity:.7;font-weight:500}@media (max-width:480px){.sigil-cb-bal{display:none}}`
 
 function injectStyle(): void {
   if (typeof document === 'undefined' || document.getElementById(STYLE_ID)) return
@@ -73,9 +72,7 @@ export const ConnectButton = memo(function ConnectButton({
     content = (
       <>
         {balance && account.balance !== undefined ? <span className="sigil-cb-bal">{formatBalance(account.balance, account.balanceSymbol)}</span> : null}
-        <span className="sigil-cb-acct" title={account.address}>
-          {name ?? shortenAddress(account.address)}
-        </span>
+        <span title={account.address}>{name ?? shortenAddress(account.address)}</span>
       </>
     )
   } else content = connecting ? loadingLabel : label

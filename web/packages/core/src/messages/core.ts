@@ -1,6 +1,7 @@
 /*
  * The message catalogue's part that ships with core: the error catalogue of spec section 8 and
- * the JSON-RPC code texts (core throws them), and the connect button's words. The modal's view
+ * the JSON-RPC code texts (core throws them), and the connect button's words. The catalogue's
+ * texts for features that load on demand are in ./features.ts. The modal's view
  * texts are in ./ui.ts and load with the modal; ./index.ts joins both into the catalogue.
  */
 
@@ -23,34 +24,23 @@ export const rpc: Readonly<Record<number, string>> = {
   503: 'The service is unavailable.',
 }
 
-/** The spec's error catalogue, kept verbatim. */
+/** The spec's error catalogue, kept verbatim: the texts core uses (the rest are in ./features.ts). */
 export const errors = {
   tokenBalanceUnavailable: 'Token Balance Unavailable',
-  failedToFetchTransactions: 'Failed to fetch transactions',
-  gasPriceNetworkNotSupported: 'Network not supported for Gas Price',
-  swapsNetworkNotSupported: 'Network not supported for Swaps',
   failedToDisconnect: 'Failed to disconnect',
   failedToDisconnectChain: (chain: string, reason: string) => `Failed to disconnect chain ${chain}: ${reason}`,
   chainNotSupported: 'Chain is not supported',
   adapterNotFound: 'Adapter not found',
-  chainAdapterNotFound: 'Chain adapter not found',
   adapterForNamespaceMissing: (namespace: string) => `Adapter for namespace ${namespace} doesn't exist`,
-  caipNetworkUndefined: 'CaipNetwork is undefined',
   caipNetworkOrAddressUndefined: 'CaipNetwork or CaipAddress is undefined',
-  networkNotFound: 'Network not found',
   addressOrAuthConnectorNotFound: 'Address or auth connector not found',
   invalidChainId: 'Invalid chainId',
-  networkControllerClientNotSet: 'NetworkController client not set',
-  connectionControllerClientNotSet: 'ConnectionController client not set',
   invalidAppConfiguration: 'Invalid App Configuration',
-  invalidProjectId: 'Invalid Project ID',
   projectIdNotConfigured: 'Project ID Not Configured',
   sessionExpired: 'Session Expired',
   embeddedWalletNetworkError: 'Network Error - Could not load embedded wallet',
   embeddedWalletTimeout: 'Embedded Wallet Request Timed Out',
-  emailLoginDependency: 'Unable to load email login dependency',
   iframeNotSet: 'W3mFrame: iframe is not set',
-  parentNotSet: 'W3mFrame: parent is not set',
   requestAborted: 'Request was aborted',
   somethingWentWrong: 'Something went wrong',
   anErrorOccurred: 'An error occurred',
@@ -58,20 +48,13 @@ export const errors = {
   invalidEmail: 'Enter a valid email address',
   invalidOtp: 'Enter the 6-digit code',
   authInitFailed: 'A problem occurred while trying initialize authentication',
-  signatureDeclined: 'Signature declined',
-  smartAccountsUnsupported: 'This application might not support Smart Accounts',
   siweAndSiwx: 'Cannot set both `siweConfig` and `siwx` options',
   amountAndReceiverRequired: 'An amount and receiver address are required',
   tokenRequired: 'A token is required',
   unsupportedChain: 'Unsupported chain',
-  requestTimeout: 'The request took too long to respond.',
   unknown: 'Unknown error',
   invalidCaipAddress: 'Invalid CAIP address',
   invalidCaipNetworkId: 'Invalid CAIP network id',
-  errorResolvingName: 'Error resolving name',
-  errorFetchingNameSuggestions: 'Error fetching name suggestions',
-  errorFetchingNamesForAddress: 'Error fetching names for address',
-  errorRegisteringName: (name: string) => `Error registering name ${name}`,
   tryAgainAfter: (seconds: number) => `Please try again after ${seconds} seconds`,
   relayUnreachable: 'The WalletConnect relay could not be reached.',
   relayLost: 'The connection to the WalletConnect relay was lost.',

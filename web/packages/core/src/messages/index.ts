@@ -5,6 +5,7 @@
  * texts load with the modal, and a feature's texts with the feature, rather than with the host page.
  */
 import { connectButton, errors, rpc } from './core.js'
+import { featureErrors } from './features.js'
 import { login } from './login.js'
 import { send } from './send.js'
 import { ui } from './ui.js'
@@ -13,13 +14,14 @@ import { ui } from './ui.js'
 export interface Messages {
   rpc: Readonly<Record<number, string>>
   errors: typeof errors
+  featureErrors: typeof featureErrors
   connectButton: typeof connectButton
   login: typeof login
   send: typeof send
   ui: typeof ui
 }
 
-export const en: Messages = { rpc, errors, connectButton, login, send, ui }
+export const en: Messages = { rpc, errors, featureErrors, connectButton, login, send, ui }
 
 /** The catalogue in use. */
 export const messages: Messages = en

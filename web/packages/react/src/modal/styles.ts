@@ -150,6 +150,7 @@ button{font:inherit;color:inherit}
 .newcomer{display:flex;flex-wrap:wrap;justify-content:center;align-items:center;gap:4px 6px;margin:12px 0 0;font-size:14px;color:var(--c-fg2)}
 .link{appearance:none;border:0;background:none;padding:0;font:inherit;font-weight:600;color:var(--sigil-accent);text-decoration:none;cursor:pointer;white-space:nowrap}
 .link:hover{text-decoration:underline}
+a.row{text-decoration:none}a.row .tag{display:inline-flex;align-items:center;gap:4px}
 .divider{display:flex;align-items:center;gap:10px;margin:12px 0;color:var(--c-fg3);font-size:12px}
 .divider::before,.divider::after{content:"";flex:1;height:1px;background:var(--c-border)}
 .toast{align-self:center;display:flex;max-width:calc(100% - 28px);margin:0 14px 8px;padding:6px 14px;border-radius:999px;background:var(--c-surface2);color:var(--c-fg);font-size:13px;line-height:18px;animation:fade var(--t-view) ease both}

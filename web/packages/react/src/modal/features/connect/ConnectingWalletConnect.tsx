@@ -155,6 +155,12 @@ export function ConnectingWalletConnectView({ route }: { route: Route }) {
   const ready = state.pairing === 'ready' && state.uri
   // A phone with a way into a wallet app: the app first, the QR code for another device on demand.
   const phoneFirst = mobile && tab === 'mobile' && (!directoryWallet || !!directoryWallet.mobile_link) && !showQr
+  const appButton =
+    appLink && ready ? (
+      <a className="btn block" href={appLink} target={/^https?:/i.test(appLink) ? '_blank' : undefined} rel="noreferrer noopener" data-testid="wc-deep-link">
+        {m.openInApp}
+      </a>
+    ) : null
   const body = phoneFirst ? (
     <>
       <div className="wrap">
@@ -163,11 +169,7 @@ export function ConnectingWalletConnectView({ route }: { route: Route }) {
       </div>
       <p className="headline">{ui.ui.connecting.continueIn(name)}</p>
       <p className="sub">{state.pairing === 'expired' ? m.expired : ui.ui.connecting.acceptRequest}</p>
-      {appLink && ready ? (
-        <a className="btn block" href={appLink} target={/^https?:/i.test(appLink) ? '_blank' : undefined} rel="noreferrer noopener" data-testid="wc-deep-link">
-          {m.openInApp}
-        </a>
-      ) : (
+      {appButton ?? (
         <button type="button" className="btn block" disabled aria-busy="true">
           {m.openInApp}
         </button>
@@ -175,6 +177,7 @@ export function ConnectingWalletConnectView({ route }: { route: Route }) {
     </>
   ) : tab === 'mobile' ? (
     <>
+      {appButton}
       {ready && state.uri ? (
         <QrCode text={state.uri} label={m.qr} testId="wc-qr" logo={{ src: logo, name }} />
       ) : (
