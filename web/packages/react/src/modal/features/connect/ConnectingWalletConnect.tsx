@@ -154,7 +154,7 @@ export function ConnectingWalletConnectView({ route }: { route: Route }) {
 
   const ready = state.pairing === 'ready' && state.uri
   // A phone with a way into a wallet app: the app first, the QR code for another device on demand.
-  const phoneFirst = mobile && tab === 'mobile' && (!directoryWallet || !!directoryWallet.mobile_link) && !showQr
+  const phoneFirst = mobile && tab === 'mobile' && (!directoryWallet || walletConnectLink(directoryWallet.mobile_link, 'wc:') !== undefined) && !showQr
   const appButton =
     appLink && ready ? (
       <a className="btn block" href={appLink} target={/^https?:/i.test(appLink) ? '_blank' : undefined} rel="noreferrer noopener" data-testid="wc-deep-link">
