@@ -54,7 +54,22 @@ export const emb = {
 export async function rejectInFrame(page: Page): Promise<void> {
   await emb.approval(page).waitFor({ state: 'visible' })
   await expect.poll(() => emb.approveButton(page).isEnabled(), { timeout: 10_000 }).toBe(true)
-  await emb.rejectButton(page).click()
+  // A click sent the moment the view arms is now and then delivered to neither document (seen
+  // with the host page scrolled, the frame laid over the modal): as a person would, click again
+  // while the request still shows.
+  await expect
+    .poll(
+      async () => {
+        if (await emb.approval(page).isVisible())
+          await emb
+            .rejectButton(page)
+            .click({ timeout: 2_000 })
+            .catch(() => undefined)
+        return emb.approval(page).isVisible()
+      },
+      { timeout: 15_000, interval: 1_000 },
+    )
+    .toBe(false)
 }
 
 /** Where an element of the frame shows: in full inside the frame, the modal's card and the viewport, and not covered. */

@@ -29,8 +29,8 @@ export const MODAL_CSS = /* css */ `
   font-family:var(--sigil-font-family);font-size:15px;line-height:1.35;color:var(--c-fg);
   -webkit-font-smoothing:antialiased;text-align:left;
 }
-.root[data-theme=light]{--c-bg:#ffffff;--c-fg:#141414;--c-fg2:#5c6464;--c-fg3:#9aa3a3;--c-surface:#f3f4f4;--c-surface2:#e9ebeb;--c-border:rgba(0,0,0,.08);--c-overlay:rgba(0,0,0,.3);--c-error:#d92d3f;--c-success:#0a7d38;--c-shadow:0 16px 48px rgba(0,0,0,.18)}
-.root[data-theme=dark]{--c-bg:#121313;--c-fg:#e4e7e7;--c-fg2:#949e9e;--c-fg3:#6c7474;--c-surface:#1e2020;--c-surface2:#272a2a;--c-border:rgba(255,255,255,.08);--c-overlay:rgba(0,0,0,.55);--c-error:#f25a67;--c-success:#26d962;--c-shadow:0 16px 48px rgba(0,0,0,.5)}
+.root[data-theme=light]{--c-bg:#ffffff;--c-fg:#141414;--c-fg2:#5c6464;--c-fg3:#9aa3a3;--c-surface:#f3f4f4;--c-surface2:#e9ebeb;--c-border:rgba(0,0,0,.08);--c-overlay:rgba(0,0,0,.3);--c-error:#c0223a;--c-success:#08702f;--c-shadow:0 16px 48px rgba(0,0,0,.18)}
+.root[data-theme=dark]{--c-bg:#121313;--c-fg:#e4e7e7;--c-fg2:#949e9e;--c-fg3:#6c7474;--c-surface:#1e2020;--c-surface2:#272a2a;--c-border:rgba(255,255,255,.08);--c-overlay:rgba(0,0,0,.55);--c-error:#f6737e;--c-success:#26d962;--c-shadow:0 16px 48px rgba(0,0,0,.5)}
 .overlay{position:fixed;left:var(--vv-left,0);top:var(--vv-top,0);width:var(--vv-width,100%);height:var(--vv-height,100%);display:flex;align-items:center;justify-content:center;padding:8px;background:var(--c-overlay)}
 .card{position:relative;width:360px;max-width:100%;max-height:100%;display:flex;flex-direction:column;background:var(--c-bg);color:var(--c-fg);border:1px solid var(--c-border);border-radius:var(--r-l);box-shadow:var(--c-shadow);overflow:hidden;outline:none}
 .card:focus,.card:focus-visible{outline:none !important}
@@ -148,8 +148,8 @@ button{font:inherit;color:inherit}
 .socials{display:flex;gap:6px}
 .socials .icon-btn{flex:1;border-radius:var(--r-m);background:var(--c-surface);width:auto}
 .newcomer{display:flex;flex-wrap:wrap;justify-content:center;align-items:center;gap:4px 6px;margin:12px 0 0;font-size:14px;color:var(--c-fg2)}
-.link{appearance:none;border:0;background:none;padding:0;font:inherit;font-weight:600;color:var(--sigil-accent);text-decoration:none;cursor:pointer;white-space:nowrap}
-.link:hover{text-decoration:underline}
+.link{appearance:none;border:0;background:none;padding:0;font:inherit;font-weight:600;color:var(--c-fg);text-decoration:underline;text-underline-offset:2px;cursor:pointer;white-space:nowrap}
+.link:hover{color:var(--sigil-accent)}
 a.row{text-decoration:none}a.row .tag{display:inline-flex;align-items:center;gap:4px}
 .divider{display:flex;align-items:center;gap:10px;margin:12px 0;color:var(--c-fg3);font-size:12px}
 .divider::before,.divider::after{content:"";flex:1;height:1px;background:var(--c-border)}

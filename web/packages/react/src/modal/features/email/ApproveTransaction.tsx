@@ -52,6 +52,12 @@ export function slotHeight(wanted: number | undefined, room: number | undefined)
 }
 
 /**
+ * The place the frame is laid over now. One approval's view can still be leaving (the modal
+ * closing) while the next one's shows: only the newest place shows or hides the frame.
+ */
+let frameOwner: object | undefined
+
+/**
  * A place in the view the frame is laid over, as tall as the frame's view says it needs (within
  * the room the card has), following it every frame (the modal animates its height).
  */
@@ -61,6 +67,8 @@ function FrameSlot({ loading }: { loading: string }) {
   const available = embeddedWalletAvailable(client)
   useEffect(() => {
     if (!available) return
+    const owner = {}
+    frameOwner = owner
     let frame = 0
     let last = ''
     // What the frame said its view needs, once shown (it says so at each showing).
@@ -75,7 +83,7 @@ function FrameSlot({ loading }: { loading: string }) {
         if (el.style.height !== height) el.style.height = height
         const r = el.getBoundingClientRect()
         const key = `${r.left},${r.top},${r.width},${r.height}`
-        if (key !== last) {
+        if (key !== last && frameOwner === owner) {
           last = key
           showEmbeddedFrame(client, { left: r.left, top: r.top, width: r.width, height: r.height })
         }
@@ -86,6 +94,8 @@ function FrameSlot({ loading }: { loading: string }) {
     return () => {
       stop()
       cancelAnimationFrame(frame)
+      if (frameOwner !== owner) return
+      frameOwner = undefined
       showEmbeddedFrame(client, undefined)
     }
   }, [available, client])
