@@ -46,7 +46,7 @@ export {
   type WalletConnectSessionHost,
   type WalletConnectState,
 } from './connectors/walletconnect.js'
-export { openWalletApp, walletConnectLink, walletLinkTabs } from './connectors/deep-link.js'
+export { openWalletApp, walletConnectLink, walletLinkTabs, walletLinkTarget } from './connectors/deep-link.js'
 export { isEip1193Provider, type Eip1193Listener, type Eip1193Provider } from './eip1193.js'
 export * from './actions/index.js'
 export { emitter, type Emitter } from './emitter.js'

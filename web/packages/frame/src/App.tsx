@@ -187,7 +187,8 @@ function CopyButton({ text, label, disabled, testId }: { text: string; label: st
   )
 }
 
-function CopyIcon() {
+/** A 16 px line icon in the text's colour. */
+function Icon({ strokeWidth = 2, children }: { strokeWidth?: number; children: ReactNode }) {
   return (
     <svg
       width="16"
@@ -195,34 +196,28 @@ function CopyIcon() {
       viewBox="0 0 24 24"
       fill="none"
       stroke="currentColor"
-      strokeWidth="2"
+      strokeWidth={strokeWidth}
       strokeLinecap="round"
       strokeLinejoin="round"
       aria-hidden="true"
     >
-      <rect x="9" y="9" width="12" height="12" rx="2" />
-      <path d="M5 15H4a2 2 0 0 1-2-2V4a2 2 0 0 1 2-2h9a2 2 0 0 1 2 2v1" />
+      {children}
     </svg>
   )
 }
 
-function CheckIcon() {
-  return (
-    <svg
-      width="16"
-      height="16"
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth="2.5"
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden="true"
-    >
-      <path d="M20 6 9 17l-5-5" />
-    </svg>
-  )
-}
+const CopyIcon = () => (
+  <Icon>
+    <rect x="9" y="9" width="12" height="12" rx="2" />
+    <path d="M5 15H4a2 2 0 0 1-2-2V4a2 2 0 0 1 2-2h9a2 2 0 0 1 2 2v1" />
+  </Icon>
+)
+
+const CheckIcon = () => (
+  <Icon strokeWidth={2.5}>
+    <path d="M20 6 9 17l-5-5" />
+  </Icon>
+)
 
 /** The key export: a code to the user's email first; then the keys, here only, each with its copy button. */
 function Export({ controller, state, keyExport }: { controller: FrameController; state: FrameState; keyExport: KeyExport }) {

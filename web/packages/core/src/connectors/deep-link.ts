@@ -26,11 +26,17 @@ export function walletLinkTabs(wallet: { mobile_link?: string | null; desktop_li
 }
 
 /**
- * Hands a wallet link to the phone: a wallet's own scheme in this tab (the system opens the app
- * and the page stays), a universal link in a new tab (the app when installed, else its site,
+ * Where a wallet link opens on a phone: a wallet's own scheme in this tab (the system opens the
+ * app and the page stays), a universal link in a new tab (the app when installed, else its site,
  * never in the page's place).
  */
+export function walletLinkTarget(href: string): '_blank' | '_self' {
+  return /^https?:\/\//i.test(href) ? '_blank' : '_self'
+}
+
+/** Hands a wallet link to the phone, in the tab `walletLinkTarget` says. */
 export function openWalletApp(href: string, win: Pick<Window, 'open'> = window): void {
-  if (/^https?:\/\//i.test(href)) win.open(href, '_blank', 'noreferrer')
-  else win.open(href, '_self')
+  const target = walletLinkTarget(href)
+  if (target === '_blank') win.open(href, target, 'noreferrer')
+  else win.open(href, target)
 }

@@ -1,9 +1,10 @@
-import { isMobileDevice, walletConnectOf, type ChainNamespace, type Connector, type ResolvedOptions, type SigilState, type Wallet } from '@sigil/core'
-import { buildConnectList, connectFamilies, enabledConnectMethods, interleaveWallets, type ConnectListItem } from '@sigil/core/wallet-list'
+import { isMobileDevice, walletConnectOf, type Connector, type ResolvedOptions, type SigilState, type Wallet } from '@sigil/core'
+import { buildConnectList, enabledConnectMethods, type ConnectListItem } from '@sigil/core/wallet-list'
 import { Fragment, useEffect, useMemo } from 'react'
-import { useMessages, useModal, useStore, useWalletPage, useWalletPages } from '../../context.js'
+import { useMessages, useModal, useStore, useWalletPage } from '../../context.js'
 import { loadable } from '../../loadable.js'
 import { Icons, RemoteImage, WALLET_CONNECT_LOGO } from '../../ui.js'
+import { LoadingRows, useFamilyWallets } from './family-wallets.js'
 
 // Loaded only when the host turned email or socials on.
 const emailSocial = () => import('./EmailSocial.js')
@@ -23,9 +24,6 @@ export function preloadConnectView(options: ResolvedOptions): Promise<unknown> {
 
 const selectConnectors = (s: SigilState) => s.connectors
 const selectRecent = (s: SigilState) => s.recentWallets
-const selectNetworks = (s: SigilState) => s.networks
-/** The families listed, as one string (a stable value for the store selector). */
-const selectFamilies = (s: SigilState) => connectFamilies(s).join(' ')
 
 /** A directory-shaped record for a page connector, so it can be remembered as a recent wallet. */
 export function walletForConnector(connector: Connector, directoryWallets: readonly Wallet[]): Wallet {
@@ -67,8 +65,6 @@ export function ConnectView() {
   const { features, featuredWalletIds, excludeWalletIds } = client.options
   const connectors = useStore(selectConnectors)
   const recent = useStore(selectRecent)
-  const networks = useStore(selectNetworks)
-  const families = useStore(selectFamilies)
   const firstParams = useMemo(() => directory.pageParams(1), [directory])
   const featuredParams = useMemo(() => directory.featuredParams(), [directory])
   const first = useWalletPage(firstParams)
@@ -77,10 +73,7 @@ export function ConnectView() {
   // The families listed: the page's, or the one the visitor connects further. Only connectors of
   // those; one wallet reached several ways (one connector per chain family) is listed once,
   // with the families it speaks; the recommended wallets are each family's first in turn.
-  const namespaces = useMemo(() => new Set(families.split(' ') as ChainNamespace[]), [families])
-  const familyParams = useMemo(() => [...namespaces].map((ns) => directory.familyParams(ns, networks)), [directory, namespaces, networks])
-  const familyPages = useWalletPages(familyParams)
-  const recommended = useMemo(() => interleaveWallets(familyPages.map((entry) => entry.page?.data ?? [])), [familyPages])
+  const { namespaces, wallets: recommended, loading: familiesLoading } = useFamilyWallets()
   const groups = useMemo(() => {
     const byName = new Map<string, Connector[]>()
     for (const c of connectors) {
@@ -172,15 +165,7 @@ export function ConnectView() {
             </li>
           )
         })}
-        {familyPages.some((entry) => entry.loading && !entry.page)
-          ? [0, 1, 2].map((i) => (
-              <li key={`skeleton-${i}`} aria-hidden="true">
-                <div className="row" style={{ cursor: 'default' }}>
-                  <span className="img" data-state="loading" />
-                </div>
-              </li>
-            ))
-          : null}
+        {familiesLoading ? <LoadingRows /> : null}
         {features.allWallets ? (
           <li>
             <button type="button" className="row" data-section="all" onClick={() => client.push('AllWallets')}>

@@ -7,6 +7,7 @@ import {
   walletConnectOf,
   walletConnectLink,
   walletLinkTabs,
+  walletLinkTarget,
   type RouteOf,
   type Wallet,
   type WalletConnectConnector,
@@ -157,7 +158,7 @@ export function ConnectingWalletConnectView({ route }: { route: Route }) {
   const phoneFirst = mobile && tab === 'mobile' && (!directoryWallet || walletConnectLink(directoryWallet.mobile_link, 'wc:') !== undefined) && !showQr
   const appButton =
     appLink && ready ? (
-      <a className="btn block" href={appLink} target={/^https?:/i.test(appLink) ? '_blank' : undefined} rel="noreferrer noopener" data-testid="wc-deep-link">
+      <a className="btn block" href={appLink} target={walletLinkTarget(appLink)} rel="noreferrer noopener" data-testid="wc-deep-link">
         {m.openInApp}
       </a>
     ) : null

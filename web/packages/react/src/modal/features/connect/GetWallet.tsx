@@ -1,14 +1,11 @@
-import type { ChainNamespace, SigilState } from '@sigil/core'
-import { connectFamilies, installPlatform, interleaveWallets, walletInstallLink } from '@sigil/core/wallet-list'
+import { installPlatform, walletInstallLink } from '@sigil/core/wallet-list'
 import { useMemo } from 'react'
-import { useMessages, useModal, useStore, useWalletPages } from '../../context.js'
+import { useMessages, useModal } from '../../context.js'
 import { Icons, RemoteImage } from '../../ui.js'
+import { LoadingRows, useFamilyWallets } from './family-wallets.js'
 
 /** How many wallets the view suggests. */
 const SUGGESTED = 6
-
-const selectNetworks = (s: SigilState) => s.networks
-const selectFamilies = (s: SigilState) => connectFamilies(s).join(' ')
 
 /** The store link of a wallet on this device (app store on a phone, extension on a computer, else its site). */
 export function useInstallLink() {
@@ -25,20 +22,16 @@ export function useInstallLink() {
 export function GetWalletView() {
   const { directory } = useModal()
   const m = useMessages().ui.getWallet
-  const networks = useStore(selectNetworks)
-  const families = useStore(selectFamilies)
-  const params = useMemo(() => families.split(' ').map((ns) => directory.familyParams(ns as ChainNamespace, networks)), [directory, families, networks])
-  const pages = useWalletPages(params)
+  const { wallets: familyWallets, loading } = useFamilyWallets()
   const installLink = useInstallLink()
   const wallets = useMemo(
     () =>
-      interleaveWallets(pages.map((entry) => entry.page?.data ?? []))
+      familyWallets
         .map((wallet) => ({ wallet, link: installLink(wallet) }))
         .filter((w): w is { wallet: typeof w.wallet; link: string } => w.link !== undefined)
         .slice(0, SUGGESTED),
-    [pages, installLink],
+    [familyWallets, installLink],
   )
-  const loading = pages.some((entry) => entry.loading && !entry.page)
   return (
     <div className="scroll" data-testid="get-wallet-view">
       <p className="sub" style={{ marginBottom: 12 }}>
@@ -56,15 +49,7 @@ export function GetWalletView() {
             </a>
           </li>
         ))}
-        {loading
-          ? [0, 1, 2].map((i) => (
-              <li key={`skeleton-${i}`} aria-hidden="true">
-                <div className="row" style={{ cursor: 'default' }}>
-                  <span className="img" data-state="loading" />
-                </div>
-              </li>
-            ))
-          : null}
+        {loading ? <LoadingRows /> : null}
       </ul>
       {!loading && wallets.length === 0 ? (
         <p className="sub" role="status" style={{ marginTop: 8, textAlign: 'center' }}>
