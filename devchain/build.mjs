@@ -11,7 +11,17 @@ import solc from 'solc';
 const here = dirname(fileURLToPath(import.meta.url));
 export const CONTRACTS_DIR = join(here, 'contracts');
 export const BUILD_DIR = join(here, 'build');
-export const CONTRACT_NAMES = ['SigilToken', 'SigilPair', 'ContractWallet', 'NameRegistry', 'NameResolver', 'FarcasterIdRegistry'];
+export const CONTRACT_NAMES = [
+  'SigilToken',
+  'SigilPair',
+  'ContractWallet',
+  'NameRegistry',
+  'NameResolver',
+  'FarcasterIdRegistry',
+  'NoReturnToken',
+  'SigilBadge',
+  'SigilItems',
+];
 
 // Fixed settings: 'cancun' runs on anvil and on every chain Sigil configures.
 const SETTINGS = {

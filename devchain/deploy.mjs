@@ -2,7 +2,7 @@
 // Deploys Sigil's dev-chain contracts to a running anvil (or any node with an unlocked
 // account) and writes their addresses as JSON.
 //
-// Usage: node devchain/deploy.mjs --rpc http://127.0.0.1:PORT [--out FILE.json]
+// Usage: node devchain/deploy.mjs --rpc http://127.0.0.1:PORT [--out FILE.json] [--metadata-base URL]
 //
 // Deploys, from the node's first unlocked account (anvil account 0):
 //   - SGL  "Sigil"            18 decimals, 1,000,000 supply
@@ -13,7 +13,12 @@
 //     bob.eth (account 2) resolve both ways; account 3's reverse record claims alice.eth,
 //     which does not point back to it, so it must not be shown as account 3's name
 //   - a Farcaster-style ID registry: fid 1 held by account 1, fid 2 by account 2
-// and sends 1,000 SGL to accounts 1..3. New contracts are deployed last, so the addresses of
+//   - USDT "Tether USD (test)" 6 decimals, 1,000,000 supply, a NoReturnToken: like mainnet USDT,
+//     transfer/transferFrom/approve return no bool and approve refuses non-zero -> non-zero
+//   - NFTs: a SigilBadge (ERC-721 "Sigil Badge" SBG, badges #1 and #2 to account 1) and a
+//     SigilItems (ERC-1155, 5 of item 1 to account 1); their metadata URIs are under
+//     --metadata-base (default ipfs://sigil-dev): <base>/badge/<id> and <base>/items/{id}.json
+// and sends 1,000 SGL and 1,000 USDT to accounts 1..3. New contracts are deployed last, so the addresses of
 // the earlier ones stay the same on a fresh anvil. Builds the contracts first if build/ is missing.
 // The JSON goes to stdout (and to --out); progress goes to stderr.
 import { writeFileSync, mkdirSync } from 'node:fs';
@@ -26,6 +31,17 @@ export const SGL = { symbol: 'SGL', name: 'Sigil', decimals: 18, supply: '100000
 export const USDC = { symbol: 'USDC', name: 'USD Coin (test)', decimals: 6, supply: '1000000' };
 export const PAIR_SEED = { SGL: '10000', USDC: '25000' }; // 1 SGL = 2.50 USDC
 export const GIFT_SGL = '1000'; // to accounts 1..3
+export const USDT = { symbol: 'USDT', name: 'Tether USD (test)', decimals: 6, supply: '1000000' };
+export const GIFT_USDT = '1000'; // to accounts 1..3
+export const DEFAULT_METADATA_BASE = 'ipfs://sigil-dev';
+export const BADGES_TO_ACCOUNT_1 = 2; // ids 1 and 2
+export const ITEM = { id: 1, amount: 5 }; // to account 1
+
+/** The NFT metadata URIs under `base`: the badge's baseURI and the items' `{id}` template. */
+export function metadataUris(base = DEFAULT_METADATA_BASE) {
+  const root = base.replace(/\/+$/, '');
+  return { badgeBaseUri: `${root}/badge/`, itemsUri: `${root}/items/{id}.json` };
+}
 // A tiny SVG avatar as a data URL: works offline, in the browser and in tests.
 export const ALICE_AVATAR =
   'data:image/svg+xml;base64,' +
@@ -36,7 +52,7 @@ function log(msg) {
 }
 
 function parseArgs(argv) {
-  const args = { rpc: undefined, out: undefined };
+  const args = { rpc: undefined, out: undefined, metadataBase: undefined };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const take = () => {
@@ -48,14 +64,17 @@ function parseArgs(argv) {
     else if (a.startsWith('--rpc=')) args.rpc = a.slice(6);
     else if (a === '--out') args.out = take();
     else if (a.startsWith('--out=')) args.out = a.slice(6);
+    else if (a === '--metadata-base') args.metadataBase = take();
+    else if (a.startsWith('--metadata-base=')) args.metadataBase = a.slice(16);
     else if (a === '-h' || a === '--help') args.help = true;
     else throw new Error(`unknown argument: ${a}`);
   }
   return args;
 }
 
-export async function deploy({ rpcUrl }) {
+export async function deploy({ rpcUrl, metadataBase = DEFAULT_METADATA_BASE }) {
   if (!rpcUrl) throw new Error('missing --rpc URL');
+  if (!/^[a-z][a-z0-9+.-]*:\S*$/i.test(metadataBase)) throw new Error(`--metadata-base '${metadataBase}' is not a URL`);
   if (!isBuilt()) {
     log('build/ missing: compiling contracts');
     build();
@@ -127,6 +146,43 @@ export async function deploy({ rpcUrl }) {
 
   const ens = await deployNames();
   const farcaster = await deployFarcaster();
+  const usdt = await deployUsdt();
+  const nfts = await deployNfts();
+
+  // USDT as mainnet has it: no bool from transfer/approve (see contracts/NoReturnToken.sol).
+  async function deployUsdt() {
+    const art = loadArtifact('NoReturnToken');
+    const address = await deployContract(
+      art,
+      [USDT.name, USDT.symbol, USDT.decimals, parseUnits(USDT.supply, USDT.decimals)],
+      'USDT',
+    );
+    for (const to of accounts.slice(1, 4)) {
+      await send(address, art.abi, 'transfer', [to, parseUnits(GIFT_USDT, USDT.decimals)], `gift USDT to ${to}`);
+    }
+    return address;
+  }
+
+  // An ERC-721 with badges #1 and #2 and an ERC-1155 with 5 of item 1, all held by account 1.
+  async function deployNfts() {
+    const { badgeBaseUri, itemsUri } = metadataUris(metadataBase);
+    const badgeArt = loadArtifact('SigilBadge');
+    const itemsArt = loadArtifact('SigilItems');
+    const badge = await deployContract(badgeArt, [badgeBaseUri], 'SigilBadge');
+    for (let i = 1; i <= BADGES_TO_ACCOUNT_1; i++) {
+      await send(badge, badgeArt.abi, 'mint', [accounts[1]], `badge #${i} to ${accounts[1]}`);
+    }
+    const items = await deployContract(itemsArt, [itemsUri], 'SigilItems');
+    await send(items, itemsArt.abi, 'mint', [accounts[1], BigInt(ITEM.id), BigInt(ITEM.amount)], `item ${ITEM.id} x${ITEM.amount} to ${accounts[1]}`);
+    const [name, symbol] = await Promise.all([
+      pub.readContract({ address: badge, abi: badgeArt.abi, functionName: 'name' }),
+      pub.readContract({ address: badge, abi: badgeArt.abi, functionName: 'symbol' }),
+    ]);
+    return {
+      erc721: { address: badge, name, symbol, baseUri: badgeBaseUri },
+      erc1155: { address: items, uri: itemsUri },
+    };
+  }
 
   // Farcaster: fid 1 is held by account 1 (alice), fid 2 by account 2 (bob).
   async function deployFarcaster() {
@@ -184,6 +240,7 @@ export async function deploy({ rpcUrl }) {
     tokens: [
       { address: sgl, symbol: SGL.symbol, name: SGL.name, decimals: SGL.decimals },
       { address: usdc, symbol: USDC.symbol, name: USDC.name, decimals: USDC.decimals },
+      { address: usdt, symbol: USDT.symbol, name: USDT.name, decimals: USDT.decimals, noReturn: true },
     ],
     pairs: [
       { address: pair, base: 'SGL', quote: 'USDC', token0: getAddress(token0), token1: getAddress(token1) },
@@ -191,6 +248,7 @@ export async function deploy({ rpcUrl }) {
     contractWallet: { address: contractWallet, owner: deployer },
     ens,
     farcaster,
+    nfts,
   };
 }
 
@@ -203,11 +261,11 @@ async function main() {
     process.exit(2);
   }
   if (args.help || !args.rpc) {
-    console.error('usage: node devchain/deploy.mjs --rpc http://127.0.0.1:PORT [--out FILE.json]');
+    console.error('usage: node devchain/deploy.mjs --rpc http://127.0.0.1:PORT [--out FILE.json] [--metadata-base URL]');
     process.exit(args.help ? 0 : 2);
   }
   try {
-    const result = await deploy({ rpcUrl: args.rpc });
+    const result = await deploy({ rpcUrl: args.rpc, metadataBase: args.metadataBase });
     const text = `${JSON.stringify(result, null, 2)}\n`;
     if (args.out) {
       const out = resolve(args.out);

@@ -22,9 +22,12 @@ import {
   namehash,
   labelhash,
   zeroAddress,
+  encodeFunctionData,
+  decodeEventLog,
 } from 'viem';
 import { mnemonicToAccount } from 'viem/accounts';
 import { compile, loadArtifact, CONTRACT_NAMES } from './build.mjs';
+import { metadataUris } from './deploy.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const MAGIC = '0x1626ba7e';
@@ -167,8 +170,22 @@ test('output JSON has the documented shape', () => {
   assert.equal(deployed.deployer, accounts[0]);
   assert.deepEqual(
     deployed.tokens.map((t) => [t.symbol, t.decimals]),
-    [['SGL', 18], ['USDC', 6]],
+    [['SGL', 18], ['USDC', 6], ['USDT', 6]],
   );
+  assert.deepEqual(
+    deployed.tokens.map((t) => t.noReturn),
+    [undefined, undefined, true],
+    'only USDT is marked as returning no bool',
+  );
+  assert.equal(sym('USDT').name, 'Tether USD (test)');
+  const { erc721, erc1155 } = deployed.nfts;
+  assert.deepEqual(Object.keys(erc721), ['address', 'name', 'symbol', 'baseUri']);
+  assert.deepEqual(Object.keys(erc1155), ['address', 'uri']);
+  assert.equal(erc721.address, getAddress(erc721.address));
+  assert.equal(erc1155.address, getAddress(erc1155.address));
+  assert.deepEqual([erc721.name, erc721.symbol], ['Sigil Badge', 'SBG']);
+  assert.equal(erc721.baseUri, 'ipfs://sigil-dev/badge/', 'the default metadata base');
+  assert.equal(erc1155.uri, 'ipfs://sigil-dev/items/{id}.json');
   for (const t of deployed.tokens) {
     assert.equal(t.address, getAddress(t.address), 'checksummed address');
     assert.equal(typeof t.name, 'string');
@@ -344,6 +361,181 @@ test('farcaster: custody addresses by fid and fids by address; only the owner re
     pub.simulateContract({ address: idRegistry, abi, functionName: 'register', args: [accounts[4]], account: accounts[4] }),
     /only the owner registers/,
   );
+});
+
+const as = (account) => createWalletClient({ transport: http(rpcUrl), account, chain: null });
+async function mined(hash) {
+  const r = await pub.waitForTransactionReceipt({ hash, pollingInterval: 50 });
+  assert.equal(r.status, 'success', `tx ${hash}`);
+  return r;
+}
+/** The revert reason of `functionName` called by `account` (simulated, nothing sent). */
+const revertOf = (address, abi, functionName, args, account) =>
+  pub.simulateContract({ address, abi, functionName, args, account }).then(
+    () => assert.fail(`${functionName} did not revert`),
+    (err) => err.shortMessage ?? err.message,
+  );
+
+test('USDT: metadata, supply and gifts; transfer and approve return no data', async () => {
+  const abi = loadArtifact('NoReturnToken').abi;
+  const usdt = sym('USDT').address;
+  assert.equal(await read(usdt, abi, 'name'), 'Tether USD (test)');
+  assert.equal(await read(usdt, abi, 'symbol'), 'USDT');
+  assert.equal(await read(usdt, abi, 'decimals'), 6);
+  assert.equal(await read(usdt, abi, 'totalSupply'), 1_000_000n * 10n ** 6n);
+  for (const a of accounts.slice(1, 4)) assert.equal(await read(usdt, abi, 'balanceOf', [a]), 1000n * 10n ** 6n, `USDT of ${a}`);
+  assert.equal(await read(usdt, abi, 'balanceOf', [accounts[0]]), 997_000n * 10n ** 6n);
+  for (const fn of ['transfer', 'transferFrom', 'approve']) {
+    assert.deepEqual(abi.find((f) => f.name === fn).outputs, [], `${fn} declares no return value`);
+  }
+
+  // A raw transfer (selector 0xa9059cbb) answers with empty return data, and works when sent.
+  const [from, to] = [accounts[1], accounts[6]];
+  const data = encodeFunctionData({ abi, functionName: 'transfer', args: [to, 7n] });
+  assert.equal(data.slice(0, 10), '0xa9059cbb');
+  assert.equal(await rpc(rpcUrl, 'eth_call', [{ from, to: usdt, data }, 'latest']), '0x');
+  const r = await mined(await rpc(rpcUrl, 'eth_sendTransaction', [{ from, to: usdt, data }]));
+  assert.equal(await read(usdt, abi, 'balanceOf', [to]), 7n);
+  const ev = decodeEventLog({ abi, ...r.logs[0] });
+  assert.deepEqual([ev.eventName, ev.args.from, ev.args.to, ev.args.value], ['Transfer', from, to, 7n]);
+  // An overdrawn transfer reverts: a caller cannot rely on a `false`.
+  await assert.rejects(rpc(rpcUrl, 'eth_call', [{ from: to, to: usdt, data: encodeFunctionData({ abi, functionName: 'transfer', args: [from, 8n] }) }, 'latest']), /NoReturnToken: balance/);
+
+  // A client with the standard bool-returning ABI: simulating fails to decode the empty result,
+  // while sending (no decoding) goes through.
+  const boolAbi = token().abi;
+  const err = await pub.simulateContract({ address: usdt, abi: boolAbi, functionName: 'transfer', args: [from, 7n], account: to }).catch((e) => e);
+  assert.ok(err instanceof Error, 'simulateContract with a bool ABI throws');
+  assert.match(err.shortMessage, /returned no data \("0x"\)/);
+  await mined(await as(to).writeContract({ address: usdt, abi: boolAbi, functionName: 'transfer', args: [from, 7n] }));
+  assert.equal(await read(usdt, abi, 'balanceOf', [from]), 1000n * 10n ** 6n);
+  assert.equal(await read(usdt, abi, 'balanceOf', [to]), 0n);
+});
+
+test('USDT: approve from non-zero to non-zero reverts; via 0 it works; transferFrom', async () => {
+  const abi = loadArtifact('NoReturnToken').abi;
+  const usdt = sym('USDT').address;
+  const [owner, spender, to] = [accounts[2], accounts[3], accounts[7]];
+  await mined(await as(owner).writeContract({ address: usdt, abi, functionName: 'approve', args: [spender, 5n] }));
+  assert.equal(await read(usdt, abi, 'allowance', [owner, spender]), 5n);
+  assert.match(await revertOf(usdt, abi, 'approve', [spender, 9n], owner), /reset allowance to 0 first/);
+  const approveData = encodeFunctionData({ abi, functionName: 'approve', args: [spender, 0n] });
+  assert.equal(await rpc(rpcUrl, 'eth_call', [{ from: owner, to: usdt, data: approveData }, 'latest']), '0x');
+  await mined(await as(owner).writeContract({ address: usdt, abi, functionName: 'approve', args: [spender, 0n] }));
+  await mined(await as(owner).writeContract({ address: usdt, abi, functionName: 'approve', args: [spender, 9n] }));
+  assert.equal(await read(usdt, abi, 'allowance', [owner, spender]), 9n);
+  await mined(await as(spender).writeContract({ address: usdt, abi, functionName: 'transferFrom', args: [owner, to, 4n] }));
+  assert.equal(await read(usdt, abi, 'allowance', [owner, spender]), 5n);
+  assert.match(await revertOf(usdt, abi, 'transferFrom', [owner, to, 6n], spender), /NoReturnToken: allowance/);
+  await mined(await as(to).writeContract({ address: usdt, abi, functionName: 'transfer', args: [owner, 4n] }));
+  await mined(await as(owner).writeContract({ address: usdt, abi, functionName: 'approve', args: [spender, 0n] }));
+  assert.equal(await read(usdt, abi, 'balanceOf', [owner]), 1000n * 10n ** 6n);
+});
+
+test('badge (ERC-721): interfaces, deployed badges, mint, tokenURI, approvals and transfers', async () => {
+  const abi = loadArtifact('SigilBadge').abi;
+  const { address: badge, baseUri } = deployed.nfts.erc721;
+  for (const id of ['0x01ffc9a7', '0x80ac58cd', '0x5b5e139f']) assert.equal(await read(badge, abi, 'supportsInterface', [id]), true, id);
+  assert.equal(await read(badge, abi, 'supportsInterface', ['0xd9b67a26']), false);
+  assert.equal(await read(badge, abi, 'name'), 'Sigil Badge');
+  assert.equal(await read(badge, abi, 'symbol'), 'SBG');
+  assert.equal(await read(badge, abi, 'baseURI'), baseUri);
+  // Badges #1 and #2 belong to account 1.
+  assert.equal(await read(badge, abi, 'balanceOf', [accounts[1]]), 2n);
+  for (const id of [1n, 2n]) {
+    assert.equal(await read(badge, abi, 'ownerOf', [id]), accounts[1]);
+    assert.equal(await read(badge, abi, 'tokenURI', [id]), `${baseUri}${id}`);
+  }
+  await assert.rejects(read(badge, abi, 'ownerOf', [3n]), /no such token/);
+  await assert.rejects(read(badge, abi, 'tokenURI', [3n]), /no such token/);
+
+  // Anyone mints the next id; tokenURI writes ids in decimal (up to two digits here).
+  const [minter, holder, other] = [accounts[4], accounts[5], accounts[6]];
+  const sim = await pub.simulateContract({ address: badge, abi, functionName: 'mint', args: [minter], account: minter });
+  assert.equal(sim.result, 3n);
+  const r = await mined(await as(minter).writeContract(sim.request));
+  const ev = decodeEventLog({ abi, ...r.logs[0] });
+  assert.deepEqual([ev.eventName, ev.args.from, ev.args.to, ev.args.tokenId], ['Transfer', zeroAddress, minter, 3n]);
+  for (let id = 4; id <= 10; id++) await mined(await as(minter).writeContract({ address: badge, abi, functionName: 'mint', args: [minter] }));
+  assert.equal(await read(badge, abi, 'totalSupply'), 10n);
+  assert.equal(await read(badge, abi, 'tokenURI', [10n]), `${baseUri}10`);
+  assert.equal(await read(badge, abi, 'balanceOf', [minter]), 8n);
+
+  // safeTransferFrom (3 args) to an EOA; only owner, approved or operator may move a badge.
+  assert.match(await revertOf(badge, abi, 'safeTransferFrom', [minter, holder, 3n], other), /not owner, approved or operator/);
+  await mined(await as(minter).writeContract({ address: badge, abi, functionName: 'safeTransferFrom', args: [minter, holder, 3n] }));
+  assert.equal(await read(badge, abi, 'ownerOf', [3n]), holder);
+  // approve then safeTransferFrom (4 args, with data) by the approved account; approval cleared.
+  await mined(await as(minter).writeContract({ address: badge, abi, functionName: 'approve', args: [other, 4n] }));
+  assert.equal(await read(badge, abi, 'getApproved', [4n]), other);
+  await mined(await as(other).writeContract({ address: badge, abi, functionName: 'safeTransferFrom', args: [minter, holder, 4n, '0x1234'] }));
+  assert.equal(await read(badge, abi, 'ownerOf', [4n]), holder);
+  assert.equal(await read(badge, abi, 'getApproved', [4n]), zeroAddress);
+  // an operator for all of holder's badges; transferFrom back
+  await mined(await as(holder).writeContract({ address: badge, abi, functionName: 'setApprovalForAll', args: [other, true] }));
+  assert.equal(await read(badge, abi, 'isApprovedForAll', [holder, other]), true);
+  await mined(await as(other).writeContract({ address: badge, abi, functionName: 'transferFrom', args: [holder, minter, 3n] }));
+  assert.equal(await read(badge, abi, 'ownerOf', [3n]), minter);
+  assert.equal(await read(badge, abi, 'balanceOf', [holder]), 1n);
+
+  // A contract without onERC721Received cannot receive by safeTransferFrom (plain transferFrom can).
+  const notReceiver = sym('SGL').address;
+  assert.match(await revertOf(badge, abi, 'safeTransferFrom', [minter, notReceiver, 5n], minter), /not an ERC-721 receiver/);
+  assert.match(await revertOf(badge, abi, 'safeTransferFrom', [minter, notReceiver, 5n, '0x'], minter), /not an ERC-721 receiver/);
+  assert.match(await revertOf(badge, abi, 'transferFrom', [minter, zeroAddress, 5n], minter), /zero address/);
+  assert.match(await revertOf(badge, abi, 'transferFrom', [holder, minter, 5n], minter), /from is not the owner/);
+});
+
+test('items (ERC-1155): interfaces, deployed item, uri, mint, balances and transfers', async () => {
+  const abi = loadArtifact('SigilItems').abi;
+  const { address: items, uri } = deployed.nfts.erc1155;
+  for (const id of ['0x01ffc9a7', '0xd9b67a26', '0x0e89341c']) assert.equal(await read(items, abi, 'supportsInterface', [id]), true, id);
+  assert.equal(await read(items, abi, 'supportsInterface', ['0x80ac58cd']), false);
+  assert.equal(await read(items, abi, 'uri', [1n]), uri);
+  assert.ok(uri.includes('{id}'));
+  // Item 1 x5 belongs to account 1.
+  assert.equal(await read(items, abi, 'balanceOf', [accounts[1], 1n]), 5n);
+  assert.equal(await read(items, abi, 'balanceOf', [accounts[2], 1n]), 0n);
+
+  const [owner, to, operator] = [accounts[1], accounts[8], accounts[9]];
+  // safeTransferFrom with an amount: 2 of item 1 to an EOA
+  const r = await mined(await as(owner).writeContract({ address: items, abi, functionName: 'safeTransferFrom', args: [owner, to, 1n, 2n, '0x'] }));
+  const ev = decodeEventLog({ abi, ...r.logs[0] });
+  assert.deepEqual([ev.eventName, ev.args.operator, ev.args.from, ev.args.to, ev.args.id, ev.args.value], ['TransferSingle', owner, owner, to, 1n, 2n]);
+  assert.deepEqual(await read(items, abi, 'balanceOfBatch', [[owner, to, operator], [1n, 1n, 1n]]), [3n, 2n, 0n]);
+  assert.match(await revertOf(items, abi, 'safeTransferFrom', [to, owner, 1n, 3n, '0x'], to), /SigilItems: balance/);
+  assert.match(await revertOf(items, abi, 'safeTransferFrom', [to, owner, 1n, 1n, '0x'], operator), /not owner or operator/);
+
+  // mint by anyone; a batch moved by an operator
+  await mined(await as(to).writeContract({ address: items, abi, functionName: 'mint', args: [to, 7n, 10n] }));
+  await mined(await as(to).writeContract({ address: items, abi, functionName: 'setApprovalForAll', args: [operator, true] }));
+  assert.equal(await read(items, abi, 'isApprovedForAll', [to, operator]), true);
+  const rb = await mined(
+    await as(operator).writeContract({ address: items, abi, functionName: 'safeBatchTransferFrom', args: [to, owner, [1n, 7n], [2n, 4n], '0x'] }),
+  );
+  const evb = decodeEventLog({ abi, ...rb.logs[0] });
+  assert.deepEqual([evb.eventName, evb.args.operator, evb.args.ids, evb.args.values], ['TransferBatch', operator, [1n, 7n], [2n, 4n]]);
+  assert.deepEqual(await read(items, abi, 'balanceOfBatch', [[owner, owner, to, to], [1n, 7n, 1n, 7n]]), [5n, 4n, 0n, 6n]);
+
+  // A contract without the receiver hooks cannot receive, by transfer or by mint.
+  const notReceiver = sym('SGL').address;
+  assert.match(await revertOf(items, abi, 'safeTransferFrom', [owner, notReceiver, 1n, 1n, '0x'], owner), /not an ERC-1155 receiver/);
+  assert.match(await revertOf(items, abi, 'safeBatchTransferFrom', [owner, notReceiver, [1n], [1n], '0x'], owner), /not an ERC-1155 receiver/);
+  assert.match(await revertOf(items, abi, 'mint', [notReceiver, 1n, 1n], owner), /not an ERC-1155 receiver/);
+  // give account 1 back exactly 5 of item 1 and nothing else
+  await mined(await as(owner).writeContract({ address: items, abi, functionName: 'safeTransferFrom', args: [owner, to, 7n, 4n, '0x'] }));
+  assert.equal(await read(items, abi, 'balanceOf', [owner, 1n]), 5n);
+});
+
+test('metadata URIs come from --metadata-base', async () => {
+  assert.deepEqual(metadataUris(), { badgeBaseUri: 'ipfs://sigil-dev/badge/', itemsUri: 'ipfs://sigil-dev/items/{id}.json' });
+  assert.deepEqual(metadataUris('http://127.0.0.1:8080/v1/dev-metadata/'), {
+    badgeBaseUri: 'http://127.0.0.1:8080/v1/dev-metadata/badge/',
+    itemsUri: 'http://127.0.0.1:8080/v1/dev-metadata/items/{id}.json',
+  });
+  const r = await runDeploy(['--rpc', rpcUrl, '--metadata-base', 'not a url']);
+  assert.equal(r.code, 1);
+  assert.match(r.stderr, /--metadata-base 'not a url' is not a URL/);
 });
 
 test('deploy fails clearly when the RPC is unreachable', async () => {
