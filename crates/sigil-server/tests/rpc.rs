@@ -393,6 +393,25 @@ async fn token_balances_and_on_chain_pair_price() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_deployments_tokens_are_listed_usdt_included() {
+    let anvil = Anvil::start();
+    let deployed = deploy_devchain(&anvil.url);
+    assert_eq!(deployed["tokens"][2]["noReturn"], true, "USDT returns no bool, as on mainnet");
+    let mut chains = dev_chain(&[&anvil.url]);
+    chains.apply_deployment(&deployed.to_string()).unwrap();
+    let s = server_for(chains, 10_000).await;
+
+    // Account 1 got 1000 SGL and 1000 USDT from the deployment, and holds no USDC.
+    let account1 = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
+    let (status, body) = s.get_json(&s.api(&format!("/v1/account/{account1}/balance?chainId={DEV}"))).await;
+    assert_eq!(status, 200, "{body}");
+    let rows: Vec<(&str, &str)> =
+        body["balances"].as_array().unwrap().iter().map(|b| (b["symbol"].as_str().unwrap(), b["quantity"]["numeric"].as_str().unwrap())).collect();
+    assert_eq!(rows[1..], [("SGL", "1000"), ("USDT", "1000")]);
+    s.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn block_number_follows_the_head_over_websocket() {
     let anvil = Anvil::start();
     // Only eth_blockNumber is counted: the health probes (eth_chainId, every 100 ms here) go to

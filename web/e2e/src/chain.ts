@@ -7,10 +7,13 @@
 export interface DevchainDeployment {
   chainId: string
   deployer: string
-  tokens: { address: string; symbol: string; name: string; decimals: number }[]
+  /** SGL, USDC and USDT; `noReturn` marks USDT, whose transfer/approve return no bool (as on mainnet). */
+  tokens: { address: string; symbol: string; name: string; decimals: number; noReturn?: boolean }[]
   ens?: { names: { name: string; address: string; avatar: string | null }[] }
   /** The Farcaster-style ID registry: each fid's custody address (fid 1 is anvil's account 1). */
   farcaster?: { idRegistry: string; fids: { fid: number; custody: string; username: string }[] }
+  /** Badges #1 and #2 (ERC-721) and 5 of item 1 (ERC-1155) are held by anvil's account 1. */
+  nfts?: { erc721: { address: string; name: string; symbol: string; baseUri: string }; erc1155: { address: string; uri: string } }
 }
 
 export async function rpc<T = unknown>(rpcUrl: string, method: string, params: unknown[] = []): Promise<T> {

@@ -55,12 +55,13 @@ async function openAccountView(page: Page) {
 const isBalanceRequest = (request: Request) => new URL(request.url()).pathname.endsWith('/balance') && request.url().startsWith(`${t.env.apiUrl}/v1/account/`)
 
 describe('balances from the Sigil server', () => {
-  it('shows the native balance and the SGL and USDC rows as on anvil; a transfer shows after Refresh', async () => {
+  it('shows the native balance and the SGL, USDC and USDT rows as on anvil; a transfer shows after Refresh', async () => {
     const [account0, account1] = await accounts(t.env.rpcUrl)
     await serverForgetsBalances(account0)
     const native = await nativeBalanceText(t.env.rpcUrl, account0)
     const sgl = await expectedRow('SGL', account0)
     const usdc = await expectedRow('USDC', account0)
+    const usdt = await expectedRow('USDT', account0)
     expect(Number(sgl.quantity)).toBeGreaterThan(0)
     expect(Number(usdc.quantity)).toBeGreaterThan(0)
 
@@ -69,14 +70,15 @@ describe('balances from the Sigil server', () => {
     await connectTestWallet(t.page)
     await openAccountView(t.page)
     await expect.poll(() => ui.accountBalance(t.page).innerText(), { timeout: 10_000 }).toBe(native)
-    await ui.tokenRow(t.page, 'USDC').waitFor({ timeout: 10_000 })
+    await ui.tokenRow(t.page, 'USDT').waitFor({ timeout: 10_000 })
     // native first, then the configured tokens in order
-    expect(await ui.tokenRows(t.page).evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset.symbol))).toEqual(['ETH', 'SGL', 'USDC'])
+    expect(await ui.tokenRows(t.page).evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset.symbol))).toEqual(['ETH', 'SGL', 'USDC', 'USDT'])
     expect(await shownRow(t.page, 'SGL')).toEqual(sgl)
     expect(await shownRow(t.page, 'USDC')).toEqual(usdc)
+    expect(await shownRow(t.page, 'USDT')).toEqual(usdt)
     expect((await shownRow(t.page, 'ETH')).quantity).toBe(native.replace(/ ETH$/, ''))
     // every row's icon is the server's real image (its URL carries the projectId the gate needs)
-    for (const symbol of ['ETH', 'SGL', 'USDC']) {
+    for (const symbol of ['ETH', 'SGL', 'USDC', 'USDT']) {
       await expect.poll(() => ui.tokenRow(t.page, symbol).locator('.img').getAttribute('data-state'), { timeout: 5_000 }).toBe('loaded')
     }
     // the dev chain is a testnet: no fiat anywhere

@@ -197,10 +197,18 @@ impl Chains {
         struct Deployment {
             chain_id: String,
             rpc_url: String,
-            tokens: Vec<Token>,
+            tokens: Vec<DeployedToken>,
             #[serde(default)]
             pairs: Vec<DeployedPair>,
             ens: Option<DeployedNames>,
+        }
+        /// A deployed token; other fields (such as USDT's `noReturn`) are for other readers.
+        #[derive(Deserialize)]
+        struct DeployedToken {
+            address: String,
+            symbol: String,
+            name: String,
+            decimals: u8,
         }
         #[derive(Deserialize)]
         struct DeployedNames {
@@ -228,7 +236,7 @@ impl Chains {
         }
         for t in d.tokens {
             if chain.token(&t.address).is_none() {
-                chain.tokens.push(t);
+                chain.tokens.push(Token { address: t.address, symbol: t.symbol, name: t.name, decimals: t.decimals, icon: None });
             }
         }
         if let Some(ens) = d.ens {
@@ -322,13 +330,14 @@ mod deployment_tests {
         let mut c = Chains::built_in();
         let json = r#"{"chainId":"eip155:31337","rpcUrl":"http://127.0.0.1:9999","deployer":"0x1",
             "tokens":[{"address":"0x5FbDB2315678afecb367f032d93F642f64180aa3","symbol":"SGL","name":"Sigil","decimals":18},
-                      {"address":"0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512","symbol":"USDC","name":"USD Coin (test)","decimals":6}],
+                      {"address":"0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512","symbol":"USDC","name":"USD Coin (test)","decimals":6},
+                      {"address":"0xa82fF9aFd8f496c3d6ac40E2a0F282E47488CFc9","symbol":"USDT","name":"Tether USD (test)","decimals":6,"noReturn":true}],
             "pairs":[{"address":"0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0","base":"SGL","quote":"USDC"}]}"#;
         c.apply_deployment(json).unwrap();
         let dev = c.get("eip155:31337").unwrap();
         assert_eq!(dev.rpc, ["http://127.0.0.1:9999"]);
         assert_eq!(dev.ws, ["ws://127.0.0.1:9999"]);
-        assert_eq!(dev.tokens.len(), 2);
+        assert_eq!(dev.tokens.iter().map(|t| t.symbol.as_str()).collect::<Vec<_>>(), ["SGL", "USDC", "USDT"]);
         assert_eq!(dev.price_pairs[0].token, "0x5FbDB2315678afecb367f032d93F642f64180aa3");
         assert!(c.apply_deployment(r#"{"chainId":"eip155:5","rpcUrl":"x","tokens":[]}"#).is_err());
     }
