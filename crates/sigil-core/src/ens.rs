@@ -59,6 +59,31 @@ pub fn decode_address(data: &str) -> Option<String> {
     (!address.is_zero()).then(|| format!("{address:#x}"))
 }
 
+/// ENSIP-11's coin type of an EVM chain: 60 on Ethereum (chain 1), `0x80000000 | chainId`
+/// elsewhere; None for a chain id of 31 bits or more (spec section 5: above the coin type's limit).
+pub fn evm_coin_type(chain_id: u64) -> Option<u64> {
+    match chain_id {
+        1 => Some(60),
+        id if id < 0x8000_0000 => Some(0x8000_0000 | id),
+        _ => None,
+    }
+}
+
+/// ENSIP-19's default EVM coin type: the address a name gives every EVM chain it names no other for.
+pub const DEFAULT_EVM_COIN_TYPE: u64 = 0x8000_0000;
+
+/// Call data of `addr(node, coinType)` on a resolver (ENSIP-9).
+pub fn addr_for_coin_call(node: &[u8; 32], coin_type: u64) -> String {
+    evm::call_data(&evm::MulticoinResolver::addrCall { node: (*node).into(), coinType: evm::U256::from(coin_type) })
+}
+
+/// The EVM address in an `addr(node, coinType)` answer (20 bytes), lower-case and 0x-prefixed;
+/// None when empty, another length, or the zero address.
+pub fn decode_coin_address(data: &str) -> Option<String> {
+    let bytes = evm::decode_return::<evm::MulticoinResolver::addrCall>(data)?;
+    (bytes.len() == 20 && bytes.iter().any(|b| *b != 0)).then(|| format!("0x{}", hex::encode(&bytes)))
+}
+
 /// The string in a `name`/`text` answer; None when malformed, empty or not UTF-8.
 pub fn decode_string(data: &str) -> Option<String> {
     evm::decode_return::<evm::nameCall>(data).filter(|s| !s.is_empty())
@@ -130,6 +155,20 @@ mod tests {
         assert_eq!(decode_address("0x"), None);
         assert_eq!(decode_address(&format!("0x{}", "f".repeat(64))), None);
         assert_eq!(decode_address(&format!("0x{}zz", "0".repeat(62))), None);
+    }
+
+    #[test]
+    fn coin_types_per_ensip11() {
+        assert_eq!(evm_coin_type(1), Some(60));
+        assert_eq!(evm_coin_type(10), Some(0x8000_000a));
+        assert_eq!(evm_coin_type(31337), Some(0x8000_7a69));
+        assert_eq!(evm_coin_type(0x8000_0000), None);
+        let node = namehash("eth");
+        assert_eq!(addr_for_coin_call(&node, 0x8000_000a), format!("0xf1cb7e06{}{:064x}", hex::encode(node), 0x8000_000au64));
+        let answer = format!("0x{:064x}{:064x}{}{}", 32, 20, "70997970c51812dc3a010c7d01b50e0d17dc79c8", "0".repeat(24));
+        assert_eq!(decode_coin_address(&answer).as_deref(), Some("0x70997970c51812dc3a010c7d01b50e0d17dc79c8"));
+        assert_eq!(decode_coin_address(&format!("0x{:064x}{:064x}", 32, 0)), None);
+        assert_eq!(decode_coin_address("0x"), None);
     }
 
     #[test]

@@ -23,6 +23,10 @@ alloy_sol_types::sol! {
     function isValidSignature(bytes32 hash, bytes signature) external view returns (bytes4);
     /// Farcaster ID registry: the custody address of a Farcaster id.
     function custodyOf(uint256 fid) external view returns (address);
+    /// ENS resolver: an address for another coin type (ENSIP-9; EVM chains' coin types are ENSIP-11's).
+    interface MulticoinResolver {
+        function addr(bytes32 node, uint256 coinType) external view returns (bytes);
+    }
 }
 
 /// `isValidSignature`'s selector, also the EIP-1271 magic return value.

@@ -78,12 +78,51 @@ async fn resolves_verified_names_and_avatars() {
     s.stop().await;
 }
 
+async fn resolve(s: &TestServer, name: &str, chain: &str) -> (u16, Value) {
+    s.get_json(&s.api(&format!("/v1/identity/resolve/{name}?chainId={chain}"))).await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn resolves_names_forward_for_the_chains_coin_type_only() {
+    let anvil = Anvil::start();
+    let deployed = deploy_devchain(&anvil.url);
+    let names = &deployed["ens"]["names"];
+    let mut chains = dev_chain(&[&anvil.url]);
+    chains.apply_deployment(&deployed.to_string()).unwrap();
+    let s = server_for(chains).await;
+
+    // On the registry's own chain (the dev chain): addr(node), the EIP-55 address.
+    let (status, body) = resolve(&s, "alice.eth", DEV).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body, json!({"name": "alice.eth", "address": names[0]["address"]}));
+    // Normalised first (ENSIP-15).
+    assert_eq!(resolve(&s, "Bob.ETH", DEV).await, (200, json!({"name": "bob.eth", "address": names[1]["address"]})));
+    // A name without a record gives null, not an error.
+    assert_eq!(resolve(&s, "nobody.eth", DEV).await, (200, json!({"name": "nobody.eth", "address": null})));
+    // Another chain asks its own coin type (ENSIP-11), which the dev resolver does not hold:
+    // Ethereum's address is never given for another chain.
+    assert_eq!(resolve(&s, "alice.eth", "eip155:10").await, (200, json!({"name": "alice.eth", "address": null})));
+
+    // Bad input: the parameter is named.
+    for (name, chain, param) in
+        [("alice", DEV, "name"), ("al%20ice.eth", DEV, "name"), ("alice.eth", "solana:abc", "chainId"), ("alice.eth", "eip155:4294967296", "chainId")]
+    {
+        let (status, body) = resolve(&s, name, chain).await;
+        assert_eq!(status, 400, "{name} {chain}: {body}");
+        assert!(body["error"]["message"].as_str().unwrap().contains(param), "{body}");
+    }
+    let (status, _) = s.get_json(&s.api("/v1/identity/resolve/alice.eth")).await;
+    assert_eq!(status, 400);
+    s.stop().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn without_a_registry_every_answer_is_null() {
     let anvil = Anvil::start();
     let s = server_for(dev_chain(&[&anvil.url])).await;
     let (status, body) = identity(&s, "0x70997970C51812dc3A010C7d01b50e0d17dc79C8").await;
     assert_eq!((status, body), (200, json!({"name": null, "avatar": null})));
+    assert_eq!(resolve(&s, "alice.eth", DEV).await, (200, json!({"name": "alice.eth", "address": null})));
     s.stop().await;
 }
 

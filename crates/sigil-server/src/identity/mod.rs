@@ -2,6 +2,13 @@
 //! through the JSON-RPC proxy on the chain that has a name registry (`Chains::ens_chain`).
 //! A reverse record counts only if the name resolves forward to the same address (ENSIP-3).
 //! Answers are cached 5 minutes; without a registry every answer is `{name: null, avatar: null}`.
+//!
+//! GET /v1/identity/resolve/{name}?chainId=eip155:N: the other way, the address a name gives
+//! one chain (a send's receiver), for that chain's coin type only. On the registry's own chain
+//! that is `addr(node)`: coin type 60 (ENSIP-1), which is the truth on Ethereum and, on a dev
+//! chain whose registry lives there, the dev chain's convention. On any other EVM chain it is
+//! `addr(node, 0x80000000 | chainId)` (ENSIP-11), else ENSIP-19's default EVM address
+//! (`0x80000000`); never Ethereum's address for another chain.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -136,9 +143,77 @@ fn is_revert(error_json: &str) -> bool {
     v["code"] == 3 || v["message"].as_str().is_some_and(|m| m.to_ascii_lowercase().contains("revert"))
 }
 
-/// The identity route, under the project gate.
+/// The address a name gives a chain; null when it gives none.
+#[derive(Debug, Clone, PartialEq, Serialize, ToSchema)]
+pub struct Resolved {
+    /// The name in its ENSIP-15 normal form.
+    pub name: String,
+    /// EIP-55 address for the chain's coin type, or null.
+    pub address: Option<String>,
+}
+
+#[derive(Debug, Default, serde::Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct ResolveQuery {
+    /// The CAIP-2 EVM chain the address is for (`eip155:<id>`); its coin type is the only one asked.
+    #[serde(rename = "chainId")]
+    pub chain_id: Option<String>,
+}
+
+/// The address an ENS name gives one EVM chain (forward resolution for a send's receiver).
+#[utoipa::path(get, path = "/v1/identity/resolve/{name}", tag = "blockchain",
+    params(("name" = String, Path, description = "An ENS name, e.g. alice.eth"), ResolveQuery, crate::query::ProjectQuery),
+    responses((status = 200, body = Resolved), (status = 400, body = crate::error::ErrorBody), (status = 403, body = crate::error::ErrorBody),
+        (status = 503, body = crate::error::ErrorBody, description = "The registry chain's upstreams are down")))]
+pub async fn resolve(
+    State(state): State<AppState>,
+    _: UpstreamBudget,
+    Path(name): Path<String>,
+    Query(query): Query<ResolveQuery>,
+) -> ApiResult<Json<Resolved>> {
+    let Some(normal) = ens::normalize(name.trim()).filter(|n| ens::is_plausible_name(n)) else {
+        return Err(ApiError::invalid_param("name", "expected an ENS name such as alice.eth"));
+    };
+    let chain_number = text(&query.chain_id).and_then(|c| c.strip_prefix("eip155:")).and_then(|n| n.parse::<u64>().ok());
+    let Some(coin_type) = chain_number.and_then(ens::evm_coin_type) else {
+        return Err(ApiError::invalid_param("chainId", "expected an EVM chain: eip155:<id> with an id below 2^31"));
+    };
+    let chains = state.rpc.chains();
+    let registry = chains.ens_chain.as_deref().and_then(|id| chains.get(id)).and_then(|c| Some((c.id.clone(), c.ens_registry.clone()?)));
+    let Some((chain, registry)) = registry else {
+        return Ok(Json(Resolved { name: normal, address: None }));
+    };
+    // The registry's own chain answers with addr(node); another chain by its ENSIP-11 coin type.
+    let own = chain_number.map(|n| format!("eip155:{n}")).as_deref() == Some(chain.as_str());
+    let address = forward(&state.rpc, &chain, &registry, &normal, (!own).then_some(coin_type)).await.map_err(|e| match e {
+        LookupError::Upstream(f) => upstream_error(f),
+        LookupError::Node(m) => ApiError::new(StatusCode::SERVICE_UNAVAILABLE, ErrorCode::UpstreamUnavailable, m),
+    })?;
+    let address = address.as_deref().and_then(sigil_core::evm::parse_address).map(|a| a.to_checksum(None));
+    Ok(Json(Resolved { name: normal, address }))
+}
+
+/// The name's resolver, then its address: `addr(node)` when `coin_type` is None, else
+/// `addr(node, coin_type)` falling back to ENSIP-19's default EVM coin type.
+async fn forward(rpc: &Arc<Rpc>, chain: &str, registry: &str, name: &str, coin_type: Option<u64>) -> Result<Option<String>, LookupError> {
+    let node = ens::namehash(name);
+    let Some(resolver) = read(rpc, chain, registry, &ens::resolver_call(&node)).await?.as_deref().and_then(ens::decode_address) else {
+        return Ok(None);
+    };
+    let Some(coin_type) = coin_type else {
+        return Ok(read(rpc, chain, &resolver, &ens::addr_call(&node)).await?.as_deref().and_then(ens::decode_address));
+    };
+    for coin in [coin_type, ens::DEFAULT_EVM_COIN_TYPE] {
+        if let Some(found) = read(rpc, chain, &resolver, &ens::addr_for_coin_call(&node, coin)).await?.as_deref().and_then(ens::decode_coin_address) {
+            return Ok(Some(found));
+        }
+    }
+    Ok(None)
+}
+
+/// The identity routes, under the project gate.
 pub fn router() -> utoipa_axum::router::OpenApiRouter<crate::AppState> {
-    utoipa_axum::router::OpenApiRouter::new().routes(utoipa_axum::routes!(identity))
+    utoipa_axum::router::OpenApiRouter::new().routes(utoipa_axum::routes!(identity)).routes(utoipa_axum::routes!(resolve))
 }
 
 #[cfg(test)]
