@@ -41,6 +41,7 @@ export function evmAdapter(): EvmAdapter {
     sendTransfer: async (provider, transfer) => (await import('./send.js')).sendEvmTransfer(provider, transfer),
     transferFee: async (provider, transfer) => (await import('./send.js')).evmTransferFee(provider, transfer),
     getIdentity: (address, api) => api.getIdentity(address, { sender: address }),
+    resolveName: async (name, network, api) => (await api.resolveName?.(name, { chainId: network.caipNetworkId })) ?? undefined,
     async displayAddress(address) {
       const { toChecksumAddress } = await import('./checksum.js')
       return toChecksumAddress(address)

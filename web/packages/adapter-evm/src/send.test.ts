@@ -58,9 +58,9 @@ describe('EVM sends', () => {
     await expect(sendEvmTransfer(p, native)).rejects.toBe(refusal)
   })
 
-  it('the fee is the estimated gas (without the value) at the gas price; 21000 or 100000 gas when it cannot be estimated', async () => {
-    const p = provider({ eth_gasPrice: () => '0x3b9aca00', eth_estimateGas: () => '0x5208' })
-    expect(await evmTransferFee(p, native)).toBe(21_000n * 1_000_000_000n)
+  it('the fee is the estimated gas (without the value) at the gas price on a legacy chain; 21000 or 100000 gas (a fifth more for a call) when it cannot be estimated', async () => {
+    const p = provider({ eth_gasPrice: () => '0x3b9aca00', eth_estimateGas: () => '0x5208', eth_getBlockByNumber: () => ({ number: '0x1' }) })
+    expect(await evmTransferFee(p, native)).toEqual({ fee: 21_000n * 1_000_000_000n, gas: { limit: 21_000n, gasPrice: 1_000_000_000n } })
     expect(p.request).toHaveBeenCalledWith({ method: 'eth_estimateGas', params: [{ from: FROM, to: TO }] })
     const failing = provider({
       eth_gasPrice: () => '0x2',
@@ -68,7 +68,24 @@ describe('EVM sends', () => {
         throw new Error('execution reverted')
       },
     })
-    expect(await evmAdapter().transferFee?.(failing, token)).toBe(200_000n)
-    expect(await evmTransferFee(failing, native)).toBe(42_000n)
+    expect((await evmAdapter().transferFee?.(failing, token))?.fee).toBe(240_000n)
+    expect((await evmTransferFee(failing, native)).fee).toBe(42_000n)
+  })
+
+  it('on an EIP-1559 chain: gas times twice the base fee plus the tip, and the transaction carries those terms', async () => {
+    const p = provider({
+      eth_estimateGas: () => '0xc350', // 50000: a token call, so 60000
+      eth_getBlockByNumber: () => ({ baseFeePerGas: '0x3b9aca00' }),
+      eth_maxPriorityFeePerGas: () => '0x1',
+      eth_sendTransaction: () => HASH,
+      eth_getTransactionReceipt: () => ({ status: '0x1' }),
+    })
+    const quote = await evmTransferFee(p, token)
+    expect(quote).toEqual({ fee: 60_000n * 2_000_000_001n, gas: { limit: 60_000n, maxFeePerGas: 2_000_000_001n, maxPriorityFeePerGas: 1n } })
+    await sendEvmTransfer(p, { ...token, gas: quote.gas })
+    expect(p.request).toHaveBeenCalledWith({
+      method: 'eth_sendTransaction',
+      params: [expect.objectContaining({ to: SGL, gas: '0xea60', maxFeePerGas: '0x77359401', maxPriorityFeePerGas: '0x1' })],
+    })
   })
 })

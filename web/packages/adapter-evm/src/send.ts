@@ -3,7 +3,7 @@
  * plain eth_sendTransaction with a value, an ERC-20 as its transfer(address,uint256) call. The
  * wallet signs and sends; this waits for the receipt. Loaded on the first send only.
  */
-import type { Eip1193Provider, Transfer } from '@sigil/core'
+import type { Eip1193Provider, GasTerms, Transfer, TransferFee } from '@sigil/core'
 
 /** What a transfer to an account costs in gas, and the most an ERC-20 transfer is taken to cost when it cannot be estimated. */
 const NATIVE_GAS = 21_000n
@@ -17,23 +17,42 @@ export function erc20TransferData(to: string, amount: bigint): `0x${string}` {
   return `0xa9059cbb${word(to.replace(/^0x/i, '').toLowerCase())}${word(amount.toString(16))}`
 }
 
-/** The transaction a transfer is: a value to the receiver, or a call to the token. */
-export function transferTransaction({ from, to, amount, token }: Pick<Transfer, 'from' | 'to' | 'amount' | 'token'>) {
-  return token ? { from, to: token.address, data: erc20TransferData(to, amount) } : { from, to, value: hex(amount) }
+/** The transaction a transfer is: a value to the receiver, or a call to the token; with its gas terms when quoted. */
+export function transferTransaction({ from, to, amount, token, gas }: Pick<Transfer, 'from' | 'to' | 'amount' | 'token' | 'gas'>) {
+  const call = token ? { from, to: token.address, data: erc20TransferData(to, amount) } : { from, to, value: hex(amount) }
+  return gas ? { ...call, ...gasFields(gas) } : call
 }
 
+/** The transaction's gas fields (hex quantities) for the terms given. */
+function gasFields(gas: GasTerms): Record<string, string> {
+  const fields: Record<string, string> = { gas: hex(gas.limit) }
+  if (gas.maxFeePerGas !== undefined) fields.maxFeePerGas = hex(gas.maxFeePerGas)
+  if (gas.maxPriorityFeePerGas !== undefined) fields.maxPriorityFeePerGas = hex(gas.maxPriorityFeePerGas)
+  if (gas.gasPrice !== undefined) fields.gasPrice = hex(gas.gasPrice)
+  return fields
+}
+
+const quantity = (value: unknown) => BigInt(String(value))
+
 /**
- * About what the transfer costs: its gas (estimated without the value, so an amount above the
- * balance still estimates; 21000 or 100000 when the node cannot say) at the node's gas price.
+ * The most the transfer can cost and the gas terms that bound it: its gas (estimated without
+ * the value, so an amount above the balance still estimates; 21000 or 100000 when the node
+ * cannot say; a contract call gets a fifth more), times the EIP-1559 fee cap (twice the base
+ * fee plus the priority fee, viem's rule) or, on a chain without a base fee, the gas price. The
+ * transaction then carries these terms, so the fee never exceeds what was kept back.
  */
-export async function evmTransferFee(provider: Eip1193Provider, transfer: Transfer): Promise<bigint> {
-  const price = BigInt(String(await provider.request({ method: 'eth_gasPrice' })))
-  const { value: _value, ...call } = transferTransaction(transfer) as { value?: string; from: string; to: string; data?: string }
-  const gas = await provider.request({ method: 'eth_estimateGas', params: [call] }).then(
-    (g) => BigInt(String(g)),
-    () => (transfer.token ? TOKEN_GAS : NATIVE_GAS),
-  )
-  return gas * price
+export async function evmTransferFee(provider: Eip1193Provider, transfer: Transfer): Promise<TransferFee> {
+  const { value: _value, ...call } = transferTransaction({ ...transfer, gas: undefined }) as { value?: string; from: string; to: string; data?: string }
+  const estimated = await provider.request({ method: 'eth_estimateGas', params: [call] }).then(quantity, () => (transfer.token ? TOKEN_GAS : NATIVE_GAS))
+  const limit = estimated <= NATIVE_GAS ? estimated : (estimated * 6n) / 5n
+  const block = (await provider.request({ method: 'eth_getBlockByNumber', params: ['latest', false] }).catch(() => null)) as { baseFeePerGas?: string } | null
+  if (block?.baseFeePerGas) {
+    const tip = await provider.request({ method: 'eth_maxPriorityFeePerGas' }).then(quantity, () => 0n)
+    const maxFeePerGas = quantity(block.baseFeePerGas) * 2n + tip
+    return { fee: limit * maxFeePerGas, gas: { limit, maxFeePerGas, maxPriorityFeePerGas: tip } }
+  }
+  const gasPrice = quantity(await provider.request({ method: 'eth_gasPrice' }))
+  return { fee: limit * gasPrice, gas: { limit, gasPrice } }
 }
 
 interface Receipt {

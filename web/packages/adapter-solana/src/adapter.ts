@@ -55,7 +55,7 @@ export function solanaAdapter(): SolanaAdapter {
       return sendSolanaTransfer(provider, { to, amount, rpcUrl, ...(token ? { token } : {}) })
     },
     // One signature's base fee; a receiver's new token account (rent) is the runtime's to refuse.
-    transferFee: async () => LAMPORTS_PER_SIGNATURE,
+    transferFee: async () => ({ fee: LAMPORTS_PER_SIGNATURE }),
     session: { load: () => import('./session.js').then((m) => m.solanaSession) },
   }
 }

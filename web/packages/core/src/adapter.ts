@@ -13,6 +13,23 @@ export interface Transfer {
   /** The token; the network's own currency when absent. */
   token?: { address: string; decimals: number }
   network: CaipNetwork
+  /** EVM: the gas terms of the fee the send was checked against (its quote); the transaction carries them. */
+  gas?: GasTerms
+}
+
+/** An EVM transaction's gas: its limit, and its fee caps (EIP-1559) or its price (legacy). */
+export interface GasTerms {
+  limit: bigint
+  maxFeePerGas?: bigint
+  maxPriorityFeePerGas?: bigint
+  gasPrice?: bigint
+}
+
+/** What a transfer's fee may come to, in the network's own currency (smallest units), and the gas terms that bound it. */
+export interface TransferFee {
+  /** The most the fee can be: what the native balance keeps back. */
+  fee: bigint
+  gas?: GasTerms
 }
 
 /**
@@ -63,7 +80,12 @@ export interface ChainAdapter<Provider = unknown> {
    * About what sending `transfer` costs in the network's own currency (smallest units), kept
    * back when the balance is checked before signing; undefined when it cannot say.
    */
-  transferFee?(provider: Provider, transfer: Transfer): Promise<bigint | undefined>
+  transferFee?(provider: Provider, transfer: Transfer): Promise<TransferFee | undefined>
+  /**
+   * The address `name` (an ENS-style name) gives `network`, for that network's coin type only;
+   * undefined when it gives none. Without it a send's receiver must be an address.
+   */
+  resolveName?(name: string, network: CaipNetwork, api: BlockchainClient): Promise<string | undefined>
   /** Called once the modal exists, e.g. to keep another library in step with it. Returns a teardown. */
   attach?(client: SigilClient): () => void
 

@@ -130,6 +130,7 @@ export function createSigil(input: SigilOptions, deps: SigilDependencies = {}): 
   // The blockchain data client loads with the first balance wanted, not with the page.
   const blockchainApi = onDemand(() => import('./api/from-options.js').then((m) => m.blockchainClientFor(options)))
   const loadBlockchainApi = (): Promise<BlockchainClient> => (deps.blockchainApi ? Promise.resolve(deps.blockchainApi) : blockchainApi.get())
+  ctx.blockchainApi = loadBlockchainApi
   // Balances only matter once connected: their code loads with the first refresh, not the page.
   const balanceController = onDemand(() => import('./features/account/balance.js').then((m) => m.createBalanceController(ctx, loadBlockchainApi)))
   const balances: BalanceController = {

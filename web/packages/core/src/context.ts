@@ -1,6 +1,7 @@
 import type { ChainAdapter } from './adapter.js'
 import type { AnalyticsEvent, AnalyticsSink } from './analytics.js'
 import type { WalletConnector } from './connectors/types.js'
+import type { BlockchainClient } from './features/account/blockchain.js'
 import type { ResolvedOptions } from './options.js'
 import type { SigilStorage } from './storage.js'
 import type { SigilStore } from './store.js'
@@ -35,6 +36,8 @@ export interface SigilContext {
   /** The connector each connected namespace goes through. */
   connected: Map<ChainNamespace, WalletConnector>
   accountData: AccountData
+  /** The Sigil server's blockchain data API, loaded on first use (names, balances). */
+  blockchainApi?: () => Promise<BlockchainClient>
   /** Listeners of the modal's events; they hear them whether analytics is on or not. */
   eventListeners: Set<(event: SigilEvent) => void>
   lastEvent: SigilEvent | undefined

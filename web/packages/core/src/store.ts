@@ -53,6 +53,14 @@ export interface ViewParams {
   // siwx
   SIWXSignMessage: undefined
   // send
+  /** The send form: a token (`token`, its key: address or 'native'), an amount and a receiver; kept when the user goes back from a later step. */
+  WalletSend: { token?: string; amount?: string; to?: string }
+  /** Choosing the token to send, for the form below it in the history. */
+  WalletSendSelectToken: undefined
+  /** What a send will do, before it is signed: the form's values; the Preview checks them again and quotes the fee. */
+  WalletSendPreview: { token: string; amount: string; to: string }
+  /** A send the chain has: what went, and its transaction. */
+  WalletSendSent: { hash: string; amount: string; symbol: string; to: string; name?: string }
   /**
    * A request the user approved in the embedded wallet failed (the chain refused a transaction:
    * insufficient funds, a revert): `message` says why; `transaction`, whether it was a send.

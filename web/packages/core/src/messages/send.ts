@@ -6,6 +6,7 @@
  */
 export const send = {
   invalidReceiver: (network: string) => `This is not a valid address on ${network}`,
+  nameNotResolved: (name: string, network: string) => `${name} has no address on ${network}`,
   invalidAmount: (decimals: number) => `Enter an amount above 0 with at most ${decimals} decimals`,
   insufficientBalance: (balance: string, symbol: string) => `Insufficient funds: the balance is ${balance} ${symbol}`,
   insufficientForFee: (fee: string, symbol: string) => `Insufficient funds for the network fee (about ${fee} ${symbol})`,

@@ -128,11 +128,35 @@ button{font:inherit;color:inherit}
 .approve-slot{height:290px;display:flex;align-items:center;justify-content:center;border-radius:var(--r-m)}
 .acct-type{font-size:11px;text-transform:uppercase;letter-spacing:.04em}
 .group-title{margin:10px 4px 6px;font-size:13px;font-weight:600;color:var(--c-fg2)}
-.send{display:grid;gap:6px;margin:4px 0 12px}
-.send label{font-size:13px;color:var(--c-fg2)}
-.send input,.send select{height:40px;padding:0 12px;border-radius:var(--r-m);background:var(--c-surface);border:1px solid var(--c-border);color:var(--c-fg);font:inherit}
-.send-actions{display:flex;gap:8px;justify-content:flex-end;margin-top:6px}
+.send{display:grid;gap:10px;margin:4px 0 4px}
 .send>*{min-width:0}
+.send-box{display:grid;gap:6px;padding:12px;border-radius:var(--r-m);background:var(--c-surface);border:1px solid var(--c-border)}
+.send-box:focus-within{border-color:var(--sigil-accent)}
+.send-line{display:flex;align-items:center;justify-content:space-between;gap:8px;min-width:0}
+.send-label{font-size:13px;color:var(--c-fg2)}
+.send-balance,.send-fiat{font-size:12px;color:var(--c-fg2);font-variant-numeric:tabular-nums}
+.send input.send-amount{all:unset;flex:1;min-width:0;font-size:28px;font-weight:600;color:var(--c-fg);font-variant-numeric:tabular-nums}
+.send input.send-to{all:unset;min-width:0;font-size:15px;color:var(--c-fg);overflow-wrap:anywhere}
+.send input::placeholder{color:var(--c-fg3)}
+.send-token{background:var(--c-bg);border:1px solid var(--c-border);flex:none}
+.send-token .img.sm{width:24px;height:24px}
+.send-max{all:unset;cursor:pointer;font-size:13px;font-weight:600;color:var(--sigil-accent);padding:2px 6px;border-radius:6px}
+.send-max:focus-visible{outline:2px solid var(--sigil-accent)}
+.send-max[disabled]{opacity:.6;cursor:progress}
+.send-resolved{margin:0;min-height:16px;font-size:12px;overflow-wrap:anywhere;text-align:left}
+.send-actions{display:flex;gap:8px;justify-content:flex-end;margin-top:6px}
+.send-actions .btn{flex:1}
+.send-preview{display:flex;flex-direction:column;gap:10px;margin:4px 0}
+.send-summary{display:flex;flex-direction:column;align-items:center;gap:4px;padding:8px 0}
+.send-total{display:inline-flex;align-items:center;gap:8px;font-size:24px;font-weight:600;font-variant-numeric:tabular-nums;overflow-wrap:anywhere}
+.send-facts{display:grid;gap:2px;margin:0;padding:4px 12px;border-radius:var(--r-m);background:var(--c-surface)}
+.send-facts>div{display:flex;justify-content:space-between;align-items:center;gap:12px;min-height:36px;font-size:14px}
+.send-facts>div+div{border-top:1px solid var(--c-border)}
+.send-facts dt{color:var(--c-fg2)}
+.send-facts dd{margin:0;display:inline-flex;align-items:center;gap:6px;text-align:right;min-width:0;font-variant-numeric:tabular-nums}
+.send-facts .img.sm{width:20px;height:20px}
+.send-name{font-weight:600}
+.token-pick .amount{display:flex;flex-direction:column;align-items:flex-end;font-variant-numeric:tabular-nums}
 .send-sent{display:flex;flex-direction:column;align-items:center;gap:6px;margin:4px 0 12px;text-align:center}
 .send-sent a{color:var(--sigil-accent);text-decoration:none;display:inline-flex;align-items:center;gap:4px}
 .send-failed{display:flex;color:var(--c-error)}

@@ -65,6 +65,7 @@ export interface FungiblePrice {
   price: number
 }
 const identitySchema = z.object({ name: z.nullable(z.string()), avatar: z.nullable(z.string()) })
+const resolvedSchema = z.object({ name: z.string(), address: z.nullable(z.string()) })
 
 export interface BlockchainClient {
   /** Native balance plus every configured token with a non-zero balance. */
@@ -76,6 +77,8 @@ export interface BlockchainClient {
   getPrices(addresses: string[], params?: { currency?: FiatCurrency }): Promise<FungiblePrice[]>
   /** ENS reverse name and avatar; `sender` is the connected account asking. */
   getIdentity(address: string, params?: { sender?: string }): Promise<Identity>
+  /** The address an ENS name gives the EVM chain `chainId` (its coin type only); null when none. */
+  resolveName?(name: string, params: { chainId: CaipNetworkId }): Promise<string | null>
 }
 
 export function createBlockchainClient(options: BlockchainClientOptions): BlockchainClient {
@@ -124,6 +127,10 @@ export function createBlockchainClient(options: BlockchainClientOptions): Blockc
     async getIdentity(address, params = {}) {
       const body = await request(url(`/v1/identity/${encodeURIComponent(address)}`, { sender: params.sender }))
       return identitySchema.parse(body)
+    },
+    async resolveName(name, params) {
+      const body = await request(url(`/v1/identity/resolve/${encodeURIComponent(name)}`, { chainId: params.chainId }))
+      return resolvedSchema.parse(body).address
     },
   }
 }

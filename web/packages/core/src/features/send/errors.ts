@@ -17,6 +17,14 @@ export class InvalidReceiverError extends SigilError<'INVALID_RECEIVER'> {
   }
 }
 
+/** The receiver is a name that gives the active network no address (for its coin type). */
+export class NameNotResolvedError extends SigilError<'NAME_NOT_RESOLVED'> {
+  override name = 'NameNotResolvedError'
+  constructor(receiver: string, network: string) {
+    super(send.nameNotResolved(receiver, network), 'NAME_NOT_RESOLVED')
+  }
+}
+
 /** The amount is not a positive number with at most the token's decimals. */
 export class InvalidAmountError extends SigilError<'INVALID_AMOUNT'> {
   override name = 'InvalidAmountError'

@@ -78,7 +78,7 @@ describe('send (spec sections 4 and 5)', () => {
 
   it("keeps the adapter's fee back from the native balance, for the native currency and for tokens", async () => {
     const { client, sendTransfer, solana } = await connected()
-    const transferFee = vi.fn(async () => 5000n)
+    const transferFee = vi.fn(async () => ({ fee: 5000n }) as { fee: bigint })
     Object.assign(solana, { transferFee })
     // All 10 SOL leaves nothing for the fee.
     await expect(client.send({ to: RECEIVER, amount: '10', token: 'native' })).rejects.toMatchObject({
@@ -88,7 +88,7 @@ describe('send (spec sections 4 and 5)', () => {
     expect(transferFee).toHaveBeenCalledWith(expect.anything(), expect.objectContaining({ to: RECEIVER, amount: 10_000_000_000n }))
     await client.send({ to: RECEIVER, amount: '9.999995', token: 'native' })
     // A token send needs the fee in SOL too: a fee above the 10 SOL refuses it.
-    transferFee.mockResolvedValueOnce(11_000_000_000n)
+    transferFee.mockResolvedValueOnce({ fee: 11_000_000_000n })
     await expect(client.send({ to: RECEIVER, amount: '1', token: MINT })).rejects.toMatchObject({ code: 'INSUFFICIENT_BALANCE' })
     // A fee the adapter cannot tell leaves the check to the chain.
     transferFee.mockRejectedValueOnce(new Error('no fee market'))

@@ -20,7 +20,6 @@ import type { Messages } from '@sigil/core/messages'
 import { useMessages, useModal, useStore } from '../../context.js'
 import { providerLabel } from '../social/login-window.js'
 import { Icons, Identicon, RemoteImage } from '../../ui.js'
-import { SendForm } from '../send/SendForm.js'
 
 const selectChain = (s: SigilState) => s.chains[s.activeNamespace]
 const selectNetwork = (s: SigilState) => s.activeCaipNetwork
@@ -48,7 +47,6 @@ export function AccountView() {
   const [copied, setCopied] = useState(false)
   const [tab, setTab] = useState(0)
   const [disconnecting, setDisconnecting] = useState(false)
-  const [sending, setSending] = useState(false)
   const namespace = useStore(selectNamespace)
   // Sending is offered where the namespace's adapter can send (and the host left the feature on).
   const canSend = familyCanSend(client, namespace)
@@ -159,13 +157,12 @@ export function AccountView() {
             userName={account?.user?.username}
           />
         ) : null}
-        {canSend && !sending ? (
-          <button type="button" className="btn secondary" onClick={() => setSending(true)}>
+        {canSend ? (
+          <button type="button" className="btn secondary" onClick={() => client.push('WalletSend', {})} data-testid="account-send">
             {m.send.open}
           </button>
         ) : null}
       </div>
-      {canSend && sending ? <SendForm key={`${namespace}:${address}`} onDone={() => setSending(false)} /> : null}
       <div className="tabs" role="tablist" aria-label={m.tabsLabel}>
         {tabs.map((t, i) => (
           <button

@@ -1,0 +1,114 @@
+import { errorText, formatUnits, shortenAddress, type SigilState } from '@sigil/core'
+import { confirmSend, prepareSend, type PreparedSend } from '@sigil/core/send'
+import { useEffect, useState } from 'react'
+import type { ViewProps } from '../../registry.js'
+import { useMessages, useModal, useStore } from '../../context.js'
+import { RemoteImage } from '../../ui.js'
+import { selectNetwork } from './WalletSend.js'
+
+const selectAddress = (s: SigilState) => s.chains[s.activeNamespace]?.account.address
+
+/**
+ * What the send will do, before it is signed: the amount and token, from and to (the name and
+ * the address it resolved to), the network and, on EVM, the most the network fee can be. The
+ * form's values are checked again as the send will check them; what is wrong shows here, before
+ * the wallet is asked. 'Send' has the wallet sign; 'Cancel' goes back to the form.
+ */
+export function WalletSendPreviewView({ route }: ViewProps<'WalletSendPreview'>) {
+  const { client, directory } = useModal()
+  const m = useMessages().ui.account.send
+  const network = useStore(selectNetwork)
+  const from = useStore(selectAddress)
+  const [prepared, setPrepared] = useState<PreparedSend>()
+  const [error, setError] = useState<string>()
+  const [busy, setBusy] = useState(false)
+  const { token, amount, to } = route.data
+
+  useEffect(() => {
+    let live = true
+    setPrepared(undefined)
+    setError(undefined)
+    prepareSend(client, { token, amount, to }).then(
+      (p) => live && setPrepared(p),
+      (e: unknown) => live && setError(errorText(e)),
+    )
+    return () => {
+      live = false
+    }
+  }, [client, token, amount, to])
+
+  const send = async () => {
+    if (!prepared) return
+    setBusy(true)
+    setError(undefined)
+    try {
+      await confirmSend(client, {
+        token,
+        amount,
+        to: prepared.transfer.to,
+        ...(prepared.fee ? { fee: prepared.fee } : {}),
+        ...(prepared.name ? { name: prepared.name } : {}),
+      })
+    } catch (e) {
+      setError(errorText(e))
+      setBusy(false)
+    }
+  }
+
+  const symbol = prepared?.token.symbol
+  const fee = prepared?.fee
+  return (
+    <div className="send-preview" data-testid="send-preview" aria-busy={!prepared && !error}>
+      <div className="send-summary">
+        <span className="sub">{m.summary}</span>
+        <span className="send-total" data-testid="send-preview-amount">
+          {prepared ? <RemoteImage src={prepared.token.iconUrl || undefined} name={prepared.token.symbol} className="sm" /> : null}
+          {`${amount} ${symbol ?? ''}`.trim()}
+        </span>
+      </div>
+      <dl className="send-facts">
+        <div>
+          <dt>{m.from}</dt>
+          <dd title={from}>{from ? shortenAddress(from) : '—'}</dd>
+        </div>
+        <div>
+          <dt>{m.to}</dt>
+          <dd data-testid="send-preview-to">
+            {prepared?.name ? <span className="send-name">{prepared.name}</span> : null}
+            <span title={prepared?.transfer.to ?? to}>{shortenAddress(prepared?.transfer.to ?? to)}</span>
+          </dd>
+        </div>
+        <div>
+          <dt>{m.network}</dt>
+          <dd>
+            <RemoteImage src={directory.networkImage(network)} name={network.name} className="sm" />
+            {network.name}
+          </dd>
+        </div>
+        {fee?.gas ? (
+          <div>
+            <dt>{m.fee}</dt>
+            <dd data-testid="send-fee">{m.feeUpTo(formatUnits(fee.fee, prepared?.feeCurrency.decimals ?? 18), prepared?.feeCurrency.symbol ?? '')}</dd>
+          </div>
+        ) : null}
+      </dl>
+      {error ? (
+        <p className="sub err" role="alert" data-testid="send-error">
+          {error}
+        </p>
+      ) : !prepared ? (
+        <p className="sub" aria-live="polite">
+          {m.checking}
+        </p>
+      ) : null}
+      <div className="send-actions">
+        <button type="button" className="btn secondary" onClick={() => client.goBack()} disabled={busy}>
+          {m.cancel}
+        </button>
+        <button type="button" className="btn" onClick={() => void send()} disabled={!prepared || busy} aria-busy={busy || undefined} data-testid="send-confirm">
+          {busy ? m.sending : m.submit}
+        </button>
+      </div>
+    </div>
+  )
+}

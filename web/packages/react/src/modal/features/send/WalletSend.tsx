@@ -1,0 +1,180 @@
+import { floorDecimals, formatFiat, formatUnits, type SigilState } from '@sigil/core'
+import { heldToken, isName, isReceiverAddress, maxSendAmount, openSendTokens, previewSend, resolveReceiver, sendStep, tokenKey } from '@sigil/core/send'
+import { errorText } from '@sigil/core'
+import { useEffect, useId, useState } from 'react'
+import type { ViewProps } from '../../registry.js'
+import { useMessages, useModal, useStore } from '../../context.js'
+import { Icons, RemoteImage } from '../../ui.js'
+
+export const selectTokens = (s: SigilState) => s.chains[s.activeNamespace]?.account.tokenBalance
+export const selectNetwork = (s: SigilState) => s.activeCaipNetwork
+
+/** How long typing pauses before a name is looked up. */
+export const RESOLVE_DELAY_MS = 300
+
+/** A receiver as typed: its address (itself, or the address its name gives the active network), and whether a name is being looked up. */
+function useReceiver(to: string): { address: string | undefined; resolving: boolean; name: string | undefined } {
+  const { client } = useModal()
+  const network = useStore(selectNetwork)
+  const typed = to.trim()
+  const direct = typed !== '' && isReceiverAddress(client, typed)
+  const named = !direct && isName(typed)
+  const [found, setFound] = useState<{ name: string; network: string; address: string | undefined }>()
+  useEffect(() => {
+    if (!named) return
+    let live = true
+    const timer = setTimeout(() => {
+      resolveReceiver(client, { name: typed }).then(
+        (address) => live && setFound({ name: typed, network: network.caipNetworkId, address }),
+        () => live && setFound({ name: typed, network: network.caipNetworkId, address: undefined }),
+      )
+    }, RESOLVE_DELAY_MS)
+    return () => {
+      live = false
+      clearTimeout(timer)
+    }
+  }, [client, named, typed, network.caipNetworkId])
+  if (direct) return { address: typed, resolving: false, name: undefined }
+  if (!named) return { address: undefined, resolving: false, name: undefined }
+  const current = found?.name === typed && found.network === network.caipNetworkId ? found : undefined
+  return { address: current?.address, resolving: !current, name: typed }
+}
+
+/**
+ * The send form (spec section 4 "Send"): the token (a chip that opens WalletSendSelectToken),
+ * the amount in the token's units with 'Max' and its fiat value when priced, and the receiver,
+ * an address or a name resolved for the active network as it is typed, its address shown
+ * under it. The button says what the form still lacks; once nothing, it opens the Preview.
+ */
+export function WalletSendView({ route }: ViewProps<'WalletSend'>) {
+  const { client } = useModal()
+  const m = useMessages().ui.account.send
+  const tokens = useStore(selectTokens) ?? []
+  const network = useStore(selectNetwork)
+  const token = heldToken(tokens, route.data.token)
+  const [amount, setAmount] = useState(route.data.amount ?? '')
+  const [to, setTo] = useState(route.data.to ?? '')
+  const [maxing, setMaxing] = useState(false)
+  const [error, setError] = useState<string>()
+  const receiver = useReceiver(to)
+  const id = useId()
+  const step = sendStep({ token, amount, to, receiver: receiver.address, resolving: receiver.resolving })
+  const form = { ...(token ? { token: tokenKey(token) } : {}), amount, to: to.trim() }
+  const price = token?.price ?? 0
+  const units = Number(amount)
+  const fiat = price > 0 && amount.trim() && Number.isFinite(units) ? formatFiat(units * price, 'USD') : undefined
+
+  const max = async () => {
+    if (!token) return
+    setError(undefined)
+    setMaxing(true)
+    try {
+      const most = await maxSendAmount(client, { token: tokenKey(token), ...(receiver.address ? { to: receiver.address } : {}) })
+      setAmount(formatUnits(most, Number(token.quantity.decimals)))
+    } catch (e) {
+      setError(errorText(e))
+    } finally {
+      setMaxing(false)
+    }
+  }
+
+  return (
+    <form
+      className="send"
+      aria-label={m.title}
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault()
+        if (step === 'ready' && token) previewSend(client, { token: tokenKey(token), amount: amount.trim(), to: to.trim() })
+      }}
+      data-testid="wallet-send"
+    >
+      <div className="send-box">
+        <div className="send-line">
+          <label htmlFor={`${id}-amount`} className="send-label">
+            {m.amount}
+          </label>
+          {token ? (
+            <span className="send-balance" data-testid="send-balance">
+              {m.balance(floorDecimals(token.quantity.numeric, 3), token.symbol)}
+            </span>
+          ) : null}
+        </div>
+        <div className="send-line">
+          <input
+            id={`${id}-amount`}
+            className="send-amount"
+            inputMode="decimal"
+            autoComplete="off"
+            placeholder="0"
+            value={amount}
+            onChange={(e) => setAmount(e.target.value.replace(',', '.'))}
+            data-testid="send-amount"
+          />
+          <button
+            type="button"
+            className="pill send-token"
+            onClick={() => openSendTokens(client, form)}
+            aria-label={token ? m.changeToken(token.symbol) : m.chooseToken}
+            data-testid="send-token"
+          >
+            {token ? <RemoteImage src={token.iconUrl || undefined} name={token.symbol} className="sm" /> : null}
+            {token ? token.symbol : m.chooseToken}
+            <Icons.chevron />
+          </button>
+        </div>
+        <div className="send-line">
+          <span className="send-fiat" data-testid="send-fiat">
+            {fiat ?? '\u00a0'}
+          </span>
+          {token ? (
+            <button
+              type="button"
+              className="send-max"
+              onClick={() => void max()}
+              disabled={maxing}
+              aria-busy={maxing || undefined}
+              title={m.maxHint}
+              data-testid="send-max"
+            >
+              {m.max}
+            </button>
+          ) : null}
+        </div>
+      </div>
+      <div className="send-box">
+        <label htmlFor={`${id}-to`} className="send-label">
+          {m.receiver}
+        </label>
+        <input
+          id={`${id}-to`}
+          className="send-to"
+          autoComplete="off"
+          spellCheck={false}
+          placeholder={m.receiverPlaceholder}
+          value={to}
+          onChange={(e) => setTo(e.target.value)}
+          aria-describedby={`${id}-resolved`}
+          data-testid="send-to"
+        />
+        <p id={`${id}-resolved`} className="sub send-resolved" aria-live="polite" data-testid="send-resolved">
+          {receiver.name
+            ? receiver.resolving
+              ? m.resolving
+              : receiver.address
+                ? m.resolvedTo(receiver.address)
+                : m.noAddressFor(receiver.name, network.name)
+            : null}
+        </p>
+      </div>
+      {error ? (
+        <p className="sub err" role="alert" data-testid="send-error">
+          {error}
+        </p>
+      ) : null}
+      <button type="submit" className="btn block" disabled={step !== 'ready'} data-testid="send-submit">
+        {m.steps[step]}
+      </button>
+    </form>
+  )
+}
