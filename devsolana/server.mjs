@@ -3,8 +3,9 @@
 // can be installed here). It serves the methods the modal and the Sigil server use:
 //   getBalance, getTokenAccountsByOwner (jsonParsed), getLatestBlockhash, getAccountInfo
 //   (base64, base58, jsonParsed), sendTransaction, simulateTransaction, getSignatureStatuses,
-//   requestAirdrop, getMinimumBalanceForRentExemption, plus getGenesisHash, getVersion,
-//   getHealth, getSlot and getBlockHeight.
+//   requestAirdrop, getMinimumBalanceForRentExemption, getSignaturesForAddress and
+//   getTransaction (json/jsonParsed, with pre/post SOL and token balances, for history), plus
+//   getGenesisHash, getVersion, getHealth, getSlot and getBlockHeight.
 // Transactions run in the runtime as they arrive (each is final at once). The SPL Token, the
 // associated-token-account and Memo programs are loaded (litesvm's defaults); litesvm 1.5 does
 // not load Token-2022, so token reads answer for both programs but only SPL Token mints exist.
@@ -33,6 +34,7 @@ import {
   getBase58Encoder,
   getBase64Decoder,
   getBase64Encoder,
+  getCompiledTransactionMessageDecoder,
   getTransactionDecoder,
   lamports,
   pipe,
@@ -97,6 +99,129 @@ export function createDevSolana() {
   let slot = 1n;
 
   const context = () => ({ slot: Number(slot), apiVersion: '2.2.0' });
+  // Every transaction that ran, by signature, and the signatures touching each address in the
+  // order they ran: what getTransaction and getSignaturesForAddress answer from.
+  const ledger = new Map();
+  const byAddress = new Map();
+
+  /** The static account keys of a transaction's message, with their signer/writable roles. */
+  function accountKeysOf(tx) {
+    const message = getCompiledTransactionMessageDecoder().decode(tx.messageBytes);
+    const { numSignerAccounts, numReadonlySignerAccounts, numReadonlyNonSignerAccounts } = message.header;
+    const count = message.staticAccounts.length;
+    const keys = message.staticAccounts.map((pubkey, i) => ({
+      pubkey,
+      signer: i < numSignerAccounts,
+      writable: i < numSignerAccounts ? i < numSignerAccounts - numReadonlySignerAccounts : i < count - numReadonlyNonSignerAccounts,
+      source: 'transaction',
+    }));
+    const instructions = message.instructions.map((ix) => ({
+      programId: message.staticAccounts[ix.programAddressIndex],
+      accounts: (ix.accountIndices ?? []).map((i) => message.staticAccounts[i]),
+      data: b58.encode(ix.data ?? new Uint8Array()),
+      stackHeight: null,
+    }));
+    return { keys, instructions, recentBlockhash: message.lifetimeToken };
+  }
+
+  /** SOL balances and token-account balances of `keys`, as a transaction's meta lists them. */
+  function balancesOf(keys) {
+    const sol = keys.map(({ pubkey }) => Number(svm.getBalance(address(pubkey)) ?? 0n));
+    const tokens = [];
+    keys.forEach(({ pubkey }, accountIndex) => {
+      const account = svm.getAccount(address(pubkey));
+      const program = account.exists ? programOf(account) : undefined;
+      if (program !== TOKEN_PROGRAM && program !== TOKEN_2022_PROGRAM) return;
+      const token = parseTokenAccount(account.data);
+      if (!token) return;
+      const mint = svm.getAccount(address(token.mint));
+      const decimals = mint.exists ? (parseMint(mint.data)?.decimals ?? 0) : 0;
+      const ui = uiAmount(token.amount, decimals);
+      tokens.push({
+        accountIndex,
+        mint: token.mint,
+        owner: token.owner,
+        programId: program,
+        uiTokenAmount: { amount: token.amount.toString(), decimals, uiAmount: Number(ui), uiAmountString: ui },
+      });
+    });
+    return { sol, tokens };
+  }
+
+  /** Runs `execute` (which sends `tx` to the runtime) and records it with its balances before and after. */
+  function recorded(tx, execute) {
+    const { keys, instructions, recentBlockhash } = accountKeysOf(tx);
+    const before = balancesOf(keys);
+    const result = execute();
+    // A transaction the runtime refused is not recorded: sendTransaction refuses it to the caller.
+    if (!result || result instanceof FailedTransactionMetadata) return result;
+    const after = balancesOf(keys);
+    const meta = result;
+    const signature = b58.encode(Object.values(tx.signatures)[0]);
+    const entry = {
+      signature,
+      slot: Number(slot) + 1,
+      blockTime: Math.floor(Date.now() / 1000),
+      err: errorOf(result),
+      keys,
+      instructions,
+      recentBlockhash,
+      signatures: Object.values(tx.signatures).map((s) => (s ? b58.encode(s) : null)),
+      // litesvm charges the default 5000 lamports per signature.
+      fee: 5000 * Object.keys(tx.signatures).length,
+      before,
+      after,
+      logs: typeof meta.logs === 'function' ? meta.logs() : [],
+      units: typeof meta.computeUnitsConsumed === 'function' ? Number(meta.computeUnitsConsumed()) : 0,
+    };
+    ledger.set(signature, entry);
+    for (const { pubkey } of keys) {
+      const list = byAddress.get(pubkey) ?? [];
+      list.push(signature);
+      byAddress.set(pubkey, list);
+    }
+    return result;
+  }
+
+  /** An airdrop, recorded as a transaction of the runtime's faucet that only its receiver's keys show. */
+  function airdrop(to, amount) {
+    const before = balancesOf([{ pubkey: to }]);
+    const result = svm.airdrop(to, amount);
+    if (!result || result instanceof FailedTransactionMetadata) return result;
+    const signature = b58.encode(result.signature());
+    const keys = [{ pubkey: to, signer: false, writable: true, source: 'transaction' }];
+    ledger.set(signature, { signature, slot: Number(slot) + 1, blockTime: Math.floor(Date.now() / 1000), err: null, keys, instructions: [], recentBlockhash: svm.latestBlockhash(), signatures: [signature], fee: 0, before, after: balancesOf(keys), logs: [], units: 0 });
+    byAddress.set(to, [...(byAddress.get(to) ?? []), signature]);
+    return result;
+  }
+
+  /** A ledger entry in getTransaction's shape. */
+  function transactionOf(entry, encoding) {
+    const accountKeys = encoding === 'jsonParsed' ? entry.keys : entry.keys.map((k) => k.pubkey);
+    return {
+      slot: entry.slot,
+      blockTime: entry.blockTime,
+      version: 0,
+      meta: {
+        err: entry.err,
+        status: entry.err ? { Err: entry.err } : { Ok: null },
+        fee: entry.fee,
+        preBalances: entry.before.sol,
+        postBalances: entry.after.sol,
+        preTokenBalances: entry.before.tokens,
+        postTokenBalances: entry.after.tokens,
+        innerInstructions: [],
+        logMessages: entry.logs,
+        computeUnitsConsumed: entry.units,
+        loadedAddresses: { writable: [], readonly: [] },
+        rewards: [],
+      },
+      transaction: {
+        signatures: entry.signatures,
+        message: { accountKeys, instructions: entry.instructions, recentBlockhash: entry.recentBlockhash },
+      },
+    };
+  }
   const withContext = (value) => ({ context: context(), value });
 
   function programOf(account) {
@@ -230,7 +355,7 @@ export function createDevSolana() {
     },
     requestAirdrop([to, amount]) {
       if (!Number.isSafeInteger(amount) || amount <= 0) throw invalidParams('Invalid param: lamports must be a positive integer');
-      const result = svm.airdrop(parseAddress(to), lamports(BigInt(amount)));
+      const result = airdrop(parseAddress(to), lamports(BigInt(amount)));
       if (!result || result instanceof FailedTransactionMetadata) throw new RpcError(-32603, `airdrop failed: ${result ? result.toString() : 'no result'}`);
       slot += 1n;
       return b58.encode(result.signature());
@@ -246,10 +371,10 @@ export function createDevSolana() {
         const simulated = svm.simulateTransaction(tx);
         if (simulated instanceof FailedTransactionMetadata) throw failed(simulated);
       }
-      const result = svm.sendTransaction(tx);
-      if (result instanceof FailedTransactionMetadata) throw failed(result);
+      const result = recorded(tx, () => svm.sendTransaction(tx));
       slot += 1n;
       svm.expireBlockhash();
+      if (result instanceof FailedTransactionMetadata) throw failed(result);
       return b58.encode(signature);
     },
     simulateTransaction([wire, config = {}]) {
@@ -257,6 +382,32 @@ export function createDevSolana() {
       const result = svm.simulateTransaction(tx);
       const meta = result instanceof FailedTransactionMetadata ? result.meta() : result.meta();
       return withContext({ err: errorOf(result), logs: meta.logs(), accounts: null, unitsConsumed: Number(meta.computeUnitsConsumed()), returnData: null });
+    },
+    getSignaturesForAddress([owner, config = {}]) {
+      const signatures = byAddress.get(parseAddress(owner)) ?? [];
+      const limit = config.limit ?? 1000;
+      if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw invalidParams('Invalid param: limit must be between 1 and 1000');
+      let end = signatures.length;
+      if (config.before !== undefined) {
+        const at = signatures.indexOf(config.before);
+        if (at < 0) return [];
+        end = at;
+      }
+      const start = config.until !== undefined ? signatures.indexOf(config.until) + 1 : 0;
+      return signatures
+        .slice(Math.max(start, end - limit), end)
+        .reverse()
+        .map((signature) => {
+          const entry = ledger.get(signature);
+          return { signature, slot: entry.slot, blockTime: entry.blockTime, err: entry.err, memo: null, confirmationStatus: 'finalized' };
+        });
+    },
+    getTransaction([signature, config = {}]) {
+      const encoding = typeof config === 'string' ? config : (config.encoding ?? 'json');
+      if (encoding !== 'json' && encoding !== 'jsonParsed') throw invalidParams(`Invalid param: unsupported encoding ${encoding}`);
+      if (typeof signature !== 'string') throw invalidParams('Invalid param: invalid signature');
+      const entry = ledger.get(signature);
+      return entry ? transactionOf(entry, encoding) : null;
     },
     getSignatureStatuses([signatures]) {
       if (!Array.isArray(signatures)) throw invalidParams('Invalid param: expected an array of signatures');
@@ -300,7 +451,7 @@ export function createDevSolana() {
       (m) => appendTransactionMessageInstructions(instructions, m),
     );
     const tx = await signTransactionMessageWithSigners(message);
-    const result = svm.sendTransaction(tx);
+    const result = recorded(tx, () => svm.sendTransaction(tx));
     if (result instanceof FailedTransactionMetadata) throw new Error(`setup transaction failed: ${result.toString()}\n${result.meta().prettyLogs()}`);
     slot += 1n;
     svm.expireBlockhash();
@@ -329,12 +480,12 @@ export function createDevSolana() {
   /** Gives each address SOL and both test tokens. */
   async function seed(owners) {
     const payer = await generateKeyPairSigner();
-    svm.airdrop(payer.address, lamports(100_000_000_000n));
+    airdrop(payer.address, lamports(100_000_000_000n));
     const classic = await createMint(payer, 6, address(TOKEN_PROGRAM));
     const second = await createMint(payer, 9, address(TOKEN_PROGRAM));
     for (const owner of owners) {
       const who = parseAddress(owner);
-      svm.airdrop(who, lamports(10_000_000_000n));
+      airdrop(who, lamports(10_000_000_000n));
       await mintTo(payer, classic, who, 1_000_000_000n, address(TOKEN_PROGRAM));
       await mintTo(payer, second, who, 500_000_000_000n, address(TOKEN_PROGRAM));
     }

@@ -137,3 +137,61 @@ test('rent exemption, bad params and unknown methods', async () => {
   const batch = await (await fetch(node.url, { method: 'POST', body: JSON.stringify([{ jsonrpc: '2.0', id: 1, method: 'getSlot' }, { jsonrpc: '2.0', id: 2, method: 'getHealth' }]) })).json();
   assert.deepEqual(batch.map((r) => r.id), [1, 2]);
 });
+
+test('history: getSignaturesForAddress pages newest first, getTransaction gives the balances a history reader needs', async () => {
+  const sender = await generateKeyPairSigner();
+  await result('requestAirdrop', [sender.address, 5_000_000_000]);
+  const to = (await generateKeyPairSigner()).address;
+  const sent = [];
+  for (let i = 1; i <= 3; i++) {
+    const { answer } = await sendSigned(sender, [getTransferSolInstruction({ source: sender, destination: to, amount: BigInt(i) * 1_000_000n })]);
+    assert.equal(answer.error, undefined, JSON.stringify(answer.error));
+    sent.push(answer.result);
+  }
+  // The airdrop and three transfers, newest first; the receiver appears in the three transfers only.
+  const all = await result('getSignaturesForAddress', [sender.address]);
+  assert.equal(all.length, 4);
+  assert.deepEqual(all.slice(0, 3).map((s) => s.signature), [...sent].reverse());
+  assert.ok(all.every((s) => s.err === null && s.confirmationStatus === 'finalized' && Number.isInteger(s.blockTime)));
+  assert.deepEqual((await result('getSignaturesForAddress', [to])).map((s) => s.signature), [...sent].reverse());
+  // Paging: a limit, then `before` the last one seen.
+  const first = await result('getSignaturesForAddress', [sender.address, { limit: 2 }]);
+  assert.deepEqual(first.map((s) => s.signature), [sent[2], sent[1]]);
+  const next = await result('getSignaturesForAddress', [sender.address, { limit: 2, before: sent[1] }]);
+  assert.equal(next.length, 2);
+  assert.equal(next[0].signature, sent[0]);
+  assert.equal((await result('getSignaturesForAddress', [sender.address, { until: sent[1] }])).length, 1);
+
+  const tx = await result('getTransaction', [sent[1], { encoding: 'jsonParsed', maxSupportedTransactionVersion: 0 }]);
+  const keys = tx.transaction.message.accountKeys.map((k) => k.pubkey);
+  const [from, receiver] = [keys.indexOf(sender.address), keys.indexOf(to)];
+  assert.equal(tx.meta.err, null);
+  assert.equal(tx.meta.fee, 5000);
+  assert.equal(tx.meta.preBalances[from] - tx.meta.postBalances[from], 2_000_000 + 5000);
+  assert.equal(tx.meta.postBalances[receiver] - tx.meta.preBalances[receiver], 2_000_000);
+  assert.equal(tx.transaction.signatures[0], sent[1]);
+  assert.ok(tx.transaction.message.accountKeys[from].signer);
+  assert.equal(await result('getTransaction', ['1111111111111111111111111111111111111111111111111111111111111111', { encoding: 'json' }]), null);
+  assert.equal((await rpc('getSignaturesForAddress', [sender.address, { limit: 0 }])).error.code, -32602);
+});
+
+test('history: an SPL transfer lists both token accounts before and after, with mint and owner', async () => {
+  const to = (await generateKeyPairSigner()).address;
+  const mint = node.mints[0];
+  const program = address(mint.program);
+  const [source] = await findAssociatedTokenPda({ mint: address(mint.address), owner: owner.address, tokenProgram: program });
+  const [destination] = await findAssociatedTokenPda({ mint: address(mint.address), owner: to, tokenProgram: program });
+  const { answer } = await sendSigned(owner, [
+    getCreateAssociatedTokenIdempotentInstruction({ payer: owner, ata: destination, owner: to, mint: address(mint.address), tokenProgram: program }),
+    getTransferCheckedInstruction({ source, mint: address(mint.address), destination, authority: owner, amount: 3_000_000n, decimals: 6 }, { programAddress: program }),
+  ]);
+  assert.equal(answer.error, undefined, JSON.stringify(answer.error));
+  const [latest] = await result('getSignaturesForAddress', [owner.address, { limit: 1 }]);
+  assert.equal(latest.signature, answer.result);
+  const { meta } = await result('getTransaction', [answer.result, { encoding: 'jsonParsed', maxSupportedTransactionVersion: 0 }]);
+  const of = (list, who) => list.find((b) => b.owner === who && b.mint === mint.address);
+  assert.equal(of(meta.preTokenBalances, to), undefined, 'the receiver had no token account before');
+  assert.equal(of(meta.postTokenBalances, to).uiTokenAmount.amount, '3000000');
+  assert.equal(BigInt(of(meta.preTokenBalances, owner.address).uiTokenAmount.amount) - BigInt(of(meta.postTokenBalances, owner.address).uiTokenAmount.amount), 3_000_000n);
+  assert.equal(of(meta.postTokenBalances, to).programId, TOKEN_PROGRAM);
+});
