@@ -343,6 +343,25 @@ grouped_settings! {
             #[arg(value_name = "URL")]
             farcaster_app_url <- farcaster_app_url: String = "https://farcaster.xyz/~/siwf", env "SIGIL_FARCASTER_APP_URL", check check_http_url;
         }
+        /// Transaction history: the indexer of each configured EVM chain (a chain opts out, or
+        /// names its first block, with `history` in the chains file).
+        history: HistorySettings {
+            /// Index the history of the configured EVM chains.
+            #[arg(value_name = "BOOL", num_args = 0..=1, default_missing_value = "true")]
+            enabled <- history_enabled: bool = "true", env "SIGIL_HISTORY_ENABLED";
+            /// Blocks whose hashes are kept to follow a reorganisation back (1..=1000).
+            #[arg(value_name = "N")]
+            reorg_depth <- history_reorg_depth: u32 = "12", env "SIGIL_HISTORY_REORG_DEPTH", check within(1..=1000);
+            /// Blocks read per batch at most (1..=10000).
+            #[arg(value_name = "N")]
+            batch_blocks <- history_batch_blocks: u32 = "500", env "SIGIL_HISTORY_BATCH_BLOCKS", check within(1..=10_000);
+            /// Seconds between looks for new blocks once the index is at the head (1..=3600).
+            #[arg(value_name = "SECS")]
+            poll_interval <- history_poll_interval: Seconds as Duration = "2", env "SIGIL_HISTORY_POLL_INTERVAL", check within(Seconds(1)..=Seconds(3600));
+            /// Seconds a process's claim to index a chain lasts unrenewed; another process takes the chain over after it (2..=3600).
+            #[arg(value_name = "SECS")]
+            lease <- history_lease: Seconds as Duration = "30", env "SIGIL_HISTORY_LEASE", check within(Seconds(2)..=Seconds(3600));
+        }
         /// Chains and the JSON-RPC proxy.
         rpc: RpcConfig {
             /// Chains file (TOML, the format of config/chains.toml) replacing the built-in chain list.

@@ -19,6 +19,7 @@ pub mod extract;
 pub mod families;
 pub mod guards;
 pub mod health;
+pub mod history;
 pub mod identity;
 pub mod limits;
 pub mod listener;
@@ -78,6 +79,8 @@ pub struct Shared {
     pub verify_key: Arc<relay::verify::VerifyKey>,
     /// The embedded-wallet service, when configured (a key-encryption key).
     pub wallets: Option<Arc<wallet::Wallets>>,
+    /// This process among those sharing the database (the history indexer's leases).
+    pub instance: String,
 }
 
 impl AppState {
@@ -107,6 +110,7 @@ impl AppState {
             relay,
             verify_key: Default::default(),
             wallets,
+            instance: uuid::Uuid::new_v4().to_string(),
         }))
     }
 }
@@ -134,6 +138,7 @@ pub fn routes(state: &AppState) -> (Router<AppState>, utoipa::openapi::OpenApi) 
         .merge(projects::router())
         .merge(chains::router())
         .merge(account::router())
+        .merge(history::router())
         .merge(identity::router())
         .merge(auth::router())
         .merge(rpc::router())
@@ -249,6 +254,7 @@ pub async fn start(state: AppState, addr: SocketAddr) -> anyhow::Result<RunningS
         background.push(state.relay.spawn_listener(state.config.database_url.clone()));
     }
     background.push(state.relay.count_mailbox().await?);
+    background.extend(history::spawn(&state.db, &state.rpc, &state.config.settings.history, &state.instance));
     let settings = &state.config.settings.server;
     let limits = listener::Limits {
         header_timeout: settings.header_timeout,

@@ -72,6 +72,20 @@ pub struct ChainConfig {
     /// (sigil_core::rpc_methods); signing and node-admin methods are refused.
     #[serde(default)]
     pub allow_methods: Vec<String>,
+    /// How the chain's transaction history is indexed (EVM chains).
+    #[serde(default)]
+    pub history: ChainHistory,
+}
+
+/// `history = { from_block = 0 }` or `history = { enabled = false }` in a chain's entry.
+#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct ChainHistory {
+    /// The first block indexed; unset: the chain's head when indexing first starts (a public
+    /// chain is not read from its genesis).
+    pub from_block: Option<u64>,
+    /// false: the chain's history is not indexed.
+    pub enabled: Option<bool>,
 }
 
 /// `token` is priced from `pair`'s reserves against `quote`, a USD stablecoin; both tokens must

@@ -71,6 +71,8 @@ impl TestServer {
         let origins: Vec<String> = origins.iter().map(|s| s.to_string()).collect();
         let project = projects::create(&db, "Test", &origins, Features::default()).await.unwrap().id;
         let mut config = Config::for_database(&url);
+        // The history indexer would add upstream calls a test counts; tests of history turn it on.
+        config.settings.history.enabled = false;
         tweak(&mut config);
         let server = sigil_server::start(AppState::new(db.clone(), config.clone()), "127.0.0.1:0".parse().unwrap()).await.unwrap();
         let base = format!("http://{}", server.addr);
@@ -212,6 +214,7 @@ pub fn chain_with(upstreams: &[&str], testnet: bool) -> sigil_server::chains::Ch
         price_pairs: vec![],
         allow_methods: vec![],
         esplora: None,
+        history: Default::default(),
     }])
     .unwrap()
 }

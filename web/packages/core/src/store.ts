@@ -1,5 +1,6 @@
 import { createStore, type StoreApi } from 'zustand/vanilla'
 import type { ResolvedOptions, ThemeMode, ThemeVariables } from './options.js'
+import type { ActivityState } from './features/activity/state.js'
 import type { LoginState } from './features/login/state.js'
 import type { SiwxState } from './features/siwx/types.js'
 import type { AccountState, CaipNetwork, ChainNamespace, ConnectionStatus, Connector, ConnectorType, NetworkState, Wallet } from './types.js'
@@ -28,6 +29,9 @@ export interface ViewParams {
   Account: undefined
   Networks: undefined
   UnsupportedChain: undefined
+  // receive
+  /** The active account's address as a QR code and text, its network, and the host's networks of the same family. */
+  WalletReceive: undefined
   // social (login)
   /**
    * A social login: `popup`, the window opened in the click (null when the browser blocked it;
@@ -134,6 +138,8 @@ export interface SigilState {
   siwx: SiwxState
   /** A social or Farcaster login under way (the login feature's state); absent otherwise. */
   login?: LoginState | undefined
+  /** The Activity tab's list and this session's pending sends (the activity feature's state); absent until either is wanted. */
+  activity?: ActivityState | undefined
 }
 
 export type SigilStore = StoreApi<SigilState>

@@ -185,6 +185,41 @@ a.row{text-decoration:none}a.row .tag{display:inline-flex;align-items:center;gap
 .sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 .sentinel{height:1px}
 .more{display:flex;justify-content:center;padding:10px 0}
+.panel.activity-panel{flex-direction:column;align-items:stretch;justify-content:flex-start}
+.activity{display:flex;flex-direction:column;gap:4px;width:100%}
+.activity-scroll{max-height:min(340px,42vh);overflow-y:auto;margin:0 -6px;padding:0 6px}
+.activity .group-title{margin:8px 4px 6px}
+.activity-link{display:flex;align-items:center;gap:12px;min-height:56px;padding:8px 12px 8px 10px;border-radius:var(--r-m);background:var(--c-surface);color:var(--c-fg);text-decoration:none}
+a.activity-link:hover{background:var(--c-surface2)}
+.activity-icon{position:relative;flex:none;display:flex}
+.activity-icon .img.sm{width:32px;height:32px}
+.activity-glyph{display:flex;align-items:center;justify-content:center;width:32px;height:32px;border-radius:50%;background:var(--c-surface2);color:var(--c-fg2)}
+.activity-dot{position:absolute;right:-2px;bottom:-2px;width:12px;height:12px;border-radius:50%;border:2px solid var(--c-surface)}
+.activity-dot.pending{background:var(--sigil-accent)}
+.activity-dot.failed{background:var(--c-error)}
+.activity-link .meta{flex:1;min-width:0;display:flex;flex-direction:column;gap:2px}
+.activity-link .name{display:flex;align-items:center;gap:6px;font-weight:500}
+.activity-link .party{font-size:12px;color:var(--c-fg2);overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
+.activity-link .amount{display:flex;flex-direction:column;align-items:flex-end;text-align:right;font-variant-numeric:tabular-nums;font-weight:500;white-space:nowrap}
+.activity-link .amount .in{color:var(--c-success)}
+.activity-link .when{font-size:12px;font-weight:400;color:var(--c-fg2)}
+.activity-row.spam .activity-link{background:var(--c-bg);border:1px dashed var(--c-error)}
+.activity-row.spam .party{white-space:normal}
+.tag.bad{color:var(--c-error)}
+.activity-foot{display:flex;justify-content:center;padding:4px 0 0}
+.activity-empty{display:flex;flex-direction:column;align-items:center;gap:6px;padding:12px 0;text-align:center}
+.activity-row.skeleton .bar{display:block;height:10px;width:60%;border-radius:4px;background:var(--c-surface2)}
+.activity-row.skeleton .bar.short{width:35%}
+.account-actions{display:flex;gap:8px;justify-content:center;flex-wrap:wrap}
+.receive{display:flex;flex-direction:column;align-items:center;gap:10px;text-align:center;padding-bottom:4px}
+.receive .qr svg{width:208px;height:208px}
+.receive-net{display:inline-flex;align-items:center;gap:8px;height:32px;padding:0 12px 0 6px;border-radius:999px;background:var(--c-surface);font-size:14px;font-weight:500}
+.receive-addr{margin:0;max-width:100%;font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:13px;overflow-wrap:anywhere;color:var(--c-fg)}
+.receive-note{display:flex;gap:8px;align-items:flex-start;margin:0;padding:10px 12px;border-radius:var(--r-m);background:var(--c-surface);font-size:13px;color:var(--c-fg2);text-align:left}
+.receive-note svg{flex:none;margin-top:1px}
+.receive-compat{display:flex;flex-direction:column;gap:6px;width:100%}
+.receive-nets{display:flex;flex-wrap:wrap;gap:6px;justify-content:center;margin:0;padding:0;list-style:none}
+.receive-nets li{display:inline-flex;align-items:center;gap:6px;height:30px;padding:0 10px 0 4px;border-radius:999px;background:var(--c-surface);font-size:13px;color:var(--c-fg)}
 @keyframes fade{from{opacity:0}to{opacity:1}}
 @keyframes fade-out{from{opacity:1}to{opacity:0}}
 @keyframes view-in{from{opacity:0;transform:translateX(6px)}to{opacity:1;transform:none}}

@@ -20,17 +20,21 @@ import type { Messages } from '@sigil/core/messages'
 import { useMessages, useModal, useStore } from '../../context.js'
 import { providerLabel } from '../social/login-window.js'
 import { Icons, Identicon, RemoteImage } from '../../ui.js'
+import { loadable } from '../../loadable.js'
+
+/** The Activity tab's list: its own chunk, loaded the first time the tab shows. */
+const Activity = loadable(() => import('../activity/activity.js').then((m) => m.ActivityList), <div className="state" aria-busy="true" />).Component
 
 const selectChain = (s: SigilState) => s.chains[s.activeNamespace]
 const selectNetwork = (s: SigilState) => s.activeCaipNetwork
 const selectProviderType = (s: SigilState) => s.providers[s.activeNamespace]?.type
 const selectNamespace = (s: SigilState) => s.activeNamespace
 
-/** The account tabs; those with a placeholder have no content yet. */
-const tabsOf = (m: Messages['ui']['account']): readonly { id: string; label: string; placeholder?: string }[] => [
+/** The account tabs (Activity when the host left `history` on); those with a placeholder have no content yet. */
+const tabsOf = (m: Messages['ui']['account'], history: boolean): readonly { id: string; label: string; placeholder?: string }[] => [
   { id: 'tokens', label: m.tabs.tokens },
   { id: 'nfts', label: m.tabs.nfts, placeholder: m.nftsLater },
-  { id: 'activity', label: m.tabs.activity, placeholder: m.activityLater },
+  ...(history ? [{ id: 'activity', label: m.tabs.activity }] : []),
 ]
 
 /** The connected account: avatar, address (copy), balance, network (switch), tabs, disconnect. */
@@ -38,7 +42,7 @@ export function AccountView() {
   const { client, directory } = useModal()
   const ui = useMessages().ui
   const m = ui.account
-  const tabs = tabsOf(m)
+  const tabs = tabsOf(m, client.options.features.history)
   const chain = useStore(selectChain)
   const network = useStore(selectNetwork)
   const providerType = useStore(selectProviderType)
@@ -157,11 +161,18 @@ export function AccountView() {
             userName={account?.user?.username}
           />
         ) : null}
-        {canSend ? (
-          <button type="button" className="btn secondary" onClick={() => client.push('WalletSend', {})} data-testid="account-send">
-            {m.send.open}
-          </button>
-        ) : null}
+        <div className="account-actions">
+          {canSend ? (
+            <button type="button" className="btn secondary" onClick={() => client.push('WalletSend', {})} data-testid="account-send">
+              {m.send.open}
+            </button>
+          ) : null}
+          {client.options.features.receive ? (
+            <button type="button" className="btn secondary" onClick={() => client.push('WalletReceive')} data-testid="account-receive">
+              {ui.receive.open}
+            </button>
+          ) : null}
+        </div>
       </div>
       <div className="tabs" role="tablist" aria-label={m.tabsLabel}>
         {tabs.map((t, i) => (
@@ -185,7 +196,7 @@ export function AccountView() {
         ))}
       </div>
       <div
-        className={current.id === 'tokens' ? 'panel tokens' : 'panel'}
+        className={current.id === 'tokens' ? 'panel tokens' : current.id === 'activity' ? 'panel activity-panel' : 'panel'}
         role="tabpanel"
         id={`${idBase}-panel-${current.id}`}
         aria-labelledby={`${idBase}-tab-${current.id}`}
@@ -197,6 +208,8 @@ export function AccountView() {
             status={chain?.balanceStatus ?? 'idle'}
             onRefresh={() => void client.refreshBalance(undefined, { force: true })}
           />
+        ) : current.id === 'activity' ? (
+          <Activity />
         ) : (
           current.placeholder
         )}

@@ -1,0 +1,287 @@
+//! GET /v1/account/{address}/history: an account's transactions on one chain, newest first, in
+//! AppKit's shape (so an AppKit client pointed at Sigil shows them too), from the indexer's
+//! tables. Pages of 20 behind an opaque cursor; spam is left out unless asked for.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use axum::extract::{Path, State};
+use axum::{Extension, Json};
+use base64::Engine;
+use serde::{Deserialize, Serialize};
+use sigil_core::amount;
+use sigil_core::caip::ChainId;
+use utoipa::{IntoParams, ToSchema};
+
+use super::store::{self, Kind, TokenRow, TransferRow, TxRow};
+use crate::chains::ChainConfig;
+use crate::error::{ApiError, ApiResult};
+use crate::extract::Query;
+use crate::families::Family;
+use crate::projects::Project;
+use crate::query::text;
+use crate::AppState;
+
+/// Transactions per page.
+pub const PAGE: i64 = 20;
+
+#[derive(Debug, Default, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct HistoryQuery {
+    /// CAIP-2 chain id; a chain whose history is not indexed gives an empty list.
+    #[serde(rename = "chainId")]
+    #[param(rename = "chainId", required = true)]
+    pub chain_id: Option<String>,
+    /// The `next` of the previous page.
+    pub cursor: Option<String>,
+    /// Include transactions flagged as spam (address poisoning, lookalike tokens).
+    #[serde(rename = "includeSpam")]
+    #[param(rename = "includeSpam")]
+    pub include_spam: Option<bool>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct HistoryResponse {
+    pub data: Vec<HistoryTransaction>,
+    /// The cursor of the next page; null on the last.
+    pub next: Option<String>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct HistoryTransaction {
+    /// CAIP-2 chain id and transaction hash: eip155:1:0x...
+    pub id: String,
+    pub metadata: Metadata,
+    pub transfers: Vec<Transfer>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Metadata {
+    /// RFC 3339, UTC, from the block's timestamp.
+    pub mined_at: String,
+    pub chain: String,
+    /// confirmed or failed.
+    pub status: &'static str,
+    /// send, receive, mint, burn, approve, trade or execute.
+    pub operation_type: &'static str,
+    /// The transaction's sender (EIP-55).
+    pub sent_from: String,
+    /// The called account or created contract (EIP-55).
+    pub sent_to: String,
+    pub hash: String,
+    pub nonce: i64,
+    /// Why the transaction is hidden by default; null when it is not.
+    pub spam: Option<Spam>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Spam {
+    /// zero-value or lookalike.
+    pub reason: String,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Transfer {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fungible_info: Option<FungibleInfo>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nft_info: Option<NftInfo>,
+    /// in, out or self.
+    pub direction: &'static str,
+    pub quantity: Quantity,
+    /// Fiat value (0: not priced).
+    pub value: f64,
+    pub price: f64,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct FungibleInfo {
+    pub name: String,
+    pub symbol: String,
+    pub icon: Url,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct NftInfo {
+    pub name: String,
+    pub content: NftContent,
+    pub flags: NftFlags,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct NftContent {
+    pub preview: Url,
+    pub detail: Url,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct NftFlags {
+    pub is_spam: bool,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Url {
+    pub url: String,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Quantity {
+    /// Exact amount in whole tokens (NFTs: a count), as a decimal string.
+    pub numeric: String,
+}
+
+/// The opaque cursor: the (block, transaction index) the next page starts below.
+fn encode_cursor(tx: &TxRow) -> String {
+    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(format!("{}.{}", tx.block, tx.tx_index))
+}
+
+fn decode_cursor(cursor: &str) -> Option<(i64, i64)> {
+    let bytes = base64::engine::general_purpose::URL_SAFE_NO_PAD.decode(cursor).ok()?;
+    let (block, index) = std::str::from_utf8(&bytes).ok()?.split_once('.')?;
+    let number = |s: &str| s.parse::<i64>().ok().filter(|n| *n >= 0 && s.bytes().all(|b| b.is_ascii_digit()));
+    Some((number(block)?, number(index)?))
+}
+
+/// Unix seconds as RFC 3339 in UTC (days to a civil date: Howard Hinnant's algorithm).
+pub fn rfc3339(secs: i64) -> String {
+    let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z", rem / 3600, rem % 3600 / 60, rem % 60)
+}
+
+fn checksummed(address: &str) -> String {
+    address.parse::<alloy_primitives::Address>().map(|a| a.to_checksum(None)).unwrap_or_else(|_| address.to_owned())
+}
+
+/// The token's listed icon, else this server's generated one for its symbol (with the asking
+/// project's id: image routes are behind the project gate), as balances give icons.
+fn icon(state: &AppState, project: &Project, chain: &ChainConfig, token: &str, symbol: &str) -> String {
+    if let Some(url) = chain.token(token).and_then(|t| t.icon.clone()) {
+        return url;
+    }
+    format!("{}/public/getTokenImage/{symbol}?projectId={}", state.config.public_url, project.id)
+}
+
+fn transfer(state: &AppState, project: &Project, chain: &ChainConfig, address: &str, t: &TransferRow, token: Option<&TokenRow>, spam: bool) -> Transfer {
+    let direction = match (t.sender == address, t.recipient == address) {
+        (true, true) => "self",
+        (true, false) => "out",
+        _ => "in",
+    };
+    let (name, symbol, decimals) = match (t.kind.is_coin(), token) {
+        (true, _) => (chain.native.name.clone(), chain.native.symbol.clone(), chain.native.decimals),
+        (false, Some(tk)) => (tk.name.clone(), tk.symbol.clone(), u8::try_from(tk.decimals).unwrap_or(0)),
+        (false, None) => (String::new(), String::new(), 0),
+    };
+    let (fungible_info, nft_info, numeric) = if t.kind.is_nft() {
+        let name = if name.is_empty() { format!("#{}", t.token_id) } else { format!("{name} #{}", t.token_id) };
+        let empty = || Url { url: String::new() };
+        (None, Some(NftInfo { name, content: NftContent { preview: empty(), detail: empty() }, flags: NftFlags { is_spam: spam } }), t.amount.clone())
+    } else {
+        let url = icon(state, project, chain, &t.token, &symbol);
+        (Some(FungibleInfo { name, symbol, icon: Url { url } }), None, amount::format_units(&t.amount, decimals))
+    };
+    Transfer { fungible_info, nft_info, direction, quantity: Quantity { numeric }, value: 0.0, price: 0.0 }
+}
+
+/// An account's transactions on one chain, newest first, 20 a page, from Sigil's own index:
+/// native and token (ERC-20, ERC-721, ERC-1155) transfers, approvals and contract calls.
+#[utoipa::path(get, path = "/v1/account/{address}/history", tag = "blockchain",
+    params(("address" = String, Path, description = "The account's address (EVM: 40 hex, optional 0x, any case)"), HistoryQuery, crate::query::ProjectQuery),
+    responses((status = 200, body = HistoryResponse), (status = 400, body = crate::error::ErrorBody), (status = 403, body = crate::error::ErrorBody)))]
+pub async fn history(
+    State(state): State<AppState>,
+    Extension(project): Extension<Arc<Project>>,
+    Path(address): Path<String>,
+    Query(query): Query<HistoryQuery>,
+) -> ApiResult<Json<HistoryResponse>> {
+    let chain_id = text(&query.chain_id).ok_or_else(|| ApiError::invalid_param("chainId", "required, e.g. eip155:1"))?;
+    let parsed: ChainId = chain_id.parse().map_err(|e| ApiError::invalid_param("chainId", e))?;
+    let family = parsed.known_namespace().and_then(Family::of_namespace);
+    let owner = match family {
+        Some(family) => family.check_address(&address).map_err(|expected| ApiError::invalid_param("address", format!("expected {expected}")))?,
+        None => address.clone(),
+    };
+    let before = text(&query.cursor).map(|c| decode_cursor(c).ok_or_else(|| ApiError::invalid_param("cursor", "not a cursor this server gave"))).transpose()?;
+    let empty = || Ok(Json(HistoryResponse { data: Vec::new(), next: None }));
+    let Some(chain) = state.rpc.chains().get(&parsed.to_string()).filter(|c| super::is_indexed(c)) else { return empty() };
+    let mut rows = store::page(&state.db, &chain.id, &owner, before, query.include_spam.unwrap_or(false), PAGE + 1).await?;
+    let next = (rows.len() as i64 > PAGE).then(|| {
+        rows.truncate(PAGE as usize);
+        encode_cursor(&rows[rows.len() - 1].1)
+    });
+    let hashes: Vec<String> = rows.iter().map(|(_, tx)| tx.hash.clone()).collect();
+    let mut by_tx: HashMap<String, Vec<(TransferRow, Option<TokenRow>)>> = HashMap::new();
+    for (t, token) in store::transfers_of(&state.db, &chain.id, &owner, &hashes).await? {
+        by_tx.entry(t.hash.clone()).or_default().push((t, token));
+    }
+    let data = rows
+        .into_iter()
+        .map(|(spam, tx)| {
+            let moves = by_tx.remove(&tx.hash).unwrap_or_default();
+            let all: Vec<&TransferRow> = moves.iter().map(|(t, _)| t).collect();
+            let operation_type = super::operation(&owner, &all);
+            let transfers = moves
+                .iter()
+                .filter(|(t, _)| t.kind != Kind::Approval)
+                .map(|(t, token)| transfer(&state, &project, chain, &owner, t, token.as_ref(), spam.is_some()))
+                .collect();
+            HistoryTransaction {
+                id: format!("{}:{}", chain.id, tx.hash),
+                metadata: Metadata {
+                    mined_at: rfc3339(tx.mined_at),
+                    chain: chain.id.clone(),
+                    status: if tx.succeeded { "confirmed" } else { "failed" },
+                    operation_type,
+                    sent_from: checksummed(&tx.sender),
+                    sent_to: checksummed(&tx.recipient),
+                    hash: tx.hash,
+                    nonce: tx.nonce,
+                    spam: spam.map(|reason| Spam { reason }),
+                },
+                transfers,
+            }
+        })
+        .collect();
+    Ok(Json(HistoryResponse { data, next }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn times_are_rfc3339() {
+        assert_eq!(rfc3339(0), "1970-01-01T00:00:00Z");
+        assert_eq!(rfc3339(1_795_716_000), "2026-11-26T18:00:00Z");
+        assert_eq!(rfc3339(951_782_400), "2000-02-29T00:00:00Z");
+    }
+
+    #[test]
+    fn cursors_round_trip_and_refuse_anything_else() {
+        let tx = TxRow {
+            hash: String::new(),
+            block: 123,
+            tx_index: 4,
+            mined_at: 0,
+            sender: String::new(),
+            recipient: String::new(),
+            value: String::new(),
+            nonce: 0,
+            succeeded: true,
+        };
+        assert_eq!(decode_cursor(&encode_cursor(&tx)), Some((123, 4)));
+        for bad in ["", "abc", "MTIz", "LTEuMg", "MS4rMg"] {
+            assert_eq!(decode_cursor(bad), None, "{bad}");
+        }
+    }
+}

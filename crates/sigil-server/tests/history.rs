@@ -1,0 +1,452 @@
+//! Transaction history against a real anvil, on SQLite and PostgreSQL: the API's shape and
+//! values, paging, spam, a server stopped mid-index and restarted, a reorganisation, and two
+//! processes sharing one database (one indexes, the other takes over when it stops).
+
+mod common;
+
+use std::collections::BTreeSet;
+use std::time::{Duration, Instant};
+
+use alloy_dyn_abi::DynSolValue;
+use alloy_primitives::U256;
+use common::{chain_with, deploy_devchain, fresh_database, Anvil, Backend};
+use serde_json::{json, Value};
+use sigil_server::chains::Chains;
+use sigil_server::config::Config;
+use sigil_server::projects::{self, Features};
+use sigil_server::{db, AppState, RunningServer};
+use sqlx::Row;
+
+const DEV: &str = "eip155:31337";
+const ACCOUNT0: &str = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266";
+/// anvil's accounts 5, 6 and 9: the account whose history is read, its counterparty, and an
+/// address poisoner. The deployment uses accounts 0..3 only.
+const ME: &str = "0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc";
+const YOU: &str = "0x976EA74026E726554dB657fA54763abd0C3a0aa9";
+const POISONER: &str = "0xa0Ee7A142d267C1f36714E4a8F75612F20a79720";
+
+async fn rpc(anvil: &str, method: &str, params: Value) -> Value {
+    let body = json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params});
+    let res: Value = reqwest::Client::new().post(anvil).json(&body).send().await.unwrap().json().await.unwrap();
+    assert!(res.get("error").is_none(), "{method}: {res}");
+    res["result"].clone()
+}
+
+/// Sends a transaction from one of anvil's unlocked accounts (mined at once); its hash.
+async fn send(anvil: &str, tx: Value) -> String {
+    rpc(anvil, "eth_sendTransaction", json!([tx])).await.as_str().unwrap().to_lowercase()
+}
+
+async fn pay(anvil: &str, from: &str, to: &str, wei: u128) -> String {
+    send(anvil, json!({"from": from, "to": to, "value": format!("{wei:#x}")})).await
+}
+
+fn word_address(a: &str) -> String {
+    format!("{:0>64}", a.trim_start_matches("0x").to_lowercase())
+}
+
+fn erc20_call(selector: &str, to: &str, amount: U256) -> String {
+    format!("0x{selector}{}{amount:064x}", word_address(to))
+}
+
+async fn token_transfer(anvil: &str, token: &str, from: &str, to: &str, amount: U256) -> String {
+    send(anvil, json!({"from": from, "to": token, "data": erc20_call("a9059cbb", to, amount)})).await
+}
+
+fn units(whole: u64, decimals: u8) -> U256 {
+    U256::from(whole) * U256::from(10u64).pow(U256::from(decimals))
+}
+
+/// Deploys another SigilToken (devchain/build, built by the deployment) as `from`.
+async fn deploy_token(anvil: &str, from: &str, name: &str, symbol: &str, decimals: u8) -> String {
+    let artifact: Value = serde_json::from_str(&std::fs::read_to_string(common::repo_root().join("devchain/build/SigilToken.json")).unwrap()).unwrap();
+    let args = DynSolValue::Tuple(vec![
+        DynSolValue::String(name.into()),
+        DynSolValue::String(symbol.into()),
+        DynSolValue::Uint(U256::from(decimals), 8),
+        DynSolValue::Uint(units(1_000_000, decimals), 256),
+    ])
+    .abi_encode_params();
+    let data = format!("{}{}", artifact["bytecode"].as_str().unwrap(), alloy_primitives::hex::encode(args));
+    let hash = send(anvil, json!({"from": from, "data": data})).await;
+    let receipt = rpc(anvil, "eth_getTransactionReceipt", json!([hash])).await;
+    receipt["contractAddress"].as_str().unwrap().to_owned()
+}
+
+/// A server on an existing database (several may share one).
+struct Node {
+    server: RunningServer,
+    base: String,
+    instance: String,
+}
+
+fn indexed_chains(anvil: &str) -> Chains {
+    let mut chains = chain_with(&[anvil], true);
+    chains.by_id.get_mut(DEV).unwrap().history.from_block = Some(0);
+    chains
+}
+
+fn history_config(url: &str, chains: Chains) -> Config {
+    let mut config = Config::for_database(url);
+    config.chains = chains;
+    config.settings.history.enabled = true;
+    config.settings.history.poll_interval = Duration::from_millis(100);
+    config.settings.history.lease = Duration::from_secs(2);
+    config.rpc.probe_interval = Duration::from_secs(3600);
+    config
+}
+
+async fn start_node(db: &db::Db, config: Config) -> Node {
+    let state = AppState::new(db.clone(), config);
+    let instance = state.instance.clone();
+    let server = sigil_server::start(state, "127.0.0.1:0".parse().unwrap()).await.unwrap();
+    Node { base: format!("http://{}", server.addr), server, instance }
+}
+
+/// A fresh database with one project; None when this backend is not configured.
+async fn database(backend: Backend, dir: &tempfile::TempDir) -> Option<(String, db::Db, String)> {
+    let url = fresh_database(backend, dir).await?;
+    let db = db::connect(&url).await.unwrap();
+    let project = projects::create(&db, "History", &["*".to_owned()], Features::default()).await.unwrap().id;
+    Some((url, db, project))
+}
+
+async fn get(url: &str) -> (u16, Value) {
+    let res = reqwest::get(url).await.unwrap();
+    (res.status().as_u16(), res.json().await.unwrap_or(Value::Null))
+}
+
+fn history_url(base: &str, project: &str, address: &str, extra: &str) -> String {
+    format!("{base}/v1/account/{address}/history?projectId={project}&chainId={DEV}{extra}")
+}
+
+/// Every page of an address's history, following `next`.
+async fn all_pages(base: &str, project: &str, address: &str, include_spam: bool) -> (Vec<Value>, usize) {
+    let mut items = Vec::new();
+    let mut pages = 0;
+    let mut cursor: Option<String> = None;
+    loop {
+        let mut extra = String::new();
+        if include_spam {
+            extra.push_str("&includeSpam=true");
+        }
+        if let Some(c) = &cursor {
+            extra.push_str(&format!("&cursor={c}"));
+        }
+        let (status, body) = get(&history_url(base, project, address, &extra)).await;
+        assert_eq!(status, 200, "{body}");
+        pages += 1;
+        let data = body["data"].as_array().unwrap();
+        assert!(data.len() <= 20);
+        items.extend(data.iter().cloned());
+        match body["next"].as_str() {
+            Some(next) => {
+                assert_eq!(data.len(), 20, "only a full page has a next");
+                cursor = Some(next.to_owned());
+            }
+            None => return (items, pages),
+        }
+    }
+}
+
+fn hashes(items: &[Value]) -> Vec<String> {
+    items.iter().map(|i| i["metadata"]["hash"].as_str().unwrap().to_owned()).collect()
+}
+
+/// Waits until `address`'s history (spam included) has exactly `want`, newest first.
+async fn wait_for_history(base: &str, project: &str, address: &str, want: &[String]) -> Vec<Value> {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let (items, _) = all_pages(base, project, address, true).await;
+        if hashes(&items) == want {
+            return items;
+        }
+        assert!(Instant::now() < deadline, "history of {address} is {:?}, want {want:?}", hashes(&items));
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+async fn count(db: &db::Db, sql: &str) -> i64 {
+    sqlx::query(sql).fetch_one(db).await.unwrap().try_get::<i64, _>(0).unwrap()
+}
+
+async fn api_shape_values_spam_and_paging(backend: Backend) {
+    let dir = tempfile::tempdir().unwrap();
+    let Some((url, db, project)) = database(backend, &dir).await else { return };
+    let anvil = Anvil::start();
+    let deployed = deploy_devchain(&anvil.url);
+    let sgl = deployed["tokens"].as_array().unwrap().iter().find(|t| t["symbol"] == "SGL").unwrap()["address"].as_str().unwrap().to_lowercase();
+    // A token named like the listed USDC, from someone else: a lookalike.
+    let fake_usdc = deploy_token(&anvil.url, POISONER, "USD Coin", "USDC", 6).await;
+
+    let a = &anvil.url;
+    let mut mine = vec![
+        pay(a, ACCOUNT0, ME, 1_500_000_000_000_000_000).await,
+        token_transfer(a, &sgl, ACCOUNT0, ME, units(250, 18)).await,
+        pay(a, ME, YOU, 250_000_000_000_000_000).await,
+        token_transfer(a, &sgl, ME, YOU, units(1005, 17)).await,
+        send(a, json!({"from": ME, "to": sgl, "data": erc20_call("095ea7b3", YOU, units(1, 18))})).await,
+    ];
+    let zero_value = token_transfer(a, &sgl, POISONER, ME, U256::ZERO).await;
+    let lookalike = token_transfer(a, &fake_usdc, POISONER, ME, units(5, 6)).await;
+
+    let mut chains = indexed_chains(a);
+    chains.apply_deployment(&deployed.to_string()).unwrap();
+    let mut config = history_config(&url, chains);
+    config.settings.history.batch_blocks = 7;
+    let node = start_node(&db, config).await;
+
+    // After the start: a reverted call (its gas given, so anvil mines it) and 22 payments.
+    let failed = send(a, json!({"from": ME, "to": sgl, "gas": "0x30000", "data": erc20_call("a9059cbb", YOU, units(1_000_000, 18))})).await;
+    let receipt = rpc(a, "eth_getTransactionReceipt", json!([failed])).await;
+    assert_eq!(receipt["status"], "0x0");
+    mine.push(failed.clone());
+    for i in 0..22u128 {
+        mine.push(pay(a, ME, YOU, 1_000_000_000_000 + i).await);
+    }
+    let mut everything = mine.clone();
+    everything.extend([zero_value.clone(), lookalike.clone()]);
+    // Newest first: blocks follow the order sent (anvil mines each at once).
+    let order = |mut hashes: Vec<String>, all: &[String]| {
+        hashes.sort_by_key(|h| std::cmp::Reverse(all.iter().position(|x| x == h)));
+        hashes
+    };
+    let sent_order: Vec<String> = [&mine[..5], &[zero_value.clone(), lookalike.clone()], &mine[5..]].concat();
+    let want_all = order(everything.clone(), &sent_order);
+    let with_spam = wait_for_history(&node.base, &project, ME, &want_all).await;
+
+    // Spam is left out by default, and pages stay full: 28 items in pages of 20 and 8.
+    let (items, pages) = all_pages(&node.base, &project, ME, false).await;
+    assert_eq!(hashes(&items), order(mine.clone(), &sent_order));
+    assert_eq!((items.len(), pages), (28, 2));
+    let distinct: BTreeSet<String> = hashes(&items).into_iter().collect();
+    assert_eq!(distinct.len(), 28, "no duplicate across pages");
+    // The address in another case gives the same history.
+    let (lower, _) = all_pages(&node.base, &project, &ME.to_lowercase(), false).await;
+    assert_eq!(hashes(&lower), hashes(&items));
+
+    let by_hash = |h: &str| with_spam.iter().find(|i| i["metadata"]["hash"] == h).unwrap().clone();
+    let tx0 = rpc(a, "eth_getTransactionByHash", json!([mine[0]])).await;
+    let block0 = rpc(a, "eth_getBlockByNumber", json!([tx0["blockNumber"], false])).await;
+    let nonce0 = u64::from_str_radix(tx0["nonce"].as_str().unwrap().trim_start_matches("0x"), 16).unwrap();
+    let secs = i64::from_str_radix(block0["timestamp"].as_str().unwrap().trim_start_matches("0x"), 16).unwrap();
+    let received = by_hash(&mine[0]);
+    assert_eq!(received["id"], format!("{DEV}:{}", mine[0]));
+    assert_eq!(received["metadata"]["minedAt"], sigil_server::history::routes::rfc3339(secs));
+    assert_eq!(
+        received["metadata"],
+        json!({
+            "minedAt": sigil_server::history::routes::rfc3339(secs), "chain": DEV, "status": "confirmed", "operationType": "receive",
+            "sentFrom": ACCOUNT0, "sentTo": ME, "hash": mine[0], "nonce": nonce0, "spam": null
+        })
+    );
+    let public_url = Config::for_database(&url).public_url;
+    assert_eq!(
+        received["transfers"],
+        json!([{"fungible_info": {"name": "Ether", "symbol": "ETH", "icon": {"url": format!("{public_url}/public/getTokenImage/ETH?projectId={project}")}},
+            "direction": "in", "quantity": {"numeric": "1.5"}, "value": 0.0, "price": 0.0}])
+    );
+    let got_sgl = by_hash(&mine[1]);
+    assert_eq!((got_sgl["metadata"]["operationType"].as_str(), got_sgl["metadata"]["sentTo"].as_str()), (Some("receive"), Some(checksum(&sgl).as_str())));
+    assert_eq!(got_sgl["transfers"][0]["fungible_info"]["symbol"], "SGL");
+    assert_eq!(got_sgl["transfers"][0]["fungible_info"]["name"], "Sigil");
+    assert_eq!((got_sgl["transfers"][0]["direction"].as_str(), got_sgl["transfers"][0]["quantity"]["numeric"].as_str()), (Some("in"), Some("250")));
+    let paid = by_hash(&mine[2]);
+    assert_eq!(paid["metadata"]["operationType"], "send");
+    assert_eq!((paid["transfers"][0]["direction"].as_str(), paid["transfers"][0]["quantity"]["numeric"].as_str()), (Some("out"), Some("0.25")));
+    let sent_sgl = by_hash(&mine[3]);
+    assert_eq!(sent_sgl["metadata"]["operationType"], "send");
+    assert_eq!(sent_sgl["transfers"].as_array().unwrap().len(), 1);
+    assert_eq!((sent_sgl["transfers"][0]["direction"].as_str(), sent_sgl["transfers"][0]["quantity"]["numeric"].as_str()), (Some("out"), Some("100.5")));
+    let approved = by_hash(&mine[4]);
+    assert_eq!((approved["metadata"]["operationType"].as_str(), approved["transfers"].clone()), (Some("approve"), json!([])));
+    let reverted = by_hash(&failed);
+    assert_eq!((reverted["metadata"]["status"].as_str(), reverted["metadata"]["operationType"].as_str()), (Some("failed"), Some("execute")));
+    assert_eq!(reverted["transfers"], json!([]));
+    let poisoned = by_hash(&zero_value);
+    assert_eq!(poisoned["metadata"]["spam"], json!({"reason": "zero-value"}));
+    assert_eq!((poisoned["transfers"][0]["quantity"]["numeric"].as_str(), poisoned["metadata"]["sentFrom"].as_str()), (Some("0"), Some(POISONER)));
+    let fake = by_hash(&lookalike);
+    assert_eq!(fake["metadata"]["spam"], json!({"reason": "lookalike"}));
+    assert_eq!((fake["transfers"][0]["fungible_info"]["symbol"].as_str(), fake["transfers"][0]["quantity"]["numeric"].as_str()), (Some("USDC"), Some("5")));
+    // The poisoner's own history shows its transactions as they are, not as spam.
+    let (theirs, _) = all_pages(&node.base, &project, POISONER, false).await;
+    assert!(hashes(&theirs).contains(&zero_value) && hashes(&theirs).contains(&lookalike));
+    // The counterparty sees the payments as received.
+    let (yours, _) = all_pages(&node.base, &project, YOU, false).await;
+    let last = yours.iter().find(|i| i["metadata"]["hash"] == mine[mine.len() - 1]).unwrap();
+    assert_eq!((last["metadata"]["operationType"].as_str(), last["transfers"][0]["direction"].as_str()), (Some("receive"), Some("in")));
+
+    // The deployment minted badges #1 and #2 (ERC-721) and 5 of item 1 (ERC-1155) to account 1.
+    let nfts = &deployed["nfts"];
+    let account1 = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
+    let (theirs, _) = all_pages(&node.base, &project, account1, false).await;
+    let mints: Vec<(String, String)> = theirs
+        .iter()
+        .filter(|i| i["metadata"]["operationType"] == "mint")
+        .flat_map(|i| i["transfers"].as_array().unwrap().clone())
+        .map(|t| (t["nft_info"]["name"].as_str().unwrap_or("").to_owned(), t["quantity"]["numeric"].as_str().unwrap().to_owned()))
+        .collect();
+    let badge = nfts["erc721"]["name"].as_str().unwrap();
+    assert_eq!(mints.len(), 3, "{mints:?}");
+    assert!(mints.contains(&(format!("{badge} #2"), "1".into())) && mints.contains(&(format!("{badge} #1"), "1".into())), "{mints:?}");
+    assert!(mints.iter().any(|(name, n)| name.ends_with("#1") && n == "5"), "{mints:?}");
+    assert!(theirs.iter().filter(|i| i["metadata"]["operationType"] == "mint").all(|i| i["transfers"][0]["direction"] == "in"));
+
+    // Bad input is a clear 400; a chain that is not indexed has no history.
+    let (status, body) = get(&history_url(&node.base, &project, "0x12", "")).await;
+    assert_eq!(status, 400);
+    assert!(body.to_string().contains("'address'"), "{body}");
+    let (status, body) = get(&format!("{}/v1/account/{ME}/history?projectId={project}", node.base)).await;
+    assert_eq!(status, 400);
+    assert!(body.to_string().contains("'chainId'"), "{body}");
+    for bad in ["!!", "MTIz", "LTEuMg"] {
+        let (status, body) = get(&history_url(&node.base, &project, ME, &format!("&cursor={bad}"))).await;
+        assert_eq!(status, 400, "{bad}");
+        assert!(body.to_string().contains("'cursor'"), "{body}");
+    }
+    let (status, body) = get(&format!("{}/v1/account/{ME}/history?projectId={project}&chainId=eip155:999", node.base)).await;
+    assert_eq!((status, body), (200, json!({"data": [], "next": null})));
+    node.server.stop().await.unwrap();
+}
+
+fn checksum(address: &str) -> String {
+    address.parse::<alloy_primitives::Address>().unwrap().to_checksum(None)
+}
+
+async fn next_block(db: &db::Db) -> i64 {
+    sqlx::query("SELECT next_block FROM history_cursors WHERE chain = 'eip155:31337'")
+        .fetch_optional(db)
+        .await
+        .unwrap()
+        .map_or(0, |r| r.try_get::<i64, _>("next_block").unwrap())
+}
+
+async fn resumes_after_a_stop_with_nothing_lost_or_doubled(backend: Backend) {
+    let dir = tempfile::tempdir().unwrap();
+    let Some((url, db, project)) = database(backend, &dir).await else { return };
+    let anvil = Anvil::start();
+    let a = &anvil.url;
+    // 240 payments to ME among 720 blocks (two empty blocks after each).
+    let mut sent = Vec::new();
+    for i in 0..240u128 {
+        sent.push(pay(a, ACCOUNT0, ME, 1_000 + i).await);
+        rpc(a, "anvil_mine", json!(["0x2"])).await;
+    }
+    sent.reverse();
+    let mut config = history_config(&url, indexed_chains(a));
+    config.settings.history.batch_blocks = 4;
+    let node = start_node(&db, config.clone()).await;
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while next_block(&db).await < 100 {
+        assert!(Instant::now() < deadline, "the indexer did not start");
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    node.server.stop().await.unwrap();
+    let stopped_at = next_block(&db).await;
+    assert!(stopped_at < 700, "stopped mid-index, at {stopped_at}");
+    // What was written is whole: every transaction below the cursor, none above.
+    let below = count(&db, &format!("SELECT COUNT(*) FROM history_txs WHERE block < {stopped_at}")).await;
+    let above = count(&db, &format!("SELECT COUNT(*) FROM history_txs WHERE block >= {stopped_at}")).await;
+    assert_eq!((below, above), (((stopped_at - 1 + 2) / 3), 0), "one payment every three blocks, from block 1");
+
+    let node = start_node(&db, config).await;
+    let items = wait_for_history(&node.base, &project, ME, &sent).await;
+    assert_eq!(items.len(), 240);
+    assert_eq!(count(&db, "SELECT COUNT(*) FROM history_txs").await, 240);
+    assert_eq!(count(&db, "SELECT COUNT(*) FROM history_transfers").await, 240);
+    assert_eq!(count(&db, &format!("SELECT COUNT(*) FROM history_appearances WHERE address = '{}'", ME.to_lowercase())).await, 240);
+    let amounts: BTreeSet<String> = items.iter().map(|i| i["transfers"][0]["quantity"]["numeric"].as_str().unwrap().to_owned()).collect();
+    assert_eq!(amounts.len(), 240, "each payment once, with its own amount");
+    node.server.stop().await.unwrap();
+}
+
+async fn follows_a_reorganisation(backend: Backend) {
+    let dir = tempfile::tempdir().unwrap();
+    let Some((url, db, project)) = database(backend, &dir).await else { return };
+    let anvil = Anvil::start();
+    let a = &anvil.url;
+    let kept = pay(a, ACCOUNT0, ME, 1).await;
+    let snapshot = rpc(a, "evm_snapshot", json!([])).await;
+    let dropped = [pay(a, ACCOUNT0, ME, 2).await, pay(a, YOU, ME, 3).await];
+    let node = start_node(&db, history_config(&url, indexed_chains(a))).await;
+    wait_for_history(&node.base, &project, ME, &[dropped[1].clone(), dropped[0].clone(), kept.clone()]).await;
+
+    // The chain goes back to the snapshot and grows another way, longer than before.
+    assert_eq!(rpc(a, "evm_revert", json!([snapshot])).await, json!(true));
+    let elsewhere = pay(a, ACCOUNT0, YOU, 4).await;
+    let new = pay(a, YOU, ME, 5).await;
+    rpc(a, "anvil_mine", json!(["0x2"])).await;
+    let items = wait_for_history(&node.base, &project, ME, &[new.clone(), kept.clone()]).await;
+    assert_eq!(items[0]["transfers"][0]["quantity"]["numeric"], "0.000000000000000005");
+    for gone in &dropped {
+        assert_eq!(count(&db, &format!("SELECT COUNT(*) FROM history_txs WHERE hash = '{gone}'")).await, 0);
+        assert_eq!(count(&db, &format!("SELECT COUNT(*) FROM history_appearances WHERE hash = '{gone}'")).await, 0);
+        assert_eq!(count(&db, &format!("SELECT COUNT(*) FROM history_transfers WHERE hash = '{gone}'")).await, 0);
+    }
+    wait_for_history(&node.base, &project, YOU, &[new, elsewhere]).await;
+    // The kept block hashes are the node's.
+    let head = rpc(a, "eth_getBlockByNumber", json!(["latest", false])).await;
+    let stored: String = sqlx::query("SELECT hash FROM history_blocks WHERE number = (SELECT MAX(number) FROM history_blocks)")
+        .fetch_one(&db)
+        .await
+        .unwrap()
+        .try_get("hash")
+        .unwrap();
+    assert_eq!(stored, head["hash"].as_str().unwrap());
+    node.server.stop().await.unwrap();
+}
+
+async fn lease_holder(db: &db::Db) -> Option<String> {
+    sqlx::query("SELECT holder FROM history_leases WHERE chain = 'eip155:31337'").fetch_optional(db).await.unwrap().map(|r| r.try_get("holder").unwrap())
+}
+
+async fn one_indexer_per_chain_and_a_takeover(backend: Backend) {
+    let dir = tempfile::tempdir().unwrap();
+    let Some((url, db, project)) = database(backend, &dir).await else { return };
+    let anvil = Anvil::start();
+    let a = &anvil.url;
+    let first = pay(a, ACCOUNT0, ME, 1).await;
+    let one = start_node(&db, history_config(&url, indexed_chains(a))).await;
+    wait_for_history(&one.base, &project, ME, std::slice::from_ref(&first)).await;
+    let two = start_node(&db, history_config(&url, indexed_chains(a))).await;
+    // Both serve; only the first indexes while it runs.
+    let second = pay(a, ACCOUNT0, ME, 2).await;
+    for node in [&one, &two] {
+        wait_for_history(&node.base, &project, ME, &[second.clone(), first.clone()]).await;
+    }
+    for _ in 0..10 {
+        assert_eq!(lease_holder(&db).await.as_deref(), Some(one.instance.as_str()));
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    // The first stops without a word; once its lease ends the second takes the chain over.
+    one.server.stop().await.unwrap();
+    let third = pay(a, ACCOUNT0, ME, 3).await;
+    let items = wait_for_history(&two.base, &project, ME, &[third.clone(), second, first]).await;
+    assert_eq!(items[0]["transfers"][0]["quantity"]["numeric"], "0.000000000000000003");
+    assert_eq!(lease_holder(&db).await.as_deref(), Some(two.instance.as_str()));
+    assert_eq!(count(&db, "SELECT COUNT(*) FROM history_txs").await, 3);
+    two.server.stop().await.unwrap();
+}
+
+both_backends!(
+    api_shape_values_spam_and_paging,
+    resumes_after_a_stop_with_nothing_lost_or_doubled,
+    follows_a_reorganisation,
+    one_indexer_per_chain_and_a_takeover
+);
+
+/// An unreachable chain: the server starts and serves, the indexer backs off, history is empty.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_unreachable_chain_is_quietly_retried() {
+    let dir = tempfile::tempdir().unwrap();
+    let (url, db, project) = database(Backend::Sqlite, &dir).await.unwrap();
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let node = start_node(&db, history_config(&url, indexed_chains(&format!("http://127.0.0.1:{port}")))).await;
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let (status, body) = get(&history_url(&node.base, &project, ME, "")).await;
+    assert_eq!((status, body), (200, json!({"data": [], "next": null})));
+    let (status, _) = get(&format!("{}/health", node.base)).await;
+    assert_eq!(status, 200);
+    node.server.stop().await.unwrap();
+}

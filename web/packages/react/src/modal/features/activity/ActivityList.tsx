@@ -1,0 +1,285 @@
+import { explorerUrl, floorDecimals, shortenAddress, type CaipNetwork, type SigilState } from '@sigil/core'
+import {
+  ACTIVITY_POLL_MS,
+  activeActivityAccount,
+  activityRows,
+  activityState,
+  amountSign,
+  counterparty,
+  fetchActivity,
+  groupByMonth,
+  relativeTime,
+  setShowSpam,
+  type ActivityRow,
+  type TransactionTransfer,
+} from '@sigil/core/activity'
+import type { Messages } from '@sigil/core/messages'
+import { useEffect, useId, useMemo, useRef, useState } from 'react'
+import { useMessages, useModal, useStore } from '../../context.js'
+import { RemoteImage } from '../../ui.js'
+
+type M = Messages['ui']['activity']
+
+const selectActivity = (s: SigilState) => s.activity
+const selectNetwork = (s: SigilState) => s.chains[s.activeNamespace]?.network.caipNetwork ?? s.activeCaipNetwork
+const selectAddress = (s: SigilState) => s.chains[s.activeNamespace]?.account.address
+
+/** Skeleton rows while the first page loads. */
+const SKELETON_ROWS = 5
+/** Relative times are written again this often. */
+const CLOCK_MS = 30_000
+
+/**
+ * The Account view's Activity tab: the active account's transactions on the active network,
+ * grouped by month, newest first; the session's sends pending until the server lists them (the
+ * first page is asked again every few seconds meanwhile); the next page when the end of the list
+ * scrolls into view (or 'Load more'); flagged transactions hidden unless asked for, marked, and
+ * never with an address to copy or follow.
+ */
+export function ActivityList() {
+  const { client } = useModal()
+  const m = useMessages().ui.activity
+  const activity = useStore(selectActivity)
+  const account = useStore(activeActivityAccount)
+  const network = useStore(selectNetwork)
+  const address = useStore(selectAddress)
+  const state = useMemo(() => activityState(activity, account), [activity, account])
+  const rows = useMemo(() => activityRows(activity, account), [activity, account])
+  const groups = useMemo(() => groupByMonth(rows, (r) => r.transaction.metadata.minedAt, m.locale), [rows, m.locale])
+  const hasPending = rows.some((r) => r.pending)
+  const spamShown = state.showSpam ? rows.filter((r) => r.transaction.metadata.spam).length : 0
+  const now = useClock(CLOCK_MS)
+  const scrollRef = useRef<HTMLDivElement>(null)
+  const sentinel = useRef<HTMLDivElement>(null)
+  const headingId = useId()
+  const loading = state.status === 'loading'
+  const more = typeof state.next === 'string'
+
+  // The list of the account and network shown: another one starts a new list.
+  useEffect(() => {
+    if (account) void fetchActivity(client)
+  }, [client, account])
+
+  // A sent transaction stays pending until the server lists it: the first page is asked again meanwhile.
+  useEffect(() => {
+    if (!hasPending) return
+    const timer = setInterval(() => void fetchActivity(client, { refresh: true }), ACTIVITY_POLL_MS)
+    return () => clearInterval(timer)
+  }, [client, hasPending])
+
+  // The end of the list scrolling into view asks for the next page; observing again after each
+  // page fires again while the end is still in view.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: rows.length: observe again once a page arrived
+  useEffect(() => {
+    const target = sentinel.current
+    if (!target || !more || loading || typeof IntersectionObserver === 'undefined') return
+    const observer = new IntersectionObserver(
+      (records) => {
+        if (records.some((r) => r.isIntersecting)) void fetchActivity(client, { next: true })
+      },
+      { root: scrollRef.current, rootMargin: '0px 0px 120px 0px' },
+    )
+    observer.observe(target)
+    return () => observer.disconnect()
+  }, [client, more, loading, rows.length])
+
+  const toggle = (
+    <button
+      type="button"
+      className="link activity-toggle"
+      aria-pressed={state.showSpam}
+      onClick={() => void setShowSpam(client, { show: !state.showSpam })}
+      data-testid="activity-spam-toggle"
+    >
+      {state.showSpam ? m.hideSpam(spamShown) : m.showHidden}
+    </button>
+  )
+
+  if (rows.length === 0) {
+    if (state.status === 'idle' || loading) return <Skeleton label={m.loading} />
+    return (
+      <div className="activity-empty" data-testid="activity-empty">
+        <p className="sub">{m.empty}</p>
+        <p className="sub hint">{m.emptyHint}</p>
+        {state.status === 'ready' ? toggle : null}
+      </div>
+    )
+  }
+  return (
+    <div className="activity">
+      <div ref={scrollRef} className="activity-scroll" data-testid="activity-scroll">
+        {groups.map((group) => (
+          <section key={group.key} aria-labelledby={`${headingId}-${group.key}`}>
+            <h3 className="group-title" id={`${headingId}-${group.key}`}>
+              {group.label}
+            </h3>
+            <ul className="list" aria-busy={loading}>
+              {group.rows.map((row) => (
+                <ActivityItem key={row.transaction.id} row={row} address={address} network={network} now={now} m={m} />
+              ))}
+            </ul>
+          </section>
+        ))}
+        {more ? (
+          <>
+            <div ref={sentinel} className="sentinel" data-testid="activity-sentinel" />
+            <div className="more">
+              <button type="button" className="btn secondary" disabled={loading} onClick={() => void fetchActivity(client, { next: true })}>
+                {loading ? m.loadingMore : m.loadMore}
+              </button>
+            </div>
+          </>
+        ) : null}
+      </div>
+      <div className="activity-foot">{toggle}</div>
+    </div>
+  )
+}
+
+/** One transaction: what happened, with whom, how much, and when; its status when not confirmed. */
+function ActivityItem({ row, address, network, now, m }: { row: ActivityRow; address: string | undefined; network: CaipNetwork; now: number; m: M }) {
+  const { transaction: t, pending } = row
+  const { metadata } = t
+  const op = metadata.operationType
+  const label = pending ? m.sending : (m.operations[op] ?? m.otherOperation)
+  const spam = metadata.spam ?? undefined
+  const transfers = t.transfers.slice(0, 2)
+  const amounts = transfers.map((transfer) => amountText(op, transfer))
+  const party = counterparty(t, address)
+  const outgoing = address !== undefined && metadata.sentFrom.toLowerCase() === address.toLowerCase()
+  const partyText = party ? (outgoing ? m.to(shortenAddress(party)) : m.from(shortenAddress(party))) : ''
+  const time = relativeTime(metadata.minedAt, now)
+  const timeText = time.unit === 'now' ? m.time.now : m.time[time.unit](time.value)
+  const status = pending || metadata.status === 'pending' ? m.pending : metadata.status === 'failed' ? m.failed : undefined
+  const icon = transfers[0]?.fungible_info?.icon?.url ?? transfers[0]?.nft_info?.content?.preview?.url ?? undefined
+  const spoken = m.row(label, amounts.join(', '), spam ? '' : partyText, m.ago(timeText)) + (status ? `, ${status}` : '') + (spam ? `, ${m.spam}` : '')
+  // Spam: no link and no way to copy its addresses (address poisoning copies them).
+  const href = !spam && metadata.hash ? explorerUrl(network, 'tx', metadata.hash) : undefined
+  const content = (
+    <>
+      <span className="activity-icon" aria-hidden="true">
+        {icon ? (
+          <RemoteImage src={icon} name={transfers[0]?.fungible_info?.symbol ?? label} className="sm" />
+        ) : (
+          <Glyph op={pending ? 'send' : op} transfer={transfers[0]} />
+        )}
+        {status ? <span className={`activity-dot ${pending ? 'pending' : 'failed'}`} /> : null}
+      </span>
+      <span className="meta">
+        <span className="name">
+          {label}
+          {status && !pending ? <span className={metadata.status === 'failed' ? 'tag bad' : 'tag accent'}>{status}</span> : null}
+          {spam ? (
+            <span className="tag bad" title={m.spamReasons[spam.reason] ?? m.spamOther}>
+              {m.spam}
+            </span>
+          ) : null}
+        </span>
+        <span className="party">
+          {spam ? (
+            <span className="spam-note">{m.spamReasons[spam.reason] ?? m.spamOther}</span>
+          ) : (
+            <bdi dir="ltr" title={party}>
+              {partyText}
+            </bdi>
+          )}
+        </span>
+      </span>
+      <span className="amount">
+        {amounts.map((a, i) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: a transaction's transfers keep their order
+          <span key={i} className={a.startsWith('+') ? 'in' : undefined} data-testid="activity-amount">
+            {a}
+          </span>
+        ))}
+        <span className="when" title={new Date(metadata.minedAt).toLocaleString(m.locale)}>
+          {timeText}
+        </span>
+      </span>
+    </>
+  )
+  return (
+    <li
+      className={spam ? 'activity-row spam' : 'activity-row'}
+      data-testid="activity-row"
+      data-hash={metadata.hash}
+      data-status={pending ? 'pending' : metadata.status}
+      data-spam={spam ? spam.reason : undefined}
+      aria-label={spoken}
+    >
+      {href ? (
+        <a className="activity-link" href={href} target="_blank" rel="noreferrer noopener" aria-label={spoken}>
+          {content}
+        </a>
+      ) : (
+        <div className="activity-link">{content}</div>
+      )}
+    </li>
+  )
+}
+
+/** '+1.5 SGL': the sign by the operation, the quantity floored to 3 decimals without trailing zeros ('<0.001' when less). */
+function amountText(op: string, transfer: TransactionTransfer): string {
+  const sign = amountSign(op, transfer)
+  const symbol = transfer.fungible_info?.symbol ?? transfer.nft_info?.name ?? ''
+  const numeric = transfer.quantity.numeric
+  let quantity = floorDecimals(numeric, 3).replace(/\.?0+$/, '')
+  if (quantity === '0' && Number(numeric) > 0) quantity = '<0.001'
+  return `${sign}${quantity}${symbol ? ` ${symbol}` : ''}`
+}
+
+/** The operation's mark where the token has no icon: an arrow out or in, or a swap. */
+function Glyph({ op, transfer }: { op: string; transfer: TransactionTransfer | undefined }) {
+  const sign = transfer ? amountSign(op, transfer) : ''
+  const path = op === 'trade' ? 'M7 7h11l-3-3M17 17H6l3 3' : sign === '+' ? 'M12 5v14M6 13l6 6 6-6' : sign === '-' ? 'M12 19V5M6 11l6-6 6 6' : 'M5 12h14'
+  return (
+    <span className="activity-glyph">
+      <svg
+        width="16"
+        height="16"
+        viewBox="0 0 24 24"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="2"
+        strokeLinecap="round"
+        strokeLinejoin="round"
+        aria-hidden="true"
+        focusable="false"
+      >
+        <path d={path} />
+      </svg>
+    </span>
+  )
+}
+
+function Skeleton({ label }: { label: string }) {
+  return (
+    <div className="activity" aria-busy="true" data-testid="activity-loading">
+      <span className="sr">{label}</span>
+      <ul className="list" aria-hidden="true">
+        {Array.from({ length: SKELETON_ROWS }, (_, i) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: placeholders
+          <li key={i} className="activity-row skeleton">
+            <span className="activity-link">
+              <span className="activity-glyph" />
+              <span className="meta">
+                <span className="bar" />
+                <span className="bar short" />
+              </span>
+            </span>
+          </li>
+        ))}
+      </ul>
+    </div>
+  )
+}
+
+/** The time now, written again every `ms` (relative times move on). */
+function useClock(ms: number): number {
+  const [now, setNow] = useState(() => Date.now())
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), ms)
+    return () => clearInterval(timer)
+  }, [ms])
+  return now
+}
