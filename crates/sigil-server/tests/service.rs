@@ -145,6 +145,7 @@ async fn openapi_is_true(b: Backend) {
         "/v1",
         "/v1/",
         "/v1/account/{address}/balance",
+        "/v1/account/{address}/history",
         "/v1/fungible/price",
         "/v1/identity/{address}",
         "/v1/supported-chains",
