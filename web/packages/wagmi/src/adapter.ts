@@ -91,6 +91,7 @@ export class WagmiAdapter implements ChainAdapter<Eip1193Provider> {
   readonly sendTransfer: EvmAdapter['sendTransfer'] = this.evm.sendTransfer
   readonly transferFee: EvmAdapter['transferFee'] = this.evm.transferFee
   readonly getIdentity: EvmAdapter['getIdentity'] = this.evm.getIdentity
+  readonly resolveName: EvmAdapter['resolveName'] = this.evm.resolveName
   readonly displayAddress: EvmAdapter['displayAddress'] = this.evm.displayAddress
   readonly signInAccount: EvmAdapter['signInAccount'] = this.evm.signInAccount
   readonly connectors: EvmAdapter['connectors'] = this.evm.connectors

@@ -138,9 +138,10 @@ button{font:inherit;color:inherit}
 .send input.send-amount{all:unset;flex:1;min-width:0;font-size:28px;font-weight:600;color:var(--c-fg);font-variant-numeric:tabular-nums}
 .send input.send-to{all:unset;min-width:0;font-size:15px;color:var(--c-fg);overflow-wrap:anywhere}
 .send input::placeholder{color:var(--c-fg3)}
+.send input:focus-visible{outline:none !important}
 .send-token{background:var(--c-bg);border:1px solid var(--c-border);flex:none}
 .send-token .img.sm{width:24px;height:24px}
-.send-max{all:unset;cursor:pointer;font-size:13px;font-weight:600;color:var(--sigil-accent);padding:2px 6px;border-radius:6px}
+.send-max{all:unset;cursor:pointer;font-size:13px;font-weight:600;color:var(--c-fg);text-decoration:underline;text-underline-offset:2px;padding:2px 6px;border-radius:6px}
 .send-max:focus-visible{outline:2px solid var(--sigil-accent)}
 .send-max[disabled]{opacity:.6;cursor:progress}
 .send-resolved{margin:0;min-height:16px;font-size:12px;overflow-wrap:anywhere;text-align:left}
@@ -152,13 +153,14 @@ button{font:inherit;color:inherit}
 .send-facts{display:grid;gap:2px;margin:0;padding:4px 12px;border-radius:var(--r-m);background:var(--c-surface)}
 .send-facts>div{display:flex;justify-content:space-between;align-items:center;gap:12px;min-height:36px;font-size:14px}
 .send-facts>div+div{border-top:1px solid var(--c-border)}
-.send-facts dt{color:var(--c-fg2)}
+.send-facts dt{color:var(--c-fg2);white-space:nowrap}
 .send-facts dd{margin:0;display:inline-flex;align-items:center;gap:6px;text-align:right;min-width:0;font-variant-numeric:tabular-nums}
 .send-facts .img.sm{width:20px;height:20px}
 .send-name{font-weight:600}
 .token-pick .amount{display:flex;flex-direction:column;align-items:flex-end;font-variant-numeric:tabular-nums}
-.send-sent{display:flex;flex-direction:column;align-items:center;gap:6px;margin:4px 0 12px;text-align:center}
-.send-sent a{color:var(--sigil-accent);text-decoration:none;display:inline-flex;align-items:center;gap:4px}
+.send-sent{display:flex;flex-direction:column;align-items:center;gap:6px;margin:4px 0 4px;text-align:center}
+.send-sent .btn{margin-top:10px}
+.send-sent a{color:var(--c-fg);text-decoration:underline;text-underline-offset:2px;display:inline-flex;align-items:center;gap:4px}
 .send-failed{display:flex;color:var(--c-error)}
 .send-ok{display:flex;align-items:center;justify-content:center;width:40px;height:40px;border-radius:50%;background:var(--c-surface);color:var(--c-success)}
 .email input{all:unset;flex:1;min-width:0;height:40px;padding:0 12px;border-radius:var(--r-m);background:var(--c-surface);border:1px solid var(--c-border);color:var(--c-fg)}

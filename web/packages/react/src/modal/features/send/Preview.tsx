@@ -8,6 +8,12 @@ import { selectNetwork } from './WalletSend.js'
 
 const selectAddress = (s: SigilState) => s.chains[s.activeNamespace]?.account.address
 
+/** A fee rounded up to 6 decimals, so a short figure never says less than the most it can be. */
+export function feeUpTo(fee: bigint, decimals: number): string {
+  const step = 10n ** BigInt(Math.max(decimals - 6, 0))
+  return formatUnits(((fee + step - 1n) / step) * step, decimals)
+}
+
 /**
  * What the send will do, before it is signed: the amount and token, from and to (the name and
  * the address it resolved to), the network and, on EVM, the most the network fee can be. The
@@ -88,7 +94,7 @@ export function WalletSendPreviewView({ route }: ViewProps<'WalletSendPreview'>)
         {fee?.gas ? (
           <div>
             <dt>{m.fee}</dt>
-            <dd data-testid="send-fee">{m.feeUpTo(formatUnits(fee.fee, prepared?.feeCurrency.decimals ?? 18), prepared?.feeCurrency.symbol ?? '')}</dd>
+            <dd data-testid="send-fee">{m.feeUpTo(feeUpTo(fee.fee, prepared?.feeCurrency.decimals ?? 18), prepared?.feeCurrency.symbol ?? '')}</dd>
           </div>
         ) : null}
       </dl>

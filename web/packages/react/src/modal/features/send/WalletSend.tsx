@@ -123,11 +123,11 @@ export function WalletSendView({ route }: ViewProps<'WalletSend'>) {
             <Icons.chevron />
           </button>
         </div>
-        <div className="send-line">
-          <span className="send-fiat" data-testid="send-fiat">
-            {fiat ?? '\u00a0'}
-          </span>
-          {token ? (
+        {token ? (
+          <div className="send-line">
+            <span className="send-fiat" data-testid="send-fiat">
+              {fiat ?? '\u00a0'}
+            </span>
             <button
               type="button"
               className="send-max"
@@ -139,8 +139,8 @@ export function WalletSendView({ route }: ViewProps<'WalletSend'>) {
             >
               {m.max}
             </button>
-          ) : null}
-        </div>
+          </div>
+        ) : null}
       </div>
       <div className="send-box">
         <label htmlFor={`${id}-to`} className="send-label">

@@ -5,6 +5,7 @@ import { fakeAdapter } from '../../../../../core/src/test-utils/index.js'
 import { ethereum, sigilDev } from '@sigil/core/networks'
 import type { AppKit } from '../../../appkit.js'
 import { MODAL_CSS } from '../../styles.js'
+import { feeUpTo } from './Preview.js'
 import { cleanup, serverBalance, shadow, stubDirectory, testAppKit, waitFor } from '../../../test-utils.js'
 
 let current: AppKit | undefined
@@ -179,6 +180,16 @@ describe('send: WalletSend -> WalletSendSelectToken -> WalletSendPreview -> Wall
     await waitFor(() => expect(byTest('send-error')?.textContent).toBe('Insufficient funds: the amount and the network fee are more than the account holds.'))
     // Long words in an error break anywhere rather than widen the modal.
     expect(MODAL_CSS).toMatch(/\.sub\.err\{[^}]*overflow-wrap:anywhere/)
+  })
+})
+
+describe('the Preview’s fee', () => {
+  it('is rounded up to 6 decimals, never down', () => {
+    expect(feeUpTo(35_941_356_036_300n, 18)).toBe('0.000036')
+    expect(feeUpTo(42_000_000_000_000n, 18)).toBe('0.000042')
+    expect(feeUpTo(1n, 18)).toBe('0.000001')
+    expect(feeUpTo(5000n, 9)).toBe('0.000005')
+    expect(feeUpTo(7n, 0)).toBe('7')
   })
 })
 
