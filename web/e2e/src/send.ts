@@ -35,7 +35,15 @@ export async function chooseToken(page: Page, symbol: string): Promise<void> {
   await send.tokenChip(page).click()
   await send.tokenOption(page, symbol).click()
   await send.form(page).waitFor()
-  await waitText(send.tokenChip(page), symbol)
+  // The chip's name says the token (its text also holds an icon's fallback letter).
+  await page.waitForFunction(
+    ([want]) => {
+      const host = [...document.querySelectorAll('*')].find((e) => e.shadowRoot?.querySelector('[data-testid="send-token"]'))
+      return host?.shadowRoot?.querySelector('[data-testid="send-token"]')?.getAttribute('aria-label') === `${want}, change the token`
+    },
+    [symbol] as const,
+    { timeout: 15_000 },
+  )
 }
 
 /** Fills the form: token (when given), amount and receiver. */

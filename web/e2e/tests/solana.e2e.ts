@@ -10,6 +10,7 @@ import { screenshot } from '../src/browser.js'
 import { useDemo } from '../src/fixtures.js'
 import { SOLANA_WALLET_LABEL } from '../src/paths.js'
 import { base58, SOLANA_WALLET_NAME, solanaKey } from '../src/solana-wallet.js'
+import { confirmAndWait, fillSend, review, send } from '../src/send.js'
 import { ui } from '../src/ui.js'
 
 const env = inject('e2e')
@@ -119,82 +120,75 @@ describe('Solana', () => {
     await waitText(t.page, 'solana-status', 'connected')
     await t.page.getByRole('button', { name: 'Open modal' }).click()
     await ui.tokenRow(t.page, 'SGLS').waitFor({ timeout: 15_000 })
-    const dialog = ui.dialog(t.page)
-    await dialog.getByRole('button', { name: 'Send', exact: true }).click()
-    const form = dialog.getByRole('form', { name: 'Send tokens' })
-    const submit = form.getByRole('button', { name: 'Send', exact: true })
-    const error = () => form.getByTestId('send-error').textContent()
+    const page = t.page
+    await send.open(page).click()
+    await send.form(page).waitFor()
+    const button = async () => (await send.submit(page).innerText()).trim()
+    const sentByWallet = () => page.evaluate(() => (window as unknown as { __solanaWallet: { sent: string[] } }).__solanaWallet.sent.length)
 
-    // The spec's validation texts.
-    await submit.click()
-    expect(await error()).toBe('An amount and receiver address are required')
+    // What the form lacks, said on its button; refused before the wallet is asked: more than the
+    // balance, an EVM address, everything without the fee (in the Preview).
+    expect(await button()).toBe('Choose a Token')
     const receiver = freshAddress()
-    await form.getByLabel('Amount').fill('1.5')
-    await form.getByLabel('Receiver address').fill(receiver)
-    await submit.click()
-    expect(await error()).toBe('A token is required')
-
-    // Refused before the wallet is asked: more than the balance, everything without the fee, an EVM address.
-    await form.getByLabel('Token').selectOption({ value: 'native' })
+    await fillSend(page, { token: 'SOL', amount: '100000', to: receiver })
+    expect(await button()).toBe('Not Enough Funds')
+    await send.amount(page).fill('1.5')
+    await send.to(page).fill('0x70997970C51812dc3A010C7d01b50e0d17dc79C8')
+    expect(await button()).toBe('Receiver Not Valid')
     const held = await lamports(ADDRESS)
-    await form.getByLabel('Amount').fill('100000')
-    await submit.click()
-    await expect.poll(error).toBe(`Insufficient funds: the balance is ${shown(held / 1e9)} SOL`)
-    await form.getByLabel('Amount').fill(String(held / 1e9))
-    await submit.click()
-    await expect.poll(error).toBe('Insufficient funds for the network fee (about 0.000005 SOL)')
-    await form.getByLabel('Amount').fill('1.5')
-    await form.getByLabel('Receiver address').fill('0x70997970C51812dc3A010C7d01b50e0d17dc79C8')
-    await submit.click()
-    await expect.poll(error).toBe('This is not a valid address on Sigil Solana Dev')
-    const sentByWallet = () => t.page.evaluate(() => (window as unknown as { __solanaWallet: { sent: string[] } }).__solanaWallet.sent.length)
+    await send.amount(page).fill(String(held / 1e9))
+    await send.to(page).fill(receiver)
+    await review(page)
+    await expect.poll(() => send.error(page).innerText(), { timeout: 15_000 }).toBe('Insufficient funds for the network fee (about 0.000005 SOL)')
+    // Solana's Preview shows no gas estimate (EVM only).
+    expect(await send.fee(page).count()).toBe(0)
     expect(await sentByWallet()).toBe(0)
-    await screenshot(t.page, shots(), 'send-refused-solana')
+    await screenshot(page, shots(), 'send-refused-solana')
+    await send.cancel(page).click()
 
     // The runtime's own refusal (a fresh account given less than rent): its words, not its dump.
-    await form.getByLabel('Amount').fill('0.000001')
-    await form.getByLabel('Receiver address').fill(freshAddress())
-    await submit.click()
+    await send.amount(page).fill('0.000001')
+    await send.to(page).fill(freshAddress())
+    await review(page)
+    await send.confirm(page).click()
     await expect
-      .poll(error, { timeout: 30_000 })
+      .poll(() => send.error(page).innerText(), { timeout: 30_000 })
       .toBe('An account would be left with less than the minimum balance the network requires (rent): send more, or to an account that holds SOL.')
-    const box = await form.boundingBox()
-    const dialogBox = await dialog.boundingBox()
+    const box = await send.error(page).boundingBox()
+    const dialogBox = await ui.dialog(page).boundingBox()
     expect(box && dialogBox && box.x + box.width <= dialogBox.x + dialogBox.width).toBe(true)
-    await screenshot(t.page, shots(), 'send-chain-refused-solana')
+    await screenshot(page, shots(), 'send-chain-refused-solana')
+    await send.cancel(page).click()
 
     // SOL: the receiver gets it in the runtime; the modal reads the sender's balance again.
-    await form.getByLabel('Amount').fill('1.5')
-    await form.getByLabel('Receiver address').fill(receiver)
-    await submit.click()
-    const sent = dialog.getByTestId('send-sent')
-    await sent.waitFor({ timeout: 30_000 })
-    expect(await sent.locator('.headline').innerText()).toBe('Sent 1.5 SOL')
-    const href = (await sent.getByTestId('send-explorer').getAttribute('href')) ?? ''
-    expect(href).toMatch(new RegExp(`^${EXPLORER}/tx/[1-9A-HJ-NP-Za-km-z]{64,88}$`))
-    await form.waitFor({ state: 'detached' })
+    await send.amount(page).fill('1.5')
+    await send.to(page).fill(receiver)
+    await review(page)
+    const signature = await confirmAndWait(page)
+    expect(await send.sent(page).locator('.headline').innerText()).toBe('Sent 1.5 SOL')
+    expect(`${EXPLORER}/tx/${signature}`).toMatch(new RegExp(`^${EXPLORER}/tx/[1-9A-HJ-NP-Za-km-z]{64,88}$`))
     expect(await lamports(receiver)).toBe(1_500_000_000)
     // The link names the transaction the runtime has.
-    const [status] = (await solanaRpc<{ value: ({ err: unknown } | null)[] }>('getSignatureStatuses', [[href.split('/').pop()]])).value
+    const [status] = (await solanaRpc<{ value: ({ err: unknown } | null)[] }>('getSignatureStatuses', [[signature]])).value
     expect(status?.err).toBeNull()
-    await screenshot(t.page, shots(), 'send-sent-solana')
+    await screenshot(page, shots(), 'send-sent-solana')
+    await send.done(page).click()
     const afterSol = await solShown(ADDRESS)
-    await expect.poll(() => ui.tokenRow(t.page, 'SOL').getByTestId('token-quantity').textContent(), { timeout: 15_000 }).toBe(afterSol)
-    await dialog.getByRole('button', { name: 'Done' }).click()
+    await expect.poll(() => ui.tokenRow(page, 'SOL').getByTestId('token-quantity').textContent(), { timeout: 15_000 }).toBe(afterSol)
 
     // An SPL token (SPL Token program): the receiver's token account is made on the way.
     const sgls = env.solana.mints.find((m) => m.symbol === 'SGLS')?.address ?? ''
     const before = await tokens(ADDRESS, sgls)
-    await dialog.getByRole('button', { name: 'Send', exact: true }).click()
-    const again = dialog.getByRole('form', { name: 'Send tokens' })
-    await again.getByLabel('Token').selectOption({ value: sgls })
-    await again.getByLabel('Amount').fill('25')
-    await again.getByLabel('Receiver address').fill(receiver)
-    await again.getByRole('button', { name: 'Send', exact: true }).click()
-    await dialog.getByText('Sent 25 SGLS').waitFor({ timeout: 30_000 })
+    await send.open(page).click()
+    await send.form(page).waitFor()
+    await fillSend(page, { token: 'SGLS', amount: '25', to: receiver })
+    await review(page)
+    await confirmAndWait(page)
+    expect(await send.sent(page).locator('.headline').innerText()).toBe('Sent 25 SGLS')
     expect(await tokens(receiver, sgls)).toBe(25)
     expect(await tokens(ADDRESS, sgls)).toBe(before - 25)
-    await expect.poll(() => ui.tokenRow(t.page, 'SGLS').getByTestId('token-quantity').textContent(), { timeout: 15_000 }).toBe(shown(before - 25))
+    await send.done(page).click()
+    await expect.poll(() => ui.tokenRow(page, 'SGLS').getByTestId('token-quantity').textContent(), { timeout: 15_000 }).toBe(shown(before - 25))
     // Two transactions, both signed by the wallet's key and sent by it (the runtime refused the third).
     expect(await sentByWallet()).toBe(2)
   })

@@ -70,6 +70,12 @@ export function unitsOf(numeric: string, decimals: number): bigint | undefined {
   return BigInt((match[1] || '0') + (match[2] ?? '').slice(0, decimals).padEnd(decimals, '0'))
 }
 
+/** A fee in its currency's units, rounded up to 6 decimals: a short figure that never says less than the fee. */
+export function formatFee(fee: bigint, decimals: number): string {
+  const step = 10n ** BigInt(Math.max(decimals - 6, 0))
+  return formatUnits(((fee + step - 1n) / step) * step, decimals)
+}
+
 /** What a send will do once signed: the transfer (to the resolved address), the name it was given, its token and its fee. */
 export interface PreparedSend {
   transfer: Transfer
@@ -162,7 +168,7 @@ async function prepare(ctx: SigilContext, params: SendParameters) {
   const fee = params.fee ?? (await adapter.transferFee?.(provider, transfer).catch(() => undefined))
   const native = nativeOf(held, network)
   if (fee && (token.address ? 0n : amount) + fee.fee > native.balance) {
-    throw InsufficientBalanceError.fee(formatUnits(fee.fee, native.decimals), native.symbol)
+    throw InsufficientBalanceError.fee(formatFee(fee.fee, native.decimals), native.symbol)
   }
   if (fee?.gas) transfer.gas = fee.gas
   const prepared: PreparedSend = { transfer, token, feeCurrency: { symbol: native.symbol, decimals: native.decimals } }

@@ -1,18 +1,12 @@
-import { errorText, formatUnits, shortenAddress, type SigilState } from '@sigil/core'
-import { confirmSend, prepareSend, type PreparedSend } from '@sigil/core/send'
+import { errorText, shortenAddress, type SigilState } from '@sigil/core'
+import { confirmSend, formatFee, heldToken, prepareSend, type PreparedSend } from '@sigil/core/send'
 import { useEffect, useState } from 'react'
 import type { ViewProps } from '../../registry.js'
 import { useMessages, useModal, useStore } from '../../context.js'
 import { RemoteImage } from '../../ui.js'
-import { selectNetwork } from './WalletSend.js'
+import { selectNetwork, selectTokens } from './WalletSend.js'
 
 const selectAddress = (s: SigilState) => s.chains[s.activeNamespace]?.account.address
-
-/** A fee rounded up to 6 decimals, so a short figure never says less than the most it can be. */
-export function feeUpTo(fee: bigint, decimals: number): string {
-  const step = 10n ** BigInt(Math.max(decimals - 6, 0))
-  return formatUnits(((fee + step - 1n) / step) * step, decimals)
-}
 
 /**
  * What the send will do, before it is signed: the amount and token, from and to (the name and
@@ -25,6 +19,7 @@ export function WalletSendPreviewView({ route }: ViewProps<'WalletSendPreview'>)
   const m = useMessages().ui.account.send
   const network = useStore(selectNetwork)
   const from = useStore(selectAddress)
+  const tokens = useStore(selectTokens) ?? []
   const [prepared, setPrepared] = useState<PreparedSend>()
   const [error, setError] = useState<string>()
   const [busy, setBusy] = useState(false)
@@ -61,15 +56,15 @@ export function WalletSendPreviewView({ route }: ViewProps<'WalletSendPreview'>)
     }
   }
 
-  const symbol = prepared?.token.symbol
+  const held = prepared?.token ?? heldToken(tokens, token)
   const fee = prepared?.fee
   return (
     <div className="send-preview" data-testid="send-preview" aria-busy={!prepared && !error}>
       <div className="send-summary">
         <span className="sub">{m.summary}</span>
         <span className="send-total" data-testid="send-preview-amount">
-          {prepared ? <RemoteImage src={prepared.token.iconUrl || undefined} name={prepared.token.symbol} className="sm" /> : null}
-          {`${amount} ${symbol ?? ''}`.trim()}
+          {held ? <RemoteImage src={held.iconUrl || undefined} name={held.symbol} className="sm" /> : null}
+          {`${amount} ${held?.symbol ?? ''}`.trim()}
         </span>
       </div>
       <dl className="send-facts">
@@ -94,7 +89,7 @@ export function WalletSendPreviewView({ route }: ViewProps<'WalletSendPreview'>)
         {fee?.gas ? (
           <div>
             <dt>{m.fee}</dt>
-            <dd data-testid="send-fee">{m.feeUpTo(feeUpTo(fee.fee, prepared?.feeCurrency.decimals ?? 18), prepared?.feeCurrency.symbol ?? '')}</dd>
+            <dd data-testid="send-fee">{m.feeUpTo(formatFee(fee.fee, prepared?.feeCurrency.decimals ?? 18), prepared?.feeCurrency.symbol ?? '')}</dd>
           </div>
         ) : null}
       </dl>

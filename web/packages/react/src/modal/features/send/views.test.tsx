@@ -1,11 +1,11 @@
 import type { ChainAdapter } from '@sigil/core'
+import { formatFee } from '@sigil/core/send'
 import { act } from 'react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { fakeAdapter } from '../../../../../core/src/test-utils/index.js'
 import { ethereum, sigilDev } from '@sigil/core/networks'
 import type { AppKit } from '../../../appkit.js'
 import { MODAL_CSS } from '../../styles.js'
-import { feeUpTo } from './Preview.js'
 import { cleanup, serverBalance, shadow, stubDirectory, testAppKit, waitFor } from '../../../test-utils.js'
 
 let current: AppKit | undefined
@@ -185,11 +185,11 @@ describe('send: WalletSend -> WalletSendSelectToken -> WalletSendPreview -> Wall
 
 describe('the Preview’s fee', () => {
   it('is rounded up to 6 decimals, never down', () => {
-    expect(feeUpTo(35_941_356_036_300n, 18)).toBe('0.000036')
-    expect(feeUpTo(42_000_000_000_000n, 18)).toBe('0.000042')
-    expect(feeUpTo(1n, 18)).toBe('0.000001')
-    expect(feeUpTo(5000n, 9)).toBe('0.000005')
-    expect(feeUpTo(7n, 0)).toBe('7')
+    expect(formatFee(35_941_356_036_300n, 18)).toBe('0.000036')
+    expect(formatFee(42_000_000_000_000n, 18)).toBe('0.000042')
+    expect(formatFee(1n, 18)).toBe('0.000001')
+    expect(formatFee(5000n, 9)).toBe('0.000005')
+    expect(formatFee(7n, 0)).toBe('7')
   })
 })
 
