@@ -2,7 +2,18 @@ import { describe, expect, it, vi } from 'vitest'
 import { createSigil } from '../../client.js'
 import { pushView } from '../../router.js'
 import { fakeAdapter, fakeBlockchainApi, fakeConnector, MemoryStorage, testOptions, tokenBalance } from '../../test-utils/index.js'
-import { chooseSendToken, confirmSend, isName, maxSendAmount, openSendTokens, prepareSend, previewSend, resolveReceiver, sendStep } from './send.js'
+import {
+  chooseSendToken,
+  confirmSend,
+  isName,
+  maxSendAmount,
+  openSendTokens,
+  prepareSend,
+  previewSend,
+  resetSendForm,
+  resolveReceiver,
+  sendStep,
+} from './send.js'
 
 const FROM = '0x1111111111111111111111111111111111111111'
 const ALICE = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
@@ -117,6 +128,9 @@ describe('the send views’ actions', () => {
     expect(history().map((r) => r.view)).toEqual(['Account', 'WalletSend', 'WalletSendSelectToken'])
     chooseSendToken(client, { token: SGL })
     expect(history()).toEqual([{ view: 'Account' }, { view: 'WalletSend', data: { amount: '1', to: 'alice.eth', token: SGL } }])
+    // Another namespace empties the form.
+    resetSendForm(client)
+    expect(history()).toEqual([{ view: 'Account' }, { view: 'WalletSend', data: {} }])
     previewSend(client, { token: SGL, amount: '1', to: 'alice.eth' })
     expect(history().map((r) => r.view)).toEqual(['Account', 'WalletSend', 'WalletSendPreview'])
     const hash = await confirmSend(client, { token: SGL, amount: '1', to: ALICE, name: 'alice.eth' })

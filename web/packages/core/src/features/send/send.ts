@@ -303,6 +303,16 @@ export function chooseSendToken(client: SigilClient, { token }: { token: string 
   })
 }
 
+/** Empties the send form (another namespace: spec section 4, a namespace switch resets the send form). */
+export function resetSendForm(client: SigilClient): void {
+  client.store.setState((state) => {
+    const history = state.router.history
+    const at = history.map((r) => r.view).lastIndexOf('WalletSend')
+    if (at < 0) return {}
+    return { router: { history: history.map((r, i) => (i === at ? { view: 'WalletSend', data: {} } : r)) } }
+  })
+}
+
 /** Keeps the form's values in its route, then shows the Preview of them. */
 export function previewSend(client: SigilClient, form: Required<SendForm>): void {
   replaceView(client.store, 'WalletSend', form)

@@ -1,13 +1,25 @@
 import { floorDecimals, formatFiat, formatUnits, type SigilState } from '@sigil/core'
-import { heldToken, isName, isReceiverAddress, maxSendAmount, openSendTokens, previewSend, resolveReceiver, sendStep, tokenKey } from '@sigil/core/send'
+import {
+  heldToken,
+  isName,
+  isReceiverAddress,
+  maxSendAmount,
+  openSendTokens,
+  previewSend,
+  resetSendForm,
+  resolveReceiver,
+  sendStep,
+  tokenKey,
+} from '@sigil/core/send'
 import { errorText } from '@sigil/core'
-import { useEffect, useId, useState } from 'react'
+import { useEffect, useId, useRef, useState } from 'react'
 import type { ViewProps } from '../../registry.js'
 import { useMessages, useModal, useStore } from '../../context.js'
 import { Icons, RemoteImage } from '../../ui.js'
 
 export const selectTokens = (s: SigilState) => s.chains[s.activeNamespace]?.account.tokenBalance
 export const selectNetwork = (s: SigilState) => s.activeCaipNetwork
+const selectNamespace = (s: SigilState) => s.activeNamespace
 
 /** How long typing pauses before a name is looked up. */
 export const RESOLVE_DELAY_MS = 300
@@ -56,6 +68,17 @@ export function WalletSendView({ route }: ViewProps<'WalletSend'>) {
   const [to, setTo] = useState(route.data.to ?? '')
   const [maxing, setMaxing] = useState(false)
   const [error, setError] = useState<string>()
+  const namespace = useStore(selectNamespace)
+  const shownFor = useRef(namespace)
+  // Another namespace (the wallet or the page switched it): the form starts again.
+  useEffect(() => {
+    if (shownFor.current === namespace) return
+    shownFor.current = namespace
+    setAmount('')
+    setTo('')
+    setError(undefined)
+    resetSendForm(client)
+  }, [client, namespace])
   const receiver = useReceiver(to)
   const id = useId()
   const step = sendStep({ token, amount, to, receiver: receiver.address, resolving: receiver.resolving })
