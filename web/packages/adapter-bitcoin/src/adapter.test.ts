@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { createSigil, type CaipNetwork, type SigilClient } from '@sigil/core'
+import { canSend, createSigil, type CaipNetwork, type SigilClient } from '@sigil/core'
 import { bitcoin, ethereum } from '@sigil/core/networks'
 import type { Wallet } from '@wallet-standard/base'
 import { bitcoinAdapter } from './adapter.js'
@@ -44,7 +44,7 @@ describe('Bitcoin addresses', () => {
 })
 
 /** A sats-connect provider in the page, answering JSON-RPC as wallets do. */
-function satsProvider(options: { reject?: boolean } = {}) {
+function satsProvider(options: { reject?: boolean; methods?: string[] } = {}) {
   const calls: { method: string; params: unknown }[] = []
   let authorised = false
   const ok = (result: unknown) => ({ jsonrpc: '2.0', id: '1', result })
@@ -65,6 +65,7 @@ function satsProvider(options: { reject?: boolean } = {}) {
       if (method === 'wallet_getAccount') return authorised ? ok({ addresses }) : err(-32002, 'Access denied')
       if (method === 'signMessage') return ok({ signature: `sig:${(params as { protocol: string }).protocol}` })
       if (method === 'signPsbt') return ok({ psbt: 'signed', txid: 'ab'.repeat(32) })
+      if (method === 'sendTransfer') return ok({ txid: 'cd'.repeat(32) })
       if (method === 'wallet_renouncePermissions') return ok(null)
       return err(-32601, 'Method not found')
     }),
@@ -73,7 +74,7 @@ function satsProvider(options: { reject?: boolean } = {}) {
   const id = `FakeBtc${Math.random().toString(36).slice(2)}`
   const w = window as unknown as Record<string, unknown>
   w[id] = provider
-  w.btc_providers = [{ id, name: 'Fake Xverse', icon: 'data:image/svg+xml,x' }]
+  w.btc_providers = [{ id, name: 'Fake Xverse', icon: 'data:image/svg+xml,x', ...(options.methods ? { methods: options.methods } : {}) }]
   cleanups.push(() => {
     delete w[id]
     delete w.btc_providers
@@ -126,6 +127,27 @@ describe('sats-connect wallets through the core client', () => {
     expect(await bitcoinAdapter({ signInProtocol: 'ecdsa' }).signMessage?.(provider, 'y', PAYMENT)).toBe('sig:ECDSA')
   })
 
+  it("sends bitcoin through the wallet's own sendTransfer (the wallet picks inputs and fee); a wallet without it is offered no send", async () => {
+    const { id, calls } = satsProvider()
+    const client = setup()
+    await client.connect(`sats-connect:${id}`)
+    expect(canSend(client, 'bip122')).toBe(true)
+    const provider = client.getProvider('bip122') as BitcoinProvider
+    const adapter = bitcoinAdapter()
+    expect(await adapter.sendTransfer?.(provider, { from: PAYMENT, to: MAINNET, amount: 12_345n, network: regtest })).toBe('cd'.repeat(32))
+    expect(calls.find((c) => c.method === 'sendTransfer')?.params).toEqual({ recipients: [{ address: MAINNET, amount: 12_345 }] })
+    // No tokens on Bitcoin here.
+    expect(() => adapter.sendTransfer?.(provider, { from: PAYMENT, to: MAINNET, amount: 1n, token: { address: 'x', decimals: 0 }, network: regtest })).toThrow(
+      'Unsupported chain',
+    )
+    await client.disconnect()
+
+    const listed = satsProvider({ methods: ['getAccounts', 'signMessage', 'signPsbt'] })
+    const other = setup()
+    await other.connect(`sats-connect:${listed.id}`)
+    expect(canSend(other, 'bip122')).toBe(false)
+  })
+
   it("maps the wallet's rejection to code 4001 and leaves bip122 disconnected", async () => {
     const { id } = satsProvider({ reject: true })
     const client = setup()
@@ -154,6 +176,11 @@ describe('Unisat and Wallet Standard backends', () => {
     // base64 'AAE=' is the bytes 00 01: the wallet gets hex and its hex answer comes back as base64.
     expect(await provider.signPsbt({ psbt: 'AAE=' })).toEqual({ psbt: 'AAH/' })
     expect(unisat.signPsbt).toHaveBeenCalledWith('0001', { autoFinalized: false })
+    // Unisat without sendBitcoin cannot send; with it, the satoshis go as a number.
+    expect(provider.sendTransfer).toBeUndefined()
+    const paying = bitcoinConnector(unisatBackend({ ...unisat, sendBitcoin: vi.fn(async () => 'ef'.repeat(32)) }))
+    await paying.connect({ namespaces: ['bip122'], networks: [regtest] })
+    expect(await (paying.getProvider('bip122') as BitcoinProvider).sendTransfer?.({ to: PAYMENT, amount: 5000n })).toBe('ef'.repeat(32))
   })
 
   it('Wallet Standard: bitcoin:connect accounts by purpose; signatures come back base64', async () => {

@@ -1,4 +1,4 @@
-import type { CaipNetwork, ChainAdapter, ConnectionAccount } from '@sigil/core'
+import { UnsupportedChainError, type CaipNetwork, type ChainAdapter, type ConnectionAccount } from '@sigil/core'
 import { isBitcoinAddress } from './address.js'
 import { bitcoinProvider, orderedAccounts, type BitcoinBackend } from './connector.js'
 import type { BitcoinAccount, BitcoinProvider } from './provider.js'
@@ -49,6 +49,12 @@ export function bitcoinAdapter(options: BitcoinAdapterOptions = {}): BitcoinAdap
       provider.useNetwork(network)
     },
     signMessage: (provider, message, address) => provider.signMessage({ address, message, protocol: options.signInProtocol ?? 'bip322' }),
+    // A payment in bitcoin where the wallet can make one itself (it picks the inputs and the fee).
+    sendsWith: (provider) => typeof provider.sendTransfer === 'function',
+    sendTransfer(provider, { to, amount, token }) {
+      if (token || !provider.sendTransfer) throw new UnsupportedChainError('bip122')
+      return provider.sendTransfer({ to, amount })
+    },
     async signInAccount(address) {
       return { label: 'Bitcoin', address }
     },

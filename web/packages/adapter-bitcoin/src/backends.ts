@@ -89,6 +89,16 @@ export function satsConnectBackend(provider: SatsConnectProviderInfo): BitcoinBa
       const result = (await call('signPsbt', { psbt, signInputs: signInputs ?? {}, broadcast: broadcast ?? false })) as { psbt: string; txid?: string }
       return { psbt: result.psbt, ...(result.txid ? { txid: result.txid } : {}) }
     },
+    // sats-connect's own payment request, where the wallet lists it (or lists no methods at all).
+    ...(!provider.methods || provider.methods.includes('sendTransfer')
+      ? {
+          async sendTransfer({ to, amount }: { to: string; amount: bigint }) {
+            const result = (await call('sendTransfer', { recipients: [{ address: to, amount: Number(amount) }] })) as { txid?: string }
+            if (!result?.txid) throw new Error('the wallet returned no transaction id')
+            return result.txid
+          },
+        }
+      : {}),
     watch(onAccounts) {
       let stop: (() => void) | undefined
       let stopped = false
@@ -127,6 +137,7 @@ export interface UnisatApi {
   signMessage(message: string, type?: 'ecdsa' | 'bip322-simple'): Promise<string>
   signPsbt(psbtHex: string, options?: { autoFinalized?: boolean; toSignInputs?: { index: number; address?: string }[] }): Promise<string>
   pushPsbt?(psbtHex: string): Promise<string>
+  sendBitcoin?(toAddress: string, satoshis: number): Promise<string>
   disconnect?(): Promise<void>
   on?(event: string, listener: (...args: unknown[]) => void): void
   removeListener?(event: string, listener: (...args: unknown[]) => void): void
@@ -161,6 +172,9 @@ export function unisatBackend(unisat: UnisatApi, icon?: string): BitcoinBackend 
       const txid = broadcast && unisat.pushPsbt ? await unisat.pushPsbt(signedHex) : undefined
       return { psbt: hexToBase64(signedHex), ...(txid ? { txid } : {}) }
     },
+    ...(typeof unisat.sendBitcoin === 'function'
+      ? { sendTransfer: ({ to, amount }: { to: string; amount: bigint }) => (unisat.sendBitcoin as NonNullable<UnisatApi['sendBitcoin']>)(to, Number(amount)) }
+      : {}),
     watch(onAccounts) {
       const listener = (accounts: unknown) => {
         void withKey(Array.isArray(accounts) ? accounts.filter((a): a is string => typeof a === 'string') : []).then(onAccounts)

@@ -27,6 +27,11 @@ export interface BitcoinBackend {
   disconnect(): Promise<void>
   signMessage(account: BitcoinAccount, message: string, protocol: MessageProtocol): Promise<string>
   signPsbt(params: SignPsbtParams): Promise<{ psbt: string; txid?: string }>
+  /**
+   * Has the wallet build, sign and broadcast a payment of `amount` satoshis to `to` from its
+   * payment address; resolves to the txid. Absent where the wallet offers no such request.
+   */
+  sendTransfer?(params: { to: string; amount: bigint }): Promise<string>
   /** Wallet-side account changes (the new accounts; none means the site lost access). Returns a stop. */
   watch?(onAccounts: (accounts: BitcoinAccount[]) => void): () => void
 }
@@ -68,6 +73,9 @@ export function bitcoinProvider(backend: BitcoinBackend, accounts: () => readonl
         return backend.signMessage(account, message, protocol)
       }),
     signPsbt: (params) => wrap(() => backend.signPsbt(params)),
+    ...(backend.sendTransfer
+      ? { sendTransfer: (params: { to: string; amount: bigint }) => wrap(() => (backend.sendTransfer as NonNullable<BitcoinBackend['sendTransfer']>)(params)) }
+      : {}),
     useNetwork(next) {
       current = next
     },

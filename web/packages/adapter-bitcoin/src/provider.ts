@@ -37,6 +37,8 @@ export interface BitcoinProvider {
   signMessage(params: { address: string; message: string; protocol?: MessageProtocol }): Promise<string>
   /** Signs a PSBT; resolves to the signed PSBT (base64) and, when broadcast, its txid. */
   signPsbt(params: SignPsbtParams): Promise<{ psbt: string; txid?: string }>
+  /** Pays `amount` satoshis to `to` through the wallet (it picks the inputs and the fee); resolves to the txid. Only where the wallet can. */
+  sendTransfer?(params: { to: string; amount: bigint }): Promise<string>
   /** @internal Follows the modal's network (the adapter's switchNetwork). */
   useNetwork(network: CaipNetwork): void
 }

@@ -95,6 +95,15 @@ describe('Bitcoin: a backend over the session', () => {
     })
   })
 
+  it('sendTransfer: the session method with the amount in satoshis as a string; the txid back', async () => {
+    const { session, request } = access(() => ({ txid: 'cd' }))
+    const backend = bitcoinSessionBackend(session, info, new Map([[ORD, 'ordinal']]))
+    expect(await backend.sendTransfer?.({ to: ORD, amount: 15_000n })).toBe('cd')
+    expect(request).toHaveBeenLastCalledWith(bitcoin.caipNetworkId, 'sendTransfer', { account: BTC, recipientAddress: ORD, amount: '15000' })
+    const silent = bitcoinSessionBackend(access(() => ({})).session, info, new Map())
+    await expect(silent.sendTransfer?.({ to: ORD, amount: 1n })).rejects.toThrow('no transaction id')
+  })
+
   it('bip122_addressesChanged: the watcher gets the new accounts with what the wallet says they are for', async () => {
     const intentions = new Map<string, AddressIntention>()
     const backend = bitcoinSessionBackend(access(() => undefined).session, info, intentions)

@@ -120,6 +120,18 @@ export function bitcoinSessionBackend(
       if (!answer?.psbt) throw new Error('the wallet returned no PSBT')
       return { psbt: answer.psbt, ...(answer.txid ? { txid: answer.txid } : {}) }
     },
+    // WalletConnect's bip122 sendTransfer (in the session's methods): the wallet picks inputs and fee.
+    async sendTransfer({ to, amount }) {
+      const answer = (await session.request(chainOf(accountId()), 'sendTransfer', {
+        account: accountId(),
+        recipientAddress: to,
+        amount: amount.toString(),
+      })) as {
+        txid?: string
+      }
+      if (!answer?.txid) throw new Error('the wallet returned no transaction id')
+      return answer.txid
+    },
     watch(onAccounts) {
       watcher = onAccounts
       return () => {

@@ -76,6 +76,8 @@ export interface ChainAdapter<Provider = unknown> {
    * view offers no send.
    */
   sendTransfer?(provider: Provider, transfer: Transfer): Promise<string>
+  /** Whether the connected wallet can send (some of a family's wallets cannot); taken as yes without it. */
+  sendsWith?(provider: Provider): boolean
   /**
    * About what sending `transfer` costs in the network's own currency (smallest units), kept
    * back when the balance is checked before signing; undefined when it cannot say.

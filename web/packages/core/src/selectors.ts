@@ -11,7 +11,7 @@ import type { SigilState, View } from './store.js'
 import type { ChainNamespace } from './types.js'
 
 /** An ability of a family's adapter a view may offer or not. */
-export type FamilyAbility = Exclude<keyof ChainAdapter, 'namespace' | 'attach' | 'connectors' | 'session' | 'wrapProvider'>
+export type FamilyAbility = Exclude<keyof ChainAdapter, 'namespace' | 'attach' | 'connectors' | 'session' | 'wrapProvider' | 'sendsWith'>
 
 /** Whether `namespace`'s family (the active one by default) has `ability`. */
 export function familyCan(client: SigilClient, ability: FamilyAbility, namespace: ChainNamespace = client.store.getState().activeNamespace): boolean {
@@ -19,8 +19,9 @@ export function familyCan(client: SigilClient, ability: FamilyAbility, namespace
 }
 
 /** Whether the Account view offers a send on `namespace`: the host left the feature on and the family can send. */
-export function canSend(client: SigilClient, namespace?: ChainNamespace): boolean {
-  return client.options.features.send && familyCan(client, 'sendTransfer', namespace)
+export function canSend(client: SigilClient, namespace: ChainNamespace = client.store.getState().activeNamespace): boolean {
+  const provider = client.store.getState().providers[namespace]?.provider
+  return client.options.features.send && familyCan(client, 'sendTransfer', namespace) && client.context.adapters[namespace]?.sendsWith?.(provider) !== false
 }
 
 /**
