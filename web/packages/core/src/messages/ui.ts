@@ -210,7 +210,6 @@ export const ui = {
     tabsLabel: 'Account',
     tabs: { tokens: 'Tokens', nfts: 'NFTs', activity: 'Activity' },
     nftsLater: 'NFTs arrive in a later release.',
-    activityLater: 'Activity arrives in a later release.',
     /** The active family has no account (yet: another family may be connected). */
     noFamilyWallet: (family: string) => `No ${family} wallet connected.`,
     copyAddress: 'Copy address',

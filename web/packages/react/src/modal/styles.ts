@@ -209,6 +209,7 @@ a.activity-link:hover{background:var(--c-surface2)}
 .activity-row.spam .party{white-space:normal}
 .tag.bad{color:var(--c-error)}
 .activity-foot{display:flex;justify-content:center;padding:4px 0 0}
+.activity-toggle:hover{color:var(--c-fg);text-decoration-thickness:2px}
 .activity-empty{display:flex;flex-direction:column;align-items:center;gap:6px;padding:12px 0;text-align:center}
 .activity-row.skeleton .bar{display:block;height:10px;width:60%;border-radius:4px;background:var(--c-surface2)}
 .activity-row.skeleton .bar.short{width:35%}

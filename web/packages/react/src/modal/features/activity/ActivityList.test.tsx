@@ -183,6 +183,37 @@ describe('Activity tab', () => {
     await waitFor(() => expect(rows().map((r) => r.hash)).toEqual([hashOf(1), hashOf(3)]))
   })
 
+  it('coming back to the tab keeps the list and asks for its first page again', async () => {
+    const history = [tx(1, 10)]
+    const calls = withHistory(history)
+    await activityTab()
+    await waitFor(() => expect(rows()).toHaveLength(1))
+    history.unshift(tx(2, 1))
+    const tabs = [...shadow().querySelectorAll<HTMLButtonElement>('[role=tab]')]
+    act(() => tabs[0]?.click())
+    act(() => tabs[2]?.click())
+    // At once the rows shown before, then the new one.
+    expect(rows().map((r) => r.hash)).toEqual([hashOf(1)])
+    await waitFor(() => expect(rows().map((r) => r.hash)).toEqual([hashOf(2), hashOf(1)]))
+    expect(calls).toHaveLength(2)
+  })
+
+  it('no Activity tab when the host turned history off', async () => {
+    withHistory([])
+    const { appKit } = testAppKit({ features: { email: false, socials: false, analytics: false, history: false } })
+    current = appKit
+    await act(async () => {
+      await appKit.client.connect('com.test')
+    })
+    await act(() => appKit.open({ view: 'Account' }))
+    const tabs = await waitFor(() => {
+      const list = [...shadow().querySelectorAll('[role=tab]')].map((t) => t.textContent)
+      if (!list.length) throw new Error('no tabs')
+      return list
+    })
+    expect(tabs).toEqual(['Tokens', 'NFTs'])
+  })
+
   it('a send of this session shows at once as pending and becomes the listed row once indexed', async () => {
     const history = [tx(1, 10)]
     withHistory(history)

@@ -55,9 +55,12 @@ export function ActivityList() {
   const loading = state.status === 'loading'
   const more = typeof state.next === 'string'
 
-  // The list of the account and network shown: another one starts a new list.
+  // The list of the account and network shown: another one starts a new list; one shown before
+  // stays on screen while its first page is asked again (what happened since).
   useEffect(() => {
-    if (account) void fetchActivity(client)
+    if (!account) return
+    const shown = activityState(client.store.getState().activity, account).status === 'ready'
+    void fetchActivity(client, shown ? { refresh: true } : {})
   }, [client, account])
 
   // A sent transaction stays pending until the server lists it: the first page is asked again meanwhile.
@@ -205,7 +208,7 @@ function ActivityItem({ row, address, network, now, m }: { row: ActivityRow; add
       data-hash={metadata.hash}
       data-status={pending ? 'pending' : metadata.status}
       data-spam={spam ? spam.reason : undefined}
-      aria-label={spoken}
+      aria-label={href ? undefined : spoken}
     >
       {href ? (
         <a className="activity-link" href={href} target="_blank" rel="noreferrer noopener" aria-label={spoken}>
