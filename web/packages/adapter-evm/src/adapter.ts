@@ -14,7 +14,7 @@ export interface EvmAdapter extends ChainAdapter<Eip1193Provider> {
  * address rules, switching with add-on-4902 (EIP-3085), personal_sign, asset discovery
  * (EIP-5792 capabilities + ERC-7811 wallet_getAssets; otherwise balances come from the Sigil
  * server), ENS names from the Sigil server, EIP-55 addresses in sign-in messages, and sends of
- * the native currency and ERC-20 tokens (loaded on the first send). The
+ * the native currency and ERC-20 tokens, and of ERC-721 and ERC-1155 NFTs (loaded on the first send). The
  * page's EVM wallets are its injected ones (EIP-6963 and window.ethereum); over WalletConnect
  * and the embedded wallet's frame, an EIP-1193 provider over the session (loaded with it).
  */
@@ -40,6 +40,8 @@ export function evmAdapter(): EvmAdapter {
     getAssets: async (provider, address, network) => (await loadAssets()).getAssets(provider, address, network.id),
     sendTransfer: async (provider, transfer) => (await import('./send.js')).sendEvmTransfer(provider, transfer),
     transferFee: async (provider, transfer) => (await import('./send.js')).evmTransferFee(provider, transfer),
+    sendNft: async (provider, transfer) => (await import('./nft.js')).sendEvmNft(provider, transfer),
+    nftTransferFee: async (provider, transfer) => (await import('./nft.js')).evmNftFee(provider, transfer),
     getIdentity: (address, api) => api.getIdentity(address, { sender: address }),
     resolveName: async (name, network, api) => (await api.resolveName?.(name, { chainId: network.caipNetworkId })) ?? undefined,
     async displayAddress(address) {

@@ -10,7 +10,8 @@ const NATIVE_GAS = 21_000n
 const TOKEN_GAS = 100_000n
 
 const hex = (value: bigint) => `0x${value.toString(16)}`
-const word = (hexDigits: string) => hexDigits.padStart(64, '0')
+/** A 32-byte ABI word of hex digits (an address without 0x, a number in hex). */
+export const word = (hexDigits: string) => hexDigits.padStart(64, '0')
 
 /** ERC-20 transfer(address,uint256) call data. */
 export function erc20TransferData(to: string, amount: bigint): `0x${string}` {
@@ -24,7 +25,7 @@ export function transferTransaction({ from, to, amount, token, gas }: Pick<Trans
 }
 
 /** The transaction's gas fields (hex quantities) for the terms given. */
-function gasFields(gas: GasTerms): Record<string, string> {
+export function gasFields(gas: GasTerms): Record<string, string> {
   const fields: Record<string, string> = { gas: hex(gas.limit) }
   if (gas.maxFeePerGas !== undefined) fields.maxFeePerGas = hex(gas.maxFeePerGas)
   if (gas.maxPriorityFeePerGas !== undefined) fields.maxPriorityFeePerGas = hex(gas.maxPriorityFeePerGas)
@@ -43,7 +44,16 @@ const quantity = (value: unknown) => BigInt(String(value))
  */
 export async function evmTransferFee(provider: Eip1193Provider, transfer: Transfer): Promise<TransferFee> {
   const { value: _value, ...call } = transferTransaction({ ...transfer, gas: undefined }) as { value?: string; from: string; to: string; data?: string }
-  const estimated = await provider.request({ method: 'eth_estimateGas', params: [call] }).then(quantity, () => (transfer.token ? TOKEN_GAS : NATIVE_GAS))
+  return callFee(provider, call, transfer.token ? TOKEN_GAS : NATIVE_GAS)
+}
+
+/**
+ * The most a call can cost and the gas terms that bound it (evmTransferFee's rule for any
+ * call): its estimated gas (`fallback` when the node cannot say; a fifth more above 21000),
+ * times the EIP-1559 fee cap or, on a chain without a base fee, the gas price.
+ */
+export async function callFee(provider: Eip1193Provider, call: { from: string; to: string; data?: string }, fallback: bigint): Promise<TransferFee> {
+  const estimated = await provider.request({ method: 'eth_estimateGas', params: [call] }).then(quantity, () => fallback)
   const limit = estimated <= NATIVE_GAS ? estimated : (estimated * 6n) / 5n
   const block = (await provider.request({ method: 'eth_getBlockByNumber', params: ['latest', false] }).catch(() => null)) as { baseFeePerGas?: string } | null
   if (block?.baseFeePerGas) {
@@ -65,7 +75,12 @@ interface Receipt {
  * time the hash is still what was sent.
  */
 export async function sendEvmTransfer(provider: Eip1193Provider, transfer: Transfer, options: { timeoutMs?: number } = {}): Promise<string> {
-  const hash = String(await provider.request({ method: 'eth_sendTransaction', params: [transferTransaction(transfer)] }))
+  return sendAndWait(provider, transferTransaction(transfer), options)
+}
+
+/** Has the wallet send `transaction`, then waits for its receipt as sendEvmTransfer does; resolves to the hash. */
+export async function sendAndWait(provider: Eip1193Provider, transaction: object, options: { timeoutMs?: number } = {}): Promise<string> {
+  const hash = String(await provider.request({ method: 'eth_sendTransaction', params: [transaction] }))
   const deadline = Date.now() + (options.timeoutMs ?? 60_000)
   let delay = 250
   while (Date.now() < deadline) {

@@ -17,6 +17,21 @@ export interface Transfer {
   gas?: GasTerms
 }
 
+/** An NFT the Account view asks an adapter to send: an ERC-721 token, or an amount of an ERC-1155 one. */
+export interface NftTransfer {
+  from: string
+  to: string
+  /** The token's contract. */
+  contract: string
+  tokenId: bigint
+  standard: 'erc721' | 'erc1155'
+  /** How many: 1 for an ERC-721. */
+  amount: bigint
+  network: CaipNetwork
+  /** The gas terms of the fee the send was checked against (its quote); the transaction carries them. */
+  gas?: GasTerms
+}
+
 /** An EVM transaction's gas: its limit, and its fee caps (EIP-1559) or its price (legacy). */
 export interface GasTerms {
   limit: bigint
@@ -76,6 +91,14 @@ export interface ChainAdapter<Provider = unknown> {
    * view offers no send.
    */
   sendTransfer?(provider: Provider, transfer: Transfer): Promise<string>
+  /**
+   * Sends an NFT from `from` to `to` (ERC-721 `safeTransferFrom`, ERC-1155 `safeTransferFrom`
+   * with an amount) and resolves once the chain has it, to the transaction's id. Without it the
+   * Account view lists no NFTs.
+   */
+  sendNft?(provider: Provider, transfer: NftTransfer): Promise<string>
+  /** About what sending the NFT costs in the network's own currency (as `transferFee`); undefined when it cannot say. */
+  nftTransferFee?(provider: Provider, transfer: NftTransfer): Promise<TransferFee | undefined>
   /** Whether the connected wallet can send (some of a family's wallets cannot); taken as yes without it. */
   sendsWith?(provider: Provider): boolean
   /**

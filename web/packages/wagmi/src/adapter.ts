@@ -90,6 +90,8 @@ export class WagmiAdapter implements ChainAdapter<Eip1193Provider> {
   readonly getAssets: EvmAdapter['getAssets'] = this.evm.getAssets
   readonly sendTransfer: EvmAdapter['sendTransfer'] = this.evm.sendTransfer
   readonly transferFee: EvmAdapter['transferFee'] = this.evm.transferFee
+  readonly sendNft: EvmAdapter['sendNft'] = this.evm.sendNft
+  readonly nftTransferFee: EvmAdapter['nftTransferFee'] = this.evm.nftTransferFee
   readonly getIdentity: EvmAdapter['getIdentity'] = this.evm.getIdentity
   readonly resolveName: EvmAdapter['resolveName'] = this.evm.resolveName
   readonly displayAddress: EvmAdapter['displayAddress'] = this.evm.displayAddress
