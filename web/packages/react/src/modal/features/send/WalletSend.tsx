@@ -1,4 +1,4 @@
-import { floorDecimals, formatFiat, formatUnits, type SigilState } from '@sigil/core'
+import { errorText, floorDecimals, formatFiat, formatUnits, type SigilState } from '@sigil/core'
 import {
   heldToken,
   isName,
@@ -11,7 +11,6 @@ import {
   sendStep,
   tokenKey,
 } from '@sigil/core/send'
-import { errorText } from '@sigil/core'
 import { useEffect, useId, useRef, useState } from 'react'
 import type { ViewProps } from '../../registry.js'
 import { useMessages, useModal, useStore } from '../../context.js'
