@@ -303,6 +303,8 @@ export const ui = {
     failed: 'Failed',
     to: (address: string) => `to ${address}`,
     from: (address: string) => `from ${address}`,
+    /** A token sent: the transaction went to the token's contract, which paid whom the entry does not say. */
+    via: (address: string) => `via ${address}`,
     /** Relative time labels (spec section 9: '1 min', '2 hrs'). */
     time: {
       now: 'now',

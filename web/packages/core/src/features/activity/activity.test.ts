@@ -272,9 +272,14 @@ describe('display rules', () => {
     expect(amountSign('execute', { direction: 'self' })).toBe('')
   })
 
-  it('the counterparty is the receiver of what the account sent, else the sender', () => {
-    expect(counterparty(tx(0), ADDRESS.toUpperCase().replace('0X', '0x'))).toBe(OTHER)
-    expect(counterparty(tx(0, { direction: 'in' }), ADDRESS)).toBe(OTHER)
+  it("the counterparty: the sender of what the account got; the receiver of its coin; a token's contract it went through", () => {
+    const me = ADDRESS.toUpperCase().replace('0X', '0x')
+    expect(counterparty(tx(0, { direction: 'in' }), ADDRESS, 'ETH')).toEqual({ relation: 'from', address: OTHER })
+    // tx() sends SGL: the transaction's recipient is the token contract, not whom it paid.
+    expect(counterparty(tx(0), me, 'ETH')).toEqual({ relation: 'via', address: OTHER })
+    expect(counterparty(tx(0), me, 'SGL')).toEqual({ relation: 'to', address: OTHER })
+    const pendingSgl = { ...tx(0), metadata: { ...tx(0).metadata, status: 'pending' as const } }
+    expect(counterparty(pendingSgl, me, 'ETH')).toEqual({ relation: 'to', address: OTHER })
   })
 
   it("relative times in the largest whole unit: '1 min', '2 hrs', '3 days'", () => {

@@ -210,10 +210,25 @@ export function amountSign(operationType: string, transfer: Pick<TransactionTran
   return transfer.direction === 'in' ? '+' : transfer.direction === 'out' ? '-' : ''
 }
 
-/** The other side of a transaction for `address`: whom it went to, or whom it came from. */
-export function counterparty(transaction: Transaction, address: string | undefined): string {
-  const { sentFrom, sentTo } = transaction.metadata
-  return address && sentFrom.toLowerCase() === address.toLowerCase() ? sentTo : sentFrom
+/** The other side of a transaction, and how: whom it went to, whom it came from, or the contract it went through. */
+export interface Counterparty {
+  relation: 'to' | 'from' | 'via'
+  address: string
+}
+
+/**
+ * The other side of a transaction for `address` (spec section 3's sentFrom and sentTo are the
+ * transaction's sender and recipient): what it got came from the sender; what it sent went to
+ * the recipient when it sent the network's own coin (`nativeSymbol`), but a token or an NFT
+ * goes through its contract, the transaction's recipient, to someone the entry does not name.
+ * A pending send of this session names its receiver.
+ */
+export function counterparty(transaction: Transaction, address: string | undefined, nativeSymbol: string): Counterparty {
+  const { sentFrom, sentTo, status } = transaction.metadata
+  if (!address || sentFrom.toLowerCase() !== address.toLowerCase()) return { relation: 'from', address: sentFrom }
+  const [first] = transaction.transfers
+  const coin = !first || (!first.nft_info && first.fungible_info?.symbol === nativeSymbol)
+  return { relation: coin || status === 'pending' ? 'to' : 'via', address: sentTo }
 }
 
 /** Units of the relative time labels ('1 min', '2 hrs'; spec section 9). */

@@ -16,6 +16,7 @@ export {
   setShowSpam,
   unlistedPending,
   type ActivityRow,
+  type Counterparty,
   type FetchActivityErrorType,
   type FetchActivityParameters,
   type FetchActivityReturnType,

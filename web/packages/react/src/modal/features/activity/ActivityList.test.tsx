@@ -124,7 +124,7 @@ describe('Activity tab', () => {
       { hash: hashOf(1), name: 'Received', party: 'from 0x22…222222', amount: '+1.5 SGL', when: '1 min', status: 'confirmed', spam: null },
       { hash: hashOf(2), name: 'Sent', party: 'to 0x22…222222', amount: '-0.01 ETH', when: '2 hrs', status: 'confirmed', spam: null },
       { hash: hashOf(3), name: 'Minted', party: 'from 0x22…222222', amount: '+100 SGL', when: '3 days', status: 'confirmed', spam: null },
-      { hash: hashOf(4), name: 'BurnedFailed', party: 'to 0x22…222222', amount: '-2 SGL', when: '1 yr', status: 'failed', spam: null },
+      { hash: hashOf(4), name: 'BurnedFailed', party: 'via 0x22…222222', amount: '-2 SGL', when: '1 yr', status: 'failed', spam: null },
     ])
     // A screen reader hears the whole row.
     const first = shadow().querySelector('[data-testid=activity-row]')

@@ -148,9 +148,8 @@ function ActivityItem({ row, address, network, now, m }: { row: ActivityRow; add
   const spam = metadata.spam ?? undefined
   const transfers = t.transfers.slice(0, 2)
   const amounts = transfers.map((transfer) => amountText(op, transfer))
-  const party = counterparty(t, address)
-  const outgoing = address !== undefined && metadata.sentFrom.toLowerCase() === address.toLowerCase()
-  const partyText = party ? (outgoing ? m.to(shortenAddress(party)) : m.from(shortenAddress(party))) : ''
+  const party = counterparty(t, address, network.nativeCurrency.symbol)
+  const partyText = party.address ? m[party.relation](shortenAddress(party.address)) : ''
   const time = relativeTime(metadata.minedAt, now)
   const timeText = time.unit === 'now' ? m.time.now : m.time[time.unit](time.value)
   const status = pending || metadata.status === 'pending' ? m.pending : metadata.status === 'failed' ? m.failed : undefined
@@ -182,7 +181,7 @@ function ActivityItem({ row, address, network, now, m }: { row: ActivityRow; add
           {spam ? (
             <span className="spam-note">{m.spamReasons[spam.reason] ?? m.spamOther}</span>
           ) : (
-            <bdi dir="ltr" title={party}>
+            <bdi dir="ltr" title={party.address}>
               {partyText}
             </bdi>
           )}
