@@ -132,6 +132,20 @@ async function resolveFor(ctx: SigilContext, name: string, network: CaipNetwork)
   return adapter.resolveName(name.trim(), network, await ctx.blockchainApi())
 }
 
+/**
+ * Whom a send goes to on `network`: `given` itself when it is an address of the network's family,
+ * else the address its name gives the network (with the name); refused before the wallet is asked
+ * when it is neither (InvalidReceiverError) or the name gives none (NameNotResolvedError).
+ */
+export async function receiverOf(ctx: SigilContext, given: string, network: CaipNetwork): Promise<{ to: string; name?: string }> {
+  const adapter = ctx.adapters[network.chainNamespace]
+  if (adapter?.isAddress?.(given) !== false) return { to: given }
+  if (!isName(given) || !adapter.resolveName) throw new InvalidReceiverError(network.name)
+  const resolved = await resolveFor(ctx, given, network).catch(() => undefined)
+  if (!resolved) throw new NameNotResolvedError(given, network.name)
+  return { to: resolved, name: given }
+}
+
 /** The active network's native balance in its smallest unit (0 when the modal holds none), and its currency. */
 function nativeOf(held: readonly TokenBalance[], network: CaipNetwork) {
   const native = held.find((t) => !t.address)
@@ -150,15 +164,7 @@ async function prepare(ctx: SigilContext, params: SendParameters) {
   const token = heldToken(held, params.token)
   if (!token) throw new TokenRequiredError()
   const decimals = Number(token.quantity.decimals)
-  let to = given
-  let name: string | undefined
-  if (adapter.isAddress?.(given) === false) {
-    if (!isName(given) || !adapter.resolveName) throw new InvalidReceiverError(network.name)
-    const resolved = await resolveFor(ctx, given, network).catch(() => undefined)
-    if (!resolved) throw new NameNotResolvedError(given, network.name)
-    to = resolved
-    name = given
-  }
+  const { to, name } = await receiverOf(ctx, given, network)
   const amount = parseAmount(params.amount, decimals)
   if (amount === undefined) throw new InvalidAmountError(decimals)
   const balance = unitsOf(token.quantity.numeric, decimals)

@@ -15,9 +15,8 @@ const selectAddress = (s: SigilState) => s.chains[s.activeNamespace]?.account.ad
  * the wallet is asked. 'Send' has the wallet sign; 'Cancel' goes back to the form.
  */
 export function WalletSendPreviewView({ route }: ViewProps<'WalletSendPreview'>) {
-  const { client, directory } = useModal()
+  const { client } = useModal()
   const m = useMessages().ui.account.send
-  const network = useStore(selectNetwork)
   const from = useStore(selectAddress)
   const tokens = useStore(selectTokens) ?? []
   const [prepared, setPrepared] = useState<PreparedSend>()
@@ -67,37 +66,63 @@ export function WalletSendPreviewView({ route }: ViewProps<'WalletSendPreview'>)
           {`${amount} ${held?.symbol ?? ''}`.trim()}
         </span>
       </div>
-      <dl className="send-facts">
+      <SendFacts
+        from={from}
+        to={prepared?.transfer.to ?? to}
+        name={prepared?.name}
+        fee={fee?.gas ? m.feeUpTo(formatFee(fee.fee, prepared?.feeCurrency.decimals ?? 18), prepared?.feeCurrency.symbol ?? '') : undefined}
+      />
+      <PreviewActions error={error} checking={!prepared} busy={busy} onSend={() => void send()} />
+    </div>
+  )
+}
+
+/** A send's facts: from, to (the name and the address it resolved to), the network and, when quoted, the most the fee can be. */
+export function SendFacts({ from, to, name, fee }: { from: string | undefined; to: string; name: string | undefined; fee: string | undefined }) {
+  const { directory } = useModal()
+  const m = useMessages().ui.account.send
+  const network = useStore(selectNetwork)
+  return (
+    <dl className="send-facts">
+      <div>
+        <dt>{m.from}</dt>
+        <dd title={from}>{from ? shortenAddress(from) : '—'}</dd>
+      </div>
+      <div>
+        <dt>{m.to}</dt>
+        <dd data-testid="send-preview-to">
+          {name ? <span className="send-name">{name}</span> : null}
+          <span title={to}>{shortenAddress(to)}</span>
+        </dd>
+      </div>
+      <div>
+        <dt>{m.network}</dt>
+        <dd>
+          <RemoteImage src={directory.networkImage(network)} name={network.name} className="sm" />
+          {network.name}
+        </dd>
+      </div>
+      {fee ? (
         <div>
-          <dt>{m.from}</dt>
-          <dd title={from}>{from ? shortenAddress(from) : '—'}</dd>
+          <dt>{m.fee}</dt>
+          <dd data-testid="send-fee">{fee}</dd>
         </div>
-        <div>
-          <dt>{m.to}</dt>
-          <dd data-testid="send-preview-to">
-            {prepared?.name ? <span className="send-name">{prepared.name}</span> : null}
-            <span title={prepared?.transfer.to ?? to}>{shortenAddress(prepared?.transfer.to ?? to)}</span>
-          </dd>
-        </div>
-        <div>
-          <dt>{m.network}</dt>
-          <dd>
-            <RemoteImage src={directory.networkImage(network)} name={network.name} className="sm" />
-            {network.name}
-          </dd>
-        </div>
-        {fee?.gas ? (
-          <div>
-            <dt>{m.fee}</dt>
-            <dd data-testid="send-fee">{m.feeUpTo(formatFee(fee.fee, prepared?.feeCurrency.decimals ?? 18), prepared?.feeCurrency.symbol ?? '')}</dd>
-          </div>
-        ) : null}
-      </dl>
+      ) : null}
+    </dl>
+  )
+}
+
+/** What is wrong (or that the send is being checked), then Cancel (back to the form) and Send (the wallet signs). */
+export function PreviewActions({ error, checking, busy, onSend }: { error: string | undefined; checking: boolean; busy: boolean; onSend: () => void }) {
+  const { client } = useModal()
+  const m = useMessages().ui.account.send
+  return (
+    <>
       {error ? (
         <p className="sub err" role="alert" data-testid="send-error">
           {error}
         </p>
-      ) : !prepared ? (
+      ) : checking ? (
         <p className="sub" aria-live="polite">
           {m.checking}
         </p>
@@ -106,10 +131,10 @@ export function WalletSendPreviewView({ route }: ViewProps<'WalletSendPreview'>)
         <button type="button" className="btn secondary" onClick={() => client.goBack()} disabled={busy}>
           {m.cancel}
         </button>
-        <button type="button" className="btn" onClick={() => void send()} disabled={!prepared || busy} aria-busy={busy || undefined} data-testid="send-confirm">
+        <button type="button" className="btn" onClick={onSend} disabled={checking || busy} aria-busy={busy || undefined} data-testid="send-confirm">
           {busy ? m.sending : m.submit}
         </button>
       </div>
-    </div>
+    </>
   )
 }

@@ -23,8 +23,15 @@ const selectNamespace = (s: SigilState) => s.activeNamespace
 /** How long typing pauses before a name is looked up. */
 export const RESOLVE_DELAY_MS = 300
 
+/** A receiver as typed: its address (itself, or the address its name gives the active network), the name, and whether it is being looked up. */
+export interface Receiver {
+  address: string | undefined
+  resolving: boolean
+  name: string | undefined
+}
+
 /** A receiver as typed: its address (itself, or the address its name gives the active network), and whether a name is being looked up. */
-function useReceiver(to: string): { address: string | undefined; resolving: boolean; name: string | undefined } {
+export function useReceiver(to: string): Receiver {
   const { client } = useModal()
   const network = useStore(selectNetwork)
   const typed = to.trim()
@@ -61,7 +68,6 @@ export function WalletSendView({ route }: ViewProps<'WalletSend'>) {
   const { client } = useModal()
   const m = useMessages().ui.account.send
   const tokens = useStore(selectTokens) ?? []
-  const network = useStore(selectNetwork)
   const token = heldToken(tokens, route.data.token)
   const [amount, setAmount] = useState(route.data.amount ?? '')
   const [to, setTo] = useState(route.data.to ?? '')
@@ -164,31 +170,7 @@ export function WalletSendView({ route }: ViewProps<'WalletSend'>) {
           </div>
         ) : null}
       </div>
-      <div className="send-box">
-        <label htmlFor={`${id}-to`} className="send-label">
-          {m.receiver}
-        </label>
-        <input
-          id={`${id}-to`}
-          className="send-to"
-          autoComplete="off"
-          spellCheck={false}
-          placeholder={m.receiverPlaceholder}
-          value={to}
-          onChange={(e) => setTo(e.target.value)}
-          aria-describedby={`${id}-resolved`}
-          data-testid="send-to"
-        />
-        <p id={`${id}-resolved`} className="sub send-resolved" aria-live="polite" data-testid="send-resolved">
-          {receiver.name
-            ? receiver.resolving
-              ? m.resolving
-              : receiver.address
-                ? m.resolvedTo(receiver.address)
-                : m.noAddressFor(receiver.name, network.name)
-            : null}
-        </p>
-      </div>
+      <ReceiverField id={id} to={to} onChange={setTo} receiver={receiver} />
       {error ? (
         <p className="sub err" role="alert" data-testid="send-error">
           {error}
@@ -198,5 +180,38 @@ export function WalletSendView({ route }: ViewProps<'WalletSend'>) {
         {m.steps[step]}
       </button>
     </form>
+  )
+}
+
+/** The receiver's box: an address or a name (alice.eth), with the address the name gives the active network (or why none) under it. */
+export function ReceiverField({ id, to, onChange, receiver }: { id: string; to: string; onChange: (to: string) => void; receiver: Receiver }) {
+  const m = useMessages().ui.account.send
+  const network = useStore(selectNetwork)
+  return (
+    <div className="send-box">
+      <label htmlFor={`${id}-to`} className="send-label">
+        {m.receiver}
+      </label>
+      <input
+        id={`${id}-to`}
+        className="send-to"
+        autoComplete="off"
+        spellCheck={false}
+        placeholder={m.receiverPlaceholder}
+        value={to}
+        onChange={(e) => onChange(e.target.value)}
+        aria-describedby={`${id}-resolved`}
+        data-testid="send-to"
+      />
+      <p id={`${id}-resolved`} className="sub send-resolved" aria-live="polite" data-testid="send-resolved">
+        {receiver.name
+          ? receiver.resolving
+            ? m.resolving
+            : receiver.address
+              ? m.resolvedTo(receiver.address)
+              : m.noAddressFor(receiver.name, network.name)
+          : null}
+      </p>
+    </div>
   )
 }
