@@ -13,6 +13,11 @@ import { activityOf, initialActivityState, type ActivityState, type PendingTrans
 
 /** While a sent transaction is not listed yet, the first page is asked again this often. */
 export const ACTIVITY_POLL_MS = 3000
+/**
+ * For this long after it was sent: a transaction the server never lists (a chain it does not
+ * index) stays pending in the list without being asked for again and again.
+ */
+export const ACTIVITY_POLL_FOR_MS = 5 * 60_000
 
 export interface FetchActivityParameters {
   /** The page after those shown (scrolling to the end); without it, the first page when the list has none. */

@@ -3,6 +3,7 @@
  * sends). Loaded with the views that use it, never with the host page.
  */
 export {
+  ACTIVITY_POLL_FOR_MS,
   ACTIVITY_POLL_MS,
   activeActivityAccount,
   activityRows,

@@ -178,9 +178,30 @@ describe('Activity tab', () => {
     expect(spam.textContent).toContain('Possible address poisoning')
     expect(spam.textContent).not.toContain('0x22')
     expect(spam.querySelector('a,button')).toBeNull()
-    expect(button('Hide spam (1)').getAttribute('aria-pressed')).toBe('true')
     act(() => button('Hide spam (1)').click())
     await waitFor(() => expect(rows().map((r) => r.hash)).toEqual([hashOf(1), hashOf(3)]))
+  })
+
+  it('a pending send older than a few minutes (a chain the server does not index) is not asked for again', async () => {
+    const calls = withHistory([])
+    const appKit = await activityTab()
+    await waitFor(() => expect(shadow().querySelector('[data-testid=activity-empty]')).not.toBeNull())
+    act(() =>
+      addPendingTransaction(appKit.client.store, {
+        hash: hashOf(5),
+        chain: CHAIN,
+        from: ADDRESS,
+        to: OTHER,
+        amount: '1',
+        symbol: 'ETH',
+        direction: 'out',
+        sentAt: Date.now() - 10 * 60_000,
+      }),
+    )
+    expect(rows()[0]).toMatchObject({ hash: hashOf(5), status: 'pending', when: expect.stringMatching(/^(9|10) mins$/) })
+    const asked = calls.length
+    await act(() => new Promise((r) => setTimeout(r, 3500)))
+    expect(calls).toHaveLength(asked)
   })
 
   it('coming back to the tab keeps the list and asks for its first page again', async () => {

@@ -1,5 +1,6 @@
 import { explorerUrl, floorDecimals, shortenAddress, type CaipNetwork, type SigilState } from '@sigil/core'
 import {
+  ACTIVITY_POLL_FOR_MS,
   ACTIVITY_POLL_MS,
   activeActivityAccount,
   activityRows,
@@ -46,9 +47,9 @@ export function ActivityList() {
   const state = useMemo(() => activityState(activity, account), [activity, account])
   const rows = useMemo(() => activityRows(activity, account), [activity, account])
   const groups = useMemo(() => groupByMonth(rows, (r) => r.transaction.metadata.minedAt, m.locale), [rows, m.locale])
-  const hasPending = rows.some((r) => r.pending)
   const spamShown = state.showSpam ? rows.filter((r) => r.transaction.metadata.spam).length : 0
   const now = useClock(CLOCK_MS)
+  const polling = rows.some((r) => r.pending && now - Date.parse(r.transaction.metadata.minedAt) < ACTIVITY_POLL_FOR_MS)
   const scrollRef = useRef<HTMLDivElement>(null)
   const sentinel = useRef<HTMLDivElement>(null)
   const headingId = useId()
@@ -63,12 +64,13 @@ export function ActivityList() {
     void fetchActivity(client, shown ? { refresh: true } : {})
   }, [client, account])
 
-  // A sent transaction stays pending until the server lists it: the first page is asked again meanwhile.
+  // A sent transaction stays pending until the server lists it: the first page is asked again
+  // meanwhile (for a few minutes: a chain the server does not index never lists it).
   useEffect(() => {
-    if (!hasPending) return
+    if (!polling) return
     const timer = setInterval(() => void fetchActivity(client, { refresh: true }), ACTIVITY_POLL_MS)
     return () => clearInterval(timer)
-  }, [client, hasPending])
+  }, [client, polling])
 
   // The end of the list scrolling into view asks for the next page; observing again after each
   // page fires again while the end is still in view.
@@ -90,7 +92,6 @@ export function ActivityList() {
     <button
       type="button"
       className="link activity-toggle"
-      aria-pressed={state.showSpam}
       onClick={() => void setShowSpam(client, { show: !state.showSpam })}
       data-testid="activity-spam-toggle"
     >
