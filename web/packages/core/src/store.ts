@@ -2,6 +2,7 @@ import { createStore, type StoreApi } from 'zustand/vanilla'
 import type { ResolvedOptions, ThemeMode, ThemeVariables } from './options.js'
 import type { ActivityState } from './features/activity/state.js'
 import type { LoginState } from './features/login/state.js'
+import type { Nft, NftsState } from './features/nfts/state.js'
 import type { SiwxState } from './features/siwx/types.js'
 import type { AccountState, CaipNetwork, ChainNamespace, ConnectionStatus, Connector, ConnectorType, NetworkState, Wallet } from './types.js'
 
@@ -65,6 +66,13 @@ export interface ViewParams {
   WalletSendPreview: { token: string; amount: string; to: string }
   /** A send the chain has: what went, and its transaction. */
   WalletSendSent: { hash: string; amount: string; symbol: string; to: string; name?: string }
+  // nfts
+  /** One NFT the account holds: its image, name, collection, token id, standard, amount and description; 'Send' where it can be sent. */
+  NftItem: { nft: Nft }
+  /** The NFT send form: the receiver and, for an ERC-1155, how many; kept when the user goes back from the Preview. */
+  SendNft: { nft: Nft; to?: string; amount?: string }
+  /** What an NFT send will do, before it is signed; the send feature's WalletSendSent follows. */
+  SendNftPreview: { nft: Nft; to: string; amount: string }
   /**
    * A request the user approved in the embedded wallet failed (the chain refused a transaction:
    * insufficient funds, a revert): `message` says why; `transaction`, whether it was a send.
@@ -140,6 +148,8 @@ export interface SigilState {
   login?: LoginState | undefined
   /** The Activity tab's list and this session's pending sends (the activity feature's state); absent until either is wanted. */
   activity?: ActivityState | undefined
+  /** The NFTs tab's list and this session's NFT sends (the nfts feature's state); absent until wanted. */
+  nfts?: NftsState | undefined
 }
 
 export type SigilStore = StoreApi<SigilState>

@@ -209,7 +209,6 @@ export const ui = {
   account: {
     tabsLabel: 'Account',
     tabs: { tokens: 'Tokens', nfts: 'NFTs', activity: 'Activity' },
-    nftsLater: 'NFTs arrive in a later release.',
     /** The active family has no account (yet: another family may be connected). */
     noFamilyWallet: (family: string) => `No ${family} wallet connected.`,
     copyAddress: 'Copy address',
@@ -331,6 +330,41 @@ export const ui = {
     } as Record<string, string>,
     spamOther: 'Flagged as spam. Do not trust its addresses.',
     explorer: 'View on the explorer',
+  },
+  nfts: {
+    list: 'NFTs',
+    loading: 'Loading NFTs…',
+    loadingMore: 'Loading more NFTs…',
+    loadMore: 'Load more',
+    empty: 'No NFTs yet.',
+    emptyHint: 'NFTs this account holds on this network show here.',
+    unsupported: (network: string) => `NFTs on ${network} are not shown.`,
+    failed: 'Could not load the NFTs.',
+    failedMore: 'Could not load more NFTs.',
+    retry: 'Try again',
+    refresh: 'Refresh NFTs',
+    /** An ERC-1155's amount on its card: '×5'. */
+    amount: (n: string) => `×${n}`,
+    /** What a screen reader hears for a card: 'Sigil Item #1, 5 held'. */
+    card: (name: string, amount: string | undefined) => (amount ? `${name}, ${amount} held` : name),
+    collection: 'Collection',
+    tokenId: 'Token ID',
+    standard: 'Standard',
+    standards: { erc721: 'ERC-721', erc1155: 'ERC-1155' } as Record<string, string>,
+    held: 'Held',
+    contract: 'Contract',
+    description: 'Description',
+    send: 'Send',
+    titles: { NftItem: 'NFT', SendNft: 'Send NFT', SendNftPreview: 'Review Send' },
+    /** The amount field of an ERC-1155's send form. */
+    howMany: 'Amount',
+    ofHeld: (held: string) => `of ${held} held`,
+    max: 'Max',
+    maxHint: 'Send every one this account holds',
+    errors: {
+      invalidAmount: (held: string) => (held === '1' ? 'An NFT of this kind is sent whole: the amount is 1' : `Enter a whole number from 1 to ${held}`),
+      unsupported: (network: string) => `NFTs cannot be sent on ${network}`,
+    },
   },
   receive: {
     open: 'Receive',

@@ -7,6 +7,7 @@ import type { Messages } from '@sigil/core/messages'
 import { accountViews } from './features/account/views.js'
 import { connectViews } from './features/connect/views.js'
 import { emailViews } from './features/email/views.js'
+import { nftViews } from './features/nfts/views.js'
 import { receiveViews } from './features/receive/views.js'
 import { sendViews } from './features/send/views.js'
 import { siwxViews } from './features/siwx/views.js'
@@ -15,7 +16,7 @@ import type { ViewEntries, ViewEntry } from './registry.js'
 
 export type { ViewProps } from './registry.js'
 
-export const views: ViewEntries = { ...connectViews, ...accountViews, ...emailViews, ...socialViews, ...siwxViews, ...sendViews, ...receiveViews }
+export const views: ViewEntries = { ...connectViews, ...accountViews, ...emailViews, ...socialViews, ...siwxViews, ...sendViews, ...receiveViews, ...nftViews }
 
 /** The entry of a route's view; typed loosely here, in the one place that renders any view. */
 export function viewOf(route: RouteEntry): ViewEntry<View> | undefined {

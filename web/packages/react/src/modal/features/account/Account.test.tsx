@@ -148,11 +148,11 @@ describe('Account view: balances from the Sigil server', () => {
     expect(balanceCalls(fetchMock)[1]?.searchParams.get('forceUpdate')).toBe('true')
   })
 
-  it('NFTs keep their placeholder; Activity is the activity feature (ActivityList.test.tsx), and not there with history off', async () => {
+  it('NFTs are the nfts feature (features/nfts/views.test.tsx: none where the adapter cannot send them); Activity the activity feature (ActivityList.test.tsx), and not there with history off', async () => {
     await accountView()
     const tabs = [...shadow().querySelectorAll<HTMLButtonElement>('[role=tab]')]
     act(() => tabs[1]?.click())
-    expect(text('[role=tabpanel]')).toBe('NFTs arrive in a later release.')
+    await waitFor(() => expect(text('[role=tabpanel] [data-testid=nfts-unsupported]')).toBe('NFTs on Sigil Dev are not shown.'))
     expect(tabs.map((t) => t.textContent)).toEqual(['Tokens', 'NFTs', 'Activity'])
   })
 })

@@ -21,9 +21,12 @@ import { useMessages, useModal, useStore } from '../../context.js'
 import { providerLabel } from '../social/login-window.js'
 import { Icons, Identicon, RemoteImage } from '../../ui.js'
 import { loadable } from '../../loadable.js'
+import type { ViewProps } from '../../registry.js'
 
 /** The Activity tab's list: its own chunk, loaded the first time the tab shows. */
 const Activity = loadable(() => import('../activity/activity.js').then((m) => m.ActivityList), <div className="state" aria-busy="true" />).Component
+/** The NFTs tab's grid: the NFTs feature's chunk, loaded the first time the tab shows. */
+const Nfts = loadable(() => import('../nfts/nfts.js').then((m) => m.NftList), <div className="state" aria-busy="true" />).Component
 
 const selectChain = (s: SigilState) => s.chains[s.activeNamespace]
 const selectNetwork = (s: SigilState) => s.activeCaipNetwork
@@ -33,12 +36,15 @@ const selectNamespace = (s: SigilState) => s.activeNamespace
 /** The account tabs (Activity when the host left `history` on); those with a placeholder have no content yet. */
 const tabsOf = (m: Messages['ui']['account'], history: boolean): readonly { id: string; label: string; placeholder?: string }[] => [
   { id: 'tokens', label: m.tabs.tokens },
-  { id: 'nfts', label: m.tabs.nfts, placeholder: m.nftsLater },
+  { id: 'nfts', label: m.tabs.nfts },
   ...(history ? [{ id: 'activity', label: m.tabs.activity }] : []),
 ]
 
+/** The tab each Account entry of the history last showed: coming back to it (from an NFT, a send) shows that tab again. */
+const shownTabs = new WeakMap<object, string>()
+
 /** The connected account: avatar, address (copy), balance, network (switch), tabs, disconnect. */
-export function AccountView() {
+export function AccountView({ route }: ViewProps<'Account'>) {
   const { client, directory } = useModal()
   const ui = useMessages().ui
   const m = ui.account
@@ -49,7 +55,17 @@ export function AccountView() {
   const account = chain?.account
   const address = useDisplayAddress(chain?.account.address)
   const [copied, setCopied] = useState(false)
-  const [tab, setTab] = useState(0)
+  const [tab, setTabIndex] = useState(() =>
+    Math.max(
+      0,
+      tabs.findIndex((t) => t.id === shownTabs.get(route)),
+    ),
+  )
+  const setTab = (i: number) => {
+    setTabIndex(i)
+    const id = tabs[i]?.id
+    if (id) shownTabs.set(route, id)
+  }
   const [disconnecting, setDisconnecting] = useState(false)
   const namespace = useStore(selectNamespace)
   // Sending is offered where the namespace's adapter can send (and the host left the feature on).
@@ -196,7 +212,9 @@ export function AccountView() {
         ))}
       </div>
       <div
-        className={current.id === 'tokens' ? 'panel tokens' : current.id === 'activity' ? 'panel activity-panel' : 'panel'}
+        className={
+          current.id === 'tokens' ? 'panel tokens' : current.id === 'activity' ? 'panel activity-panel' : current.id === 'nfts' ? 'panel nfts-panel' : 'panel'
+        }
         role="tabpanel"
         id={`${idBase}-panel-${current.id}`}
         aria-labelledby={`${idBase}-tab-${current.id}`}
@@ -210,6 +228,8 @@ export function AccountView() {
           />
         ) : current.id === 'activity' ? (
           <Activity />
+        ) : current.id === 'nfts' ? (
+          <Nfts />
         ) : (
           current.placeholder
         )}
