@@ -26,6 +26,8 @@ export function evmAdapter(): EvmAdapter {
     assets.catch(() => (assets = undefined))
     return assets
   }
+  // NFT sends load with the first one (one import site: the page's script stays small).
+  const nft = () => import('./nft.js')
   return {
     namespace: 'eip155',
     isAddress: isEvmAddress,
@@ -40,8 +42,8 @@ export function evmAdapter(): EvmAdapter {
     getAssets: async (provider, address, network) => (await loadAssets()).getAssets(provider, address, network.id),
     sendTransfer: async (provider, transfer) => (await import('./send.js')).sendEvmTransfer(provider, transfer),
     transferFee: async (provider, transfer) => (await import('./send.js')).evmTransferFee(provider, transfer),
-    sendNft: async (provider, transfer) => (await import('./nft.js')).sendEvmNft(provider, transfer),
-    nftTransferFee: async (provider, transfer) => (await import('./nft.js')).evmNftFee(provider, transfer),
+    sendNft: async (provider, transfer) => (await nft()).sendEvmNft(provider, transfer),
+    nftTransferFee: async (provider, transfer) => (await nft()).evmNftFee(provider, transfer),
     getIdentity: (address, api) => api.getIdentity(address, { sender: address }),
     resolveName: async (name, network, api) => (await api.resolveName?.(name, { chainId: network.caipNetworkId })) ?? undefined,
     async displayAddress(address) {

@@ -54,19 +54,21 @@ describe('the NFT API client', () => {
     expect(page).toEqual({ data: [], next: null })
   })
 
-  it('keeps ERC-721 and ERC-1155 items only; a missing name is the collection and the token id; collection fields may be null', async () => {
+  it('keeps ERC-721 and ERC-1155 items only; a missing name is the collection and the token id; empty or null fields are none', async () => {
     const fetch = vi.fn(async () =>
       json({
         data: [
           item('1', { standard: 'erc20' }),
-          item('7', { standard: 'erc1155', amount: '5', name: null, collection: { name: 'Sigil Items', symbol: null } }),
+          item('7', { standard: 'erc1155', amount: '5', name: null, collection: { name: 'Sigil Items', symbol: '' } }),
+          item('8', { standard: 'erc1155', name: '', description: '', collection: { name: '', symbol: '' } }),
         ],
         next: null,
       }),
     )
     const page = await createNftClient({ baseUrl: 'https://api.test', ...identity, fetch }).getNfts(ADDRESS, { chainId: 'eip155:31337' })
-    expect(page.data).toHaveLength(1)
+    expect(page.data).toHaveLength(2)
     expect(page.data[0]).toMatchObject({ standard: 'erc1155', amount: '5', name: 'Sigil Items #7', collection: { name: 'Sigil Items', symbol: null } })
+    expect(page.data[1]).toMatchObject({ name: '#8', description: null, collection: { name: null, symbol: null } })
   })
 
   it('a server error is thrown with its message and code; a body of another shape too', async () => {

@@ -82,9 +82,10 @@ export function createNftClient(options: NftClientOptions): NftClient {
             standard: n.standard as NftStandard,
             amount: n.amount,
             name: n.name || `${n.collection?.name ?? ''} #${n.tokenId}`.trim(),
-            description: n.description ?? null,
+            description: n.description || null,
             image: nftImageUrl(n.image, options.baseUrl, options),
-            collection: { name: n.collection?.name ?? null, symbol: n.collection?.symbol ?? null },
+            // A contract without a name() or symbol() is listed with "": none.
+            collection: { name: n.collection?.name || null, symbol: n.collection?.symbol || null },
           })),
         next: page.next ?? null,
       }

@@ -6,7 +6,7 @@ const nfts = feature(() => import('./nfts.js'))
 export const nftViews = {
   NftItem: nfts(
     (m) => m.NftItemView,
-    (route, m) => route.data.nft.collection.name ?? m.ui.nfts.titles.NftItem,
+    (route, m) => route.data.nft.collection.name || m.ui.nfts.titles.NftItem,
   ),
   SendNft: nfts(
     (m) => m.SendNftView,
