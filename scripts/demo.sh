@@ -126,7 +126,8 @@ FARCASTER_REGISTRY="$(node -e 'console.log(require("./var/devchain.json").farcas
 $SIGIL serve --listen "127.0.0.1:$API_PORT" --chains var/chains.toml --dev-deployment var/devchain.json \
   --frame-listen "127.0.0.1:$FRAME_PORT" --kek-file var/kek \
   --smtp-host 127.0.0.1 --smtp-port "$SMTP_PORT" --smtp-tls none \
-  --socials var/socials.toml --farcaster-chain eip155:31337 --farcaster-id-registry "$FARCASTER_REGISTRY" &
+  --socials var/socials.toml --farcaster-chain eip155:31337 --farcaster-id-registry "$FARCASTER_REGISTRY" \
+  --nfts-ipfs-gateway "http://127.0.0.1:$DEMO_PORT/ipfs/" --nfts-allow-private-hosts &
 pids+=($!)
 wait_http "http://127.0.0.1:$API_PORT/health"
 

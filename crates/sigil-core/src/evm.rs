@@ -23,6 +23,10 @@ alloy_sol_types::sol! {
     function isValidSignature(bytes32 hash, bytes signature) external view returns (bytes4);
     /// Farcaster ID registry: the custody address of a Farcaster id.
     function custodyOf(uint256 fid) external view returns (address);
+    /// ERC-721 metadata: where a token's metadata JSON is.
+    function tokenURI(uint256 tokenId) external view returns (string);
+    /// ERC-1155 metadata URI: a template where `{id}` stands for the id in 64 lower-case hex digits.
+    function uri(uint256 id) external view returns (string);
     /// ENS resolver: an address for another coin type (ENSIP-9; EVM chains' coin types are ENSIP-11's).
     interface MulticoinResolver {
         function addr(bytes32 node, uint256 coinType) external view returns (bytes);

@@ -362,6 +362,28 @@ grouped_settings! {
             #[arg(value_name = "SECS")]
             lease <- history_lease: Seconds as Duration = "30", env "SIGIL_HISTORY_LEASE", check within(Seconds(2)..=Seconds(3600));
         }
+        /// NFTs: token metadata and images, fetched by the server from wherever a token's contract
+        /// points (never from a private address unless allowed), with limits on time, size and type.
+        nfts: NftSettings {
+            /// Gateway that ipfs:// URIs are read through (<gateway><cid>/<path>).
+            #[arg(value_name = "URL")]
+            ipfs_gateway <- nfts_ipfs_gateway: String = "https://ipfs.io/ipfs/", env "SIGIL_NFTS_IPFS_GATEWAY", check check_http_url;
+            /// Let metadata and images come from private, loopback and link-local addresses (development and tests only: a token's author picks the URL).
+            #[arg(value_name = "BOOL", num_args = 0..=1, default_missing_value = "true")]
+            allow_private_hosts <- nfts_allow_private_hosts: bool = "false", env "SIGIL_NFTS_ALLOW_PRIVATE_HOSTS";
+            /// Seconds one metadata or image fetch may take, redirects included (1..=30).
+            #[arg(value_name = "SECS")]
+            fetch_timeout <- nfts_fetch_timeout: Seconds as Duration = "5", env "SIGIL_NFTS_FETCH_TIMEOUT", check within(Seconds(1)..=Seconds(30));
+            /// Largest metadata document fetched, in bytes (1024..=4194304).
+            #[arg(value_name = "BYTES")]
+            max_metadata_bytes <- nfts_max_metadata_bytes: u32 = "262144", env "SIGIL_NFTS_MAX_METADATA_BYTES", check within(1024..=4_194_304);
+            /// Largest image fetched, in bytes (1024..=20971520).
+            #[arg(value_name = "BYTES")]
+            max_image_bytes <- nfts_max_image_bytes: u32 = "5242880", env "SIGIL_NFTS_MAX_IMAGE_BYTES", check within(1024..=20_971_520);
+            /// Seconds fetched metadata and images are kept before they are fetched again (60..=2592000); a failure is tried again after 5 minutes.
+            #[arg(value_name = "SECS")]
+            cache_ttl <- nfts_cache_ttl: Seconds as Duration = "86400", env "SIGIL_NFTS_CACHE_TTL", check within(Seconds(60)..=Seconds(2_592_000));
+        }
         /// Chains and the JSON-RPC proxy.
         rpc: RpcConfig {
             /// Chains file (TOML, the format of config/chains.toml) replacing the built-in chain list.

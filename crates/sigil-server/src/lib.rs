@@ -24,6 +24,7 @@ pub mod identity;
 pub mod limits;
 pub mod listener;
 pub mod metrics;
+pub mod nfts;
 pub mod projects;
 pub mod query;
 pub mod relay;
@@ -81,6 +82,8 @@ pub struct Shared {
     pub wallets: Option<Arc<wallet::Wallets>>,
     /// This process among those sharing the database (the history indexer's leases).
     pub instance: String,
+    /// NFT metadata and images: the guarded fetcher and its settings.
+    pub nfts: Arc<nfts::Nfts>,
 }
 
 impl AppState {
@@ -97,6 +100,7 @@ impl AppState {
             tracing::error!(error = %e, "the embedded wallet is off: its mail settings are unusable");
             None
         });
+        let nfts = Arc::new(nfts::Nfts::new(&config.settings.nfts));
         AppState(Arc::new(Shared {
             db,
             config: Arc::new(config),
@@ -111,6 +115,7 @@ impl AppState {
             verify_key: Default::default(),
             wallets,
             instance: uuid::Uuid::new_v4().to_string(),
+            nfts,
         }))
     }
 }
@@ -139,14 +144,19 @@ pub fn routes(state: &AppState) -> (Router<AppState>, utoipa::openapi::OpenApi) 
         .merge(chains::router())
         .merge(account::router())
         .merge(history::router())
+        .merge(nfts::router())
         .merge(identity::router())
         .merge(auth::router())
         .merge(rpc::router())
         .split_for_parts();
     let project_routes = project_routes.route_layer(projects::gate::GateLayer(state.clone()));
 
-    let (open_routes, open_api) =
-        OpenApiRouter::new().merge(directory::image_router()).merge(relay::routes::router()).merge(health::router()).split_for_parts();
+    let (open_routes, open_api) = OpenApiRouter::new()
+        .merge(directory::image_router())
+        .merge(nfts::image_router())
+        .merge(relay::routes::router())
+        .merge(health::router())
+        .split_for_parts();
     api.merge(open_api);
     // /openapi.json is served by `app` (it needs the finished document); only its description is taken here.
     let (_, doc_api) = OpenApiRouter::<AppState>::new().routes(routes!(openapi_json)).split_for_parts();

@@ -270,6 +270,12 @@ fields = { id = "/sub", username = "/preferred_username", email = "/email", emai
         // Every test's browser is 127.0.0.1: the per-address limits are for one person, not a suite.
         '--code-tries-per-minute',
         '1000',
+        // NFT metadata: the dev chain's ipfs://sigil-dev/... read from the demo's public/ipfs/
+        // (vite preview, on this machine: private hosts allowed for this server only).
+        '--nfts-ipfs-gateway',
+        `${demoUrl}/ipfs/`,
+        '--nfts-allow-private-hosts',
+        'true',
       ],
       { ...sigilEnv, SIGIL_KEK: randomBytes(32).toString('hex') },
     )

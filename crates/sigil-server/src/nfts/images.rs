@@ -1,0 +1,128 @@
+//! NFT images as this server serves them: PNG, JPEG, GIF and WebP as fetched (recognised by
+//! their bytes, whatever they were declared as), SVG rasterised to PNG with resvg, so no script,
+//! external reference or font of the token's author ever reaches a page. The rasteriser reads
+//! nothing outside the document (no files, no URLs, no embedded images), refuses DTD entities,
+//! and draws at most `RASTER_SIDE` pixels a side. Text in an SVG is not drawn (no fonts).
+
+use base64::Engine;
+use sha2::{Digest, Sha256};
+
+use super::fetch::{FetchError, Fetched};
+
+/// The media types an image may be declared as.
+pub const ALLOWED: &[&str] = &["image/png", "image/jpeg", "image/gif", "image/webp", "image/svg+xml"];
+const PNG: &str = "image/png";
+const SVG: &str = "image/svg+xml";
+
+/// The longer side of a rasterised SVG, in pixels.
+pub const RASTER_SIDE: f32 = 512.0;
+
+/// An image ready to serve: base64 of its bytes, its type and ETag.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Prepared {
+    pub data: String,
+    pub content_type: String,
+    pub etag: String,
+}
+
+/// The raster type of `bytes` by their signature.
+pub fn sniff(bytes: &[u8]) -> Option<&'static str> {
+    if bytes.starts_with(b"\x89PNG\r\n\x1a\n") {
+        Some(PNG)
+    } else if bytes.starts_with(&[0xff, 0xd8, 0xff]) {
+        Some("image/jpeg")
+    } else if bytes.starts_with(b"GIF87a") || bytes.starts_with(b"GIF89a") {
+        Some("image/gif")
+    } else if bytes.len() >= 12 && &bytes[..4] == b"RIFF" && &bytes[8..12] == b"WEBP" {
+        Some("image/webp")
+    } else {
+        None
+    }
+}
+
+/// Whether `bytes` look like an SVG document (text starting with a tag, an `<svg` early on).
+fn looks_like_svg(bytes: &[u8]) -> bool {
+    let text = bytes.strip_prefix(b"\xef\xbb\xbf").unwrap_or(bytes);
+    let start = text.iter().position(|b| !b.is_ascii_whitespace()).unwrap_or(text.len());
+    let head = &text[start..text.len().min(start + 4096)];
+    head.starts_with(b"<") && head.windows(4).any(|w| w.eq_ignore_ascii_case(b"<svg"))
+}
+
+/// What a fetched image is served as: rasters as they are, SVG drawn to PNG.
+pub fn prepare(fetched: Fetched) -> Result<Prepared, FetchError> {
+    let (bytes, content_type) = match sniff(&fetched.bytes) {
+        Some(kind) => (fetched.bytes, kind),
+        None if fetched.declared == SVG || looks_like_svg(&fetched.bytes) => (rasterise(&fetched.bytes)?, PNG),
+        None => return Err(FetchError::MediaType(if fetched.declared.is_empty() { "unknown".into() } else { fetched.declared })),
+    };
+    let etag = format!("\"n-{}\"", &hex::encode(Sha256::digest(&bytes))[..24]);
+    Ok(Prepared { data: base64::engine::general_purpose::STANDARD.encode(&bytes), content_type: content_type.to_owned(), etag })
+}
+
+/// An SVG drawn to a PNG whose longer side is `RASTER_SIDE`.
+pub fn rasterise(svg: &[u8]) -> Result<Vec<u8>, FetchError> {
+    let text = std::str::from_utf8(svg.strip_prefix(b"\xef\xbb\xbf").unwrap_or(svg)).map_err(|_| FetchError::BadImage)?;
+    // Entities (a DTD's) could expand a small document into a huge one.
+    if text.contains("<!ENTITY") {
+        return Err(FetchError::BadImage);
+    }
+    let options = resvg::usvg::Options {
+        resources_dir: None,
+        image_href_resolver: resvg::usvg::ImageHrefResolver { resolve_data: Box::new(|_, _, _| None), resolve_string: Box::new(|_, _| None) },
+        ..Default::default()
+    };
+    let tree = resvg::usvg::Tree::from_str(text, &options).map_err(|_| FetchError::BadImage)?;
+    let size = tree.size();
+    let scale = RASTER_SIDE / size.width().max(size.height());
+    if !scale.is_finite() || scale <= 0.0 {
+        return Err(FetchError::BadImage);
+    }
+    let side = |v: f32| ((v * scale).ceil() as u32).clamp(1, RASTER_SIDE as u32);
+    let mut pixmap = resvg::tiny_skia::Pixmap::new(side(size.width()), side(size.height())).ok_or(FetchError::BadImage)?;
+    resvg::render(&tree, resvg::tiny_skia::Transform::from_scale(scale, scale), &mut pixmap.as_mut());
+    pixmap.encode_png().map_err(|_| FetchError::BadImage)
+}
+
+/// `prepare` off the async threads (drawing an SVG is CPU work), within `deadline`.
+pub async fn prepare_blocking(fetched: Fetched, deadline: std::time::Duration) -> Result<Prepared, FetchError> {
+    let task = tokio::task::spawn_blocking(move || prepare(fetched));
+    match tokio::time::timeout(deadline, task).await {
+        Ok(Ok(result)) => result,
+        Ok(Err(_)) => Err(FetchError::BadImage),
+        Err(_) => Err(FetchError::Timeout),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rasters_are_recognised_by_their_bytes() {
+        assert_eq!(sniff(b"\x89PNG\r\n\x1a\nrest"), Some(PNG));
+        assert_eq!(sniff(b"GIF89a..."), Some("image/gif"));
+        assert_eq!(sniff(b"RIFF\0\0\0\0WEBPVP8 "), Some("image/webp"));
+        assert_eq!(sniff(b"<svg"), None);
+    }
+
+    #[test]
+    fn svg_is_drawn_without_its_script() {
+        let svg = br#"<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg" width="10" height="20" onload="alert(1)"><script>alert(2)</script><rect width="10" height="20" fill="red"/><image href="/etc/passwd" width="5" height="5"/><foreignObject><div>x</div></foreignObject></svg>"#;
+        let prepared = prepare(Fetched { bytes: svg.to_vec(), declared: String::new() }).unwrap();
+        assert_eq!(prepared.content_type, PNG);
+        let png = base64::engine::general_purpose::STANDARD.decode(&prepared.data).unwrap();
+        assert_eq!(sniff(&png), Some(PNG));
+        assert!(!png.windows(6).any(|w| w == b"script"));
+        // 10x20 drawn 256x512.
+        assert_eq!(&png[16..24], &[0, 0, 1, 0, 0, 0, 2, 0]);
+    }
+
+    #[test]
+    fn bad_images_are_refused() {
+        let html = Fetched { bytes: b"<html><body>hi</body></html>".to_vec(), declared: "text/html".into() };
+        assert_eq!(prepare(html).unwrap_err(), FetchError::MediaType("text/html".into()));
+        let bomb = br#"<!DOCTYPE svg [<!ENTITY a "aaaa">]><svg xmlns="http://www.w3.org/2000/svg">&a;</svg>"#;
+        assert_eq!(rasterise(bomb).unwrap_err(), FetchError::BadImage);
+        assert_eq!(rasterise(b"<svg").unwrap_err(), FetchError::BadImage);
+    }
+}
