@@ -1,12 +1,14 @@
 /**
  * A sats-connect-shaped Bitcoin wallet for tests: listed in `window.btc_providers`, answering
  * sats-connect's JSON-RPC `request(method, params)` (getInfo, getAccounts, wallet_getAccount,
- * signMessage, signPsbt, wallet_renouncePermissions) and its `addListener`.
+ * signMessage, signPsbt, sendTransfer, wallet_renouncePermissions) and its `addListener`.
  *
  * Its keys are real secp256k1 keys held by the test process: the page asks the binding
  * `__sigilBitcoinSign` (context.exposeBinding) to sign, and the test process signs for real:
  * BIP-322 simple (P2WPKH witness over the BIP's virtual transactions), the legacy ECDSA message
- * signature (BIP-137) and PSBT inputs. The payment address is P2WPKH on regtest (bcrt1q…); the
+ * signature (BIP-137) and PSBT inputs; a sendTransfer is a transaction the test process builds
+ * from a mature UTXO of the payment address (10,000 sats of fee, the change back), signs and
+ * broadcasts through the regtest node's Esplora route. The payment address is P2WPKH on regtest (bcrt1q…); the
  * ordinals address is the Taproot address of a second key (listed, never signing here).
  */
 import { createHash } from 'node:crypto'
@@ -14,6 +16,7 @@ import * as ecc from '@bitcoinerlab/secp256k1'
 import { initEccLib, networks, payments, Psbt, script, Transaction } from 'bitcoinjs-lib'
 import bitcoinMessage from 'bitcoinjs-message'
 import { ECPairFactory } from 'ecpair'
+import { inject } from 'vitest'
 
 initEccLib(ecc)
 const ECPair = ECPairFactory(ecc)
@@ -94,6 +97,33 @@ export function ecdsaSign(label: string, message: string): string {
   return bitcoinMessage.sign(message, Buffer.from(key.payment.privateKey as Uint8Array), true, { segwitType: 'p2wpkh' }).toString('base64')
 }
 
+/** The fee a test wallet's payment pays (sats). */
+export const TEST_WALLET_FEE = 10_000
+
+/** Pays `recipients` from a mature UTXO of the payment address, the change back to it; broadcast through Esplora; the txid. */
+async function sendTransfer(label: string, recipients: { address: string; amount: number }[]): Promise<string> {
+  const esplora = inject('e2e').bitcoin.esploraUrl
+  const key = bitcoinKey(label)
+  const total = recipients.reduce((n, r) => n + r.amount, 0)
+  const utxos = (await (await fetch(`${esplora}/address/${key.address}/utxo`)).json()) as {
+    txid: string
+    vout: number
+    value: number
+    status: { confirmed: boolean; confirmations?: number }
+  }[]
+  const coin = utxos.find((u) => u.status.confirmed && (u.status.confirmations ?? 0) > 100 && u.value >= total + TEST_WALLET_FEE)
+  if (!coin) throw new Error(`no mature UTXO of ${key.address} covers ${total} sats`)
+  const psbt = new Psbt({ network }).addInput({ hash: coin.txid, index: coin.vout, witnessUtxo: { script: key.output, value: coin.value } })
+  for (const r of recipients) psbt.addOutput({ address: r.address, value: r.amount })
+  psbt.addOutput({ address: key.address, value: coin.value - total - TEST_WALLET_FEE })
+  psbt.signInput(0, { publicKey: Buffer.from(key.payment.publicKey), sign: (hash: Buffer) => Buffer.from(key.payment.sign(hash)) })
+  const hex = psbt.finalizeAllInputs().extractTransaction().toHex()
+  const res = await fetch(`${esplora}/tx`, { method: 'POST', body: hex })
+  const answer = await res.text()
+  if (!res.ok) throw new Error(`broadcast refused: ${answer}`)
+  return answer.trim()
+}
+
 /** Signs the PSBT inputs listed for the payment address (all inputs when none are listed). */
 export function signPsbt(label: string, psbtBase64: string, signInputs: Record<string, number[]> | undefined): { psbt: string; hex?: string } {
   const key = bitcoinKey(label)
@@ -136,7 +166,12 @@ export function installBitcoinWallet(config: BitcoinWalletConfig): void {
     async request(method: string, params: Record<string, unknown> | null) {
       switch (method) {
         case 'getInfo':
-          return ok({ version: '1.5.0', platform: 'web', methods: ['getAccounts', 'signMessage', 'signPsbt', 'wallet_getAccount'], supports: [] })
+          return ok({
+            version: '1.5.0',
+            platform: 'web',
+            methods: ['getAccounts', 'signMessage', 'signPsbt', 'sendTransfer', 'wallet_getAccount'],
+            supports: [],
+          })
         case 'getAccounts': {
           if (!approve(method)) return err(-32000, 'User rejected the request.')
           authorised = true
@@ -160,6 +195,13 @@ export function installBitcoinWallet(config: BitcoinWalletConfig): void {
           if (answer.error) return err(-32603, answer.error)
           return ok(method === 'signMessage' ? { signature: answer.signature, messageHash: '', address: params?.address, protocol: params?.protocol } : answer)
         }
+        case 'sendTransfer': {
+          if (!authorised) return err(-32002, 'Access denied')
+          if (!approve(method)) return err(-32000, 'User rejected the request.')
+          const answer = await sign({ method, params })
+          if (answer.error) return err(-32603, answer.error)
+          return ok({ txid: answer.txid })
+        }
         default:
           return err(-32601, `Method not found: ${method}`)
       }
@@ -178,7 +220,7 @@ export function installBitcoinWallet(config: BitcoinWalletConfig): void {
     name: config.name,
     icon: 'data:image/svg+xml;base64,PHN2ZyB4bWxucz0iaHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmciIHZpZXdCb3g9IjAgMCAzMiAzMiI+PHJlY3Qgd2lkdGg9IjMyIiBoZWlnaHQ9IjMyIiBmaWxsPSIjZjc5MzFhIi8+PC9zdmc+',
     webUrl: 'https://example.invalid',
-    methods: [],
+    methods: ['getAccounts', 'signMessage', 'signPsbt', 'sendTransfer', 'wallet_getAccount'],
   })
   w.btc_providers = list
   const control: BitcoinWalletControl = {
@@ -200,6 +242,7 @@ export function bitcoinSigner(label: string) {
         const signature = request.params.protocol === 'ECDSA' ? ecdsaSign(label, message) : bip322Sign(label, message)
         return { signature }
       }
+      if (request.method === 'sendTransfer') return { txid: await sendTransfer(label, request.params.recipients as { address: string; amount: number }[]) }
       return signPsbt(label, String(request.params.psbt), request.params.signInputs as Record<string, number[]> | undefined)
     } catch (error) {
       return { error: String((error as Error).message ?? error) }

@@ -14,6 +14,7 @@ import { BITCOIN_WALLET_NAME, bitcoinKey } from '../src/bitcoin-wallet.js'
 import { screenshot } from '../src/browser.js'
 import { useDemo } from '../src/fixtures.js'
 import { BITCOIN_WALLET_LABEL } from '../src/paths.js'
+import { fillSend, review, send } from '../src/send.js'
 import { ui } from '../src/ui.js'
 
 const env = inject('e2e')
@@ -191,5 +192,35 @@ describe('Bitcoin', () => {
     // The legacy signature (65 bytes), not BIP-322's witness, and it is the address's own.
     expect(Buffer.from(session.signature, 'base64')).toHaveLength(65)
     expect(bitcoinMessage.verify(session.message, KEY.address, session.signature, undefined, true)).toBe(true)
+  })
+
+  it("sends bitcoin from the Account view through the wallet's own sendTransfer: the receiver gets exactly the amount once mined", async () => {
+    await connectBitcoin(t.page, 'siwx=off')
+    await waitText(t.page, 'bip122-status', 'connected')
+    const page = t.page
+    if (!(await send.open(page).isVisible())) await page.getByRole('button', { name: 'Open modal' }).click()
+    await ui.tokenRow(page, 'BTC').waitFor({ timeout: 15_000 })
+    await send.open(page).click()
+    await send.form(page).waitFor()
+    const recipient = bitcoinKey(`send recipient ${Date.now()}`).address
+    await fillSend(page, { token: 'BTC', amount: '0.00123', to: recipient })
+    await review(page)
+    // Bitcoin's Preview has no gas estimate: the wallet picks the fee.
+    expect(await send.fee(page).count()).toBe(0)
+    await send.confirm(page).click()
+    await send.sent(page).waitFor({ timeout: 30_000 })
+    expect(await send.sent(page).locator('.headline').innerText()).toBe('Sent 0.00123 BTC')
+    const txid = (await send.sent(page).getByTestId('send-hash').getAttribute('title')) ?? ''
+    expect(txid).toMatch(/^[0-9a-f]{64}$/)
+    const pending = await esplora<{ mempool_stats: { funded_txo_sum: number } }>(`/address/${recipient}`)
+    expect(pending.mempool_stats.funded_txo_sum).toBe(123_000)
+    await fetch(`${env.bitcoin.esploraUrl}/dev/mine`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ address: KEY.address, blocks: 1 }),
+    })
+    const mined = await esplora<{ chain_stats: { funded_txo_sum: number } }>(`/address/${recipient}`)
+    expect(mined.chain_stats.funded_txo_sum).toBe(123_000)
+    await screenshot(page, join(env.artifactsDir, 'e2e'), 'send-sent-bitcoin')
   })
 })
