@@ -175,7 +175,6 @@ describe('Activity', () => {
     expect(await poisoned.locator('a, button').count()).toBe(0)
     await screenshot(page, shots(), 'activity-spam-desktop-light')
     const hide = ui.dialog(page).getByRole('button', { name: 'Hide spam (1)' })
-    expect(await hide.getAttribute('aria-pressed')).toBe('true')
     await hide.click()
     await poisoned.waitFor({ state: 'detached' })
     await ui.dialog(page).getByRole('button', { name: 'Show hidden transactions' }).waitFor()
@@ -233,6 +232,37 @@ describe('Activity', () => {
   })
 
   for (const theme of ['light', 'dark'] as Theme[]) {
+    it(`${theme}: an account without transactions shows the empty state; a failing server 'Failed to fetch transactions' with the list empty`, async () => {
+      // Account 4: no e2e file sends from or to it.
+      const empty = await t.newPage({ theme, wallet: { accountIndex: 4 } })
+      await empty.goto(`${t.demoUrl}?siwx=off`)
+      await connectTestWallet(empty)
+      await ui.accountButton(empty).click()
+      await ui.dialog(empty).getByRole('tab', { name: 'Activity' }).click()
+      const note = ui.dialog(empty).getByTestId('activity-empty')
+      await note.waitFor({ timeout: 20_000 })
+      expect(await note.innerText()).toContain('No transactions yet.')
+      let findings = await seriousA11yViolations(empty)
+      expect(findings, JSON.stringify(findings, null, 2)).toEqual([])
+      await screenshot(empty, shots(), `activity-empty-desktop-${theme}`)
+
+      const failing = await t.newPage({ theme, wallet: { accountIndex: ME_INDEX } })
+      await failing.route(
+        (url) => url.pathname.endsWith('/history'),
+        (route) => route.fulfill({ status: 502, json: { error: { code: 'UPSTREAM', message: 'The history source did not answer' } } }),
+      )
+      await failing.goto(`${t.demoUrl}?siwx=off`)
+      await connectTestWallet(failing)
+      await ui.accountButton(failing).click()
+      await ui.dialog(failing).getByRole('tab', { name: 'Activity' }).click()
+      await ui.dialog(failing).getByText('Failed to fetch transactions').waitFor({ timeout: 20_000 })
+      await ui.dialog(failing).getByTestId('activity-empty').waitFor()
+      expect(await activityRows(failing).count()).toBe(0)
+      findings = await seriousA11yViolations(failing)
+      expect(findings, JSON.stringify(findings, null, 2)).toEqual([])
+      await screenshot(failing, shots(), `activity-failed-desktop-${theme}`)
+    })
+
     for (const mobile of [false, true]) {
       const device = mobile ? 'phone' : 'desktop'
       it(`${device}, ${theme}: screenshots with and without the flagged rows; axe finds nothing serious`, async () => {
