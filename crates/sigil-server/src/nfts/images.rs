@@ -59,11 +59,68 @@ pub fn prepare(fetched: Fetched) -> Result<Prepared, FetchError> {
     Ok(Prepared { data: base64::engine::general_purpose::STANDARD.encode(&bytes), content_type: content_type.to_owned(), etag })
 }
 
+/// Elements nested this deep at most in an SVG drawn (usvg's own limit is 1024).
+pub const MAX_DEPTH: usize = 128;
+/// Elements at most in an SVG drawn (usvg's own limit is a million).
+pub const MAX_ELEMENTS: usize = 50_000;
+
+/// Whether an XML text stays within `MAX_DEPTH` and `MAX_ELEMENTS`, by its tags (quoted
+/// attribute values, comments, CDATA and declarations skipped).
+fn within_shape(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    let (mut depth, mut elements, mut i) = (0usize, 0usize, 0usize);
+    let skip_to = |from: usize, end: &[u8]| bytes[from..].windows(end.len()).position(|w| w == end).map(|p| from + p + end.len());
+    while let Some(p) = bytes[i..].iter().position(|b| *b == b'<') {
+        i += p + 1;
+        match bytes.get(i) {
+            Some(b'/') => depth = depth.saturating_sub(1),
+            Some(b'!') if bytes[i..].starts_with(b"!--") => {
+                let Some(next) = skip_to(i, b"-->") else { return true };
+                i = next;
+                continue;
+            }
+            Some(b'!') if bytes[i..].starts_with(b"![CDATA[") => {
+                let Some(next) = skip_to(i, b"]]>") else { return true };
+                i = next;
+                continue;
+            }
+            Some(b) if b.is_ascii_alphabetic() || *b == b'_' => {
+                elements += 1;
+                // The tag's end, outside quoted values: `/>` closes it at once.
+                let mut quote = None;
+                let mut closed = false;
+                while let Some(&c) = bytes.get(i) {
+                    match (quote, c) {
+                        (Some(q), c) if c == q => quote = None,
+                        (Some(_), _) => {}
+                        (None, b'"' | b'\'') => quote = Some(c),
+                        (None, b'>') => {
+                            closed = bytes[i - 1] == b'/';
+                            break;
+                        }
+                        _ => {}
+                    }
+                    i += 1;
+                }
+                if !closed {
+                    depth += 1;
+                }
+                if depth > MAX_DEPTH || elements > MAX_ELEMENTS {
+                    return false;
+                }
+            }
+            _ => {}
+        }
+    }
+    true
+}
+
 /// An SVG drawn to a PNG whose longer side is `RASTER_SIDE`.
 pub fn rasterise(svg: &[u8]) -> Result<Vec<u8>, FetchError> {
     let text = std::str::from_utf8(svg.strip_prefix(b"\xef\xbb\xbf").unwrap_or(svg)).map_err(|_| FetchError::BadImage)?;
-    // Entities (a DTD's) could expand a small document into a huge one.
-    if text.contains("<!ENTITY") {
+    // Entities (a DTD's) could expand a small document into a huge one; deep nesting would
+    // take the (recursive) parser's stack, many elements the drawing's time.
+    if text.contains("<!ENTITY") || !within_shape(text) {
         return Err(FetchError::BadImage);
     }
     let options = resvg::usvg::Options {
@@ -124,5 +181,19 @@ mod tests {
         let bomb = br#"<!DOCTYPE svg [<!ENTITY a "aaaa">]><svg xmlns="http://www.w3.org/2000/svg">&a;</svg>"#;
         assert_eq!(rasterise(bomb).unwrap_err(), FetchError::BadImage);
         assert_eq!(rasterise(b"<svg").unwrap_err(), FetchError::BadImage);
+        // Nesting: as deep as allowed is drawn on a 2 MiB stack (a test thread's); deeper is refused.
+        let nested = |n: usize| {
+            format!(
+                r#"<svg xmlns="http://www.w3.org/2000/svg" width="2" height="2">{}<rect width="2" height="2" fill="red"/>{}</svg>"#,
+                "<g>".repeat(n),
+                "</g>".repeat(n)
+            )
+        };
+        assert!(rasterise(nested(MAX_DEPTH - 2).as_bytes()).is_ok());
+        assert_eq!(rasterise(nested(5000).as_bytes()).unwrap_err(), FetchError::BadImage);
+        let many = format!(r#"<svg xmlns="http://www.w3.org/2000/svg">{}</svg>"#, "<rect width='1' height='1'/>".repeat(MAX_ELEMENTS + 1));
+        assert_eq!(rasterise(many.as_bytes()).unwrap_err(), FetchError::BadImage);
+        // Quoted '>' and self-closing tags do not count as nesting; comments are skipped.
+        assert!(within_shape(r#"<svg><!-- <g><g> --><rect title="a>b"/><g/></svg>"#));
     }
 }
