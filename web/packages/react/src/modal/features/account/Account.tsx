@@ -1,6 +1,5 @@
 import {
   canSend as familyCanSend,
-  displayAddress,
   errorText,
   floorDecimals,
   formatBalance,
@@ -21,6 +20,7 @@ import { useMessages, useModal, useStore } from '../../context.js'
 import { providerLabel } from '../social/login-window.js'
 import { Icons, Identicon, RemoteImage } from '../../ui.js'
 import { loadable } from '../../loadable.js'
+import { useDisplayAddress } from '../../display-address.js'
 import type { ViewProps } from '../../registry.js'
 
 /** The Activity tab's list: its own chunk, loaded the first time the tab shows. */
@@ -281,28 +281,6 @@ function socialName(ui: Messages['ui'], userName: string | undefined, email: str
   if (!email) return userName
   if (!userName || userName === email || email.startsWith(`${userName}@`)) return email
   return ui.social.nameAndEmail(userName, email)
-}
-
-/**
- * The account's address in its family's written form (EIP-55 for EVM; base58 and bech32 are
- * shown as the wallet gave them), from the namespace's adapter when it has a form of its own.
- */
-function useDisplayAddress(address: string | undefined): string | undefined {
-  const { client } = useModal()
-  const namespace = useStore(selectNamespace)
-  const [shown, setShown] = useState<{ from: string; to: string }>()
-  useEffect(() => {
-    if (!address) return
-    let live = true
-    displayAddress(client, address, namespace).then(
-      (to) => live && setShown({ from: address, to }),
-      () => undefined,
-    )
-    return () => {
-      live = false
-    }
-  }, [client, namespace, address])
-  return address && shown?.from === address ? shown.to : address
 }
 
 const isPending = (status: BalanceStatus | undefined) => status === undefined || status === 'idle' || status === 'loading'

@@ -1,7 +1,8 @@
-import { displayAddress, showError, showSuccess, type SigilState } from '@sigil/core'
+import { showError, showSuccess, type SigilState } from '@sigil/core'
 import { compatibleNetworks, receiveAddress } from '@sigil/core/receive'
-import { useCallback, useEffect, useId, useMemo, useState } from 'react'
+import { useCallback, useId, useMemo, useState } from 'react'
 import { useMessages, useModal, useStore } from '../../context.js'
+import { useDisplayAddress } from '../../display-address.js'
 import { QrCode } from '../../qr.js'
 import { Icons, RemoteImage } from '../../ui.js'
 
@@ -22,7 +23,7 @@ export function ReceiveView() {
   const network = useStore(selectNetwork)
   const networks = useStore(selectNetworks)
   const compatible = useMemo(() => compatibleNetworks(networks, network), [networks, network])
-  const shown = useShownAddress(address)
+  const shown = useDisplayAddress(address)
   const [copied, setCopied] = useState(false)
   const compatibleId = useId()
 
@@ -85,24 +86,6 @@ export function ReceiveView() {
       ) : null}
     </div>
   )
-}
-
-/** The address as its family writes it for people (EIP-55 for EVM), once the adapter said. */
-function useShownAddress(address: string | undefined): string | undefined {
-  const { client } = useModal()
-  const [shown, setShown] = useState<{ from: string; to: string }>()
-  useEffect(() => {
-    if (!address) return
-    let live = true
-    displayAddress(client, address).then(
-      (to) => live && setShown({ from: address, to }),
-      () => undefined,
-    )
-    return () => {
-      live = false
-    }
-  }, [client, address])
-  return address && shown?.from === address ? shown.to : address
 }
 
 /** The warning's mark: a small circled i. */
