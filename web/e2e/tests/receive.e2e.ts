@@ -12,6 +12,8 @@ import { describe, expect, it } from 'vitest'
 import type { Locator, Page } from 'playwright-core'
 import { screenshot, seriousA11yViolations, walletAccount, type Theme } from '../src/browser.js'
 import { useDemo } from '../src/fixtures.js'
+import { SOLANA_WALLET_LABEL } from '../src/paths.js'
+import { SOLANA_WALLET_NAME, solanaKey } from '../src/solana-wallet.js'
 import { connectTestWallet, ui } from '../src/ui.js'
 
 const t = useDemo()
@@ -43,6 +45,28 @@ async function decodeQr(page: Page, locator: Locator): Promise<string | undefine
 }
 
 describe('Receive', () => {
+  it("a Solana account: its base58 address as the QR code and as text, and only the demo's other Solana networks beside it", async () => {
+    const page = await t.newPage({ solana: { rpcUrl: t.env.solana.rpcUrl } })
+    await page.goto(`${t.demoUrl}?families=eip155,solana,bip122&siwx=off`)
+    await page.getByRole('button', { name: 'Open modal' }).click()
+    await ui.walletButton(page, SOLANA_WALLET_NAME).click()
+    await page.waitForFunction(() => document.querySelector('[data-testid="solana-status"]')?.textContent === 'connected', undefined, { timeout: 20_000 })
+    const address = solanaKey(SOLANA_WALLET_LABEL).address
+    await page.getByRole('button', { name: 'Open modal' }).click()
+    await ui.dialog(page).getByRole('button', { name: 'Receive', exact: true }).click()
+    const view = ui.dialog(page).getByTestId('receive-view')
+    await view.waitFor()
+    expect(await decodeQr(page, view.getByTestId('receive-qr'))).toBe(address)
+    expect((await view.getByTestId('receive-address').locator('bdi').innerText()).trim()).toBe(address)
+    expect((await view.getByTestId('receive-network').innerText()).trim()).toBe('Sigil Solana Dev')
+    const compatible = view.getByTestId('receive-compatible')
+    const names = (await compatible.count()) ? (await compatible.getByRole('listitem').allInnerTexts()).map((n) => n.trim()) : []
+    expect(names.every((name) => /solana/i.test(name) && name !== 'Sigil Solana Dev')).toBe(true)
+    const findings = await seriousA11yViolations(page)
+    expect(findings, JSON.stringify(findings, null, 2)).toEqual([])
+    await screenshot(page, shots(), 'receive-solana-desktop-light')
+  })
+
   for (const theme of ['light', 'dark'] as Theme[]) {
     for (const mobile of [false, true]) {
       const device = mobile ? 'phone' : 'desktop'

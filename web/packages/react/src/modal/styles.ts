@@ -217,7 +217,7 @@ a.activity-link:hover{background:var(--c-surface2)}
 .receive{display:flex;flex-direction:column;align-items:center;gap:10px;text-align:center;padding-bottom:4px}
 .receive .qr svg{width:208px;height:208px}
 .receive-net{display:inline-flex;align-items:center;gap:8px;height:32px;padding:0 12px 0 6px;border-radius:999px;background:var(--c-surface);font-size:14px;font-weight:500}
-.receive-addr{margin:0;max-width:100%;font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:13px;overflow-wrap:anywhere;color:var(--c-fg)}
+.receive-addr{margin:0;max-width:100%;font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:12px;overflow-wrap:anywhere;text-wrap:balance;color:var(--c-fg)}
 .receive-note{display:flex;gap:8px;align-items:flex-start;margin:0;padding:10px 12px;border-radius:var(--r-m);background:var(--c-surface);font-size:13px;color:var(--c-fg2);text-align:left}
 .receive-note svg{flex:none;margin-top:1px}
 .receive-compat{display:flex;flex-direction:column;gap:6px;width:100%}
