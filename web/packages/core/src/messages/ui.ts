@@ -345,8 +345,6 @@ export const ui = {
     refresh: 'Refresh NFTs',
     /** An ERC-1155's amount on its card: '×5'. */
     amount: (n: string) => `×${n}`,
-    /** What a screen reader hears for a card: 'Sigil Item #1, 5 held'. */
-    card: (name: string, amount: string | undefined) => (amount ? `${name}, ${amount} held` : name),
     collection: 'Collection',
     tokenId: 'Token ID',
     standard: 'Standard',

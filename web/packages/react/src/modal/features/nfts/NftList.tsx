@@ -118,23 +118,20 @@ export function NftList() {
 function NftCard({ nft, onOpen }: { nft: Nft; onOpen: () => void }) {
   const m = useMessages().ui.nfts
   const many = nft.standard === 'erc1155'
+  // Its name: the image's alt text (or the placeholder's label), then the amount; no aria-label
+  // the visible text would have to match.
   return (
-    <button
-      type="button"
-      className="nft-card"
-      onClick={onOpen}
-      aria-label={m.card(nft.name, many ? nft.amount : undefined)}
-      data-testid="nft-card"
-      data-id={nft.id}
-    >
-      <NftImage src={nft.image} alt={nft.name} />
-      <span className="nft-meta" aria-hidden="true">
-        <span className="nft-name">{nft.name}</span>
+    <button type="button" className="nft-card" onClick={onOpen} data-testid="nft-card" data-id={nft.id}>
+      <span className="nft-thumb">
+        <NftImage src={nft.image} alt={nft.name} />
         {many ? (
           <span className="nft-count" data-testid="nft-count">
             {m.amount(nft.amount)}
           </span>
         ) : null}
+      </span>
+      <span className="nft-name" aria-hidden="true">
+        {nft.name}
       </span>
     </button>
   )

@@ -8,12 +8,14 @@ const NFT_CSS = /* css */ `
 .nfts{display:flex;flex-direction:column;gap:4px;width:100%}
 .nft-scroll{max-height:min(340px,42vh);overflow-y:auto;margin:0 -6px;padding:2px 6px}
 .nft-grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(96px,1fr));gap:8px;margin:0;padding:0;list-style:none}
-.nft-card{appearance:none;border:0;margin:0;font:inherit;color:var(--c-fg);text-align:left;box-sizing:border-box;display:flex;flex-direction:column;gap:6px;width:100%;padding:6px;border-radius:var(--r-m);background:var(--c-surface);cursor:pointer}
+.nft-grid>li{display:flex;min-width:0}
+.nft-card{appearance:none;border:0;margin:0;font:inherit;color:var(--c-fg);text-align:left;box-sizing:border-box;display:flex;flex-direction:column;justify-content:flex-start;gap:6px;width:100%;min-width:0;padding:6px;border-radius:var(--r-m);background:var(--c-surface);cursor:pointer}
 .nft-card:hover{background:var(--c-surface2)}
 .nft-card .nft-art{border-radius:var(--r-s)}
-.nft-meta{display:flex;align-items:baseline;gap:4px;min-width:0;padding:0 2px 2px}
-.nft-name{flex:1;min-width:0;font-size:13px;font-weight:500;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
-.nft-count{flex:none;font-size:12px;color:var(--c-fg2);font-variant-numeric:tabular-nums}
+.nft-thumb{position:relative;display:block}
+/* Two lines at most: 'Sigil Badge' then '#12' rather than 'Sigil Badge…'. */
+.nft-name{display:-webkit-box;-webkit-box-orient:vertical;-webkit-line-clamp:2;overflow:hidden;overflow-wrap:anywhere;padding:0 2px 2px;font-size:13px;font-weight:500;line-height:1.3}
+.nft-count{position:absolute;right:4px;bottom:4px;padding:1px 7px;border-radius:999px;background:var(--c-bg);color:var(--c-fg);font-size:12px;font-weight:600;font-variant-numeric:tabular-nums}
 .nft-art{position:relative;display:block;width:100%;aspect-ratio:1/1;overflow:hidden;background:var(--c-surface2)}
 .nft-art img{position:absolute;inset:0;width:100%;height:100%;object-fit:cover;display:block;transition:opacity .15s}
 .nft-art[data-state=loading] img{opacity:0}
