@@ -1,8 +1,12 @@
 //! NFT images as this server serves them: PNG, JPEG, GIF and WebP as fetched (recognised by
 //! their bytes, whatever they were declared as), SVG rasterised to PNG with resvg, so no script,
 //! external reference or font of the token's author ever reaches a page. The rasteriser reads
-//! nothing outside the document (no files, no URLs, no embedded images), refuses DTD entities,
-//! and draws at most `RASTER_SIDE` pixels a side. Text in an SVG is not drawn (no fonts).
+//! nothing outside the document (no files, no URLs; embedded `data:` rasters within a pixel
+//! budget, never another SVG), refuses DTD entities and deep or huge documents, and draws at
+//! most `RASTER_SIDE` pixels a side. Text in an SVG is not drawn (no fonts).
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 
 use base64::Engine;
 use sha2::{Digest, Sha256};
@@ -115,6 +119,28 @@ fn within_shape(text: &str) -> bool {
     true
 }
 
+/// Pixels of the raster images embedded in one SVG, all together, decoded at most (64 MiB).
+pub const MAX_EMBEDDED_PIXELS: u64 = 16 * 1024 * 1024;
+
+/// What an SVG's `data:` images may be: PNG, JPEG, GIF or WebP by their bytes (never another
+/// SVG), whose dimensions, read before anything is decoded, fit the document's pixel budget.
+fn embedded_rasters() -> resvg::usvg::ImageHrefDataResolverFn<'static> {
+    use resvg::usvg::ImageKind;
+    let budget = AtomicU64::new(MAX_EMBEDDED_PIXELS);
+    Box::new(move |_declared, data, _| {
+        let kind: fn(Arc<Vec<u8>>) -> ImageKind = match sniff(&data)? {
+            PNG => ImageKind::PNG,
+            "image/jpeg" => ImageKind::JPEG,
+            "image/gif" => ImageKind::GIF,
+            _ => ImageKind::WEBP,
+        };
+        let size = imagesize::blob_size(&data).ok()?;
+        let pixels = (size.width as u64).checked_mul(size.height as u64).filter(|p| *p > 0)?;
+        budget.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |left| left.checked_sub(pixels)).ok()?;
+        Some(kind(data))
+    })
+}
+
 /// An SVG drawn to a PNG whose longer side is `RASTER_SIDE`.
 pub fn rasterise(svg: &[u8]) -> Result<Vec<u8>, FetchError> {
     let text = std::str::from_utf8(svg.strip_prefix(b"\xef\xbb\xbf").unwrap_or(svg)).map_err(|_| FetchError::BadImage)?;
@@ -125,7 +151,7 @@ pub fn rasterise(svg: &[u8]) -> Result<Vec<u8>, FetchError> {
     }
     let options = resvg::usvg::Options {
         resources_dir: None,
-        image_href_resolver: resvg::usvg::ImageHrefResolver { resolve_data: Box::new(|_, _, _| None), resolve_string: Box::new(|_, _| None) },
+        image_href_resolver: resvg::usvg::ImageHrefResolver { resolve_data: embedded_rasters(), resolve_string: Box::new(|_, _| None) },
         ..Default::default()
     };
     let tree = resvg::usvg::Tree::from_str(text, &options).map_err(|_| FetchError::BadImage)?;
@@ -172,6 +198,47 @@ mod tests {
         assert!(!png.windows(6).any(|w| w == b"script"));
         // 10x20 drawn 256x512.
         assert_eq!(&png[16..24], &[0, 0, 1, 0, 0, 0, 2, 0]);
+    }
+
+    /// The RGBA of the pixel at (x, y) of a PNG.
+    fn pixel(png: &[u8], x: u32, y: u32) -> [u8; 4] {
+        let pixmap = resvg::tiny_skia::Pixmap::decode_png(png).unwrap();
+        let p = pixmap.pixel(x, y).unwrap();
+        [p.red(), p.green(), p.blue(), p.alpha()]
+    }
+
+    #[test]
+    fn embedded_rasters_are_drawn_within_the_budget() {
+        let mut red = resvg::tiny_skia::Pixmap::new(2, 2).unwrap();
+        red.fill(resvg::tiny_skia::Color::from_rgba8(255, 0, 0, 255));
+        let red = red.encode_png().unwrap();
+        let svg = |png: &[u8]| {
+            let b64 = base64::engine::general_purpose::STANDARD.encode(png);
+            format!(
+                r#"<svg xmlns="http://www.w3.org/2000/svg" width="2" height="2"><rect width="2" height="2" fill="blue"/><image width="2" height="2" href="data:image/png;base64,{b64}"/></svg>"#
+            )
+        };
+        assert_eq!(pixel(&rasterise(svg(&red).as_bytes()).unwrap(), 256, 256), [255, 0, 0, 255]);
+        // Dimensions are read before decoding: what would pass the document's budget is refused.
+        let sized = |side: u32| {
+            let mut png = red.clone();
+            png[16..20].copy_from_slice(&side.to_be_bytes());
+            png[20..24].copy_from_slice(&side.to_be_bytes());
+            Arc::new(png)
+        };
+        let options = resvg::usvg::Options::default();
+        let resolve = embedded_rasters();
+        assert!(resolve("image/png", sized(100_000), &options).is_none());
+        assert!(resolve("image/png", sized(4096), &options).is_some());
+        assert!(resolve("image/png", sized(2), &options).is_none(), "the budget is spent");
+        assert!(resolve("image/png", Arc::new(b"<svg/>".to_vec()), &options).is_none());
+        // Another SVG inside is not drawn.
+        let inner = base64::engine::general_purpose::STANDARD
+            .encode(br#"<svg xmlns="http://www.w3.org/2000/svg" width="2" height="2"><rect width="2" height="2" fill="red"/></svg>"#);
+        let nested = format!(
+            r#"<svg xmlns="http://www.w3.org/2000/svg" width="2" height="2"><rect width="2" height="2" fill="blue"/><image width="2" height="2" href="data:image/svg+xml;base64,{inner}"/></svg>"#
+        );
+        assert_eq!(pixel(&rasterise(nested.as_bytes()).unwrap(), 256, 256), [0, 0, 255, 255]);
     }
 
     #[test]
