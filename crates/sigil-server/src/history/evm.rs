@@ -547,6 +547,64 @@ mod tests {
     }
 
     #[test]
+    fn rows_of_a_block() {
+        let a = "0x00000000000000000000000000000000000000aa";
+        let b = "0x00000000000000000000000000000000000000bb";
+        let c = "0x00000000000000000000000000000000000000cc";
+        let tx = |hash: &str, index: &str, to: Option<&str>, value: &str| Tx {
+            hash: hash.into(),
+            from: a.to_uppercase().replace("0X", "0x"),
+            to: to.map(str::to_owned),
+            value: value.into(),
+            nonce: "0x7".into(),
+            transaction_index: index.into(),
+        };
+        let block = Block {
+            number: "0x10".into(),
+            hash: "0xB1".into(),
+            parent_hash: "0xb0".into(),
+            timestamp: "0x64".into(),
+            transactions: vec![tx("0xT1", "0x0", Some(b), "0xde0b6b3a7640000"), tx("0xt2", "0x1", Some(b), "0x5"), tx("0xt3", "0x2", None, "0x0")],
+        };
+        let receipt = |hash: &str, status: &str, created: Option<&str>| Receipt {
+            transaction_hash: hash.into(),
+            status: Some(status.into()),
+            contract_address: created.map(str::to_owned),
+        };
+        let trace = |hash: &str, path: Vec<u64>, call_type: &str, value: &str, error: Option<&str>| Trace {
+            action: TraceAction { from: Some(b.into()), to: Some(c.into()), value: Some(value.into()), call_type: Some(call_type.into()) },
+            error: error.map(str::to_owned),
+            trace_address: path,
+            transaction_hash: Some(hash.into()),
+            kind: "call".into(),
+        };
+        let read = Read {
+            blocks: vec![block],
+            receipts: [receipt("0xt1", "0x1", None), receipt("0xt2", "0x0", None), receipt("0xt3", "0x1", Some(c))]
+                .into_iter()
+                .map(|r| (r.transaction_hash.clone(), r))
+                .collect(),
+            logs: vec![],
+            traces: vec![
+                trace("0xt1", vec![], "call", "0xde0b6b3a7640000", None),
+                trace("0xt1", vec![0], "call", "0x3", None),
+                trace("0xt1", vec![1], "delegatecall", "0x3", None),
+                trace("0xt1", vec![2], "call", "0x4", Some("Reverted")),
+                trace("0xt2", vec![0], "call", "0x9", None),
+            ],
+        };
+        let rows = to_rows(&read).unwrap();
+        assert_eq!(rows.blocks, [(16, "0xb1".to_owned())]);
+        let txs: Vec<(&str, i64, i64, bool, &str, &str)> =
+            rows.txs.iter().map(|t| (t.hash.as_str(), t.block, t.mined_at, t.succeeded, t.recipient.as_str(), t.value.as_str())).collect();
+        assert_eq!(txs, [("0xt1", 16, 100, true, b, "1000000000000000000"), ("0xt2", 16, 100, false, b, "5"), ("0xt3", 16, 100, true, c, "0")]);
+        assert_eq!((rows.txs[0].sender.as_str(), rows.txs[0].nonce, rows.txs[1].tx_index), (a, 7, 1));
+        // The first transaction's own value and one internal transfer; nothing of the failed one.
+        let moved: Vec<(&str, i64, Kind, &str)> = rows.transfers.iter().map(|t| (t.hash.as_str(), t.seq, t.kind, t.amount.as_str())).collect();
+        assert_eq!(moved, [("0xt1", -1, Kind::Native, "1000000000000000000"), ("0xt1", -2, Kind::Internal, "3")]);
+    }
+
+    #[test]
     fn reads_abi_text() {
         let encoded = alloy_dyn_abi::DynSolValue::String("Sigil".into()).abi_encode();
         assert_eq!(abi_text(&format!("0x{}", alloy_primitives::hex::encode(encoded))), "Sigil");
