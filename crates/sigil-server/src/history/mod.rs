@@ -9,9 +9,13 @@
 //! the rows above the fork are deleted and read again. Several processes on one database share
 //! the work through a lease per chain: one indexes it, another takes over once the lease
 //! expires, all serve.
+//!
+//! Solana chains need no indexer: their node lists an address's signatures itself, and the
+//! route reads each page from it (solana.rs).
 
 pub mod evm;
 pub mod routes;
+pub mod solana;
 pub mod store;
 
 use std::collections::{BTreeSet, HashMap, HashSet};

@@ -1,6 +1,7 @@
 //! GET /v1/account/{address}/history: an account's transactions on one chain, newest first, in
 //! AppKit's shape (so an AppKit client pointed at Sigil shows them too), from the indexer's
-//! tables. Pages of 20 behind an opaque cursor; spam is left out unless asked for.
+//! tables (EVM) or the chain's node (Solana, solana.rs). Pages of 20 behind an opaque cursor;
+//! spam is left out unless asked for.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -164,7 +165,7 @@ fn checksummed(address: &str) -> String {
 
 /// The token's listed icon, else this server's generated one for its symbol (with the asking
 /// project's id: image routes are behind the project gate), as balances give icons.
-fn icon(state: &AppState, project: &Project, chain: &ChainConfig, token: &str, symbol: &str) -> String {
+pub(super) fn icon(state: &AppState, project: &Project, chain: &ChainConfig, token: &str, symbol: &str) -> String {
     if let Some(url) = chain.token(token).and_then(|t| t.icon.clone()) {
         return url;
     }
@@ -193,11 +194,13 @@ fn transfer(state: &AppState, project: &Project, chain: &ChainConfig, address: &
     Transfer { fungible_info, nft_info, direction, quantity: Quantity { numeric }, value: 0.0, price: 0.0 }
 }
 
-/// An account's transactions on one chain, newest first, 20 a page, from Sigil's own index:
-/// native and token (ERC-20, ERC-721, ERC-1155) transfers, approvals and contract calls.
+/// An account's transactions on one chain, newest first, 20 a page: on EVM chains from Sigil's
+/// own index (native and token transfers: ERC-20, ERC-721, ERC-1155; approvals and contract
+/// calls), on Solana chains from the chain's node (SOL and SPL token changes of the account).
 #[utoipa::path(get, path = "/v1/account/{address}/history", tag = "blockchain",
-    params(("address" = String, Path, description = "The account's address (EVM: 40 hex, optional 0x, any case)"), HistoryQuery, crate::query::ProjectQuery),
-    responses((status = 200, body = HistoryResponse), (status = 400, body = crate::error::ErrorBody), (status = 403, body = crate::error::ErrorBody)))]
+    params(("address" = String, Path, description = "The account's address (EVM: 40 hex, optional 0x, any case; Solana: base58)"), HistoryQuery, crate::query::ProjectQuery),
+    responses((status = 200, body = HistoryResponse), (status = 400, body = crate::error::ErrorBody), (status = 403, body = crate::error::ErrorBody),
+        (status = 502, body = crate::error::ErrorBody, description = "A Solana chain's node failed")))]
 pub async fn history(
     State(state): State<AppState>,
     Extension(project): Extension<Arc<Project>>,
@@ -211,6 +214,14 @@ pub async fn history(
         Some(family) => family.check_address(&address).map_err(|expected| ApiError::invalid_param("address", format!("expected {expected}")))?,
         None => address.clone(),
     };
+    // Solana: answered from the chain's node (no index needed), unless the chain turns history off.
+    if family == Some(Family::Solana) {
+        let chain = state.rpc.chains().get(&parsed.to_string()).filter(|c| c.history.enabled != Some(false));
+        return match chain {
+            Some(chain) => super::solana::history(&state, &project, chain, &owner, text(&query.cursor)).await.map(Json),
+            None => Ok(Json(HistoryResponse { data: Vec::new(), next: None })),
+        };
+    }
     let before = text(&query.cursor).map(|c| decode_cursor(c).ok_or_else(|| ApiError::invalid_param("cursor", "not a cursor this server gave"))).transpose()?;
     let empty = || Ok(Json(HistoryResponse { data: Vec::new(), next: None }));
     let Some(chain) = state.rpc.chains().get(&parsed.to_string()).filter(|c| super::is_indexed(c)) else { return empty() };
