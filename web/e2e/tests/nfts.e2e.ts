@@ -229,6 +229,32 @@ describe('NFTs', { timeout: 240_000 }, () => {
     }
   }
 
+  for (const theme of ['light', 'dark'] as Theme[]) {
+    it(`${theme}: a failing server is said in the tab with 'Try again'; an account without NFTs shows the empty state`, async () => {
+      // Account 4: no NFT was ever minted or sent to it.
+      const page = await t.newPage({ theme, wallet: { accountIndex: 4 } })
+      await page.route('**/v1/account/*/nfts?*', (route) =>
+        route.fulfill({ status: 502, contentType: 'application/json', body: '{"error":{"code":"UPSTREAM","message":"down"}}' }),
+      )
+      await page.goto(`${t.demoUrl}?siwx=off`)
+      await connectTestWallet(page)
+      await ui.accountButton(page).click()
+      await ui.dialog(page).getByRole('tab', { name: 'NFTs' }).click()
+      const failed = ui.dialog(page).getByTestId('nfts-failed')
+      await failed.waitFor({ timeout: 20_000 })
+      expect(await failed.getByRole('alert').innerText()).toBe('Could not load the NFTs.')
+      await screenshot(page, shots(), `nfts-failed-desktop-${theme}`)
+      await noSeriousFindings(page, 'failed')
+      await page.unroute('**/v1/account/*/nfts?*')
+      await failed.getByRole('button', { name: 'Try again' }).click()
+      const empty = ui.dialog(page).getByTestId('nfts-empty')
+      await empty.waitFor({ timeout: 20_000 })
+      expect(await empty.innerText()).toContain('No NFTs yet.')
+      await screenshot(page, shots(), `nfts-empty-desktop-${theme}`)
+      await noSeriousFindings(page, 'empty')
+    })
+  }
+
   it('sends the minted badge (ERC-721 safeTransferFrom): ownerOf is the receiver on chain and the card leaves the grid', async () => {
     const page = await openNfts()
     const receiver = freshAddress()
