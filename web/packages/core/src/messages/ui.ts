@@ -351,7 +351,6 @@ export const ui = {
     standards: { erc721: 'ERC-721', erc1155: 'ERC-1155' } as Record<string, string>,
     held: 'Held',
     contract: 'Contract',
-    description: 'Description',
     send: 'Send',
     titles: { NftItem: 'NFT', SendNft: 'Send NFT', SendNftPreview: 'Review Send' },
     /** The amount field of an ERC-1155's send form. */
