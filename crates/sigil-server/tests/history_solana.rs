@@ -1,6 +1,7 @@
 //! Solana history against the dev Solana runtime (devsolana/server.mjs over litesvm): a script
 //! starts it, funds two fresh keys, and makes real transactions between them (a 1.5 SOL
-//! transfer, a 2.5 SGLS transferChecked, 0.25 SOL back, and 25 more transfers); the history
+//! transfer, a 2.5 SGLS transferChecked, 0.25 SOL back, 1 SGLS to a key without a token account,
+//! and 25 more transfers); the history
 //! API then reads them from the node: the values both sides see, paging past 20 without a
 //! duplicate or a gap, and the answers to a bad address, a bad cursor and a node that is down.
 
@@ -52,9 +53,12 @@ async function token(from, to, amount) {
     getTransferCheckedInstruction({ source, mint, destination, authority: from, amount, decimals: sgls.decimals }, { programAddress: tokenProgram }),
   ]);
 }
+const third = await generateKeyPairSigner();
 const made = { sol: await sol(me, you, 1_500_000_000n), token: await token(me, you, 2_500_000n), back: await sol(you, me, 250_000_000n), many: [] };
+// 1 SGLS to a key without a token account: the sender pays its rent.
+made.rent = await token(me, third, 1_000_000n);
 for (let i = 1; i <= 25; i++) made.many.push(await sol(me, you, BigInt(i) * 1_000_000n));
-process.stdout.write(`${JSON.stringify({ url, chain: CAIP_NETWORK_ID, mints, me: me.address, you: you.address, made })}\n`);
+process.stdout.write(`${JSON.stringify({ url, chain: CAIP_NETWORK_ID, mints, me: me.address, you: you.address, third: third.address, made })}\n`);
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => process.exit(0));
 "#;
 
@@ -174,17 +178,17 @@ async fn solana_history_is_read_from_the_node() {
     // The EVM indexer is off (TestServer's default): Solana needs none.
     let server = TestServer::start_with(Backend::Sqlite, &["*"], |c| c.chains = chains).await.unwrap();
 
-    let (sol, token, back) = (node.str("/made/sol"), node.str("/made/token"), node.str("/made/back"));
+    let (sol, token, back, rent) = (node.str("/made/sol"), node.str("/made/token"), node.str("/made/back"), node.str("/made/rent"));
     let many: Vec<String> = node.made["made"]["many"].as_array().unwrap().iter().map(|s| s.as_str().unwrap().to_owned()).collect();
 
     // The sender: every transaction once across two pages (20 + 11), newest first.
     let (items, pages) = all_pages(&server, &chain, &me).await;
     assert_eq!(pages, 2);
-    assert_eq!(items.len(), 31, "3 of the funding, 3 made, 25 more");
+    assert_eq!(items.len(), 32, "3 of the funding, 4 made, 25 more");
     let hashes: Vec<&str> = items.iter().map(|i| i["metadata"]["hash"].as_str().unwrap()).collect();
     let mut newest_first: Vec<&str> = many.iter().rev().map(String::as_str).collect();
-    newest_first.extend([back.as_str(), token.as_str(), sol.as_str()]);
-    assert_eq!(hashes[..28], newest_first[..], "no duplicate, no gap, in the node's order");
+    newest_first.extend([rent.as_str(), back.as_str(), token.as_str(), sol.as_str()]);
+    assert_eq!(hashes[..29], newest_first[..], "no duplicate, no gap, in the node's order");
 
     // 1.5 SOL sent: the quantity without the fee; the item's whole shape.
     let item = find(&items, &sol);
@@ -202,6 +206,9 @@ async fn solana_history_is_read_from_the_node() {
     assert_eq!(summary(item), ("send".into(), vec![moved("SGLS", "out", "2.5")], me.clone(), you.clone()));
     assert_eq!(item["transfers"][0]["fungible_info"]["name"], "Sigil Solana Token");
     assert!(item["transfers"][0]["fungible_info"]["icon"]["url"].as_str().unwrap().contains("/public/getTokenImage/SGLS?projectId="));
+    // 1 SGLS to a key without a token account: the token, then the rent of the account made for it.
+    let third = node.str("/third");
+    assert_eq!(summary(find(&items, &rent)), ("send".into(), vec![moved("SGLS", "out", "1"), moved("SOL", "out", "0.00203928")], me.clone(), third));
     // 0.25 SOL received from the other key, which paid the fee.
     assert_eq!(summary(find(&items, &back)), ("receive".into(), vec![moved("SOL", "in", "0.25")], you.clone(), you.clone()));
     // The 25 transfers: 0.001, 0.002, … 0.025 SOL.
@@ -209,13 +216,13 @@ async fn solana_history_is_read_from_the_node() {
     assert_eq!(summary(find(&items, &many[9])).1, vec![moved("SOL", "out", "0.01")]);
     assert_eq!(summary(find(&items, &many[24])).1, vec![moved("SOL", "out", "0.025")]);
     // The funding: 1000 SGLS and 500 of an unlisted token (named by its mint) minted to it, 10 SOL airdropped.
-    let oldest: Vec<_> = items[28..].iter().map(summary).collect();
+    let oldest: Vec<_> = items[29..].iter().map(summary).collect();
     let short = format!("{}…", &sglx[..4]);
     assert_eq!(oldest[0].1, vec![moved(&short, "in", "500")]);
     assert_eq!(oldest[1].1, vec![moved("SGLS", "in", "1000")]);
     assert_eq!(oldest[2].1, vec![moved("SOL", "in", "10")]);
     assert!(oldest.iter().all(|o| o.0 == "receive"));
-    assert_eq!(items[28]["transfers"][0]["fungible_info"]["name"], format!("Token {short}"));
+    assert_eq!(items[29]["transfers"][0]["fungible_info"]["name"], format!("Token {short}"));
 
     // The receiver sees the other side with the opposite directions.
     let (theirs, _) = all_pages(&server, &chain, &you).await;

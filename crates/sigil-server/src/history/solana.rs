@@ -202,17 +202,17 @@ fn token_deltas(tx: &Read) -> BTreeMap<(String, String), (i128, u8)> {
     out
 }
 
-/// What moved for `owner`: SOL first (without the fee it paid), then each token, in mint order.
+/// What moved for `owner`: each token, in mint order, then SOL (without the fee it paid; beside
+/// a token, SOL is mostly the rent of an account the transaction made, so it comes last).
 pub fn moves(tx: &Read, owner: &str) -> Vec<Move> {
+    let mut out: Vec<Move> = token_deltas(tx)
+        .into_iter()
+        .filter(|((who, _), (delta, _))| who == owner && *delta != 0)
+        .map(|((_, mint), (delta, decimals))| Move { mint: Some(mint), delta, decimals })
+        .collect();
     let sol: i128 = sol_deltas(tx).into_iter().filter(|(k, _)| *k == owner).map(|(_, d)| d).sum();
-    let mut out = Vec::new();
     if sol != 0 {
         out.push(Move { mint: None, delta: sol, decimals: 9 });
-    }
-    for ((who, mint), (delta, decimals)) in token_deltas(tx) {
-        if who == owner && delta != 0 {
-            out.push(Move { mint: Some(mint), delta, decimals });
-        }
     }
     out
 }
