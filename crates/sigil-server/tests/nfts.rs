@@ -358,7 +358,7 @@ async fn holdings_metadata_and_images(backend: Backend) {
         (node.nfts_url("0x12", ""), "address"),
         (format!("{}/v1/account/{OWNER}/nfts?projectId={}&chainId=nope", node.base, node.project), "chainId"),
         (format!("{}/v1/account/{OWNER}/nfts?projectId={}", node.base, node.project), "chainId"),
-        (format!("{}/v1/account/{OWNER}/nfts?projectId={}&chainId=solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp", node.base, node.project), "chainId"),
+        (format!("{}/v1/account/{OWNER}/nfts?projectId={}&chainId=solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp", node.base, node.project), "address"),
         (node.nfts_url(OWNER, "&cursor=zzz"), "cursor"),
         (format!("{}/v1/nft/image/{DEV}/0x12/1", node.base), "contract"),
         (format!("{}/v1/nft/image/{DEV}/{BADGE}/abc", node.base), "tokenId"),
@@ -369,8 +369,12 @@ async fn holdings_metadata_and_images(backend: Backend) {
         assert_eq!(status, 400, "{url}: {body}");
         assert!(body["error"]["message"].as_str().unwrap().contains(&format!("'{param}'")), "{url}: {body}");
     }
-    let (status, body) = node.get(&format!("{}/v1/account/{OWNER}/nfts?projectId={}&chainId=eip155:1", node.base, node.project)).await;
-    assert_eq!((status, body), (200, json!({"data": [], "next": null})));
+    let solana = "solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp";
+    for (chain, address) in [("eip155:1", OWNER), (solana, "9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM")] {
+        let (status, body) = node.get(&format!("{}/v1/account/{address}/nfts?projectId={}&chainId={chain}", node.base, node.project)).await;
+        assert_eq!((status, body), (200, json!({"data": [], "next": null})), "{chain}");
+    }
+    assert_eq!(node.image(&format!("/v1/nft/image/{solana}/{BADGE}/1"), None).await.status(), 404, "no EVM chain");
     let (status, _) = node.get(&format!("{}/v1/account/{OWNER}/nfts?chainId={DEV}", node.base)).await;
     assert_eq!(status, 400, "the project id is required");
     assert_eq!(node.image(&format!("/v1/nft/image/eip155:999/{BADGE}/1"), None).await.status(), 404);

@@ -14,7 +14,6 @@ use sigil_core::caip::ChainId;
 use utoipa::{IntoParams, ToSchema};
 
 use super::{store, Holding, Standard};
-use crate::chains::ChainConfig;
 use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::extract::Query;
 use crate::families::Family;
@@ -27,7 +26,7 @@ pub const PAGE: usize = 50;
 #[derive(Debug, Default, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct NftsQuery {
-    /// CAIP-2 chain id of an EVM chain; a chain whose history is not indexed gives an empty list.
+    /// CAIP-2 chain id; a chain whose history is not indexed (any but an EVM chain's) gives an empty list.
     #[serde(rename = "chainId")]
     #[param(rename = "chainId", required = true)]
     pub chain_id: Option<String>,
@@ -93,14 +92,11 @@ fn checksummed(address: &str) -> String {
     address.parse::<alloy_primitives::Address>().map(|a| a.to_checksum(None)).unwrap_or_else(|_| address.to_owned())
 }
 
-/// The EVM chain a `chainId` parameter names, checked; None when it is not one this server
-/// knows.
-fn evm_chain<'a>(state: &'a AppState, chain_id: &str, param: &str) -> ApiResult<Option<&'a ChainConfig>> {
+/// A `chainId` parameter, checked, with its family when it is a known namespace.
+fn chain_param(chain_id: &str, param: &str) -> ApiResult<(ChainId, Option<Family>)> {
     let parsed: ChainId = chain_id.parse().map_err(|e| ApiError::invalid_param(param, e))?;
-    if parsed.known_namespace().and_then(Family::of_namespace) != Some(Family::Evm) {
-        return Err(ApiError::invalid_param(param, "expected an EVM chain (eip155:<id>)"));
-    }
-    Ok(state.rpc.chains().get(&parsed.to_string()))
+    let family = parsed.known_namespace().and_then(Family::of_namespace);
+    Ok((parsed, family))
 }
 
 /// The NFTs an account holds now on one EVM chain (ERC-721 and ERC-1155, from Sigil's history
@@ -110,10 +106,15 @@ fn evm_chain<'a>(state: &'a AppState, chain_id: &str, param: &str) -> ApiResult<
     responses((status = 200, body = NftsResponse), (status = 400, body = crate::error::ErrorBody), (status = 403, body = crate::error::ErrorBody)))]
 pub async fn nfts(State(state): State<AppState>, Path(address): Path<String>, Query(query): Query<NftsQuery>) -> ApiResult<Json<NftsResponse>> {
     let chain_id = text(&query.chain_id).ok_or_else(|| ApiError::invalid_param("chainId", "required, e.g. eip155:1"))?;
-    let chain = evm_chain(&state, chain_id, "chainId")?;
-    let owner = Family::Evm.check_address(&address).map_err(|expected| ApiError::invalid_param("address", format!("expected {expected}")))?;
+    let (chain_id, family) = chain_param(chain_id, "chainId")?;
+    let owner = match family {
+        Some(family) => family.check_address(&address).map_err(|expected| ApiError::invalid_param("address", format!("expected {expected}")))?,
+        None => address.clone(),
+    };
     let before = text(&query.cursor).map(|c| decode_cursor(c).ok_or_else(|| ApiError::invalid_param("cursor", "not a cursor this server gave"))).transpose()?;
-    let Some(chain) = chain.filter(|c| crate::history::is_indexed(c) && state.config.settings.history.enabled) else {
+    // Only EVM chains' transfers are indexed: any other chain holds nothing here.
+    let chain = state.rpc.chains().get(&chain_id.to_string()).filter(|c| crate::history::is_indexed(c) && state.config.settings.history.enabled);
+    let Some(chain) = chain.filter(|_| family == Some(Family::Evm)) else {
         return Ok(Json(NftsResponse { data: Vec::new(), next: None }));
     };
     let transfers = store::nft_transfers(&state.db, &chain.id, &owner).await?;
@@ -178,7 +179,7 @@ pub async fn nft_image(
     Path((chain_id, contract, token_id)): Path<(String, String, String)>,
     headers: HeaderMap,
 ) -> ApiResult<Response> {
-    let chain = evm_chain(&state, &chain_id, "chainId")?;
+    let (parsed, family) = chain_param(&chain_id, "chainId")?;
     let contract = sigil_core::evm::parse_address(&contract)
         .map(|a| format!("{a:#x}"))
         .ok_or_else(|| ApiError::invalid_param("contract", "expected 0x and 40 hex digits"))?;
@@ -186,7 +187,9 @@ pub async fn nft_image(
         .then(|| U256::from_str_radix(&token_id, 10).ok())
         .flatten()
         .ok_or_else(|| ApiError::invalid_param("tokenId", "expected a decimal token id"))?;
-    let Some(chain) = chain else { return Err(ApiError::not_found(format!("No chain {chain_id} on this server"))) };
+    let Some(chain) = state.rpc.chains().get(&parsed.to_string()).filter(|_| family == Some(Family::Evm)) else {
+        return Err(ApiError::not_found(format!("No EVM chain {chain_id} on this server")));
+    };
     match state.nfts.image(&state.db, &state.rpc, &chain.id, &contract, &id.to_string()).await? {
         Ok(Some(image)) => {
             let mut res = if not_modified(&headers, &image.etag) {
