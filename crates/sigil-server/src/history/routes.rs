@@ -29,7 +29,8 @@ pub const PAGE: i64 = 20;
 #[derive(Debug, Default, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct HistoryQuery {
-    /// CAIP-2 chain id; a chain whose history is not indexed gives an empty list.
+    /// CAIP-2 chain id; a chain that is neither indexed (EVM) nor a configured Solana chain
+    /// gives an empty list.
     #[serde(rename = "chainId")]
     #[param(rename = "chainId", required = true)]
     pub chain_id: Option<String>,
