@@ -244,7 +244,7 @@ async fn api_shape_values_spam_and_paging(backend: Backend) {
     assert_eq!(
         received["transfers"],
         json!([{"fungible_info": {"name": "Ether", "symbol": "ETH", "icon": {"url": format!("{public_url}/public/getTokenImage/ETH?projectId={project}")}},
-            "direction": "in", "quantity": {"numeric": "1.5"}, "value": 0.0, "price": 0.0}])
+            "direction": "in", "quantity": {"numeric": "1.5"}, "value": 0.0, "price": 0.0, "sender": ACCOUNT0, "recipient": ME}])
     );
     let got_sgl = by_hash(&mine[1]);
     assert_eq!((got_sgl["metadata"]["operationType"].as_str(), got_sgl["metadata"]["sentTo"].as_str()), (Some("receive"), Some(checksum(&sgl).as_str())));
@@ -258,6 +258,9 @@ async fn api_shape_values_spam_and_paging(backend: Backend) {
     assert_eq!(sent_sgl["metadata"]["operationType"], "send");
     assert_eq!(sent_sgl["transfers"].as_array().unwrap().len(), 1);
     assert_eq!((sent_sgl["transfers"][0]["direction"].as_str(), sent_sgl["transfers"][0]["quantity"]["numeric"].as_str()), (Some("out"), Some("100.5")));
+    // The token's receiver, which the transaction's sentTo (the token contract) does not name.
+    assert_eq!((sent_sgl["transfers"][0]["sender"].as_str(), sent_sgl["metadata"]["sentTo"].as_str()), (Some(ME), Some(checksum(&sgl).as_str())));
+    assert_eq!(sent_sgl["transfers"][0]["recipient"].as_str(), Some(YOU));
     let approved = by_hash(&mine[4]);
     assert_eq!((approved["metadata"]["operationType"].as_str(), approved["transfers"].clone()), (Some("approve"), json!([])));
     let reverted = by_hash(&failed);

@@ -204,6 +204,7 @@ async fn solana_history_is_read_from_the_node() {
     // 2.5 SGLS sent (the receiver's account existed: no SOL moved but the fee).
     let item = find(&items, &token);
     assert_eq!(summary(item), ("send".into(), vec![moved("SGLS", "out", "2.5")], me.clone(), you.clone()));
+    assert_eq!((item["transfers"][0]["sender"].as_str(), item["transfers"][0]["recipient"].as_str()), (Some(me.as_str()), Some(you.as_str())));
     assert_eq!(item["transfers"][0]["fungible_info"]["name"], "Sigil Solana Token");
     assert!(item["transfers"][0]["fungible_info"]["icon"]["url"].as_str().unwrap().contains("/public/getTokenImage/SGLS?projectId="));
     // 1 SGLS to a key without a token account: the token, then the rent of the account made for it.
@@ -211,6 +212,8 @@ async fn solana_history_is_read_from_the_node() {
     assert_eq!(summary(find(&items, &rent)), ("send".into(), vec![moved("SGLS", "out", "1"), moved("SOL", "out", "0.00203928")], me.clone(), third));
     // 0.25 SOL received from the other key, which paid the fee.
     assert_eq!(summary(find(&items, &back)), ("receive".into(), vec![moved("SOL", "in", "0.25")], you.clone(), you.clone()));
+    let back_in = &find(&items, &back)["transfers"][0];
+    assert_eq!((back_in["sender"].as_str(), back_in["recipient"].as_str()), (Some(you.as_str()), Some(me.as_str())));
     // The 25 transfers: 0.001, 0.002, … 0.025 SOL.
     assert_eq!(summary(find(&items, &many[0])).1, vec![moved("SOL", "out", "0.001")]);
     assert_eq!(summary(find(&items, &many[9])).1, vec![moved("SOL", "out", "0.01")]);

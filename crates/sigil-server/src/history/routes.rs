@@ -95,6 +95,10 @@ pub struct Transfer {
     /// Fiat value (0: not priced).
     pub value: f64,
     pub price: f64,
+    /// Who it moved from and to (as in Zerion's transfers): a token's receiver, which the
+    /// transaction's sentTo (the token contract) does not name.
+    pub sender: String,
+    pub recipient: String,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -192,7 +196,16 @@ fn transfer(state: &AppState, project: &Project, chain: &ChainConfig, address: &
         let url = icon(state, project, chain, &t.token, &symbol);
         (Some(FungibleInfo { name, symbol, icon: Url { url } }), None, amount::format_units(&t.amount, decimals))
     };
-    Transfer { fungible_info, nft_info, direction, quantity: Quantity { numeric }, value: 0.0, price: 0.0 }
+    Transfer {
+        fungible_info,
+        nft_info,
+        direction,
+        quantity: Quantity { numeric },
+        value: 0.0,
+        price: 0.0,
+        sender: checksummed(&t.sender),
+        recipient: checksummed(&t.recipient),
+    }
 }
 
 /// An account's transactions on one chain, newest first, 20 a page: on EVM chains from Sigil's

@@ -248,6 +248,7 @@ pub fn operation(moved: &[Move]) -> &'static str {
 
 fn item(state: &AppState, project: &Project, chain: &ChainConfig, owner: &str, tx: &Read) -> HistoryTransaction {
     let moved = moves(tx, owner);
+    let other = counterparty(tx, owner, &moved);
     let transfers = moved
         .iter()
         .map(|m| {
@@ -269,6 +270,8 @@ fn item(state: &AppState, project: &Project, chain: &ChainConfig, owner: &str, t
                 quantity: Quantity { numeric: amount::format_units(&m.delta.unsigned_abs().to_string(), m.decimals) },
                 value: 0.0,
                 price: 0.0,
+                sender: if m.delta < 0 { owner.to_owned() } else { other.clone() },
+                recipient: if m.delta < 0 { other.clone() } else { owner.to_owned() },
             }
         })
         .collect();
@@ -280,7 +283,7 @@ fn item(state: &AppState, project: &Project, chain: &ChainConfig, owner: &str, t
             status: if tx.failed { "failed" } else { "confirmed" },
             operation_type: operation(&moved),
             sent_from: tx.keys.first().cloned().unwrap_or_default(),
-            sent_to: counterparty(tx, owner, &moved),
+            sent_to: other,
             hash: tx.signature.clone(),
             nonce: 0,
             spam: None,

@@ -282,6 +282,18 @@ describe('display rules', () => {
     expect(counterparty(pendingSgl, me, 'ETH')).toEqual({ relation: 'to', address: OTHER })
   })
 
+  it("the counterparty from the transfer's own sender and recipient where the server names them (Sigil's: a token's receiver)", () => {
+    const RECEIVER = '0x3333333333333333333333333333333333333333'
+    const withParties = (direction: 'in' | 'out') => {
+      const t = tx(0, { direction })
+      const [first] = t.transfers
+      const parties = direction === 'out' ? { sender: ADDRESS, recipient: RECEIVER } : { sender: RECEIVER, recipient: ADDRESS }
+      return { ...t, transfers: [{ ...(first as (typeof t.transfers)[number]), ...parties }] }
+    }
+    expect(counterparty(withParties('out'), ADDRESS, 'ETH')).toEqual({ relation: 'to', address: RECEIVER })
+    expect(counterparty(withParties('in'), ADDRESS, 'ETH')).toEqual({ relation: 'from', address: RECEIVER })
+  })
+
   it("relative times in the largest whole unit: '1 min', '2 hrs', '3 days'", () => {
     const now = Date.UTC(2026, 10, 26, 18)
     const ago = (ms: number) => relativeTime(new Date(now - ms).toISOString(), now)

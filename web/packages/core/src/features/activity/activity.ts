@@ -222,16 +222,20 @@ export interface Counterparty {
 }
 
 /**
- * The other side of a transaction for `address` (spec section 3's sentFrom and sentTo are the
- * transaction's sender and recipient): what it got came from the sender; what it sent went to
- * the recipient when it sent the network's own coin (`nativeSymbol`), but a token or an NFT
- * goes through its contract, the transaction's recipient, to someone the entry does not name.
- * A pending send of this session names its receiver.
+ * The other side of a transaction for `address`: the first transfer's receiver or sender where
+ * the server names them (Sigil's does). Else from spec section 3's sentFrom and sentTo, the
+ * transaction's sender and recipient: what it got came from the sender; what it sent went to the
+ * recipient when it sent the network's own coin (`nativeSymbol`), but a token or an NFT goes
+ * through its contract, the transaction's recipient, to someone the entry does not name. A
+ * pending send of this session names its receiver.
  */
 export function counterparty(transaction: Transaction, address: string | undefined, nativeSymbol: string): Counterparty {
   const { sentFrom, sentTo, status } = transaction.metadata
-  if (!address || sentFrom.toLowerCase() !== address.toLowerCase()) return { relation: 'from', address: sentFrom }
   const [first] = transaction.transfers
+  if (first?.sender && first.recipient) {
+    return first.direction === 'in' ? { relation: 'from', address: first.sender } : { relation: 'to', address: first.recipient }
+  }
+  if (!address || sentFrom.toLowerCase() !== address.toLowerCase()) return { relation: 'from', address: sentFrom }
   const coin = !first || (!first.nft_info && first.fungible_info?.symbol === nativeSymbol)
   return { relation: coin || status === 'pending' ? 'to' : 'via', address: sentTo }
 }

@@ -67,6 +67,9 @@ export interface TransactionTransfer {
   quantity: { numeric: string }
   value?: number | null | undefined
   price?: number | null | undefined
+  /** Who it moved from and to, where the server says (Sigil's does; a token's receiver is not the transaction's sentTo). */
+  sender?: string | undefined
+  recipient?: string | undefined
 }
 
 /** One history entry, as `GET /v1/account/{address}/history` gives it (spec section 3). */
