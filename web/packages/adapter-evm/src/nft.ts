@@ -38,5 +38,5 @@ export function evmNftFee(provider: Eip1193Provider, transfer: NftTransfer): Pro
 
 /** Has the wallet send the NFT, then waits for its receipt; resolves to the transaction hash (a revert is code 3). */
 export function sendEvmNft(provider: Eip1193Provider, transfer: NftTransfer, options: { timeoutMs?: number } = {}): Promise<string> {
-  return sendAndWait(provider, nftTransaction(transfer), options)
+  return sendAndWait(provider, nftTransaction(transfer), { ...options, onSubmitted: transfer.onSubmitted })
 }

@@ -48,6 +48,17 @@ describe('EVM sends', () => {
     expect(polls).toBe(2)
   })
 
+  it('hands the hash to onSubmitted as soon as the wallet has sent it, before any receipt', async () => {
+    const seen: string[] = []
+    let polls = 0
+    const p = provider({ eth_sendTransaction: () => HASH, eth_getTransactionReceipt: () => (++polls < 2 ? null : { status: '0x1' }) })
+    const onSubmitted = (hash: string) => seen.push(`${hash} after ${polls} polls`)
+    expect(await sendEvmTransfer(p, { ...native, onSubmitted })).toBe(HASH)
+    expect(seen).toEqual([`${HASH} after 0 polls`])
+    // The transaction itself carries none of it.
+    expect(p.request).toHaveBeenCalledWith({ method: 'eth_sendTransaction', params: [{ from: FROM, to: TO, value: '0x2386f26fc10000' }] })
+  })
+
   it("a wallet's or node's refusal comes through as it is (core maps it)", async () => {
     const refusal = Object.assign(new Error('insufficient funds for gas * price + value'), { code: -32000 })
     const p = provider({

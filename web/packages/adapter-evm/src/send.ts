@@ -75,12 +75,17 @@ interface Receipt {
  * time the hash is still what was sent.
  */
 export async function sendEvmTransfer(provider: Eip1193Provider, transfer: Transfer, options: { timeoutMs?: number } = {}): Promise<string> {
-  return sendAndWait(provider, transferTransaction(transfer), options)
+  return sendAndWait(provider, transferTransaction(transfer), { ...options, onSubmitted: transfer.onSubmitted })
 }
 
-/** Has the wallet send `transaction`, then waits for its receipt as sendEvmTransfer does; resolves to the hash. */
-export async function sendAndWait(provider: Eip1193Provider, transaction: object, options: { timeoutMs?: number } = {}): Promise<string> {
+/** Has the wallet send `transaction` (its hash to `onSubmitted` at once), then waits for its receipt as sendEvmTransfer does; resolves to the hash. */
+export async function sendAndWait(
+  provider: Eip1193Provider,
+  transaction: object,
+  options: { timeoutMs?: number; onSubmitted?: ((hash: string) => void) | undefined } = {},
+): Promise<string> {
   const hash = String(await provider.request({ method: 'eth_sendTransaction', params: [transaction] }))
+  options.onSubmitted?.(hash)
   const deadline = Date.now() + (options.timeoutMs ?? 60_000)
   let delay = 250
   while (Date.now() < deadline) {

@@ -15,6 +15,8 @@ export interface Transfer {
   network: CaipNetwork
   /** EVM: the gas terms of the fee the send was checked against (its quote); the transaction carries them. */
   gas?: GasTerms
+  /** Called with the hash once the wallet has sent the transaction, before its receipt (the Activity tab's pending entry). */
+  onSubmitted?: ((hash: string) => void) | undefined
 }
 
 /** An NFT the Account view asks an adapter to send: an ERC-721 token, or an amount of an ERC-1155 one. */
@@ -30,6 +32,8 @@ export interface NftTransfer {
   network: CaipNetwork
   /** The gas terms of the fee the send was checked against (its quote); the transaction carries them. */
   gas?: GasTerms
+  /** As Transfer's: called with the hash before the receipt. */
+  onSubmitted?: ((hash: string) => void) | undefined
 }
 
 /** An EVM transaction's gas: its limit, and its fee caps (EIP-1559) or its price (legacy). */

@@ -314,22 +314,25 @@ export async function prepareSendNft(client: SigilClient, params: PrepareSendNft
 export async function sendNft(client: SigilClient, params: SendNftParameters): Promise<SendNftReturnType> {
   const { prepared, adapter, provider } = await prepare(client, params)
   const { transfer, nft } = prepared
+  const { store } = client
+  // Pending in Activity from the moment the wallet has sent it, as a token send is.
+  const pending = (hash: string) =>
+    addPendingTransaction(store, {
+      hash,
+      chain: transfer.network.caipNetworkId,
+      from: transfer.from,
+      to: transfer.to,
+      amount: transfer.amount.toString(),
+      symbol: nft.name,
+      direction: 'out',
+    })
   let hash: string
   try {
-    hash = await (adapter.sendNft as NonNullable<typeof adapter.sendNft>)(provider, transfer)
+    hash = await (adapter.sendNft as NonNullable<typeof adapter.sendNft>)(provider, { ...transfer, onSubmitted: pending })
   } catch (error) {
     throw transactionError(error) ?? toSigilError(error)
   }
-  const { store } = client
-  addPendingTransaction(store, {
-    hash,
-    chain: transfer.network.caipNetworkId,
-    from: transfer.from,
-    to: transfer.to,
-    amount: transfer.amount.toString(),
-    symbol: nft.name,
-    direction: 'out',
-  })
+  pending(hash)
   const account = `${transfer.network.caipNetworkId}:${transfer.from}`
   const sent: SentNft = { id: nft.id, account, held: nft.amount, amount: transfer.amount.toString(), at: Date.now() }
   setNfts(store, (now) => ({

@@ -112,7 +112,13 @@ describe('send (spec sections 4 and 5)', () => {
     const { client, sendTransfer, api } = await connected()
     const network = client.store.getState().activeCaipNetwork
     expect(await client.send({ to: RECEIVER, amount: '1.5', token: 'native' })).toBe('sig123')
-    expect(sendTransfer).toHaveBeenLastCalledWith(expect.anything(), { from: SOL_ADDRESS, to: RECEIVER, amount: 1_500_000_000n, network })
+    expect(sendTransfer).toHaveBeenLastCalledWith(expect.anything(), {
+      from: SOL_ADDRESS,
+      to: RECEIVER,
+      amount: 1_500_000_000n,
+      network,
+      onSubmitted: expect.any(Function),
+    })
     await client.send({ to: RECEIVER, amount: '2', token: MINT })
     expect(sendTransfer).toHaveBeenLastCalledWith(expect.anything(), {
       from: SOL_ADDRESS,
@@ -120,8 +126,22 @@ describe('send (spec sections 4 and 5)', () => {
       amount: 2_000_000n,
       token: { address: MINT, decimals: 6 },
       network,
+      onSubmitted: expect.any(Function),
     })
     expect(api.getBalances).toHaveBeenLastCalledWith(SOL_ADDRESS, expect.objectContaining({ forceUpdate: true }))
+  })
+
+  it('lists the send as pending in Activity once the wallet has sent it, before the adapter resolves (its receipt)', async () => {
+    const { client, sendTransfer } = await connected()
+    let pendingWhenSubmitted: unknown
+    sendTransfer.mockImplementationOnce((async (_provider: unknown, transfer: { onSubmitted?: (hash: string) => void }) => {
+      transfer.onSubmitted?.('sig-early')
+      pendingWhenSubmitted = client.store.getState().activity?.pending.map((p) => [p.hash, p.amount, p.direction])
+      return 'sig-early'
+    }) as never)
+    await client.send({ to: RECEIVER, amount: '1.5', token: 'native' })
+    expect(pendingWhenSubmitted).toEqual([['sig-early', '1.5', 'out']])
+    expect(client.store.getState().activity?.pending).toHaveLength(1)
   })
 
   it("is 'Unsupported chain' where the namespace's adapter cannot send", async () => {

@@ -269,23 +269,26 @@ export function sendStep({ token, amount, to, receiver, resolving }: SendStepPar
  */
 export async function send(ctx: SigilContext, params: SendParameters): Promise<SendReturnType> {
   const { prepared, adapter, provider } = await prepare(ctx, params)
+  const { transfer, token } = prepared
+  // The Activity tab lists it as pending from the moment the wallet has sent it (an adapter that
+  // cannot tell earlier: once it resolves) until the server has indexed it.
+  const pending = (hash: string) =>
+    addPendingTransaction(ctx.store, {
+      hash,
+      chain: transfer.network.caipNetworkId,
+      from: transfer.from,
+      to: transfer.to,
+      amount: params.amount.trim(),
+      symbol: token.symbol,
+      direction: 'out',
+    })
   let hash: string
   try {
-    hash = await (adapter.sendTransfer as NonNullable<typeof adapter.sendTransfer>)(provider, prepared.transfer)
+    hash = await (adapter.sendTransfer as NonNullable<typeof adapter.sendTransfer>)(provider, { ...transfer, onSubmitted: pending })
   } catch (error) {
     throw transactionError(error) ?? toSigilError(error)
   }
-  // The Activity tab lists it at once, as pending, until the server has indexed it.
-  const { transfer, token } = prepared
-  addPendingTransaction(ctx.store, {
-    hash,
-    chain: transfer.network.caipNetworkId,
-    from: transfer.from,
-    to: transfer.to,
-    amount: params.amount.trim(),
-    symbol: token.symbol,
-    direction: 'out',
-  })
+  pending(hash)
   return hash
 }
 
