@@ -91,7 +91,7 @@ describe('Activity on Solana', () => {
     expect([newest, second]).toEqual([sgls, sol])
     // 1.5 SOL without the fee; 25 SGLS, and the rent of the receiver's new token account the sender paid.
     expect(await rowText(page, sol)).toEqual({ name: 'Sent', amount: '-1.5 SOL', party: `to ${shortAddress(receiver)}` })
-    expect(await rowText(page, sgls)).toEqual({ name: 'Sent', amount: '-25 SGLS -0.002 SOL', party: `via ${shortAddress(receiver)}` })
+    expect(await rowText(page, sgls)).toEqual({ name: 'Sent', amount: '-25 SGLS -0.002 SOL', party: `to ${shortAddress(receiver)}` })
     expect(await row(page, sol).locator('a').getAttribute('href')).toBe(`${EXPLORER}/tx/${sol}`)
     await screenshot(page, shots(), 'activity-solana-desktop-light')
 
