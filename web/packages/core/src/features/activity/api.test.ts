@@ -41,6 +41,14 @@ describe('history API client', () => {
     expect(page.data).toEqual([{ ...item, transfers: [] }])
   })
 
+  it("keeps a transfer's sender and recipient (whom a token went to: the transaction's sentTo is its contract)", async () => {
+    const transfer = { fungible_info: { name: 'Sigil', symbol: 'SGL', icon: { url: '' } }, direction: 'out', quantity: { numeric: '1' }, value: 0, price: 0 }
+    const parties = { sender: '0x1', recipient: '0x3' }
+    const api = createHistoryClient({ baseUrl: '', ...identity, fetch: respond({ data: [{ ...item, transfers: [{ ...transfer, ...parties }] }], next: null }) })
+    const [read] = (await api.getHistory('0x1', { chainId: 'eip155:31337' })).data
+    expect(read?.transfers[0]).toEqual({ ...transfer, ...parties })
+  })
+
   it("a non-OK answer is a BlockchainApiError with the server's code; an answer of another shape is refused", async () => {
     const failing = createHistoryClient({ baseUrl: '', ...identity, fetch: respond({ error: { code: 'UPSTREAM', message: 'down' } }, 502) })
     await expect(failing.getHistory('0x1', { chainId: 'eip155:1' })).rejects.toEqual(

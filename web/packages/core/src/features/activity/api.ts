@@ -42,6 +42,9 @@ const transferSchema = z.object({
   quantity: z.object({ numeric: z.string() }),
   value: optionalNull(z.number()),
   price: optionalNull(z.number()),
+  // Whom it moved between (Sigil's server names them; AppKit's shape does not have them).
+  sender: z.optional(z.string()),
+  recipient: z.optional(z.string()),
 })
 const transactionSchema = z.object({
   id: z.string(),
