@@ -345,6 +345,8 @@ export const ui = {
     refresh: 'Refresh NFTs',
     /** An ERC-1155's amount on its card: '×5'. */
     amount: (n: string) => `×${n}`,
+    /** An ERC-1155 being sent, with how many: '×2 Sigil Gem #1'. */
+    amountOf: (n: string, name: string) => `×${n} ${name}`,
     collection: 'Collection',
     tokenId: 'Token ID',
     standard: 'Standard',

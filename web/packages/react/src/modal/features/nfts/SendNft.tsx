@@ -18,7 +18,7 @@ function NftHead({ nft, amount }: { nft: Nft; amount?: string }) {
     <div className="nft-send-head" data-testid="nft-send-head">
       <NftImage src={nft.image} alt={nft.name} />
       <span className="meta">
-        <span className="name">{amount && nft.standard === 'erc1155' ? `${m.amount(amount)} ${nft.name}` : nft.name}</span>
+        <span className="name">{amount && nft.standard === 'erc1155' ? m.amountOf(amount, nft.name) : nft.name}</span>
         {nft.collection.name ? <span className="sub">{nft.collection.name}</span> : null}
       </span>
     </div>
