@@ -43,13 +43,21 @@ impl FromRequestParts<AppState> for ClientAddr {
 /// (balances, prices, names, contract-account sign-in).
 pub struct UpstreamBudget;
 
+impl UpstreamBudget {
+    /// `calls` upstream calls of `project`'s budget, for a handler whose calls are known only
+    /// once it runs (a Solana history page: its listing, then a read of each transaction).
+    pub fn take(state: &AppState, project: &Project, calls: usize) -> Result<UpstreamBudget, ApiError> {
+        state.rpc.limiter.take(&project.id, calls, Instant::now()).map_err(ApiError::too_many_requests)?;
+        Ok(UpstreamBudget)
+    }
+}
+
 impl FromRequestParts<AppState> for UpstreamBudget {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
         let project = project(parts)?;
-        state.rpc.limiter.take(&project.id, 1, Instant::now()).map_err(ApiError::too_many_requests)?;
-        Ok(UpstreamBudget)
+        UpstreamBudget::take(state, &project, 1)
     }
 }
 

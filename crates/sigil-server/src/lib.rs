@@ -25,7 +25,6 @@ pub mod limits;
 pub mod listener;
 pub mod metrics;
 pub mod nfts;
-pub mod paging;
 pub mod projects;
 pub mod query;
 pub mod relay;
@@ -235,6 +234,8 @@ pub struct RunningServer {
     task: tokio::task::JoinHandle<std::io::Result<()>>,
     /// Probes, pruning, directory reloads: stopped with the server.
     background: Vec<tokio::task::JoinHandle<()>>,
+    /// The history indexers: they stop on the shutdown signal, giving their leases up.
+    history: Vec<tokio::task::JoinHandle<()>>,
 }
 
 impl RunningServer {
@@ -243,6 +244,9 @@ impl RunningServer {
         let _ = self.shutdown.send(true);
         for task in &self.background {
             task.abort();
+        }
+        for task in self.history {
+            let _ = task.await;
         }
         self.task.await.unwrap_or(Ok(()))
     }
@@ -265,7 +269,7 @@ pub async fn start(state: AppState, addr: SocketAddr) -> anyhow::Result<RunningS
         background.push(state.relay.spawn_listener(state.config.database_url.clone()));
     }
     background.push(state.relay.count_mailbox().await?);
-    background.extend(history::spawn(&state.db, &state.rpc, &state.config.settings.history, &state.instance));
+    let history = history::spawn(&state.db, &state.rpc, &state.config.settings.history, &state.instance, rx.clone());
     let settings = &state.config.settings.server;
     let limits = listener::Limits {
         header_timeout: settings.header_timeout,
@@ -302,7 +306,7 @@ pub async fn start(state: AppState, addr: SocketAddr) -> anyhow::Result<RunningS
         }));
     }
     let task = tokio::spawn(listener::serve(listener, app(state), limits, connections, rx));
-    Ok(RunningServer { addr, frame_addr, metrics_addr, shutdown: tx, task, background })
+    Ok(RunningServer { addr, frame_addr, metrics_addr, shutdown: tx, task, background, history })
 }
 
 /// Resolves on SIGTERM or Ctrl-C.

@@ -272,6 +272,10 @@ async fn api_shape_values_spam_and_paging(backend: Backend) {
     let fake = by_hash(&lookalike);
     assert_eq!(fake["metadata"]["spam"], json!({"reason": "lookalike"}));
     assert_eq!((fake["transfers"][0]["fungible_info"]["symbol"].as_str(), fake["transfers"][0]["quantity"]["numeric"].as_str()), (Some("USDC"), Some("5")));
+    // A token outside the chain's list gets no icon: not the listed USDC's logo by its symbol.
+    assert_eq!(fake["transfers"][0]["fungible_info"]["icon"]["url"], "");
+    let sgl_icon = got_sgl["transfers"][0]["fungible_info"]["icon"]["url"].as_str().unwrap();
+    assert!(sgl_icon.starts_with("http") && !sgl_icon.ends_with("/USDC"), "a listed token keeps its icon: {sgl_icon}");
     // The poisoner's own history shows its transactions as they are, not as spam.
     let (theirs, _) = all_pages(&node.base, &project, POISONER, false).await;
     assert!(hashes(&theirs).contains(&zero_value) && hashes(&theirs).contains(&lookalike));
@@ -311,6 +315,14 @@ async fn api_shape_values_spam_and_paging(backend: Backend) {
     let (status, body) = get(&format!("{}/v1/account/{ME}/history?projectId={project}&chainId=eip155:999", node.base)).await;
     assert_eq!((status, body), (200, json!({"data": [], "next": null})));
     node.server.stop().await.unwrap();
+
+    // History turned off: nothing is shown, though the index holds ME's transactions.
+    let mut config = history_config(&url, indexed_chains(a));
+    config.settings.history.enabled = false;
+    let off = start_node(&db, config).await;
+    let (status, body) = get(&history_url(&off.base, &project, ME, "")).await;
+    assert_eq!((status, body), (200, json!({"data": [], "next": null})));
+    off.server.stop().await.unwrap();
 }
 
 fn checksum(address: &str) -> String {
@@ -401,7 +413,7 @@ async fn follows_a_reorganisation(backend: Backend) {
 }
 
 async fn lease_holder(db: &db::Db) -> Option<String> {
-    sqlx::query("SELECT holder FROM history_leases WHERE chain = 'eip155:31337'").fetch_optional(db).await.unwrap().map(|r| r.try_get("holder").unwrap())
+    sigil_server::history::store::lease_holder(db, DEV, db::now_ms()).await.unwrap()
 }
 
 async fn one_indexer_per_chain_and_a_takeover(backend: Backend) {
@@ -422,8 +434,9 @@ async fn one_indexer_per_chain_and_a_takeover(backend: Backend) {
         assert_eq!(lease_holder(&db).await.as_deref(), Some(one.instance.as_str()));
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
-    // The first stops without a word; once its lease ends the second takes the chain over.
+    // The first stops and gives its lease up (2 s long): the second takes the chain over.
     one.server.stop().await.unwrap();
+    assert_ne!(lease_holder(&db).await.as_deref(), Some(one.instance.as_str()), "a stopped server holds no lease");
     let third = pay(a, ACCOUNT0, ME, 3).await;
     let items = wait_for_history(&two.base, &project, ME, &[third.clone(), second, first]).await;
     assert_eq!(items[0]["transfers"][0]["quantity"]["numeric"], "0.000000000000000003");
@@ -439,17 +452,51 @@ both_backends!(
     one_indexer_per_chain_and_a_takeover
 );
 
-/// An unreachable chain: the server starts and serves, the indexer backs off, history is empty.
+/// A process stopped when dropped.
+struct Process(std::process::Child);
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// A chain that does not answer when the server starts: the server serves, the indexer takes
+/// the chain and retries with back-off; once the chain answers, indexing starts.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_unreachable_chain_is_quietly_retried() {
     let dir = tempfile::tempdir().unwrap();
     let (url, db, project) = database(Backend::Sqlite, &dir).await.unwrap();
     let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
     let node = start_node(&db, history_config(&url, indexed_chains(&format!("http://127.0.0.1:{port}")))).await;
-    tokio::time::sleep(Duration::from_millis(500)).await;
+    // The indexer ran: it holds the chain, and has no cursor (the chain never told its head).
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while lease_holder(&db).await.as_deref() != Some(node.instance.as_str()) {
+        assert!(Instant::now() < deadline, "the indexer did not take the chain");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(sigil_server::history::store::cursor(&db, DEV).await.unwrap(), None);
     let (status, body) = get(&history_url(&node.base, &project, ME, "")).await;
     assert_eq!((status, body), (200, json!({"data": [], "next": null})));
     let (status, _) = get(&format!("{}/health", node.base)).await;
     assert_eq!(status, 200);
+
+    // The chain comes up where it was configured: the indexer's next try reads it.
+    let _anvil = Process(
+        std::process::Command::new(common::anvil_bin())
+            .args(["--host", "127.0.0.1", "--port", &port.to_string(), "--chain-id", "31337", "--silent"])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("anvil starts"),
+    );
+    let chain = format!("http://127.0.0.1:{port}");
+    while reqwest::Client::new().post(&chain).json(&json!({"jsonrpc": "2.0", "id": 1, "method": "eth_chainId", "params": []})).send().await.is_err() {
+        assert!(Instant::now() < deadline, "anvil did not start");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let paid = pay(&chain, ACCOUNT0, ME, 7).await;
+    wait_for_history(&node.base, &project, ME, &[paid]).await;
     node.server.stop().await.unwrap();
 }

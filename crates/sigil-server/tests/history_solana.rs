@@ -175,8 +175,13 @@ async fn solana_history_is_read_from_the_node() {
     // SGLS is in the chain's token list; SGLX is not.
     let listed = vec![Token { address: sgls.clone(), symbol: "SGLS".into(), name: "Sigil Solana Token".into(), decimals: 6, icon: None }];
     let chains = Chains::from_list(vec![solana_chain(&chain, &node.str("/url"), listed), solana_chain(DOWN, "http://127.0.0.1:1", vec![])]).unwrap();
-    // The EVM indexer is off (TestServer's default): Solana needs none.
-    let server = TestServer::start_with(Backend::Sqlite, &["*"], |c| c.chains = chains).await.unwrap();
+    // History on (TestServer turns it off); no EVM chain, so no indexer: Solana needs none.
+    let server = TestServer::start_with(Backend::Sqlite, &["*"], |c| {
+        c.chains = chains.clone();
+        c.settings.history.enabled = true;
+    })
+    .await
+    .unwrap();
 
     let (sol, token, back, rent) = (node.str("/made/sol"), node.str("/made/token"), node.str("/made/back"), node.str("/made/rent"));
     let many: Vec<String> = node.made["made"]["many"].as_array().unwrap().iter().map(|s| s.as_str().unwrap().to_owned()).collect();
@@ -226,6 +231,9 @@ async fn solana_history_is_read_from_the_node() {
     assert_eq!(oldest[2].1, vec![moved("SOL", "in", "10")]);
     assert!(oldest.iter().all(|o| o.0 == "receive"));
     assert_eq!(items[29]["transfers"][0]["fungible_info"]["name"], format!("Token {short}"));
+    // An unlisted token gets no icon (its symbol is its deployer's choice); SOL and SGLS do.
+    assert_eq!(items[29]["transfers"][0]["fungible_info"]["icon"]["url"], "");
+    assert!(items[31]["transfers"][0]["fungible_info"]["icon"]["url"].as_str().unwrap().contains("/public/getTokenImage/SOL?projectId="));
 
     // The receiver sees the other side with the opposite directions.
     let (theirs, _) = all_pages(&server, &chain, &you).await;
@@ -254,5 +262,26 @@ async fn solana_history_is_read_from_the_node() {
     assert_eq!((status, body["error"]["code"].as_str()), (502, Some("upstream_unavailable")), "{body}");
 
     server.stop().await;
+
+    // Each call to the node is one of the project's upstream budget: a page of 20 transactions
+    // is 21 calls, over a budget of 10 a second; an address without transactions is 1.
+    let tight = TestServer::start_with(Backend::Sqlite, &["*"], |c| {
+        c.chains = chains.clone();
+        c.settings.history.enabled = true;
+        c.rpc.requests_per_second = 10;
+    })
+    .await
+    .unwrap();
+    let (status, body) = page(&tight, &chain, &me, None).await;
+    assert_eq!((status, body["error"]["code"].as_str()), (429, Some("rate_limited")), "{body}");
+    let (status, body) = page(&tight, &chain, &nobody, None).await;
+    assert_eq!((status, body["data"].as_array().map(Vec::len)), (200, Some(0)), "{body}");
+    tight.stop().await;
+
+    // History turned off is off for Solana too: no node is asked.
+    let off = TestServer::start_with(Backend::Sqlite, &["*"], |c| c.chains = chains).await.unwrap();
+    let (status, body) = page(&off, &chain, &me, None).await;
+    assert_eq!((status, body), (200, serde_json::json!({"data": [], "next": null})));
+    off.stop().await;
     drop(node);
 }

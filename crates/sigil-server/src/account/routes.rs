@@ -11,6 +11,7 @@ use sigil_core::caip::{AccountId, ChainId};
 use utoipa::{IntoParams, ToSchema};
 
 use super::prices;
+use crate::chains::ChainConfig;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::Query;
 use crate::families::Family;
@@ -78,14 +79,30 @@ fn currency(value: &Option<String>) -> ApiResult<String> {
     }
 }
 
-/// The token's configured icon, else this server's generated one for its symbol.
-fn token_icon(state: &AppState, symbol: &str, configured: Option<&String>) -> String {
-    configured.cloned().unwrap_or_else(|| format!("{}/public/getTokenImage/{symbol}", state.config.public_url))
+/// A token's icon (balances, prices, history): the one configured for it, else this server's
+/// generated image for its listed symbol, when `token` (an address or mint; None: the chain's
+/// coin) is the coin or in the chain's token list. Any other token gets "" (no icon): its
+/// symbol is whatever its deployer chose, and a token calling itself USDC is not USDC.
+pub(crate) fn token_icon(state: &AppState, chain: &ChainConfig, token: Option<&str>) -> String {
+    let symbol = match token.map(|t| chain.token(t)) {
+        None => &chain.native.symbol,
+        Some(Some(listed)) => match &listed.icon {
+            Some(icon) => return icon.clone(),
+            None => &listed.symbol,
+        },
+        Some(None) => return String::new(),
+    };
+    format!("{}/public/getTokenImage/{}", state.config.public_url, path_segment(symbol))
+}
+
+/// `text` percent-encoded as one URL path segment (RFC 3986 unreserved characters kept).
+fn path_segment(text: &str) -> String {
+    text.bytes().map(|b| if b.is_ascii_alphanumeric() || b"-._~".contains(&b) { char::from(b).to_string() } else { format!("%{b:02X}") }).collect()
 }
 
 /// This server's image URLs get the asking project's id (image routes are behind the project
 /// gate too). Done on the way out: cached answers are shared by every project.
-fn for_project(state: &AppState, project: &Project, icon_url: &mut String) {
+pub(crate) fn for_project(state: &AppState, project: &Project, icon_url: &mut String) {
     if icon_url.starts_with(&format!("{}/public/", state.config.public_url)) {
         icon_url.push_str(&format!("?projectId={}", project.id));
     }
@@ -136,7 +153,7 @@ pub async fn balance(
         let price = if chain.testnet { 0.0 } else { prices::usd_price(&state.rpc, chains, chain, h.token.as_deref(), &h.symbol).await.unwrap_or(0.0) };
         let value = numeric.parse::<f64>().unwrap_or(0.0) * price;
         balances.push(TokenBalance {
-            icon_url: token_icon(&state, &h.symbol, h.icon.as_ref()),
+            icon_url: h.icon.clone().unwrap_or_else(|| token_icon(&state, chain, h.token.as_deref())),
             name: h.name,
             symbol: h.symbol,
             chain_id: chain.id.clone(),
@@ -197,16 +214,26 @@ pub async fn price(
     for caip in &req.addresses {
         let id: AccountId = caip.parse().map_err(|e| ApiError::invalid_param("addresses", e))?;
         let Some(chain) = chains.get(&id.chain.to_string()) else { continue };
-        let (token, name, symbol, icon) = if id.address.eq_ignore_ascii_case("native") {
-            (None, chain.native.name.clone(), chain.native.symbol.clone(), None)
+        let (token, name, symbol) = if id.address.eq_ignore_ascii_case("native") {
+            (None, chain.native.name.clone(), chain.native.symbol.clone())
         } else {
             let Some(t) = chain.token(&id.address) else { continue };
-            (Some(t.address.as_str()), t.name.clone(), t.symbol.clone(), t.icon.as_ref())
+            (Some(t.address.as_str()), t.name.clone(), t.symbol.clone())
         };
         let Some(price) = prices::usd_price(&state.rpc, chains, chain, token, &symbol).await else { continue };
-        let mut icon_url = token_icon(&state, &symbol, icon);
+        let mut icon_url = token_icon(&state, chain, token);
         for_project(&state, &project, &mut icon_url);
         fungibles.push(FungiblePrice { icon_url, name, symbol, price });
     }
     Ok(Json(PriceResponse { fungibles }))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_symbol_is_one_encoded_path_segment() {
+        assert_eq!(super::path_segment("USDC.e"), "USDC.e");
+        assert_eq!(super::path_segment("../a?b#c d"), "..%2Fa%3Fb%23c%20d");
+        assert_eq!(super::path_segment("Ab…"), "Ab%E2%80%A6");
+    }
 }

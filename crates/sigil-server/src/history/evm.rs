@@ -127,19 +127,27 @@ pub fn decimal(hex: &str) -> Option<String> {
     U256::from_str_radix(digits, 16).ok().map(|v| v.to_string())
 }
 
+/// Whether `digits` are hex digits only (so slicing them by byte is safe).
+fn is_hex(digits: &str) -> bool {
+    digits.bytes().all(|b| b.is_ascii_hexdigit())
+}
+
 /// The address in a 32-byte topic, lower-case.
 fn topic_address(topic: &str) -> Option<String> {
     let digits = topic.strip_prefix("0x")?;
-    (digits.len() == 64).then(|| format!("0x{}", digits[24..].to_ascii_lowercase()))
+    (digits.len() == 64 && is_hex(digits)).then(|| format!("0x{}", digits[24..].to_ascii_lowercase()))
 }
 
 fn lower(address: &str) -> String {
     address.to_ascii_lowercase()
 }
 
-/// The 32-byte words of ABI data.
+/// The 32-byte words of ABI data; none when the data is not hex.
 fn words(data: &str) -> Vec<&str> {
     let digits = data.strip_prefix("0x").unwrap_or(data);
+    if !is_hex(digits) {
+        return Vec::new();
+    }
     (0..digits.len() / 64).map(|i| &digits[i * 64..i * 64 + 64]).collect()
 }
 
@@ -165,7 +173,12 @@ pub fn log_transfers(log: &Log, block: i64) -> Vec<TransferRow> {
         token_id,
         amount,
     };
-    let seq = log_index * 1024;
+    // Room for a batch's 1024 transfers after each log's first; a log index too large for it
+    // is no log a node gives: skipped.
+    let Some(seq) = log_index.checked_mul(1024).filter(|s| s.checked_add(1023).is_some()) else {
+        tracing::debug!(log_index, hash = %log.transaction_hash, "a log index too large to order: skipped");
+        return Vec::new();
+    };
     let topic = |i: usize| t.get(i).and_then(|x| topic_address(x));
     let word_data = words(&log.data);
     match (t.first().map(|s| s.to_ascii_lowercase()).as_deref(), t.len()) {
@@ -544,6 +557,21 @@ mod tests {
         assert_eq!((approval[0].kind, approval[0].amount.as_str()), (Kind::Approval, "5"));
         assert!(log_transfers(&log(vec![TRANSFER.into(), addr_topic(a)], "0x".into()), 7).is_empty());
         assert!(log_transfers(&log(vec!["0x1234".into()], "0x".into()), 7).is_empty());
+    }
+
+    #[test]
+    fn odd_node_data_is_skipped_not_a_panic() {
+        let a = "0x00000000000000000000000000000000000000aa";
+        // Multi-byte characters where hex belongs: no slicing inside a character.
+        let odd = format!("0x{}é{}", "0".repeat(23), "0".repeat(39));
+        assert_eq!(odd.len(), 66);
+        assert!(log_transfers(&log(vec![TRANSFER.into(), odd.clone(), addr_topic(a)], format!("0x{}", word(1))), 7).is_empty());
+        let data = format!("0x{}é{}", "0".repeat(63), "0".repeat(62));
+        assert!(log_transfers(&log(vec![TRANSFER_SINGLE.into(), addr_topic(a), addr_topic(a), addr_topic(a)], data), 7).is_empty());
+        // A log index whose order would overflow.
+        let mut huge = log(vec![TRANSFER.into(), addr_topic(a), addr_topic(a)], format!("0x{}", word(1)));
+        huge.log_index = format!("{:#x}", i64::MAX);
+        assert!(log_transfers(&huge, 7).is_empty());
     }
 
     #[test]

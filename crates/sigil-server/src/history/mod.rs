@@ -19,8 +19,13 @@ pub mod solana;
 pub mod store;
 
 use std::collections::{BTreeSet, HashMap, HashSet};
+use std::future::Future;
+use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 use std::time::Duration;
+
+use futures::FutureExt;
+use tokio::task::JoinHandle;
 
 use crate::chains::ChainConfig;
 use crate::config::HistorySettings;
@@ -40,9 +45,11 @@ pub fn is_indexed(chain: &ChainConfig) -> bool {
     Family::of_chain(&chain.id) == Some(Family::Evm) && chain.history.enabled != Some(false)
 }
 
-/// Starts one indexer per indexed chain (none when history is turned off); each runs until
-/// aborted. `holder` names this process in the chains' leases.
-pub fn spawn(db: &Db, rpc: &Arc<Rpc>, settings: &HistorySettings, holder: &str) -> Vec<tokio::task::JoinHandle<()>> {
+/// Starts one indexer per indexed chain (none when history is turned off), each restarted
+/// after a panic (`supervise`). `holder` names this process in the chains' leases. When
+/// `shutdown` turns true (or its sender is gone) each stops and gives its chain's lease up, so
+/// another process sharing the database takes the chain over at once: await the handles.
+pub fn spawn(db: &Db, rpc: &Arc<Rpc>, settings: &HistorySettings, holder: &str, shutdown: tokio::sync::watch::Receiver<bool>) -> Vec<JoinHandle<()>> {
     if !settings.enabled {
         return Vec::new();
     }
@@ -51,17 +58,53 @@ pub fn spawn(db: &Db, rpc: &Arc<Rpc>, settings: &HistorySettings, holder: &str) 
         .values()
         .filter(|c| is_indexed(c))
         .map(|chain| {
-            let indexer = Indexer {
-                db: db.clone(),
-                source: Source::new(rpc.clone(), &chain.id),
-                chain: chain.clone(),
-                settings: settings.clone(),
-                holder: holder.to_owned(),
-                batch: settings.batch_blocks.into(),
-            };
-            tokio::spawn(indexer.run())
+            let (db, rpc, chain, settings, holder, mut shutdown) =
+                (db.clone(), rpc.clone(), chain.clone(), settings.clone(), holder.to_owned(), shutdown.clone());
+            tokio::spawn(async move {
+                let start = || {
+                    Indexer {
+                        db: db.clone(),
+                        source: Source::new(rpc.clone(), &chain.id),
+                        chain: chain.clone(),
+                        settings: settings.clone(),
+                        holder: holder.clone(),
+                        batch: settings.batch_blocks.into(),
+                    }
+                    .run()
+                };
+                tokio::select! {
+                    () = supervise(&chain.id, settings.poll_interval, start) => {}
+                    _ = shutdown.wait_for(|stop| *stop) => {}
+                }
+                match tokio::time::timeout(RELEASE_TIMEOUT, store::release_lease(&db, &chain.id, &holder)).await {
+                    Ok(Ok(())) => {}
+                    Ok(Err(e)) => tracing::debug!(chain = %chain.id, error = %e, "the history lease was not given up: it expires"),
+                    Err(_) => tracing::debug!(chain = %chain.id, "the history lease was not given up in time: it expires"),
+                }
+            })
         })
         .collect()
+}
+
+/// How long a stopping indexer tries to give its lease up.
+const RELEASE_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// Runs the task `start` makes until it ends. A panic (a bug, or node data no check foresaw)
+/// is logged once, as an error, and the task starts again after a back-off (doubled at each
+/// panic, up to `MAX_BACKOFF`): one chain's indexer never stops for good.
+async fn supervise<F, Fut>(chain: &str, backoff: Duration, mut start: F)
+where
+    F: FnMut() -> Fut,
+    Fut: Future<Output = ()>,
+{
+    let mut panics = 0u32;
+    loop {
+        let Err(panic) = AssertUnwindSafe(start()).catch_unwind().await else { return };
+        panics = panics.saturating_add(1);
+        let why = panic.downcast_ref::<&str>().map(|s| (*s).to_owned()).or_else(|| panic.downcast_ref::<String>().cloned()).unwrap_or_default();
+        tracing::error!(chain, panic = %why, panics, "the history indexer panicked: restarting it after a back-off");
+        tokio::time::sleep((backoff * 2u32.saturating_pow(panics.min(10))).min(MAX_BACKOFF)).await;
+    }
 }
 
 /// What one cycle of an indexer came to.
@@ -155,7 +198,7 @@ impl Indexer {
             }
             return Ok(Cycle::Idle);
         }
-        let to = head.min(next + self.batch - 1);
+        let to = head.min(next.saturating_add(self.batch - 1));
         let read = self.source.read_range(next, to).await?;
         if let (Some(ours), Some(first)) = (&stored_parent, read.blocks.first()) {
             if &first.parent_hash.to_ascii_lowercase() != ours {
@@ -333,6 +376,20 @@ mod tests {
         assert_eq!(op(vec![transfer(Kind::Erc20, "0xt", ME, YOU, "1"), transfer(Kind::Erc20, "0xu", YOU, ME, "2")]), "trade");
         assert_eq!(op(vec![transfer(Kind::Approval, "0xt", ME, YOU, "1")]), "approve");
         assert_eq!(op(vec![]), "execute");
+    }
+
+    #[tokio::test]
+    async fn a_panicking_indexer_is_restarted() {
+        let runs = std::sync::atomic::AtomicU32::new(0);
+        let start = || {
+            let run = runs.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            async move {
+                // Two panics (as on node data no check foresaw), then a run that ends.
+                assert!(run >= 2, "run {run} panics");
+            }
+        };
+        tokio::time::timeout(Duration::from_secs(10), supervise("eip155:1", Duration::from_millis(1), start)).await.expect("restarted, then ended");
+        assert_eq!(runs.load(std::sync::atomic::Ordering::SeqCst), 3);
     }
 
     #[test]

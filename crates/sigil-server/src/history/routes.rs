@@ -137,14 +137,24 @@ pub struct Quantity {
     pub numeric: String,
 }
 
+/// An opaque cursor of the area (EVM and Solana): `text`, base64url.
+pub(super) fn encode_cursor_text(text: &str) -> String {
+    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(text)
+}
+
+/// The text a cursor of the area holds; None when it is not base64url of UTF-8.
+pub(super) fn decode_cursor_text(cursor: &str) -> Option<String> {
+    String::from_utf8(base64::engine::general_purpose::URL_SAFE_NO_PAD.decode(cursor).ok()?).ok()
+}
+
 /// The opaque cursor: the (block, transaction index) the next page starts below.
 fn encode_cursor(tx: &TxRow) -> String {
-    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(format!("{}.{}", tx.block, tx.tx_index))
+    encode_cursor_text(&format!("{}.{}", tx.block, tx.tx_index))
 }
 
 fn decode_cursor(cursor: &str) -> Option<(i64, i64)> {
-    let bytes = base64::engine::general_purpose::URL_SAFE_NO_PAD.decode(cursor).ok()?;
-    let (block, index) = std::str::from_utf8(&bytes).ok()?.split_once('.')?;
+    let text = decode_cursor_text(cursor)?;
+    let (block, index) = text.split_once('.')?;
     let number = |s: &str| s.parse::<i64>().ok().filter(|n| *n >= 0 && s.bytes().all(|b| b.is_ascii_digit()));
     Some((number(block)?, number(index)?))
 }
@@ -168,13 +178,13 @@ fn checksummed(address: &str) -> String {
     address.parse::<alloy_primitives::Address>().map(|a| a.to_checksum(None)).unwrap_or_else(|_| address.to_owned())
 }
 
-/// The token's listed icon, else this server's generated one for its symbol (with the asking
-/// project's id: image routes are behind the project gate), as balances give icons.
-pub(super) fn icon(state: &AppState, project: &Project, chain: &ChainConfig, token: &str, symbol: &str) -> String {
-    if let Some(url) = chain.token(token).and_then(|t| t.icon.clone()) {
-        return url;
-    }
-    format!("{}/public/getTokenImage/{symbol}?projectId={}", state.config.public_url, project.id)
+/// A token's icon as balances give it (`token` None: the chain's coin): the coin's and listed
+/// tokens' only, with the asking project's id (image routes are behind the project gate); ""
+/// for any other token (the web shows a glyph).
+pub(super) fn icon(state: &AppState, project: &Project, chain: &ChainConfig, token: Option<&str>) -> String {
+    let mut url = crate::account::routes::token_icon(state, chain, token);
+    crate::account::routes::for_project(state, project, &mut url);
+    url
 }
 
 fn transfer(state: &AppState, project: &Project, chain: &ChainConfig, address: &str, t: &TransferRow, token: Option<&TokenRow>, spam: bool) -> Transfer {
@@ -193,7 +203,7 @@ fn transfer(state: &AppState, project: &Project, chain: &ChainConfig, address: &
         let empty = || Url { url: String::new() };
         (None, Some(NftInfo { name, content: NftContent { preview: empty(), detail: empty() }, flags: NftFlags { is_spam: spam } }), t.amount.clone())
     } else {
-        let url = icon(state, project, chain, &t.token, &symbol);
+        let url = icon(state, project, chain, (!t.kind.is_coin()).then_some(t.token.as_str()));
         (Some(FungibleInfo { name, symbol, icon: Url { url } }), None, amount::format_units(&t.amount, decimals))
     };
     Transfer {
@@ -228,16 +238,21 @@ pub async fn history(
         Some(family) => family.check_address(&address).map_err(|expected| ApiError::invalid_param("address", format!("expected {expected}")))?,
         None => address.clone(),
     };
+    let empty = || Ok(Json(HistoryResponse { data: Vec::new(), next: None }));
+    // History turned off (`--history-enabled false`) is off on every chain: nothing indexed is
+    // shown, and no Solana node is asked.
+    if !state.config.settings.history.enabled {
+        return empty();
+    }
     // Solana: answered from the chain's node (no index needed), unless the chain turns history off.
     if family == Some(Family::Solana) {
         let chain = state.rpc.chains().get(&parsed.to_string()).filter(|c| c.history.enabled != Some(false));
         return match chain {
             Some(chain) => super::solana::history(&state, &project, chain, &owner, text(&query.cursor)).await.map(Json),
-            None => Ok(Json(HistoryResponse { data: Vec::new(), next: None })),
+            None => empty(),
         };
     }
     let before = text(&query.cursor).map(|c| decode_cursor(c).ok_or_else(|| ApiError::invalid_param("cursor", "not a cursor this server gave"))).transpose()?;
-    let empty = || Ok(Json(HistoryResponse { data: Vec::new(), next: None }));
     let Some(chain) = state.rpc.chains().get(&parsed.to_string()).filter(|c| super::is_indexed(c)) else { return empty() };
     let mut rows = store::page(&state.db, &chain.id, &owner, before, query.include_spam.unwrap_or(false), PAGE + 1).await?;
     let next = (rows.len() as i64 > PAGE).then(|| {

@@ -10,14 +10,16 @@
 
 use std::collections::BTreeMap;
 
-use base64::Engine;
 use futures::{StreamExt, TryStreamExt};
 use serde_json::{json, Value};
 use sigil_core::amount;
 
-use super::routes::{icon, rfc3339, FungibleInfo, HistoryResponse, HistoryTransaction, Metadata, Quantity, Transfer, Url, PAGE};
+use super::routes::{
+    decode_cursor_text, encode_cursor_text, icon, rfc3339, FungibleInfo, HistoryResponse, HistoryTransaction, Metadata, Quantity, Transfer, Url, PAGE,
+};
 use crate::chains::ChainConfig;
 use crate::error::{ApiError, ApiResult, ErrorCode};
+use crate::guards::UpstreamBudget;
 use crate::projects::Project;
 use crate::rpc::jsonrpc::Reply;
 use crate::AppState;
@@ -27,13 +29,12 @@ const CONCURRENCY: usize = 8;
 
 /// The opaque cursor: the last listed signature, base64url.
 pub fn encode_cursor(signature: &str) -> String {
-    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(signature)
+    encode_cursor_text(signature)
 }
 
 /// The signature a cursor names, when it is a cursor this server gave (a 64-byte base58 signature).
 pub fn decode_cursor(cursor: &str) -> Option<String> {
-    let bytes = base64::engine::general_purpose::URL_SAFE_NO_PAD.decode(cursor).ok()?;
-    let signature = String::from_utf8(bytes).ok()?;
+    let signature = decode_cursor_text(cursor)?;
     (bs58::decode(&signature).into_vec().ok()?.len() == 64).then_some(signature)
 }
 
@@ -53,9 +54,11 @@ async fn call(state: &AppState, chain: &str, method: &str, params: Value) -> Api
 }
 
 /// One page of `owner`'s transactions on `chain`, newest first, after the cursor's signature.
+/// Each upstream call is one of the project's upstream budget: the listing, then one per
+/// transaction read (up to 21 a page).
 pub async fn history(state: &AppState, project: &Project, chain: &ChainConfig, owner: &str, cursor: Option<&str>) -> ApiResult<HistoryResponse> {
     let before = cursor.map(|c| decode_cursor(c).ok_or_else(|| ApiError::invalid_param("cursor", "not a cursor this server gave"))).transpose()?;
-    state.rpc.limiter.take(&project.id, 1, std::time::Instant::now()).map_err(ApiError::too_many_requests)?;
+    UpstreamBudget::take(state, project, 1)?;
     let mut options = json!({"limit": PAGE, "commitment": "confirmed"});
     if let Some(before) = &before {
         options["before"] = json!(before);
@@ -66,7 +69,11 @@ pub async fn history(state: &AppState, project: &Project, chain: &ChainConfig, o
         .ok_or_else(|| node_error("getSignaturesForAddress", "not a list"))?
         .iter()
         .filter_map(|s| s["signature"].as_str().map(str::to_owned))
+        .take(PAGE as usize)
         .collect();
+    if !signatures.is_empty() {
+        UpstreamBudget::take(state, project, signatures.len())?;
+    }
     let transactions: Vec<(String, Value)> = futures::stream::iter(signatures.iter().cloned())
         .map(|signature| async move {
             let params = json!([signature, {"encoding": "json", "commitment": "confirmed", "maxSupportedTransactionVersion": 0}]);
@@ -183,23 +190,33 @@ fn sol_deltas(tx: &Read) -> Vec<(&str, i128)> {
         .enumerate()
         .map(|(i, k)| {
             let fee = if i == 0 { i128::from(tx.fee) } else { 0 };
+            // Two u64s and a fee: no i128 overflows.
             let delta = i128::from(tx.post.get(i).copied().unwrap_or(0)) - i128::from(tx.pre.get(i).copied().unwrap_or(0)) + fee;
             (k.as_str(), delta)
         })
         .collect()
 }
 
-/// Token changes per (owner, mint), over every token account of the owner (absent: 0).
+/// Token changes per (owner, mint), over every token account of the owner (absent: 0). A
+/// change that does not fit an i128 (no real token's) is left out.
 fn token_deltas(tx: &Read) -> BTreeMap<(String, String), (i128, u8)> {
-    let mut out: BTreeMap<(String, String), (i128, u8)> = BTreeMap::new();
+    let mut sums: BTreeMap<(String, String), (Option<i128>, u8)> = BTreeMap::new();
     for (list, sign) in [(&tx.pre_tokens, -1i128), (&tx.post_tokens, 1)] {
         for b in list {
             let Some(owner) = &b.owner else { continue };
-            let entry = out.entry((owner.clone(), b.mint.clone())).or_insert((0, b.decimals));
-            entry.0 += sign * i128::try_from(b.amount).unwrap_or(i128::MAX);
+            let entry = sums.entry((owner.clone(), b.mint.clone())).or_insert((Some(0), b.decimals));
+            entry.0 = entry.0.and_then(|sum| sum.checked_add(sign * i128::try_from(b.amount).ok()?));
         }
     }
-    out
+    sums.into_iter()
+        .filter_map(|(key, (sum, decimals))| match sum {
+            Some(sum) => Some((key, (sum, decimals))),
+            None => {
+                tracing::debug!(signature = %tx.signature, mint = %key.1, "a token balance change too large to read: skipped");
+                None
+            }
+        })
+        .collect()
 }
 
 /// What moved for `owner`: each token, in mint order, then SOL (without the fee it paid; beside
@@ -210,7 +227,7 @@ pub fn moves(tx: &Read, owner: &str) -> Vec<Move> {
         .filter(|((who, _), (delta, _))| who == owner && *delta != 0)
         .map(|((_, mint), (delta, decimals))| Move { mint: Some(mint), delta, decimals })
         .collect();
-    let sol: i128 = sol_deltas(tx).into_iter().filter(|(k, _)| *k == owner).map(|(_, d)| d).sum();
+    let sol = sol_deltas(tx).into_iter().filter(|(k, _)| *k == owner).try_fold(0i128, |sum, (_, d)| sum.checked_add(d)).unwrap_or(0);
     if sol != 0 {
         out.push(Move { mint: None, delta: sol, decimals: 9 });
     }
@@ -221,14 +238,14 @@ pub fn moves(tx: &Read, owner: &str) -> Vec<Move> {
 /// token before SOL, the largest change) moved the other way most; without one, the fee
 /// payer, else the first instruction's program.
 pub fn counterparty(tx: &Read, owner: &str, moved: &[Move]) -> String {
-    let main = moved.iter().filter(|m| m.mint.is_some()).max_by_key(|m| m.delta.abs()).or_else(|| moved.first());
+    let main = moved.iter().filter(|m| m.mint.is_some()).max_by_key(|m| m.delta.unsigned_abs()).or_else(|| moved.first());
     let other = main.and_then(|m| {
         let opposite = |d: i128| d.signum() == -m.delta.signum();
         let candidates: Vec<(String, i128)> = match &m.mint {
             Some(mint) => token_deltas(tx).into_iter().filter(|((who, k), _)| k == mint && who != owner).map(|((who, _), (d, _))| (who, d)).collect(),
             None => sol_deltas(tx).into_iter().filter(|(k, _)| *k != owner).map(|(k, d)| (k.to_owned(), d)).collect(),
         };
-        candidates.into_iter().filter(|(_, d)| opposite(*d)).max_by_key(|(_, d)| d.abs()).map(|(who, _)| who)
+        candidates.into_iter().filter(|(_, d)| opposite(*d)).max_by_key(|(_, d)| d.unsigned_abs()).map(|(who, _)| who)
     });
     let payer = tx.keys.first().filter(|k| *k != owner).cloned();
     other.or(payer).or_else(|| tx.program.clone()).unwrap_or_else(|| owner.to_owned())
@@ -252,17 +269,17 @@ fn item(state: &AppState, project: &Project, chain: &ChainConfig, owner: &str, t
     let transfers = moved
         .iter()
         .map(|m| {
-            let (name, symbol, token) = match &m.mint {
-                None => (chain.native.name.clone(), chain.native.symbol.clone(), ""),
+            let (name, symbol) = match &m.mint {
+                None => (chain.native.name.clone(), chain.native.symbol.clone()),
                 Some(mint) => match chain.token(mint) {
-                    Some(t) => (t.name.clone(), t.symbol.clone(), mint.as_str()),
+                    Some(t) => (t.name.clone(), t.symbol.clone()),
                     None => {
-                        let short = format!("{}…", &mint[..4.min(mint.len())]);
-                        (format!("Token {short}"), short, mint.as_str())
+                        let short = format!("{}…", mint.chars().take(4).collect::<String>());
+                        (format!("Token {short}"), short)
                     }
                 },
             };
-            let url = icon(state, project, chain, token, &symbol);
+            let url = icon(state, project, chain, m.mint.as_deref());
             Transfer {
                 fungible_info: Some(FungibleInfo { name, symbol, icon: Url { url } }),
                 nft_info: None,
@@ -344,6 +361,21 @@ mod tests {
         assert_eq!(operation(&[]), "execute");
         assert_eq!(counterparty(&read, ME, &[]), "Prog", "nothing moved: the program called");
         assert_eq!(super::read("sig", &Value::Null), None);
+    }
+
+    #[test]
+    fn balances_too_large_are_skipped_not_a_panic() {
+        let big = |index: u64, amount: u128| json!({"accountIndex": index, "mint": MINT, "owner": ME, "uiTokenAmount": {"amount": amount.to_string(), "decimals": 6}});
+        // Two accounts of i128::MAX each (their sum overflows), and one above i128::MAX.
+        for post in [json!([big(1, i128::MAX as u128), big(2, i128::MAX as u128)]), json!([big(1, u128::MAX)])] {
+            let tx = json!({"blockTime": 1, "meta": {"err": null, "fee": 5, "preBalances": [u64::MAX, 0], "postBalances": [0, 0],
+                "preTokenBalances": [], "postTokenBalances": post},
+                "transaction": {"message": {"accountKeys": [ME, "a1"], "instructions": []}}});
+            let read = read("sig", &tx).unwrap();
+            let mine = moves(&read, ME);
+            assert_eq!(mine, vec![Move { mint: None, delta: -i128::from(u64::MAX) + 5, decimals: 9 }]);
+            assert_eq!(counterparty(&read, ME, &mine), ME, "nothing else moved: the account itself");
+        }
     }
 
     #[test]
