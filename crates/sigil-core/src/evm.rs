@@ -41,6 +41,12 @@ pub fn checksum(address: &[u8; 20]) -> String {
     Address::from(*address).to_checksum(None)
 }
 
+/// An address as text (`0x` + 40 hex digits, any case) in its EIP-55 form; any other text
+/// as it is.
+pub fn checksummed(address: &str) -> String {
+    parse_address(address).map_or_else(|| address.to_owned(), |a| a.to_checksum(None))
+}
+
 /// `0x` + 40 hex digits, any case; None otherwise.
 pub fn parse_address(s: &str) -> Option<Address> {
     let hex = s.strip_prefix("0x")?;
@@ -97,6 +103,8 @@ mod tests {
     fn checksums_and_parses_addresses() {
         let raw: [u8; 20] = alloy_primitives::hex::decode("f39fd6e51aad88f6f4ce6ab8827279cfffb92266").unwrap().try_into().unwrap();
         assert_eq!(checksum(&raw), "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266");
+        assert_eq!(checksummed("0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266"), "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266");
+        assert_eq!(checksummed("0x12"), "0x12");
         assert_eq!(parse_address("0xF39FD6E51AAD88F6F4CE6AB8827279CFFFB92266").map(|a| a.0 .0), Some(raw));
         assert_eq!(parse_address("f39fd6e51aad88f6f4ce6ab8827279cfffb92266"), None);
         assert_eq!(parse_address("0x1234"), None);

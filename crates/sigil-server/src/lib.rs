@@ -25,6 +25,7 @@ pub mod limits;
 pub mod listener;
 pub mod metrics;
 pub mod nfts;
+pub mod paging;
 pub mod projects;
 pub mod query;
 pub mod relay;

@@ -2,11 +2,14 @@
 //! from the history index (after mints, after transfers away), metadata and images fetched by
 //! the server from a local HTTP server standing in for IPFS and the web (the dev metadata files
 //! of web/apps/demo/public/ipfs, and hostile answers: too large, wrong type, slow, redirect
-//! loops, SVG with script), data: URIs, the refusal of private addresses, ETag/304, bad input.
+//! loops, SVG with script), data: URIs, the refusal of private addresses (by address and by
+//! name), no fetch for tokens the index has not seen, ETag/304, bad input.
 
 mod common;
 
 use std::net::SocketAddr;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use alloy_dyn_abi::DynSolValue;
@@ -150,12 +153,19 @@ async fn metadata_server(Path(path): Path<String>) -> Response {
     }
 }
 
-async fn start_metadata_server() -> SocketAddr {
-    let app = axum::Router::new().route("/{*path}", axum::routing::get(metadata_server));
+/// The stand-in's address, and how many requests it has answered.
+async fn start_metadata_server() -> (SocketAddr, Arc<AtomicUsize>) {
+    let hits = Arc::new(AtomicUsize::new(0));
+    let counter = hits.clone();
+    let handler = move |path: Path<String>| {
+        counter.fetch_add(1, Ordering::SeqCst);
+        metadata_server(path)
+    };
+    let app = axum::Router::new().route("/{*path}", axum::routing::get(handler));
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
-    addr
+    (addr, hits)
 }
 
 fn config(url: &str, anvil: &str, deployed: &Value, gateway: SocketAddr, allow_private: bool) -> Config {
@@ -251,7 +261,7 @@ async fn holdings_metadata_and_images(backend: Backend) {
     let anvil = Anvil::start();
     let deployed = deploy_devchain(&anvil.url);
     assert_eq!(deployed["nfts"]["erc721"]["address"], BADGE);
-    let gateway = start_metadata_server().await;
+    let (gateway, hits) = start_metadata_server().await;
     let a = &anvil.url;
     for _ in 3..=*FILLER.end() {
         mint_badge(a, OWNER).await;
@@ -332,6 +342,16 @@ async fn holdings_metadata_and_images(backend: Backend) {
     }
     // No image, unknown metadata: 404 and 502.
     assert_eq!(node.image(&badge_path(11), None).await.status(), 404);
+    // A token the history index has never seen move: 404, and nothing is fetched for it (no
+    // call, no request to the metadata host), whatever its contract would answer.
+    let before = hits.load(Ordering::SeqCst);
+    for path in [badge_path(999), format!("/v1/nft/image/{DEV}/{BADGE}/0"), format!("/v1/nft/image/{DEV}/{YOU}/1"), format!("/v1/nft/image/{DEV}/{ITEMS}/2")] {
+        let res = node.image(&path, None).await;
+        assert_eq!(res.status(), 404, "{path}");
+        let body: Value = res.json().await.unwrap();
+        assert!(body["error"]["message"].as_str().unwrap().contains("index"), "{path}: {body}");
+    }
+    assert_eq!(hits.load(Ordering::SeqCst), before, "no fetch for tokens not indexed");
     // Refused metadata, said by the image route: too large, not JSON by its type, too slow.
     for (n, why) in [(4, "larger than 262144 bytes"), (5, "media type text/html is not allowed"), (6, "no answer within the time allowed")] {
         let res = node.image(&badge_path(n), None).await;
@@ -387,23 +407,29 @@ async fn private_hosts_refused(backend: Backend) {
     let dir = tempfile::tempdir().unwrap();
     let anvil = Anvil::start();
     let deployed = deploy_devchain(&anvil.url);
-    let gateway = start_metadata_server().await;
+    let (gateway, hits) = start_metadata_server().await;
     let a = &anvil.url;
     let direct = deploy(a, "SigilBadge", &format!("http://{gateway}/ipfs/sigil-dev/badge/")).await;
+    // The same host by name: refused once DNS answers with a loopback address.
+    let named = deploy(a, "SigilBadge", &format!("http://localhost:{}/ipfs/sigil-dev/badge/", gateway.port())).await;
     mint_badge(a, OWNER).await;
     send(a, YOU, &direct, format!("0x6a627842{}", word(address(OWNER)))).await;
+    send(a, YOU, &named, format!("0x6a627842{}", word(address(OWNER)))).await;
     let Some(node) = start(backend, &dir, |url| config(url, a, &deployed, gateway, false)).await else { return };
-    let want = vec![id(&direct, 1), id(BADGE, 3), id(ITEMS, 1), id(BADGE, 2), id(BADGE, 1)];
+    let want = vec![id(&named, 1), id(&direct, 1), id(BADGE, 3), id(ITEMS, 1), id(BADGE, 2), id(BADGE, 1)];
     let (items, _) = node.wait_for(OWNER, &want).await;
-    let first = by_token(&items, &direct, 1);
-    assert_eq!((&first["name"], &first["image"]), (&json!("Sigil Badge #1"), &Value::Null));
+    for contract in [&named, &direct] {
+        let first = by_token(&items, contract, 1);
+        assert_eq!((&first["name"], &first["image"]), (&json!("Sigil Badge #1"), &Value::Null), "{contract}");
+    }
     assert_eq!(by_token(&items, BADGE, 1)["image"], Value::Null);
-    for path in [format!("/v1/nft/image/{DEV}/{direct}/1"), format!("/v1/nft/image/{DEV}/{BADGE}/1")] {
+    for path in [format!("/v1/nft/image/{DEV}/{named}/1"), format!("/v1/nft/image/{DEV}/{direct}/1"), format!("/v1/nft/image/{DEV}/{BADGE}/1")] {
         let res = node.image(&path, None).await;
         assert_eq!(res.status(), 502);
         let body: Value = res.json().await.unwrap();
-        assert!(body["error"]["message"].as_str().unwrap().contains("private, loopback or link-local"), "{body}");
+        assert!(body["error"]["message"].as_str().unwrap().contains("private, loopback or link-local"), "{path}: {body}");
     }
+    assert_eq!(hits.load(Ordering::SeqCst), 0, "nothing reached the private host");
     node.server.stop().await.unwrap();
 }
 

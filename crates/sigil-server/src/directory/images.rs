@@ -18,8 +18,9 @@ use crate::AppState;
 const CACHE_CONTROL: &str = "public, max-age=86400";
 const SVG: &str = "image/svg+xml";
 
-/// Whether If-None-Match names `etag` (or `*`); weak validators compare equal.
-fn not_modified(headers: &HeaderMap, etag: &str) -> bool {
+/// Whether If-None-Match names `etag` (or `*`); weak validators compare equal (the NFT
+/// image route answers with it too).
+pub(crate) fn not_modified(headers: &HeaderMap, etag: &str) -> bool {
     let Some(value) = headers.get(header::IF_NONE_MATCH).and_then(|v| v.to_str().ok()) else { return false };
     value.split(',').map(|t| t.trim().trim_start_matches("W/")).any(|t| t == "*" || t == etag)
 }

@@ -115,8 +115,10 @@ pub fn is_public(ip: IpAddr) -> bool {
                 return is_public_v4(v4);
             }
             let s = v6.segments();
-            // NAT64 (64:ff9b::/96) and 6to4 (2002::/16) carry an IPv4 address.
-            if s[0] == 0x64 && s[1] == 0xff9b && s[2..6] == [0, 0, 0, 0] {
+            // NAT64 (64:ff9b::/96; the local-use 64:ff9b:1::/48 of RFC 8215 read as a /96
+            // prefix too, the address in its last 32 bits) and 6to4 (2002::/16) carry an IPv4
+            // address.
+            if s[0] == 0x64 && s[1] == 0xff9b && (s[2..6] == [0, 0, 0, 0] || s[2] == 1) {
                 return is_public_v4(Ipv4Addr::new((s[6] >> 8) as u8, s[6] as u8, (s[7] >> 8) as u8, s[7] as u8));
             }
             if s[0] == 0x2002 {
@@ -209,11 +211,18 @@ async fn check(url: &Url, allow_private: bool) -> Result<(), FetchError> {
     }
 }
 
+/// Where a redirect from `from` to `location` goes, checked like the first URL was.
+async fn follow(from: &Url, location: &str, allow_private: bool) -> Result<Url, FetchError> {
+    let to = from.join(location).map_err(|_| FetchError::Unsupported)?;
+    check(&to, allow_private).await?;
+    Ok(to)
+}
+
 async fn fetch_http(client: &reqwest::Client, settings: &NftSettings, url: &str, want: Want) -> Result<Fetched, FetchError> {
     let max = limit(settings, want);
     let mut url = Url::parse(url).map_err(|_| FetchError::Unsupported)?;
+    check(&url, settings.allow_private_hosts).await?;
     for _ in 0..=MAX_REDIRECTS {
-        check(&url, settings.allow_private_hosts).await?;
         let accept = match want {
             Want::Metadata => "application/json",
             Want::Image => "image/png, image/jpeg, image/gif, image/webp, image/svg+xml",
@@ -230,7 +239,7 @@ async fn fetch_http(client: &reqwest::Client, settings: &NftSettings, url: &str,
         let status = res.status();
         if status.is_redirection() {
             let location = res.headers().get(header::LOCATION).and_then(|v| v.to_str().ok()).ok_or(FetchError::Status(status.as_u16()))?;
-            url = url.join(location).map_err(|_| FetchError::Unsupported)?;
+            url = follow(&url, location, settings.allow_private_hosts).await?;
             continue;
         }
         if !status.is_success() {
@@ -339,13 +348,39 @@ mod tests {
             "::ffff:127.0.0.1",
             "::ffff:169.254.169.254",
             "64:ff9b::a9fe:a9fe",
+            "64:ff9b:1::a9fe:a9fe",
+            "64:ff9b:1:ffff::7f00:1",
+            "64:ff9b:1::c0a8:101",
             "2002:0a00:0001::1",
         ] {
             assert!(!is_public(private.parse().unwrap()), "{private}");
         }
-        for public in ["1.1.1.1", "8.8.8.8", "172.32.0.1", "2606:4700:4700::1111", "::ffff:1.1.1.1"] {
+        for public in ["1.1.1.1", "8.8.8.8", "172.32.0.1", "2606:4700:4700::1111", "::ffff:1.1.1.1", "64:ff9b::101:101", "64:ff9b:1::101:101"] {
             assert!(is_public(public.parse().unwrap()), "{public}");
         }
+    }
+
+    #[tokio::test]
+    async fn redirects_to_private_hosts_are_refused() {
+        let from = Url::parse("https://example.com/token/1.json").unwrap();
+        for location in [
+            "http://127.0.0.1/",
+            "http://localhost:8080/metadata",
+            "http://[::1]/",
+            "http://169.254.169.254/latest/meta-data/",
+            "http://0x7f000001/",
+            "http://2130706433/",
+            "http://[64:ff9b:1::a9fe:a9fe]/",
+            "http://10.0.0.1/x",
+        ] {
+            assert_eq!(follow(&from, location, false).await.unwrap_err(), FetchError::PrivateHost, "{location}");
+        }
+        assert_eq!(follow(&from, "file:///etc/passwd", false).await.unwrap_err(), FetchError::Unsupported);
+        // Relative and public targets pass (no DNS for an address literal).
+        assert_eq!(follow(&from, "http://1.1.1.1/a", false).await.unwrap().as_str(), "http://1.1.1.1/a");
+        assert_eq!(follow(&Url::parse("http://1.1.1.1/a/b").unwrap(), "../c", false).await.unwrap().as_str(), "http://1.1.1.1/c");
+        // Allowed when private hosts are (development).
+        assert!(follow(&from, "http://127.0.0.1/", true).await.is_ok());
     }
 
     #[test]

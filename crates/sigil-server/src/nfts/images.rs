@@ -10,6 +10,7 @@ use std::sync::Arc;
 
 use base64::Engine;
 use sha2::{Digest, Sha256};
+use tokio::sync::Semaphore;
 
 use super::fetch::{FetchError, Fetched};
 
@@ -166,14 +167,20 @@ pub fn rasterise(svg: &[u8]) -> Result<Vec<u8>, FetchError> {
     pixmap.encode_png().map_err(|_| FetchError::BadImage)
 }
 
-/// `prepare` off the async threads (drawing an SVG is CPU work), within `deadline`.
-pub async fn prepare_blocking(fetched: Fetched, deadline: std::time::Duration) -> Result<Prepared, FetchError> {
-    let task = tokio::task::spawn_blocking(move || prepare(fetched));
-    match tokio::time::timeout(deadline, task).await {
-        Ok(Ok(result)) => result,
-        Ok(Err(_)) => Err(FetchError::BadImage),
-        Err(_) => Err(FetchError::Timeout),
-    }
+/// `prepare` off the async threads (drawing an SVG is CPU work), within `deadline`, holding one
+/// of `drawings`' permits for as long as the work runs: the permit moves into the blocking task,
+/// so a drawing the deadline gave up on still holds it until it ends, and no more than the
+/// semaphore's permits ever draw at once.
+pub async fn prepare_blocking(fetched: Fetched, drawings: Arc<Semaphore>, deadline: std::time::Duration) -> Result<Prepared, FetchError> {
+    let work = async move {
+        let permit = drawings.acquire_owned().await.map_err(|_| FetchError::BadImage)?;
+        let task = tokio::task::spawn_blocking(move || {
+            let _permit = permit;
+            prepare(fetched)
+        });
+        task.await.map_err(|_| FetchError::BadImage)?
+    };
+    tokio::time::timeout(deadline, work).await.map_err(|_| FetchError::Timeout)?
 }
 
 #[cfg(test)]
@@ -239,6 +246,21 @@ mod tests {
             r#"<svg xmlns="http://www.w3.org/2000/svg" width="2" height="2"><rect width="2" height="2" fill="blue"/><image width="2" height="2" href="data:image/svg+xml;base64,{inner}"/></svg>"#
         );
         assert_eq!(pixel(&rasterise(nested.as_bytes()).unwrap(), 256, 256), [0, 0, 255, 255]);
+    }
+
+    #[tokio::test]
+    async fn drawings_hold_their_permit_past_the_deadline() {
+        let svg = format!(
+            r#"<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8">{}</svg>"#,
+            "<rect width='8' height='8' fill='red'/>".repeat(2000)
+        );
+        let drawings = Arc::new(Semaphore::new(1));
+        let fetched = Fetched { bytes: svg.into_bytes(), declared: SVG.into() };
+        let result = prepare_blocking(fetched, drawings.clone(), std::time::Duration::from_millis(1)).await;
+        assert_eq!(result.unwrap_err(), FetchError::Timeout);
+        // The drawing goes on after the timeout, with its permit: none is free until it ends.
+        assert_eq!(drawings.available_permits(), 0);
+        let _free = tokio::time::timeout(std::time::Duration::from_secs(60), drawings.acquire()).await.expect("the drawing ends and frees its permit");
     }
 
     #[test]

@@ -2,26 +2,32 @@
 //! 50 a page behind an opaque cursor, each with its metadata; GET
 //! /v1/nft/image/{chainId}/{contract}/{tokenId}: a token's image through this server.
 
+use std::sync::Arc;
+use std::time::Instant;
+
 use alloy_primitives::U256;
 use axum::body::Body;
 use axum::extract::{Path, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
-use axum::Json;
+use axum::{Extension, Json};
 use base64::Engine;
 use serde::{Deserialize, Serialize};
 use sigil_core::caip::ChainId;
+use sigil_core::evm::checksummed;
 use utoipa::{IntoParams, ToSchema};
 
-use super::{store, Holding, Standard};
+use super::{store, Image, Standard, IMAGE_FETCHES_PER_MINUTE};
+use crate::directory::images::not_modified;
 use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::extract::Query;
 use crate::families::Family;
+use crate::guards::{ClientAddr, UpstreamBudget};
+use crate::limits::EventKind;
+use crate::paging;
+use crate::projects::Project;
 use crate::query::text;
 use crate::AppState;
-
-/// Tokens per page.
-pub const PAGE: usize = 50;
 
 #[derive(Debug, Default, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
@@ -71,25 +77,19 @@ pub struct Collection {
     pub symbol: String,
 }
 
-/// The opaque cursor: where the last item of the page was acquired.
-fn encode_cursor(h: &Holding) -> String {
-    let (block, index, seq) = h.acquired;
-    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(format!("{block}.{index}.{seq}"))
+/// The opaque cursor: where the last item of the page was acquired (block, transaction
+/// index, seq).
+fn encode_cursor((block, index, seq): (i64, i64, i64)) -> String {
+    paging::encode(&format!("{block}.{index}.{seq}"))
 }
 
 fn decode_cursor(cursor: &str) -> Option<(i64, i64, i64)> {
-    let bytes = base64::engine::general_purpose::URL_SAFE_NO_PAD.decode(cursor).ok()?;
-    let text = std::str::from_utf8(&bytes).ok()?;
-    let number = |s: &str| s.parse::<i64>().ok().filter(|_| !s.is_empty() && s.len() <= 19 && s.bytes().all(|b| b.is_ascii_digit()));
+    let text = paging::decode(cursor)?;
     let mut parts = text.split('.');
-    let (block, index, seq) = (number(parts.next()?)?, number(parts.next()?)?, parts.next()?);
+    let (block, index, seq) = (paging::number(parts.next()?)?, paging::number(parts.next()?)?, parts.next()?);
     // seq is -1 for a transaction's own value, never an NFT; still parsed as the indexer stores it.
-    let seq = seq.strip_prefix('-').map_or_else(|| number(seq), |s| number(s).map(|n| -n))?;
+    let seq = seq.strip_prefix('-').map_or_else(|| paging::number(seq), |s| paging::number(s).map(|n| -n))?;
     parts.next().is_none().then_some((block, index, seq))
-}
-
-fn checksummed(address: &str) -> String {
-    address.parse::<alloy_primitives::Address>().map(|a| a.to_checksum(None)).unwrap_or_else(|_| address.to_owned())
 }
 
 /// A `chainId` parameter, checked, with its family when it is a known namespace.
@@ -100,11 +100,20 @@ fn chain_param(chain_id: &str, param: &str) -> ApiResult<(ChainId, Option<Family
 }
 
 /// The NFTs an account holds now on one EVM chain (ERC-721 and ERC-1155, from Sigil's history
-/// index), newest first, 50 a page, with their metadata and an image path on this server.
+/// index), newest first, up to 50 a page, with their metadata and an image path on this server.
+/// A page's missing metadata is fetched within the project's upstream budget (one call a
+/// token); what it does not cover shows the collection's name and no image until a later page.
 #[utoipa::path(get, path = "/v1/account/{address}/nfts", tag = "blockchain",
     params(("address" = String, Path, description = "The account's address (EVM: 40 hex, optional 0x, any case)"), NftsQuery, crate::query::ProjectQuery),
-    responses((status = 200, body = NftsResponse), (status = 400, body = crate::error::ErrorBody), (status = 403, body = crate::error::ErrorBody)))]
-pub async fn nfts(State(state): State<AppState>, Path(address): Path<String>, Query(query): Query<NftsQuery>) -> ApiResult<Json<NftsResponse>> {
+    responses((status = 200, body = NftsResponse), (status = 400, body = crate::error::ErrorBody), (status = 403, body = crate::error::ErrorBody),
+        (status = 429, body = crate::error::ErrorBody)))]
+pub async fn nfts(
+    State(state): State<AppState>,
+    Extension(project): Extension<Arc<Project>>,
+    _: UpstreamBudget,
+    Path(address): Path<String>,
+    Query(query): Query<NftsQuery>,
+) -> ApiResult<Json<NftsResponse>> {
     let chain_id = text(&query.chain_id).ok_or_else(|| ApiError::invalid_param("chainId", "required, e.g. eip155:1"))?;
     let (chain_id, family) = chain_param(chain_id, "chainId")?;
     let owner = match family {
@@ -117,19 +126,16 @@ pub async fn nfts(State(state): State<AppState>, Path(address): Path<String>, Qu
     let Some(chain) = chain.filter(|_| family == Some(Family::Evm)) else {
         return Ok(Json(NftsResponse { data: Vec::new(), next: None }));
     };
-    let transfers = store::nft_transfers(&state.db, &chain.id, &owner).await?;
-    let mut held: Vec<Holding> = super::holdings(&owner, &transfers).into_iter().filter(|h| before.is_none_or(|b| h.acquired < b)).collect();
-    let next = (held.len() > PAGE).then(|| {
-        held.truncate(PAGE);
-        encode_cursor(&held[PAGE - 1])
-    });
+    let (held, next) = super::holdings(&state.db, &chain.id, &owner, before).await?;
+    let next = next.map(encode_cursor);
     let mut contracts: Vec<String> = held.iter().map(|h| h.contract.clone()).collect();
     contracts.sort();
     contracts.dedup();
     let collections: std::collections::HashMap<String, (String, String)> =
         store::collections(&state.db, &chain.id, &contracts).await?.into_iter().map(|(a, n, s)| (a, (n, s))).collect();
     let wanted: Vec<(String, String, Option<Standard>)> = held.iter().map(|h| (h.contract.clone(), h.token_id.clone(), Some(h.standard))).collect();
-    let metadata = state.nfts.metadata(&state.db, &state.rpc, &chain.id, &wanted).await?;
+    let charge = |calls: usize| state.rpc.limiter.take(&project.id, calls, Instant::now()).is_ok();
+    let metadata = state.nfts.metadata(&state.db, &state.rpc, &chain.id, &wanted, charge).await?;
     let data = held
         .into_iter()
         .map(|h| {
@@ -161,21 +167,19 @@ const ERROR_CACHE_CONTROL: &str = "public, max-age=300";
 /// Nothing in a served image runs (SVG is drawn to PNG; this holds if one is opened on its own).
 const IMAGE_POLICY: &str = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
 
-/// Whether If-None-Match names `etag` (or `*`); weak validators compare equal.
-fn not_modified(headers: &HeaderMap, etag: &str) -> bool {
-    let Some(value) = headers.get(header::IF_NONE_MATCH).and_then(|v| v.to_str().ok()) else { return false };
-    value.split(',').map(|t| t.trim().trim_start_matches("W/")).any(|t| t == "*" || t == etag)
-}
-
 /// A token's image, fetched and kept by this server: PNG, JPEG, GIF or WebP as its metadata
-/// gives it, SVG drawn to PNG. Public like the directory's images (no project id needed).
+/// gives it, SVG drawn to PNG. Public like the directory's images (no project id needed); only
+/// for tokens the history index has seen moving (404 otherwise, nothing fetched), and a client
+/// may make `IMAGE_FETCHES_PER_MINUTE` requests a minute that fetch (answers kept are free).
 #[utoipa::path(get, path = "/v1/nft/image/{chainId}/{contract}/{tokenId}", tag = "blockchain",
     params(("chainId" = String, Path, description = "CAIP-2 id of an EVM chain"), ("contract" = String, Path, description = "The token contract (0x and 40 hex)"),
         ("tokenId" = String, Path, description = "The token id, decimal")),
     responses((status = 200, description = "The image", content_type = "image/*"), (status = 304, description = "Not modified"),
-        (status = 400, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody), (status = 502, body = crate::error::ErrorBody)))]
+        (status = 400, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody, description = "No such chain, a token the index has not seen, or no image"),
+        (status = 429, body = crate::error::ErrorBody), (status = 502, body = crate::error::ErrorBody)))]
 pub async fn nft_image(
     State(state): State<AppState>,
+    ClientAddr(client): ClientAddr,
     Path((chain_id, contract, token_id)): Path<(String, String, String)>,
     headers: HeaderMap,
 ) -> ApiResult<Response> {
@@ -190,8 +194,9 @@ pub async fn nft_image(
     let Some(chain) = state.rpc.chains().get(&parsed.to_string()).filter(|_| family == Some(Family::Evm)) else {
         return Err(ApiError::not_found(format!("No EVM chain {chain_id} on this server")));
     };
-    match state.nfts.image(&state.db, &state.rpc, &chain.id, &contract, &id.to_string()).await? {
-        Ok(Some(image)) => {
+    let charge = || state.limiter.check("nft-image", client, EventKind::Any, IMAGE_FETCHES_PER_MINUTE, Instant::now());
+    match state.nfts.image(&state.db, &state.rpc, &chain.id, &contract, &id.to_string(), charge).await? {
+        Image::Ready(image) => {
             let mut res = if not_modified(&headers, &image.etag) {
                 StatusCode::NOT_MODIFIED.into_response()
             } else {
@@ -209,8 +214,10 @@ pub async fn nft_image(
             }
             Ok(res)
         }
-        Ok(None) => Err(ApiError::not_found("This token has no image")),
-        Err(why) => {
+        Image::None => Err(ApiError::not_found("This token has no image")),
+        Image::NotIndexed => Err(ApiError::not_found(format!("No token {contract} #{id} in this server's index of {}", chain.id))),
+        Image::Busy(wait) => Err(ApiError::too_many_requests(wait)),
+        Image::Failed(why) => {
             let mut res = ApiError::new(StatusCode::BAD_GATEWAY, ErrorCode::UpstreamUnavailable, why).into_response();
             res.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static(ERROR_CACHE_CONTROL));
             Ok(res)
@@ -224,8 +231,8 @@ mod tests {
 
     #[test]
     fn cursors_round_trip_and_refuse_anything_else() {
-        let h = Holding { standard: Standard::Erc721, contract: String::new(), token_id: String::new(), amount: U256::from(1), acquired: (12, 3, 4097) };
-        assert_eq!(decode_cursor(&encode_cursor(&h)), Some((12, 3, 4097)));
+        assert_eq!(decode_cursor(&encode_cursor((12, 3, 4097))), Some((12, 3, 4097)));
+        assert_eq!(decode_cursor(&encode_cursor((12, 3, -1))), Some((12, 3, -1)));
         for bad in ["", "abc", "MTIz", "MS4yLjMuNA", "LTEuMi4z", "MS4rMi4z"] {
             assert_eq!(decode_cursor(bad), None, "{bad}");
         }

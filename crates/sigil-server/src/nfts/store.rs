@@ -7,49 +7,119 @@ use sqlx::Row;
 
 use crate::db::Db;
 
-/// One ERC-721 or ERC-1155 transfer touching an address, in chain order.
+/// One ERC-1155 transfer touching an address.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NftTransfer {
-    /// "erc721" or "erc1155".
-    pub kind: String,
     pub contract: String,
     pub token_id: String,
     pub sender: String,
     pub recipient: String,
     /// A count, decimal.
     pub amount: String,
-    /// (block, transaction index, seq): the transfer's place in the chain.
-    pub at: (i64, i64, i64),
 }
 
-/// Every NFT transfer to or from `address` on `chain`, oldest first: the address's appearances
-/// (one index range) joined to their transactions' transfers.
-pub async fn nft_transfers(db: &Db, chain: &str, address: &str) -> Result<Vec<NftTransfer>, sqlx::Error> {
+/// A token an address may hold: an ERC-721 whose latest transfer touching the address is to
+/// it (held), or an ERC-1155 it received (held if it received more than it sent).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Candidate {
+    /// "erc721" or "erc1155".
+    pub kind: String,
+    pub contract: String,
+    pub token_id: String,
+    /// Where the address last received it: (block, transaction index, seq).
+    pub acquired: (i64, i64, i64),
+}
+
+/// At most `limit` of `address`'s candidates on `chain` acquired before `before`, newest
+/// acquisition first. One statement: the address's appearances (one index range) joined to
+/// their transactions' NFT transfers, ranked per token (an ERC-1155's receipts ranked apart from
+/// its sends, so its first row is its last receipt).
+pub async fn candidates(db: &Db, chain: &str, address: &str, before: Option<(i64, i64, i64)>, limit: usize) -> Result<Vec<Candidate>, sqlx::Error> {
+    let (block, index, seq) = before.unwrap_or((i64::MAX, i64::MAX, i64::MAX));
     let rows = sqlx::query(
-        "SELECT tr.kind, tr.token, tr.token_id, tr.sender, tr.recipient, tr.amount, a.block, a.tx_index, tr.seq \
-         FROM history_appearances a JOIN history_transfers tr ON tr.chain = a.chain AND tr.hash = a.hash \
-         WHERE a.chain = $1 AND a.address = $2 AND tr.kind IN ('erc721', 'erc1155') AND (tr.sender = $3 OR tr.recipient = $4) \
-         ORDER BY a.block, a.tx_index, tr.seq",
+        "SELECT kind, token, token_id, block, tx_index, seq FROM ( \
+           SELECT tr.kind, tr.token, tr.token_id, tr.recipient, a.block, a.tx_index, tr.seq, \
+             ROW_NUMBER() OVER (PARTITION BY tr.kind, tr.token, tr.token_id, \
+               CASE WHEN tr.kind = 'erc1155' AND tr.recipient <> $1 THEN 1 ELSE 0 END \
+               ORDER BY a.block DESC, a.tx_index DESC, tr.seq DESC) AS rn \
+           FROM history_appearances a JOIN history_transfers tr ON tr.chain = a.chain AND tr.hash = a.hash \
+           WHERE a.chain = $2 AND a.address = $3 AND tr.kind IN ('erc721', 'erc1155') AND (tr.sender = $4 OR tr.recipient = $5) \
+         ) ranked \
+         WHERE rn = 1 AND recipient = $6 \
+           AND (block < $7 OR (block = $8 AND (tx_index < $9 OR (tx_index = $10 AND seq < $11)))) \
+         ORDER BY block DESC, tx_index DESC, seq DESC LIMIT $12",
     )
+    .bind(address)
     .bind(chain)
     .bind(address)
     .bind(address)
     .bind(address)
+    .bind(address)
+    .bind(block)
+    .bind(block)
+    .bind(index)
+    .bind(index)
+    .bind(seq)
+    .bind(limit as i64)
     .fetch_all(db)
     .await?;
     rows.iter()
         .map(|r| {
-            Ok(NftTransfer {
+            Ok(Candidate {
                 kind: r.try_get("kind")?,
+                contract: r.try_get("token")?,
+                token_id: r.try_get("token_id")?,
+                acquired: (r.try_get("block")?, r.try_get("tx_index")?, r.try_get("seq")?),
+            })
+        })
+        .collect()
+}
+
+/// `address`'s ERC-1155 transfers of `tokens` (contract, id) on `chain`, token by token, at
+/// most `limit` rows: amounts are decimal text of up to 78 digits, which neither database sums
+/// exactly in the same SQL, so they are added up by the caller.
+pub async fn erc1155_transfers(db: &Db, chain: &str, address: &str, tokens: &[(String, String)], limit: usize) -> Result<Vec<NftTransfer>, sqlx::Error> {
+    if tokens.is_empty() {
+        return Ok(Vec::new());
+    }
+    let pairs = (0..tokens.len()).map(|i| format!("(tr.token = ${} AND tr.token_id = ${})", 6 + 2 * i, 7 + 2 * i)).collect::<Vec<_>>().join(" OR ");
+    let sql = format!(
+        "SELECT tr.token, tr.token_id, tr.sender, tr.recipient, tr.amount \
+         FROM history_appearances a JOIN history_transfers tr ON tr.chain = a.chain AND tr.hash = a.hash \
+         WHERE a.chain = $1 AND a.address = $2 AND tr.kind = 'erc1155' AND (tr.sender = $3 OR tr.recipient = $4) AND ({pairs}) \
+         ORDER BY tr.token, tr.token_id LIMIT $5"
+    );
+    let mut q = sqlx::query(&sql).bind(chain).bind(address).bind(address).bind(address).bind(limit as i64);
+    for (contract, id) in tokens {
+        q = q.bind(contract).bind(id);
+    }
+    q.fetch_all(db)
+        .await?
+        .iter()
+        .map(|r| {
+            Ok(NftTransfer {
                 contract: r.try_get("token")?,
                 token_id: r.try_get("token_id")?,
                 sender: r.try_get("sender")?,
                 recipient: r.try_get("recipient")?,
                 amount: r.try_get("amount")?,
-                at: (r.try_get("block")?, r.try_get("tx_index")?, r.try_get("seq")?),
             })
         })
         .collect()
+}
+
+/// Whether the history index has an ERC-721 or ERC-1155 transfer of (`contract`, `token_id`)
+/// on `chain`: the tokens whose metadata and image this server fetches (index
+/// history_transfers_token, migrations/0012_nft_token_index.sql).
+pub async fn indexed(db: &Db, chain: &str, contract: &str, token_id: &str) -> Result<bool, sqlx::Error> {
+    let row =
+        sqlx::query("SELECT 1 AS found FROM history_transfers WHERE chain = $1 AND token = $2 AND token_id = $3 AND kind IN ('erc721', 'erc1155') LIMIT 1")
+            .bind(chain)
+            .bind(contract)
+            .bind(token_id)
+            .fetch_optional(db)
+            .await?;
+    Ok(row.is_some())
 }
 
 /// A collection's name and symbol as the indexer read them (ERC-1155 contracts often have none).
@@ -73,6 +143,9 @@ pub struct MetadataRow {
     pub token_id: String,
     pub name: Option<String>,
     pub description: Option<String>,
+    /// The image's URI as the metadata gives it, whole (a data: URI can be as long as the
+    /// metadata's size limit); never served. (migrations/0011_nfts.sql calls it "shortened": it
+    /// is not, and that shipped file is left as it is, sqlx checking its checksum.)
     pub image_uri: Option<String>,
     pub error: Option<String>,
     /// Unix milliseconds.
