@@ -250,10 +250,7 @@ mod tests {
 
     #[tokio::test]
     async fn drawings_hold_their_permit_past_the_deadline() {
-        let svg = format!(
-            r#"<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8">{}</svg>"#,
-            "<rect width='8' height='8' fill='red'/>".repeat(2000)
-        );
+        let svg = format!(r#"<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8">{}</svg>"#, "<rect width='8' height='8' fill='red'/>".repeat(2000));
         let drawings = Arc::new(Semaphore::new(1));
         let fetched = Fetched { bytes: svg.into_bytes(), declared: SVG.into() };
         let result = prepare_blocking(fetched, drawings.clone(), std::time::Duration::from_millis(1)).await;
