@@ -8,10 +8,10 @@ use std::sync::Arc;
 
 use axum::extract::{Path, State};
 use axum::{Extension, Json};
-use base64::Engine;
 use serde::{Deserialize, Serialize};
 use sigil_core::amount;
 use sigil_core::caip::ChainId;
+use sigil_core::evm::checksummed;
 use utoipa::{IntoParams, ToSchema};
 
 use super::store::{self, Kind, TokenRow, TransferRow, TxRow};
@@ -19,6 +19,7 @@ use crate::chains::ChainConfig;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::Query;
 use crate::families::Family;
+use crate::paging;
 use crate::projects::Project;
 use crate::query::text;
 use crate::AppState;
@@ -137,26 +138,15 @@ pub struct Quantity {
     pub numeric: String,
 }
 
-/// An opaque cursor of the area (EVM and Solana): `text`, base64url.
-pub(super) fn encode_cursor_text(text: &str) -> String {
-    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(text)
-}
-
-/// The text a cursor of the area holds; None when it is not base64url of UTF-8.
-pub(super) fn decode_cursor_text(cursor: &str) -> Option<String> {
-    String::from_utf8(base64::engine::general_purpose::URL_SAFE_NO_PAD.decode(cursor).ok()?).ok()
-}
-
 /// The opaque cursor: the (block, transaction index) the next page starts below.
 fn encode_cursor(tx: &TxRow) -> String {
-    encode_cursor_text(&format!("{}.{}", tx.block, tx.tx_index))
+    paging::encode(&format!("{}.{}", tx.block, tx.tx_index))
 }
 
 fn decode_cursor(cursor: &str) -> Option<(i64, i64)> {
-    let text = decode_cursor_text(cursor)?;
+    let text = paging::decode(cursor)?;
     let (block, index) = text.split_once('.')?;
-    let number = |s: &str| s.parse::<i64>().ok().filter(|n| *n >= 0 && s.bytes().all(|b| b.is_ascii_digit()));
-    Some((number(block)?, number(index)?))
+    Some((paging::number(block)?, paging::number(index)?))
 }
 
 /// Unix seconds as RFC 3339 in UTC (days to a civil date: Howard Hinnant's algorithm).
@@ -172,10 +162,6 @@ pub fn rfc3339(secs: i64) -> String {
     let month = if mp < 10 { mp + 3 } else { mp - 9 };
     let year = yoe + era * 400 + i64::from(month <= 2);
     format!("{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z", rem / 3600, rem % 3600 / 60, rem % 60)
-}
-
-fn checksummed(address: &str) -> String {
-    address.parse::<alloy_primitives::Address>().map(|a| a.to_checksum(None)).unwrap_or_else(|_| address.to_owned())
 }
 
 /// A token's icon as balances give it (`token` None: the chain's coin): the coin's and listed

@@ -14,12 +14,11 @@ use futures::{StreamExt, TryStreamExt};
 use serde_json::{json, Value};
 use sigil_core::amount;
 
-use super::routes::{
-    decode_cursor_text, encode_cursor_text, icon, rfc3339, FungibleInfo, HistoryResponse, HistoryTransaction, Metadata, Quantity, Transfer, Url, PAGE,
-};
+use super::routes::{icon, rfc3339, FungibleInfo, HistoryResponse, HistoryTransaction, Metadata, Quantity, Transfer, Url, PAGE};
 use crate::chains::ChainConfig;
 use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::guards::UpstreamBudget;
+use crate::paging;
 use crate::projects::Project;
 use crate::rpc::jsonrpc::Reply;
 use crate::AppState;
@@ -29,12 +28,12 @@ const CONCURRENCY: usize = 8;
 
 /// The opaque cursor: the last listed signature, base64url.
 pub fn encode_cursor(signature: &str) -> String {
-    encode_cursor_text(signature)
+    paging::encode(signature)
 }
 
 /// The signature a cursor names, when it is a cursor this server gave (a 64-byte base58 signature).
 pub fn decode_cursor(cursor: &str) -> Option<String> {
-    let signature = decode_cursor_text(cursor)?;
+    let signature = paging::decode(cursor)?;
     (bs58::decode(&signature).into_vec().ok()?.len() == 64).then_some(signature)
 }
 
