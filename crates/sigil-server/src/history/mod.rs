@@ -8,7 +8,8 @@
 //! of the last `reorg_depth` blocks are kept: when the next block's parent is not the stored one,
 //! the rows above the fork are deleted and read again. Several processes on one database share
 //! the work through a lease per chain: one indexes it, another takes over once the lease
-//! expires, all serve.
+//! expires (at once when the holder stops: it gives the lease up), all serve. A panicking
+//! indexer is restarted after a back-off.
 //!
 //! Solana chains need no indexer: their node lists an address's signatures itself, and the
 //! route reads each page from it (solana.rs).
