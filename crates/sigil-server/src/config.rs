@@ -346,7 +346,7 @@ grouped_settings! {
         /// Transaction history: the indexer of each configured EVM chain (a chain opts out, or
         /// names its first block, with `history` in the chains file).
         history: HistorySettings {
-            /// Index the history of the configured EVM chains.
+            /// Index the history of the configured EVM chains and serve history and NFTs (off: empty on every chain).
             #[arg(value_name = "BOOL", num_args = 0..=1, default_missing_value = "true")]
             enabled <- history_enabled: bool = "true", env "SIGIL_HISTORY_ENABLED";
             /// Blocks whose hashes are kept to follow a reorganisation back (1..=1000).
