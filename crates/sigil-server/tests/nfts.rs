@@ -372,6 +372,17 @@ async fn holdings_metadata_and_images(backend: Backend) {
     left.retain(|i| *i != id(BADGE, 2));
     assert_eq!(items.iter().map(|i| i["id"].as_str().unwrap().to_owned()).collect::<Vec<_>>(), left);
     assert_eq!(by_token(&items, ITEMS, 1)["amount"], "3");
+    // All of an ERC-1155 sent away: gone from the list (received 5, sent 2 + 3), the other's 5.
+    let args = DynSolValue::Tuple(vec![address(OWNER), address(YOU), uint(1), uint(3), DynSolValue::Bytes(vec![])]).abi_encode_params();
+    send(a, OWNER, ITEMS, format!("0xf242432a{}", alloy_primitives::hex::encode(args))).await;
+    let (theirs, _) = node.wait_for(YOU, &[id(ITEMS, 1), id(BADGE, 2)]).await;
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while node.all(YOU).await.0[0]["amount"] != "5" {
+        assert!(Instant::now() < deadline, "{theirs:?}");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    left.retain(|i| *i != id(ITEMS, 1));
+    node.wait_for(OWNER, &left).await;
 
     // Bad input: 400s naming the parameter; a chain not indexed is empty.
     for (url, param) in [
@@ -433,4 +444,44 @@ async fn private_hosts_refused(backend: Backend) {
     node.server.stop().await.unwrap();
 }
 
-both_backends!(holdings_metadata_and_images, private_hosts_refused);
+/// The holdings route takes the project's upstream budget: one call for the page, one more for
+/// each token whose metadata it fetches. At 1 a second nothing is left for metadata (names fall
+/// back, no images, nothing fetched), and a second page at once is 429.
+async fn metadata_within_the_budget(backend: Backend) {
+    let dir = tempfile::tempdir().unwrap();
+    let anvil = Anvil::start();
+    let deployed = deploy_devchain(&anvil.url);
+    let (gateway, hits) = start_metadata_server().await;
+    let a = &anvil.url;
+    let Some(node) = start(backend, &dir, |url| {
+        let mut c = config(url, a, &deployed, gateway, true);
+        c.rpc.requests_per_second = 1;
+        c
+    })
+    .await
+    else {
+        return;
+    };
+    let want = vec![id(ITEMS, 1), id(BADGE, 2), id(BADGE, 1)];
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let items = loop {
+        tokio::time::sleep(Duration::from_millis(1100)).await;
+        let (status, body) = node.get(&node.nfts_url(OWNER, "")).await;
+        assert_eq!(status, 200, "{body}");
+        let items = body["data"].as_array().unwrap().clone();
+        if items.iter().map(|i| i["id"].as_str().unwrap().to_owned()).collect::<Vec<_>>() == want {
+            break items;
+        }
+        assert!(Instant::now() < deadline, "{body}");
+    };
+    for (item, name) in items.iter().zip(["#1", "Sigil Badge #2", "Sigil Badge #1"]) {
+        assert_eq!((&item["name"], &item["image"]), (&json!(name), &Value::Null), "{item}");
+    }
+    assert_eq!(hits.load(Ordering::SeqCst), 0, "no metadata fetched beyond the budget");
+    let res = reqwest::get(node.nfts_url(OWNER, "")).await.unwrap();
+    assert_eq!(res.status(), 429);
+    assert!(res.headers().contains_key(header::RETRY_AFTER));
+    node.server.stop().await.unwrap();
+}
+
+both_backends!(holdings_metadata_and_images, private_hosts_refused, metadata_within_the_budget);
