@@ -74,6 +74,8 @@ pub struct Shared {
     pub limiter: Arc<limits::PerMinute>,
     pub rpc: Arc<rpc::Rpc>,
     pub balance_cache: Arc<account::routes::BalanceCache>,
+    /// Recent history pages (history::routes::PageCache).
+    pub history_pages: Arc<history::routes::PageCache>,
     pub identity_cache: Arc<identity::IdentityCache>,
     pub projects: Arc<projects::ProjectCache>,
     pub directory: Arc<directory::snapshot::Directory>,
@@ -109,6 +111,7 @@ impl AppState {
             limiter: Default::default(),
             rpc,
             balance_cache: Arc::new(cache::TtlCache::new(account::routes::BALANCE_TTL, account::routes::CACHE_MAX)),
+            history_pages: Arc::new(cache::TtlCache::new(history::routes::PAGE_TTL, history::routes::PAGE_CACHE_MAX)),
             identity_cache: Arc::new(cache::TtlCache::new(identity::IDENTITY_TTL, identity::CACHE_MAX)),
             projects: Default::default(),
             directory,

@@ -27,6 +27,16 @@ use crate::AppState;
 /// Transactions per page.
 pub const PAGE: i64 = 20;
 
+/// How long a page stays in the page cache. What this process indexes takes effect at once
+/// (the key holds its count of index writes); another process's writes within this long.
+pub const PAGE_TTL: std::time::Duration = std::time::Duration::from_secs(5);
+pub const PAGE_CACHE_MAX: usize = 10_000;
+
+/// Recent EVM pages by (this process's index writes, project, chain, address, cursor,
+/// includeSpam): a page is two indexed queries, and an Activity tab asks the same first page
+/// again while a send is pending.
+pub type PageCache = crate::cache::TtlCache<(u64, String, String, String, String, bool), HistoryResponse>;
+
 #[derive(Debug, Default, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct HistoryQuery {
@@ -43,14 +53,14 @@ pub struct HistoryQuery {
     pub include_spam: Option<bool>,
 }
 
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct HistoryResponse {
     pub data: Vec<HistoryTransaction>,
     /// The cursor of the next page; null on the last.
     pub next: Option<String>,
 }
 
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct HistoryTransaction {
     /// CAIP-2 chain id and transaction hash: eip155:1:0x...
     pub id: String,
@@ -58,7 +68,7 @@ pub struct HistoryTransaction {
     pub transfers: Vec<Transfer>,
 }
 
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Metadata {
     /// RFC 3339, UTC, from the block's timestamp.
@@ -78,13 +88,13 @@ pub struct Metadata {
     pub spam: Option<Spam>,
 }
 
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct Spam {
     /// zero-value or lookalike.
     pub reason: String,
 }
 
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct Transfer {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub fungible_info: Option<FungibleInfo>,
@@ -102,37 +112,37 @@ pub struct Transfer {
     pub recipient: String,
 }
 
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct FungibleInfo {
     pub name: String,
     pub symbol: String,
     pub icon: Url,
 }
 
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct NftInfo {
     pub name: String,
     pub content: NftContent,
     pub flags: NftFlags,
 }
 
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct NftContent {
     pub preview: Url,
     pub detail: Url,
 }
 
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct NftFlags {
     pub is_spam: bool,
 }
 
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct Url {
     pub url: String,
 }
 
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct Quantity {
     /// Exact amount in whole tokens (NFTs: a count), as a decimal string.
     pub numeric: String,
@@ -240,7 +250,12 @@ pub async fn history(
     }
     let before = text(&query.cursor).map(|c| decode_cursor(c).ok_or_else(|| ApiError::invalid_param("cursor", "not a cursor this server gave"))).transpose()?;
     let Some(chain) = state.rpc.chains().get(&parsed.to_string()).filter(|c| super::is_indexed(c)) else { return empty() };
-    let mut rows = store::page(&state.db, &chain.id, &owner, before, query.include_spam.unwrap_or(false), PAGE + 1).await?;
+    let include_spam = query.include_spam.unwrap_or(false);
+    let key = (store::writes(), project.id.clone(), chain.id.clone(), owner.clone(), text(&query.cursor).unwrap_or("").to_owned(), include_spam);
+    if let Some(page) = state.history_pages.get(&key) {
+        return Ok(Json(page));
+    }
+    let mut rows = store::page(&state.db, &chain.id, &owner, before, include_spam, PAGE + 1).await?;
     let next = (rows.len() as i64 > PAGE).then(|| {
         rows.truncate(PAGE as usize);
         encode_cursor(&rows[rows.len() - 1].1)
@@ -278,7 +293,9 @@ pub async fn history(
             }
         })
         .collect();
-    Ok(Json(HistoryResponse { data, next }))
+    let page = HistoryResponse { data, next };
+    state.history_pages.put(key, page.clone());
+    Ok(Json(page))
 }
 
 #[cfg(test)]

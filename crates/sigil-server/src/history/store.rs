@@ -220,6 +220,18 @@ fn insert_sql(head: &str, cols: usize, rows: usize) -> String {
     sql
 }
 
+/// Index writes this process has committed (batches and rewinds), on any chain: the history
+/// route's page cache keys on it, so a page this process has changed is never served from it.
+static WRITES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+pub fn writes() -> u64 {
+    WRITES.load(std::sync::atomic::Ordering::Acquire)
+}
+
+fn wrote() {
+    WRITES.fetch_add(1, std::sync::atomic::Ordering::AcqRel);
+}
+
 /// Writes a batch and moves the cursor past it, in one transaction; false when this writer
 /// may no longer write (nothing is written then).
 pub async fn write_batch(db: &Db, w: &Writer<'_>, batch: &Batch, keep_blocks: i64) -> Result<bool, sqlx::Error> {
@@ -266,6 +278,7 @@ pub async fn write_batch(db: &Db, w: &Writer<'_>, batch: &Batch, keep_blocks: i6
     }
     sqlx::query("DELETE FROM history_blocks WHERE chain = $1 AND number <= $2").bind(chain).bind(batch.to - keep_blocks).execute(&mut *tx).await?;
     tx.commit().await?;
+    wrote();
     Ok(true)
 }
 
@@ -282,6 +295,7 @@ pub async fn rewind(db: &Db, w: &Writer<'_>, from: i64, fork: i64) -> Result<boo
     }
     sqlx::query("DELETE FROM history_blocks WHERE chain = $1 AND number > $2").bind(w.chain).bind(fork).execute(&mut *tx).await?;
     tx.commit().await?;
+    wrote();
     Ok(true)
 }
 
