@@ -130,6 +130,8 @@ describe('sats-connect wallets through the core client', () => {
   it("sends bitcoin through the wallet's own sendTransfer (the wallet picks inputs and fee); a wallet without it is offered no send", async () => {
     const { id, calls } = satsProvider()
     const client = setup()
+    // No Bitcoin wallet connected yet: nothing to send with (and no throw: the Account view asks).
+    expect(canSend(client, 'bip122')).toBe(false)
     await client.connect(`sats-connect:${id}`)
     expect(canSend(client, 'bip122')).toBe(true)
     const provider = client.getProvider('bip122') as BitcoinProvider

@@ -50,7 +50,7 @@ export function bitcoinAdapter(options: BitcoinAdapterOptions = {}): BitcoinAdap
     },
     signMessage: (provider, message, address) => provider.signMessage({ address, message, protocol: options.signInProtocol ?? 'bip322' }),
     // A payment in bitcoin where the wallet can make one itself (it picks the inputs and the fee).
-    sendsWith: (provider) => typeof provider.sendTransfer === 'function',
+    sendsWith: (provider) => typeof provider?.sendTransfer === 'function',
     sendTransfer(provider, { to, amount, token }) {
       if (token || !provider.sendTransfer) throw new UnsupportedChainError('bip122')
       return provider.sendTransfer({ to, amount })

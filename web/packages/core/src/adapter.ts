@@ -103,8 +103,8 @@ export interface ChainAdapter<Provider = unknown> {
   sendNft?(provider: Provider, transfer: NftTransfer): Promise<string>
   /** About what sending the NFT costs in the network's own currency (as `transferFee`); undefined when it cannot say. */
   nftTransferFee?(provider: Provider, transfer: NftTransfer): Promise<TransferFee | undefined>
-  /** Whether the connected wallet can send (some of a family's wallets cannot); taken as yes without it. */
-  sendsWith?(provider: Provider): boolean
+  /** Whether the connected wallet can send (some of a family's wallets cannot; none is connected: undefined); taken as yes without it. */
+  sendsWith?(provider: Provider | undefined): boolean
   /**
    * About what sending `transfer` costs in the network's own currency (smallest units), kept
    * back when the balance is checked before signing; undefined when it cannot say.
