@@ -18,6 +18,7 @@ import type { Messages } from '@sigil/core/messages'
 import { useEffect, useId, useMemo, useRef, useState } from 'react'
 import { useMessages, useModal, useStore } from '../../context.js'
 import { RemoteImage } from '../../ui.js'
+import { useNextPageOnScroll } from '../../next-page.js'
 
 type M = Messages['ui']['activity']
 
@@ -72,21 +73,8 @@ export function ActivityList() {
     return () => clearInterval(timer)
   }, [client, polling])
 
-  // The end of the list scrolling into view asks for the next page; observing again after each
-  // page fires again while the end is still in view.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: rows.length: observe again once a page arrived
-  useEffect(() => {
-    const target = sentinel.current
-    if (!target || !more || loading || typeof IntersectionObserver === 'undefined') return
-    const observer = new IntersectionObserver(
-      (records) => {
-        if (records.some((r) => r.isIntersecting)) void fetchActivity(client, { next: true })
-      },
-      { root: scrollRef.current, rootMargin: '0px 0px 120px 0px' },
-    )
-    observer.observe(target)
-    return () => observer.disconnect()
-  }, [client, more, loading, rows.length])
+  // The end of the list scrolling into view asks for the next page.
+  useNextPageOnScroll(sentinel, scrollRef, more && !loading, rows.length, () => void fetchActivity(client, { next: true }))
 
   const toggle = (
     <button

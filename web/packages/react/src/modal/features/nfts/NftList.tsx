@@ -2,6 +2,7 @@ import type { SigilState } from '@sigil/core'
 import { activeNftAccount, fetchNfts, nftsState, type Nft } from '@sigil/core/nfts'
 import { useEffect, useMemo, useRef, type ReactNode } from 'react'
 import { useMessages, useModal, useStore } from '../../context.js'
+import { useNextPageOnScroll } from '../../next-page.js'
 import { Icons } from '../../ui.js'
 import { NftImage } from './NftImage.js'
 import { NftStyles } from './styles.js'
@@ -41,19 +42,7 @@ export function NftList() {
 
   // The end of the grid scrolling into view asks for the next page (not again after a failure:
   // that waits for 'Try again').
-  // biome-ignore lint/correctness/useExhaustiveDependencies: items.length: observe again once a page arrived
-  useEffect(() => {
-    const target = sentinel.current
-    if (!target || !more || loading || status === 'failed' || typeof IntersectionObserver === 'undefined') return
-    const observer = new IntersectionObserver(
-      (records) => {
-        if (records.some((r) => r.isIntersecting)) void fetchNfts(client, { next: true })
-      },
-      { root: scrollRef.current, rootMargin: '0px 0px 120px 0px' },
-    )
-    observer.observe(target)
-    return () => observer.disconnect()
-  }, [client, more, loading, status, items.length])
+  useNextPageOnScroll(sentinel, scrollRef, more && !loading && status !== 'failed', items.length, () => void fetchNfts(client, { next: true }))
 
   const refresh = (
     <div className="tokens-head">
