@@ -3,11 +3,12 @@
  * chain, a page at a time (spec sections 4, 5, 7 and 8), with the session's pending sends
  * merged in until the server lists them.
  */
+import { activeCaipAccount, activeNetwork } from '../../active-account.js'
 import type { SigilClient } from '../../client.js'
 import { featureErrors } from '../../messages/features.js'
 import { isUnsupportedNetwork } from '../../networks.js'
 import { showError } from '../../notification.js'
-import type { SigilState, SigilStore } from '../../store.js'
+import type { SigilStore } from '../../store.js'
 import { createHistoryClient, type HistoryClient } from './api.js'
 import { activityOf, initialActivityState, type ActivityState, type PendingTransaction, type Transaction, type TransactionTransfer } from './state.js'
 
@@ -46,12 +47,7 @@ function historyApi(client: SigilClient): HistoryClient {
 }
 
 /** The active account as CAIP-10 (`eip155:1:0x…`), the key of its list; undefined without an address. */
-export function activeActivityAccount(state: SigilState): string | undefined {
-  const chain = state.chains[state.activeNamespace]
-  const address = chain?.account.address
-  const network = chain?.network.caipNetwork ?? state.activeCaipNetwork
-  return address ? `${network.caipNetworkId}:${address}` : undefined
-}
+export const activeActivityAccount = activeCaipAccount
 
 const setActivity = (store: SigilStore, update: (activity: ActivityState) => Partial<ActivityState>) =>
   store.setState((state) => {
@@ -85,7 +81,7 @@ export async function fetchActivity(client: SigilClient, params: FetchActivityPa
   const { store } = client
   const state = store.getState()
   const account = activeActivityAccount(state)
-  const network = state.chains[state.activeNamespace]?.network.caipNetwork ?? state.activeCaipNetwork
+  const network = activeNetwork(state)
   if (!account) {
     setActivity(store, () => ({ account: undefined, transactions: [], next: undefined, status: 'idle', showSpam: false }))
     return

@@ -5,6 +5,7 @@
  * a whole amount up to what is held, the fee quoted and checked, then the transaction, a pending
  * Activity entry and the holdings asked for again. Loaded with the NFT views, never with the page.
  */
+import { activeCaipAccount, activeNetwork } from '../../active-account.js'
 import type { NftTransfer, TransferFee } from '../../adapter.js'
 import type { SigilClient } from '../../client.js'
 import { providerOf } from '../../connection.js'
@@ -12,7 +13,6 @@ import { NotConnectedError, toSigilError, type SigilError, type UserRejectedRequ
 import { isUnsupportedNetwork } from '../../networks.js'
 import { pushView, replaceView } from '../../router.js'
 import type { RouteEntry, SigilState, SigilStore, ViewParams } from '../../store.js'
-import type { CaipNetwork } from '../../types.js'
 import { addPendingTransaction } from '../activity/state.js'
 import {
   formatFee,
@@ -44,13 +44,8 @@ function nftApi(client: SigilClient): NftClient {
   return api
 }
 
-const activeNetwork = (state: SigilState): CaipNetwork => state.chains[state.activeNamespace]?.network.caipNetwork ?? state.activeCaipNetwork
-
 /** The active account as CAIP-10 (`eip155:1:0x…`), the key of its list; undefined without an address. */
-export function activeNftAccount(state: SigilState): string | undefined {
-  const address = state.chains[state.activeNamespace]?.account.address
-  return address ? `${activeNetwork(state).caipNetworkId}:${address}` : undefined
-}
+export const activeNftAccount = activeCaipAccount
 
 /** Whether the active family has NFTs the modal lists and sends: its adapter can send them (EVM). */
 export function nftsSupported(client: SigilClient): boolean {
