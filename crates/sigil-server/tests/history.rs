@@ -32,9 +32,24 @@ async fn rpc(anvil: &str, method: &str, params: Value) -> Value {
     res["result"].clone()
 }
 
-/// Sends a transaction from one of anvil's unlocked accounts (mined at once); its hash.
+/// Sends a transaction from one of anvil's unlocked accounts; its hash, once mined. anvil mines
+/// each at once, but its receipt may follow the answer: waiting also keeps one per block.
 async fn send(anvil: &str, tx: Value) -> String {
-    rpc(anvil, "eth_sendTransaction", json!([tx])).await.as_str().unwrap().to_lowercase()
+    let hash = rpc(anvil, "eth_sendTransaction", json!([tx])).await.as_str().unwrap().to_lowercase();
+    receipt(anvil, &hash).await;
+    hash
+}
+
+async fn receipt(anvil: &str, hash: &str) -> Value {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let receipt = rpc(anvil, "eth_getTransactionReceipt", json!([hash])).await;
+        if !receipt.is_null() {
+            return receipt;
+        }
+        assert!(Instant::now() < deadline, "no receipt for {hash}");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
 }
 
 async fn pay(anvil: &str, from: &str, to: &str, wei: u128) -> String {
@@ -69,8 +84,7 @@ async fn deploy_token(anvil: &str, from: &str, name: &str, symbol: &str, decimal
     .abi_encode_params();
     let data = format!("{}{}", artifact["bytecode"].as_str().unwrap(), alloy_primitives::hex::encode(args));
     let hash = send(anvil, json!({"from": from, "data": data})).await;
-    let receipt = rpc(anvil, "eth_getTransactionReceipt", json!([hash])).await;
-    receipt["contractAddress"].as_str().unwrap().to_owned()
+    receipt(anvil, &hash).await["contractAddress"].as_str().unwrap().to_owned()
 }
 
 /// A server on an existing database (several may share one).
@@ -198,8 +212,7 @@ async fn api_shape_values_spam_and_paging(backend: Backend) {
 
     // After the start: a reverted call (its gas given, so anvil mines it) and 22 payments.
     let failed = send(a, json!({"from": ME, "to": sgl, "gas": "0x30000", "data": erc20_call("a9059cbb", YOU, units(1_000_000, 18))})).await;
-    let receipt = rpc(a, "eth_getTransactionReceipt", json!([failed])).await;
-    assert_eq!(receipt["status"], "0x0");
+    assert_eq!(receipt(a, &failed).await["status"], "0x0");
     mine.push(failed.clone());
     for i in 0..22u128 {
         mine.push(pay(a, ME, YOU, 1_000_000_000_000 + i).await);
