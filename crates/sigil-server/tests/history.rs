@@ -74,6 +74,11 @@ fn units(whole: u64, decimals: u8) -> U256 {
 
 /// Deploys another SigilToken (devchain/build, built by the deployment) as `from`.
 async fn deploy_token(anvil: &str, from: &str, name: &str, symbol: &str, decimals: u8) -> String {
+    deploy_token_tx(anvil, from, name, symbol, decimals).await.0
+}
+
+/// `deploy_token`, and the hash of the transaction that created it.
+async fn deploy_token_tx(anvil: &str, from: &str, name: &str, symbol: &str, decimals: u8) -> (String, String) {
     let artifact: Value = serde_json::from_str(&std::fs::read_to_string(common::repo_root().join("devchain/build/SigilToken.json")).unwrap()).unwrap();
     let args = DynSolValue::Tuple(vec![
         DynSolValue::String(name.into()),
@@ -84,7 +89,7 @@ async fn deploy_token(anvil: &str, from: &str, name: &str, symbol: &str, decimal
     .abi_encode_params();
     let data = format!("{}{}", artifact["bytecode"].as_str().unwrap(), alloy_primitives::hex::encode(args));
     let hash = send(anvil, json!({"from": from, "data": data})).await;
-    receipt(anvil, &hash).await["contractAddress"].as_str().unwrap().to_owned()
+    (receipt(anvil, &hash).await["contractAddress"].as_str().unwrap().to_owned(), hash)
 }
 
 /// A server on an existing database (several may share one).
@@ -458,8 +463,89 @@ async fn one_indexer_per_chain_and_a_takeover(backend: Backend) {
     two.server.stop().await.unwrap();
 }
 
+/// A node in front of `anvil` that has no trace_filter (like geth): the indexer reads its
+/// blocks one by one. Everything else is passed through.
+async fn without_trace_filter(anvil: &str) -> String {
+    use axum::{body::Bytes, routing::post, Router};
+    let anvil = anvil.to_owned();
+    let app = Router::new().route(
+        "/",
+        post(move |body: Bytes| {
+            let anvil = anvil.clone();
+            async move {
+                let call: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
+                if call["method"] == "trace_filter" {
+                    return json!({"jsonrpc": "2.0", "id": call["id"], "error": {"code": -32601, "message": "the method trace_filter does not exist/is not available"}}).to_string();
+                }
+                let res = reqwest::Client::new().post(&anvil).header("content-type", "application/json").body(body).send().await.unwrap();
+                res.text().await.unwrap()
+            }
+        }),
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    url
+}
+
+/// Runtime code that sends the value it is called with on to YOU, and init code deploying it.
+fn forwarder_init() -> String {
+    let runtime = format!("0x60006000600060003473{}5af100", YOU.trim_start_matches("0x").to_lowercase());
+    let len = (runtime.len() - 2) / 2;
+    format!("0x60{len:02x}600c60003960{len:02x}6000f3{}", &runtime[2..])
+}
+
+/// The indexer reads a chain by its traces where the node has trace_filter, else block by
+/// block: both give the same history (transactions, nonces, times, statuses, token and
+/// internal transfers, a creation, a failure).
+async fn both_ways_of_reading_agree(backend: Backend) {
+    let dir = tempfile::tempdir().unwrap();
+    let Some((url, db, project)) = database(backend, &dir).await else { return };
+    let other_dir = tempfile::tempdir().unwrap();
+    let Some((other_url, other_db, other_project)) = database(backend, &other_dir).await else { return };
+    let anvil = Anvil::start();
+    let a = &anvil.url;
+    let created = send(a, json!({"from": ME, "data": forwarder_init()})).await;
+    let forwarder = receipt(a, &created).await["contractAddress"].as_str().unwrap().to_owned();
+    let forwarded = send(a, json!({"from": ME, "to": forwarder, "value": "0x7"})).await;
+    let paid = pay(a, YOU, ME, 11).await;
+    let failed = send(a, json!({"from": ME, "gas": "0x30000", "data": "0x60006000fd"})).await;
+    assert_eq!(receipt(a, &failed).await["status"], "0x0");
+    let (token, token_created) = deploy_token_tx(a, ME, "Sigil Test", "STT", 6).await;
+    let moved = token_transfer(a, &token, ME, YOU, units(3, 6)).await;
+    let want: Vec<String> = [&moved, &token_created, &failed, &paid, &forwarded, &created].into_iter().cloned().collect();
+
+    let traced = start_node(&db, history_config(&url, indexed_chains(a))).await;
+    let proxy = without_trace_filter(a).await;
+    let by_block = start_node(&other_db, history_config(&other_url, indexed_chains(&proxy))).await;
+    let mine = wait_for_history(&traced.base, &project, ME, &want).await;
+    // The same items, but for the project in icon addresses.
+    let same = |items: Vec<Value>| -> Value { serde_json::from_str(&json!(items).to_string().replace(&other_project, &project)).unwrap() };
+    assert_eq!(same(wait_for_history(&by_block.base, &other_project, ME, &want).await), json!(mine));
+
+    // Values as the chain has them: nonces 0..4 of ME (the token's creation is nonce 3).
+    let nonce = |hash: &str| mine.iter().find(|i| i["metadata"]["hash"] == hash).unwrap()["metadata"]["nonce"].clone();
+    assert_eq!([nonce(&created), nonce(&forwarded), nonce(&failed), nonce(&token_created), nonce(&moved)], [0, 1, 2, 3, 4].map(|n| json!(n)));
+    let item = |hash: &str| mine.iter().find(|i| i["metadata"]["hash"] == hash).unwrap().clone();
+    assert_eq!(item(&created)["metadata"]["sentTo"], checksum(&forwarder));
+    assert_eq!(item(&token_created)["metadata"]["sentTo"], checksum(&token));
+    // A creation that failed created nothing: no receiver.
+    assert_eq!((item(&failed)["metadata"]["status"].as_str(), item(&failed)["metadata"]["sentTo"].as_str()), (Some("failed"), Some("")));
+    assert_eq!(item(&moved)["transfers"][0]["quantity"]["numeric"], "3");
+    // The forwarded coin reaches YOU inside the call: an internal transfer in YOU's history.
+    let yours = wait_for_history(&traced.base, &project, YOU, &[moved.clone(), paid.clone(), forwarded.clone()]).await;
+    assert_eq!(same(wait_for_history(&by_block.base, &other_project, YOU, &[moved.clone(), paid.clone(), forwarded.clone()]).await), json!(yours));
+    let got = &yours[2]["transfers"];
+    assert_eq!((got[0]["direction"].as_str(), got[0]["quantity"]["numeric"].as_str()), (Some("in"), Some("0.000000000000000007")), "{got}");
+    // The trace way read no block bodies: the nonces came from the node when first shown, and were kept.
+    assert_eq!(count(&db, "SELECT COUNT(*) FROM history_txs WHERE nonce IS NULL").await, 0);
+    traced.server.stop().await.unwrap();
+    by_block.server.stop().await.unwrap();
+}
+
 both_backends!(
     api_shape_values_spam_and_paging,
+    both_ways_of_reading_agree,
     resumes_after_a_stop_with_nothing_lost_or_doubled,
     follows_a_reorganisation,
     one_indexer_per_chain_and_a_takeover

@@ -1,10 +1,17 @@
-//! What the indexer reads from an EVM chain, through the proxy's upstreams: the logs of token
-//! transfers and approvals over a range (one eth_getLogs), the blocks with their transactions,
-//! the receipts (eth_getBlockReceipts, else one receipt per transaction) and, where the node has
-//! it, trace_block for internal transfers of the coin. Calls go in JSON-RPC batches; the
-//! answers become the area's rows (`to_rows`).
+//! What the indexer reads from an EVM chain, through the proxy's upstreams, in one of two ways:
+//!
+//! - where the node has `trace_filter` (reth, Erigon, Nethermind, anvil): the transfer and
+//!   approval logs of a range (eth_getLogs) and its call traces (trace_filter), which hold every
+//!   top-level transaction (sender, receiver, value, failure) and the internal transfers of the
+//!   coin, a few calls a range; block headers only where no log gives a block's time, at the
+//!   range's ends and near the head (for reorganisations). Nonces are not in traces: the
+//!   history route asks for the few a page shows (`nonces`).
+//! - elsewhere: every block with its transactions, the receipts (eth_getBlockReceipts, else one
+//!   receipt per transaction), the logs and, where the node has it, trace_block.
+//!
+//! Calls go in JSON-RPC batches; either way the answers become the same rows (`to_rows`).
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::sync::Arc;
 
 use alloy_primitives::U256;
@@ -29,6 +36,8 @@ pub const ZERO: &str = "0x0000000000000000000000000000000000000000";
 /// Calls in one upstream batch, and batches in flight at once.
 const BATCH: usize = 100;
 const IN_FLIGHT: usize = 4;
+/// Blocks per trace_filter call: nodes cap the range (anvil at 300).
+const TRACE_RANGE: i64 = 100;
 
 #[derive(Debug, thiserror::Error)]
 pub enum FetchError {
@@ -41,11 +50,18 @@ pub enum FetchError {
 
 #[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Block {
+pub struct Header {
     pub number: String,
     pub hash: String,
     pub parent_hash: String,
     pub timestamp: String,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Block {
+    #[serde(flatten)]
+    pub header: Header,
     #[serde(default)]
     pub transactions: Vec<Tx>,
 }
@@ -76,6 +92,11 @@ pub struct Log {
     pub topics: Vec<String>,
     pub data: String,
     pub block_hash: String,
+    #[serde(default)]
+    pub block_number: Option<String>,
+    /// Given by newer nodes (geth 1.14+, reth, anvil): spares a header read.
+    #[serde(default)]
+    pub block_timestamp: Option<String>,
     pub transaction_hash: String,
     pub log_index: String,
     #[serde(default)]
@@ -89,8 +110,16 @@ pub struct Trace {
     #[serde(default)]
     pub error: Option<String>,
     #[serde(default)]
+    pub result: Option<TraceResult>,
+    #[serde(default)]
     pub trace_address: Vec<u64>,
     pub transaction_hash: Option<String>,
+    #[serde(default)]
+    pub transaction_position: Option<u64>,
+    #[serde(default)]
+    pub block_number: Option<u64>,
+    #[serde(default)]
+    pub block_hash: Option<String>,
     #[serde(rename = "type")]
     pub kind: String,
 }
@@ -104,13 +133,44 @@ pub struct TraceAction {
     pub call_type: Option<String>,
 }
 
+#[derive(Debug, Clone, Deserialize)]
+pub struct TraceResult {
+    /// The created contract, for a creation.
+    pub address: Option<String>,
+}
+
+/// A top-level transaction as read, either way.
+#[derive(Debug, Clone)]
+pub struct Top {
+    pub hash: String,
+    pub block: i64,
+    pub index: i64,
+    pub from: String,
+    /// The called account or the created contract ('' when a creation failed).
+    pub to: String,
+    /// Wei, hex.
+    pub value: String,
+    pub nonce: Option<i64>,
+    pub succeeded: bool,
+}
+
 /// Blocks `from..=to` as the node gave them.
 #[derive(Debug, Default)]
 pub struct Read {
-    pub blocks: Vec<Block>,
-    pub receipts: HashMap<String, Receipt>,
+    /// The headers read: every block's, or (trace way) some: the range's ends, the blocks near
+    /// the head, and those with a transaction whose time no log gives.
+    pub headers: Vec<Header>,
+    pub txs: Vec<Top>,
     pub logs: Vec<Log>,
+    /// Call traces: internal transfers of the coin are read from them.
     pub traces: Vec<Trace>,
+}
+
+impl Read {
+    /// The parent hash of the range's first block.
+    pub fn first_parent(&self) -> Option<String> {
+        self.headers.first().map(|h| lower(&h.parent_hash))
+    }
 }
 
 /// A hex quantity as a number.
@@ -219,69 +279,78 @@ pub fn log_transfers(log: &Log, block: i64) -> Vec<TransferRow> {
 pub struct Rows {
     pub txs: Vec<TxRow>,
     pub transfers: Vec<TransferRow>,
-    /// (number, hash) of each block read.
+    /// (number, hash) of each block whose header was read.
     pub blocks: Vec<(i64, String)>,
+}
+
+fn number(hex: &str) -> Option<i64> {
+    quantity(hex).and_then(|n| i64::try_from(n).ok())
 }
 
 /// The rows of what was read: each transaction (with its status and, if it moved any, its own
 /// value), the transfers of its logs, and internal transfers of the coin from its traces.
 pub fn to_rows(read: &Read) -> Result<Rows, FetchError> {
     let bad = |what: &str| FetchError::Refused(format!("the node answered a {what} that cannot be read"));
-    let mut txs = Vec::new();
-    let mut transfers = Vec::new();
+    let changed = || FetchError::Refused("the chain changed while it was read".into());
     let mut blocks = Vec::new();
-    let mut numbers: HashMap<String, i64> = HashMap::new();
-    let mut failed: HashSet<String> = HashSet::new();
-    for block in &read.blocks {
-        let number = quantity(&block.number).and_then(|n| i64::try_from(n).ok()).ok_or_else(|| bad("block number"))?;
-        let mined_at = quantity(&block.timestamp).and_then(|n| i64::try_from(n).ok()).ok_or_else(|| bad("timestamp"))?;
-        blocks.push((number, lower(&block.hash)));
-        numbers.insert(lower(&block.hash), number);
-        for tx in &block.transactions {
-            let hash = lower(&tx.hash);
-            let receipt = read.receipts.get(&hash).ok_or_else(|| bad("block without a receipt for each transaction"))?;
-            let succeeded = receipt.status.as_deref().and_then(quantity) != Some(0);
-            let recipient = tx.to.as_deref().or(receipt.contract_address.as_deref()).map(lower).unwrap_or_default();
-            let value = decimal(&tx.value).ok_or_else(|| bad("transaction value"))?;
-            if !succeeded {
-                failed.insert(hash.clone());
-            } else if value != "0" {
-                transfers.push(TransferRow {
-                    hash: hash.clone(),
-                    seq: -1,
-                    block: number,
-                    kind: Kind::Native,
-                    token: String::new(),
-                    sender: lower(&tx.from),
-                    recipient: recipient.clone(),
-                    token_id: String::new(),
-                    amount: value.clone(),
-                });
-            }
-            txs.push(TxRow {
-                hash,
-                block: number,
-                tx_index: quantity(&tx.transaction_index).and_then(|n| i64::try_from(n).ok()).ok_or_else(|| bad("transaction index"))?,
-                mined_at,
-                sender: lower(&tx.from),
-                recipient,
-                value,
-                nonce: quantity(&tx.nonce).and_then(|n| i64::try_from(n).ok()).ok_or_else(|| bad("nonce"))?,
-                succeeded,
+    let mut times: HashMap<i64, i64> = HashMap::new();
+    let mut hashes: HashMap<i64, String> = HashMap::new();
+    for h in &read.headers {
+        let n = number(&h.number).ok_or_else(|| bad("block number"))?;
+        times.insert(n, number(&h.timestamp).ok_or_else(|| bad("timestamp"))?);
+        hashes.insert(n, lower(&h.hash));
+        blocks.push((n, lower(&h.hash)));
+    }
+    let mut transfers = Vec::new();
+    for log in read.logs.iter().filter(|l| !l.removed) {
+        let n = log.block_number.as_deref().and_then(number).ok_or_else(|| bad("log without its block"))?;
+        // A log of a block other than the one read: the chain moved between the calls.
+        if hashes.get(&n).is_some_and(|h| *h != lower(&log.block_hash)) {
+            return Err(changed());
+        }
+        if let Some(t) = log.block_timestamp.as_deref().and_then(number) {
+            times.entry(n).or_insert(t);
+        }
+        transfers.extend(log_transfers(log, n));
+    }
+    let mut txs = Vec::new();
+    let mut failed: HashSet<&str> = HashSet::new();
+    for tx in &read.txs {
+        let mined_at = *times.get(&tx.block).ok_or_else(|| bad("transaction of a block whose time is unknown"))?;
+        let value = decimal(&tx.value).ok_or_else(|| bad("transaction value"))?;
+        if !tx.succeeded {
+            failed.insert(&tx.hash);
+        } else if value != "0" {
+            transfers.push(TransferRow {
+                hash: tx.hash.clone(),
+                seq: -1,
+                block: tx.block,
+                kind: Kind::Native,
+                token: String::new(),
+                sender: tx.from.clone(),
+                recipient: tx.to.clone(),
+                token_id: String::new(),
+                amount: value.clone(),
             });
         }
-    }
-    for log in read.logs.iter().filter(|l| !l.removed) {
-        // A log of a block other than the one read: the chain moved between the calls.
-        let block = *numbers.get(&lower(&log.block_hash)).ok_or_else(|| FetchError::Refused("the chain changed while it was read".into()))?;
-        transfers.extend(log_transfers(log, block));
+        txs.push(TxRow {
+            hash: tx.hash.clone(),
+            block: tx.block,
+            tx_index: tx.index,
+            mined_at,
+            sender: tx.from.clone(),
+            recipient: tx.to.clone(),
+            value,
+            nonce: tx.nonce,
+            succeeded: tx.succeeded,
+        });
     }
     let mut internal: HashMap<String, i64> = HashMap::new();
     let by_hash: HashMap<&str, i64> = txs.iter().map(|t| (t.hash.as_str(), t.block)).collect();
     for trace in &read.traces {
         let a = &trace.action;
         let Some(hash) = trace.transaction_hash.as_deref().map(lower) else { continue };
-        if trace.trace_address.is_empty() || trace.error.is_some() || failed.contains(&hash) || trace.kind != "call" {
+        if trace.trace_address.is_empty() || trace.error.is_some() || failed.contains(hash.as_str()) || trace.kind != "call" {
             continue;
         }
         if a.call_type.as_deref().is_some_and(|c| c != "call") {
@@ -309,11 +378,66 @@ pub fn to_rows(read: &Read) -> Result<Rows, FetchError> {
     Ok(Rows { txs, transfers, blocks })
 }
 
+/// The top-level transactions of trace_filter's traces (those with no trace address).
+fn top_of_traces(traces: &[Trace]) -> Result<Vec<Top>, FetchError> {
+    let bad = |what: &str| FetchError::Refused(format!("trace_filter answered a {what} that cannot be read"));
+    traces
+        .iter()
+        .filter(|t| t.trace_address.is_empty() && matches!(t.kind.as_str(), "call" | "create"))
+        .filter_map(|t| t.transaction_hash.as_deref().map(|hash| (t, hash)))
+        .map(|(t, hash)| {
+            let block = t.block_number.and_then(|n| i64::try_from(n).ok()).ok_or_else(|| bad("trace without its block"))?;
+            let index = t.transaction_position.and_then(|n| i64::try_from(n).ok()).ok_or_else(|| bad("trace without its position"))?;
+            // A failed creation created nothing, whatever address the trace names.
+            let created = t.result.as_ref().and_then(|r| r.address.as_deref()).filter(|_| t.error.is_none());
+            Ok(Top {
+                hash: lower(hash),
+                block,
+                index,
+                from: t.action.from.as_deref().map(lower).ok_or_else(|| bad("trace without its sender"))?,
+                to: t.action.to.as_deref().or(created).map(lower).unwrap_or_default(),
+                value: t.action.value.clone().unwrap_or_else(|| "0x0".into()),
+                nonce: None,
+                succeeded: t.error.is_none(),
+            })
+        })
+        .collect()
+}
+
+/// The top-level transactions of whole blocks and their receipts.
+fn top_of_blocks(blocks: &[Block], receipts: &HashMap<String, Receipt>) -> Result<Vec<Top>, FetchError> {
+    let bad = |what: &str| FetchError::Refused(format!("the node answered a {what} that cannot be read"));
+    let mut out = Vec::new();
+    for block in blocks {
+        let n = number(&block.header.number).ok_or_else(|| bad("block number"))?;
+        for tx in &block.transactions {
+            let hash = lower(&tx.hash);
+            let receipt = receipts.get(&hash).ok_or_else(|| bad("block without a receipt for each transaction"))?;
+            let succeeded = receipt.status.as_deref().and_then(quantity) != Some(0);
+            // A failed creation created nothing, whatever address the receipt names.
+            let created = receipt.contract_address.as_deref().filter(|_| succeeded);
+            out.push(Top {
+                block: n,
+                index: number(&tx.transaction_index).ok_or_else(|| bad("transaction index"))?,
+                from: lower(&tx.from),
+                to: tx.to.as_deref().or(created).map(lower).unwrap_or_default(),
+                value: tx.value.clone(),
+                nonce: Some(number(&tx.nonce).ok_or_else(|| bad("nonce"))?),
+                succeeded,
+                hash,
+            });
+        }
+    }
+    Ok(out)
+}
+
 /// A chain's node, as the indexer reads it. Remembers which optional methods the node has.
 pub struct Source {
     pub rpc: Arc<Rpc>,
     pub chain: String,
-    /// eth_getBlockReceipts answers (None: not asked yet).
+    /// trace_filter answers (None: not asked yet): ranges are read the trace way.
+    trace_filter: Option<bool>,
+    /// eth_getBlockReceipts answers.
     block_receipts: Option<bool>,
     /// trace_block answers.
     traces: Option<bool>,
@@ -333,9 +457,13 @@ fn is_missing_method(raw: &str) -> bool {
         || lower.contains("unsupported")
 }
 
+fn hex_block(n: i64) -> String {
+    format!("0x{n:x}")
+}
+
 impl Source {
     pub fn new(rpc: Arc<Rpc>, chain: &str) -> Source {
-        Source { rpc, chain: chain.to_owned(), block_receipts: None, traces: None }
+        Source { rpc, chain: chain.to_owned(), trace_filter: None, block_receipts: None, traces: None }
     }
 
     async fn one(&self, method: &str, params: String) -> Result<String, FetchError> {
@@ -369,47 +497,115 @@ impl Source {
 
     pub async fn head(&self) -> Result<i64, FetchError> {
         let raw = self.one("eth_blockNumber", "[]".into()).await?;
-        serde_json::from_str::<String>(&raw)
-            .ok()
-            .and_then(|h| quantity(&h))
-            .and_then(|n| i64::try_from(n).ok())
-            .ok_or_else(|| FetchError::Refused("eth_blockNumber: not a quantity".into()))
+        serde_json::from_str::<String>(&raw).ok().and_then(|h| number(&h)).ok_or_else(|| FetchError::Refused("eth_blockNumber: not a quantity".into()))
+    }
+
+    /// The headers of blocks `numbers` on the node now (None: it has no such block).
+    pub async fn headers(&self, numbers: &[i64]) -> Result<Vec<Option<Header>>, FetchError> {
+        let calls = numbers.iter().map(|n| call("eth_getBlockByNumber", format!(r#"["{}",false]"#, hex_block(*n)))).collect();
+        let replies = self.many(calls).await?;
+        replies.iter().map(|r| Self::parse::<Option<Header>>(r, "eth_getBlockByNumber")).collect()
     }
 
     /// The hashes of blocks `numbers` on the node now (None: it has no such block).
     pub async fn hashes(&self, numbers: &[i64]) -> Result<Vec<Option<String>>, FetchError> {
-        #[derive(Deserialize)]
-        struct Header {
-            hash: String,
-        }
-        let calls = numbers.iter().map(|n| call("eth_getBlockByNumber", format!(r#"["0x{n:x}",false]"#))).collect();
-        let replies = self.many(calls).await?;
-        replies.iter().map(|r| Self::parse::<Option<Header>>(r, "eth_getBlockByNumber").map(|h| h.map(|h| lower(&h.hash)))).collect()
+        Ok(self.headers(numbers).await?.into_iter().map(|h| h.map(|h| lower(&h.hash))).collect())
     }
 
-    /// Blocks `from..=to`: their transactions, receipts, transfer logs and (where the node
-    /// traces) internal calls.
-    pub async fn read(&mut self, from: i64, to: i64) -> Result<Read, FetchError> {
+    /// The headers of `numbers`, each of which the node must have.
+    async fn known_headers(&self, numbers: &[i64]) -> Result<Vec<Header>, FetchError> {
+        self.headers(numbers).await?.into_iter().map(|h| h.ok_or_else(|| FetchError::Refused("a block below the head is missing".into()))).collect()
+    }
+
+    async fn logs(&self, from: i64, to: i64) -> Result<Vec<Log>, FetchError> {
         let filter = serde_json::json!([{
-            "fromBlock": format!("0x{from:x}"),
-            "toBlock": format!("0x{to:x}"),
+            "fromBlock": hex_block(from),
+            "toBlock": hex_block(to),
             "topics": [[TRANSFER, APPROVAL, TRANSFER_SINGLE, TRANSFER_BATCH]],
         }]);
-        let block_calls = (from..=to).map(|n| call("eth_getBlockByNumber", format!(r#"["0x{n:x}",true]"#))).collect();
-        let (logs, blocks) = futures::try_join!(self.one("eth_getLogs", filter.to_string()), self.many(block_calls))?;
-        let logs: Vec<Log> = serde_json::from_str(&logs).map_err(|e| FetchError::Refused(format!("eth_getLogs: {e}")))?;
+        let logs = self.one("eth_getLogs", filter.to_string()).await?;
+        serde_json::from_str(&logs).map_err(|e| FetchError::Refused(format!("eth_getLogs: {e}")))
+    }
+
+    /// Reads `from..=to` the trace way; `recent` is how many of its last blocks keep their
+    /// header (the reorganisation check needs them).
+    async fn read_traced(&self, from: i64, to: i64, recent: i64) -> Result<Read, FetchError> {
+        // The last block's hash before and after the reads: unchanged, the chain up to it did
+        // not change in between, so every log and trace is of the same chain.
+        let last = self.known_headers(&[to]).await?.remove(0);
+        let ranges: Vec<(i64, i64)> = (from..=to).step_by(TRACE_RANGE as usize).map(|a| (a, (a + TRACE_RANGE - 1).min(to))).collect();
+        let traces = futures::stream::iter(ranges)
+            .map(|(a, b)| async move {
+                let params = serde_json::json!([{ "fromBlock": hex_block(a), "toBlock": hex_block(b) }]).to_string();
+                match self.rpc.call(&self.chain, "trace_filter", Some(&params)).await? {
+                    Reply::Result(raw) => serde_json::from_str::<Vec<Trace>>(&raw).map_err(|e| FetchError::Refused(format!("trace_filter: {e}"))),
+                    Reply::Error(e) if is_missing_method(&e) => Err(FetchError::Refused("trace_filter: missing".into())),
+                    Reply::Error(e) => Err(FetchError::Refused(format!("trace_filter: {e}"))),
+                }
+            })
+            .buffered(IN_FLIGHT)
+            .try_concat();
+        let (logs, traces) = futures::try_join!(self.logs(from, to), traces)?;
+        let txs = top_of_traces(&traces)?;
+        let timed: HashSet<i64> = logs.iter().filter(|l| l.block_timestamp.is_some()).filter_map(|l| l.block_number.as_deref().and_then(number)).collect();
+        let mut wanted: BTreeSet<i64> = txs.iter().map(|t| t.block).filter(|n| !timed.contains(n)).collect();
+        wanted.extend([from, to]);
+        wanted.extend((to - recent + 1).max(from)..=to);
+        let numbers: Vec<i64> = wanted.into_iter().collect();
+        let headers = self.known_headers(&numbers).await?;
+        let by_number: BTreeMap<i64, &Header> = numbers.iter().copied().zip(&headers).collect();
+        if by_number.get(&to).map(|h| lower(&h.hash)) != Some(lower(&last.hash)) {
+            return Err(FetchError::Refused("the chain changed while it was read".into()));
+        }
+        for pair in by_number.iter().collect::<Vec<_>>().windows(2) {
+            let ((a, ha), (b, hb)) = (pair[0], pair[1]);
+            if *b == a + 1 && lower(&hb.parent_hash) != lower(&ha.hash) {
+                return Err(FetchError::Refused("the chain changed while it was read".into()));
+            }
+        }
+        for t in &traces {
+            let known = t.block_number.and_then(|n| i64::try_from(n).ok()).and_then(|n| by_number.get(&n));
+            if let (Some(h), Some(theirs)) = (known, &t.block_hash) {
+                if lower(&h.hash) != lower(theirs) {
+                    return Err(FetchError::Refused("the chain changed while it was read".into()));
+                }
+            }
+        }
+        Ok(Read { headers, txs, logs, traces })
+    }
+
+    /// Reads `from..=to` block by block: every block with its transactions and receipts.
+    async fn read_blocks(&mut self, from: i64, to: i64) -> Result<Read, FetchError> {
+        let block_calls = (from..=to).map(|n| call("eth_getBlockByNumber", format!(r#"["{}",true]"#, hex_block(n)))).collect();
+        let (logs, blocks) = futures::try_join!(self.logs(from, to), self.many(block_calls))?;
         let blocks: Vec<Block> = blocks
             .iter()
             .map(|r| Self::parse::<Option<Block>>(r, "eth_getBlockByNumber")?.ok_or_else(|| FetchError::Refused("a block below the head is missing".into())))
             .collect::<Result<_, _>>()?;
         for pair in blocks.windows(2) {
-            if lower(&pair[1].parent_hash) != lower(&pair[0].hash) {
+            if lower(&pair[1].header.parent_hash) != lower(&pair[0].header.hash) {
                 return Err(FetchError::Refused("the chain changed while it was read".into()));
             }
         }
         let with_txs: Vec<&Block> = blocks.iter().filter(|b| !b.transactions.is_empty()).collect();
         let (receipts, traces) = futures::try_join!(self.receipts(&with_txs), self.traces(&with_txs))?;
-        Ok(Read { blocks, receipts, logs, traces })
+        let txs = top_of_blocks(&blocks, &receipts)?;
+        let numbers: HashMap<String, String> = blocks.iter().map(|b| (lower(&b.header.hash), b.header.number.clone())).collect();
+        // Older nodes leave a log's block number out: its block hash names it.
+        let logs = logs
+            .into_iter()
+            .map(|mut l| {
+                if l.block_number.is_none() {
+                    l.block_number = numbers.get(&lower(&l.block_hash)).cloned();
+                }
+                l.block_number.is_some().then_some(l).ok_or_else(|| FetchError::Refused("the chain changed while it was read".into()))
+            })
+            .collect::<Result<_, _>>()?;
+        if !with_txs.is_empty() {
+            self.block_receipts.get_or_insert(true);
+            self.traces.get_or_insert(true);
+        }
+        Ok(Read { headers: blocks.into_iter().map(|b| b.header).collect(), txs, logs, traces })
     }
 
     async fn receipts(&self, blocks: &[&Block]) -> Result<HashMap<String, Receipt>, FetchError> {
@@ -418,7 +614,7 @@ impl Source {
             return Ok(out);
         }
         if self.block_receipts != Some(false) {
-            let calls = blocks.iter().map(|b| call("eth_getBlockReceipts", format!(r#"["{}"]"#, b.hash))).collect();
+            let calls = blocks.iter().map(|b| call("eth_getBlockReceipts", format!(r#"["{}"]"#, b.header.hash))).collect();
             let replies = self.many(calls).await?;
             if let Some(Reply::Error(e)) = replies.first().filter(|_| self.block_receipts.is_none()) {
                 if is_missing_method(e) {
@@ -444,7 +640,7 @@ impl Source {
         if blocks.is_empty() || self.traces == Some(false) {
             return Ok(Vec::new());
         }
-        let calls = blocks.iter().map(|b| call("trace_block", format!(r#"["{}"]"#, b.number))).collect();
+        let calls = blocks.iter().map(|b| call("trace_block", format!(r#"["{}"]"#, b.header.number))).collect();
         let replies = self.many(calls).await?;
         let mut out = Vec::new();
         for reply in &replies {
@@ -456,25 +652,42 @@ impl Source {
         Ok(out)
     }
 
-    /// Reads blocks `from..=to`, first finding out (once) which optional methods the node has.
-    pub async fn read_range(&mut self, from: i64, to: i64) -> Result<Read, FetchError> {
+    /// Reads blocks `from..=to` (the trace way where the node has trace_filter), first finding
+    /// out (once) which optional methods the node has. `recent`: see `read_traced`.
+    pub async fn read_range(&mut self, from: i64, to: i64, recent: i64) -> Result<Read, FetchError> {
         loop {
-            match self.read(from, to).await {
+            let traced = self.trace_filter != Some(false);
+            let read = if traced { self.read_traced(from, to, recent).await } else { self.read_blocks(from, to).await };
+            match read {
+                Err(FetchError::Refused(why)) if why == "trace_filter: missing" => {
+                    tracing::info!(chain = %self.chain, "the chain's node has no trace_filter: its blocks are read one by one");
+                    self.trace_filter = Some(false)
+                }
                 Err(FetchError::Refused(why)) if why == "eth_getBlockReceipts: missing" => self.block_receipts = Some(false),
                 Err(FetchError::Refused(why)) if why == "trace_block: missing" => {
                     tracing::info!(chain = %self.chain, "the chain's node has no trace_block: internal transfers are not indexed");
                     self.traces = Some(false)
                 }
                 Ok(read) => {
-                    if !read.blocks.iter().all(|b| b.transactions.is_empty()) {
-                        self.block_receipts.get_or_insert(true);
-                        self.traces.get_or_insert(true);
+                    if traced {
+                        self.trace_filter = Some(true);
                     }
                     return Ok(read);
                 }
                 Err(e) => return Err(e),
             }
         }
+    }
+
+    /// The nonces of transactions `hashes` (None for one the node does not know).
+    pub async fn nonces(&self, hashes: &[String]) -> Result<Vec<Option<i64>>, FetchError> {
+        #[derive(Deserialize)]
+        struct Nonce {
+            nonce: String,
+        }
+        let calls = hashes.iter().map(|h| call("eth_getTransactionByHash", format!(r#"["{h}"]"#))).collect();
+        let replies = self.many(calls).await?;
+        Ok(replies.iter().map(|r| Self::parse::<Option<Nonce>>(r, "eth_getTransactionByHash").ok().flatten().and_then(|n| number(&n.nonce))).collect())
     }
 
     /// name(), symbol() and decimals() of each token, read on chain; a token that answers
@@ -531,7 +744,17 @@ mod tests {
     }
 
     fn log(topics: Vec<String>, data: String) -> Log {
-        Log { address: "0xAB".into(), topics, data, block_hash: "0x1".into(), transaction_hash: "0xFF".into(), log_index: "0x2".into(), removed: false }
+        Log {
+            address: "0xAB".into(),
+            topics,
+            data,
+            block_hash: "0x1".into(),
+            block_number: None,
+            block_timestamp: None,
+            transaction_hash: "0xFF".into(),
+            log_index: "0x2".into(),
+            removed: false,
+        }
     }
 
     #[test]
@@ -588,10 +811,7 @@ mod tests {
             transaction_index: index.into(),
         };
         let block = Block {
-            number: "0x10".into(),
-            hash: "0xB1".into(),
-            parent_hash: "0xb0".into(),
-            timestamp: "0x64".into(),
+            header: Header { number: "0x10".into(), hash: "0xB1".into(), parent_hash: "0xb0".into(), timestamp: "0x64".into() },
             transactions: vec![tx("0xT1", "0x0", Some(b), "0xde0b6b3a7640000"), tx("0xt2", "0x1", Some(b), "0x5"), tx("0xt3", "0x2", None, "0x0")],
         };
         let receipt = |hash: &str, status: &str, created: Option<&str>| Receipt {
@@ -602,16 +822,21 @@ mod tests {
         let trace = |hash: &str, path: Vec<u64>, call_type: &str, value: &str, error: Option<&str>| Trace {
             action: TraceAction { from: Some(b.into()), to: Some(c.into()), value: Some(value.into()), call_type: Some(call_type.into()) },
             error: error.map(str::to_owned),
+            result: None,
             trace_address: path,
             transaction_hash: Some(hash.into()),
+            transaction_position: None,
+            block_number: Some(16),
+            block_hash: None,
             kind: "call".into(),
         };
+        let receipts = [receipt("0xt1", "0x1", None), receipt("0xt2", "0x0", None), receipt("0xt3", "0x1", Some(c))]
+            .into_iter()
+            .map(|r| (r.transaction_hash.clone(), r))
+            .collect();
         let read = Read {
-            blocks: vec![block],
-            receipts: [receipt("0xt1", "0x1", None), receipt("0xt2", "0x0", None), receipt("0xt3", "0x1", Some(c))]
-                .into_iter()
-                .map(|r| (r.transaction_hash.clone(), r))
-                .collect(),
+            txs: top_of_blocks(std::slice::from_ref(&block), &receipts).unwrap(),
+            headers: vec![block.header],
             logs: vec![],
             traces: vec![
                 trace("0xt1", vec![], "call", "0xde0b6b3a7640000", None),
@@ -626,10 +851,54 @@ mod tests {
         let txs: Vec<(&str, i64, i64, bool, &str, &str)> =
             rows.txs.iter().map(|t| (t.hash.as_str(), t.block, t.mined_at, t.succeeded, t.recipient.as_str(), t.value.as_str())).collect();
         assert_eq!(txs, [("0xt1", 16, 100, true, b, "1000000000000000000"), ("0xt2", 16, 100, false, b, "5"), ("0xt3", 16, 100, true, c, "0")]);
-        assert_eq!((rows.txs[0].sender.as_str(), rows.txs[0].nonce, rows.txs[1].tx_index), (a, 7, 1));
+        assert_eq!((rows.txs[0].sender.as_str(), rows.txs[0].nonce, rows.txs[1].tx_index), (a, Some(7), 1));
         // The first transaction's own value and one internal transfer; nothing of the failed one.
         let moved: Vec<(&str, i64, Kind, &str)> = rows.transfers.iter().map(|t| (t.hash.as_str(), t.seq, t.kind, t.amount.as_str())).collect();
         assert_eq!(moved, [("0xt1", -1, Kind::Native, "1000000000000000000"), ("0xt1", -2, Kind::Internal, "3")]);
+    }
+
+    #[test]
+    fn rows_of_traces_and_logs() {
+        let a = "0x00000000000000000000000000000000000000aa";
+        let b = "0x00000000000000000000000000000000000000bb";
+        let c = "0x00000000000000000000000000000000000000cc";
+        let top = |hash: &str, kind: &str, position: u64, block: u64, to: Option<&str>, error: Option<&str>| Trace {
+            action: TraceAction { from: Some(a.to_uppercase().replace("0X", "0x")), to: to.map(str::to_owned), value: Some("0x5".into()), call_type: None },
+            error: error.map(str::to_owned),
+            result: (kind == "create").then(|| TraceResult { address: Some(c.into()) }),
+            trace_address: vec![],
+            transaction_hash: Some(hash.into()),
+            transaction_position: Some(position),
+            block_number: Some(block),
+            block_hash: None,
+            kind: kind.into(),
+        };
+        let reward = Trace { transaction_hash: None, kind: "reward".into(), ..top("", "reward", 0, 17, None, None) };
+        let traces = vec![
+            top("0xT1", "call", 0, 16, Some(b), None),
+            top("0xt2", "call", 1, 16, Some(b), Some("Reverted")),
+            top("0xt3", "create", 0, 17, None, None),
+            reward,
+        ];
+        let txs = top_of_traces(&traces).unwrap();
+        let got: Vec<String> = txs.iter().map(|t| format!("{} {} {} {} {} {:?} {}", t.hash, t.block, t.index, t.from, t.to, t.nonce, t.succeeded)).collect();
+        assert_eq!(got, [format!("0xt1 16 0 {a} {b} None true"), format!("0xt2 16 1 {a} {b} None false"), format!("0xt3 17 0 {a} {c} None true")]);
+        // Block 16's time from a log, block 17's from its header; a log of another chain's block 17 is refused.
+        let mut timed = log(vec![TRANSFER.into(), addr_topic(a), addr_topic(b)], format!("0x{}", word(1)));
+        (timed.block_number, timed.block_timestamp, timed.transaction_hash) = (Some("0x10".into()), Some("0x64".into()), "0xt1".into());
+        let header = Header { number: "0x11".into(), hash: "0xB17".into(), parent_hash: "0xb16".into(), timestamp: "0x65".into() };
+        let read = Read { headers: vec![header], txs: txs.clone(), logs: vec![timed.clone()], traces: traces.clone() };
+        let rows = to_rows(&read).unwrap();
+        let times: Vec<(&str, i64)> = rows.txs.iter().map(|t| (t.hash.as_str(), t.mined_at)).collect();
+        assert_eq!(times, [("0xt1", 100), ("0xt2", 100), ("0xt3", 101)]);
+        let moved: Vec<(&str, Kind, &str)> = rows.transfers.iter().map(|t| (t.hash.as_str(), t.kind, t.amount.as_str())).collect();
+        assert_eq!(moved, [("0xt1", Kind::Erc20, "1"), ("0xt1", Kind::Native, "5"), ("0xt3", Kind::Native, "5")]);
+        assert_eq!(rows.blocks, [(17, "0xb17".to_owned())]);
+        let mut forked = timed;
+        (forked.block_number, forked.block_hash) = (Some("0x11".into()), "0xother".into());
+        assert!(to_rows(&Read { logs: vec![forked], ..read }).is_err());
+        // Without a time for block 16 (no log, no header), the read is refused, not guessed.
+        assert!(to_rows(&Read { headers: vec![], txs, logs: vec![], traces }).is_err());
     }
 
     #[test]

@@ -200,9 +200,9 @@ impl Indexer {
             return Ok(Cycle::Idle);
         }
         let to = head.min(next.saturating_add(self.batch - 1));
-        let read = self.source.read_range(next, to).await?;
-        if let (Some(ours), Some(first)) = (&stored_parent, read.blocks.first()) {
-            if &first.parent_hash.to_ascii_lowercase() != ours {
+        let read = self.source.read_range(next, to, self.settings.reorg_depth.into()).await?;
+        if let (Some(ours), Some(first)) = (&stored_parent, read.first_parent()) {
+            if &first != ours {
                 return self.reorg(next, &recent).await;
             }
         }
@@ -347,7 +347,7 @@ mod tests {
             sender: sender.into(),
             recipient: "0xcc".into(),
             value: "0".into(),
-            nonce: 0,
+            nonce: Some(0),
             succeeded: true,
         }
     }

@@ -83,7 +83,8 @@ pub struct Metadata {
     /// The called account or created contract (EIP-55).
     pub sent_to: String,
     pub hash: String,
-    pub nonce: i64,
+    /// null where the chain has none (Solana) or its node did not give it.
+    pub nonce: Option<i64>,
     /// Why the transaction is hidden by default; null when it is not.
     pub spam: Option<Spam>,
 }
@@ -214,6 +215,32 @@ fn transfer(state: &AppState, project: &Project, chain: &ChainConfig, address: &
     }
 }
 
+/// Asks the chain's node for the nonces the index does not have yet (it read the chain without
+/// transaction bodies) and keeps them; a node that does not answer in time leaves them null.
+async fn fill_nonces(state: &AppState, chain: &str, rows: &mut [(Option<String>, TxRow)]) {
+    let missing: Vec<String> = rows.iter().filter(|(_, tx)| tx.nonce.is_none()).map(|(_, tx)| tx.hash.clone()).collect();
+    if missing.is_empty() {
+        return;
+    }
+    let source = super::evm::Source::new(state.rpc.clone(), chain);
+    let nonces = match tokio::time::timeout(NONCE_WAIT, source.nonces(&missing)).await {
+        Ok(Ok(nonces)) => nonces,
+        Ok(Err(e)) => return tracing::debug!(chain, error = %e, "nonces not read"),
+        Err(_) => return tracing::debug!(chain, "nonces not read in time"),
+    };
+    let found: HashMap<String, i64> = missing.into_iter().zip(nonces).filter_map(|(h, n)| n.map(|n| (h, n))).collect();
+    for (_, tx) in rows.iter_mut() {
+        tx.nonce = tx.nonce.or_else(|| found.get(&tx.hash).copied());
+    }
+    let found: Vec<(String, i64)> = found.into_iter().collect();
+    if let Err(e) = store::save_nonces(&state.db, chain, &found).await {
+        tracing::warn!(chain, error = %e, "nonces not stored");
+    }
+}
+
+/// How long a page waits for the nonces it lacks.
+const NONCE_WAIT: std::time::Duration = std::time::Duration::from_secs(2);
+
 /// An account's transactions on one chain, newest first, 20 a page: on EVM chains from Sigil's
 /// own index (native and token transfers: ERC-20, ERC-721, ERC-1155; approvals and contract
 /// calls), on Solana chains from the chain's node (SOL and SPL token changes of the account).
@@ -260,6 +287,7 @@ pub async fn history(
         rows.truncate(PAGE as usize);
         encode_cursor(&rows[rows.len() - 1].1)
     });
+    fill_nonces(&state, &chain.id, &mut rows).await;
     let hashes: Vec<String> = rows.iter().map(|(_, tx)| tx.hash.clone()).collect();
     let mut by_tx: HashMap<String, Vec<(TransferRow, Option<TokenRow>)>> = HashMap::new();
     for (t, token) in store::transfers_of(&state.db, &chain.id, &owner, &hashes).await? {
@@ -319,7 +347,7 @@ mod tests {
             sender: String::new(),
             recipient: String::new(),
             value: String::new(),
-            nonce: 0,
+            nonce: Some(0),
             succeeded: true,
         };
         assert_eq!(decode_cursor(&encode_cursor(&tx)), Some((123, 4)));

@@ -301,7 +301,7 @@ fn item(state: &AppState, project: &Project, chain: &ChainConfig, owner: &str, t
             sent_from: tx.keys.first().cloned().unwrap_or_default(),
             sent_to: other,
             hash: tx.signature.clone(),
-            nonce: 0,
+            nonce: None,
             spam: None,
         },
         transfers,

@@ -21,7 +21,8 @@ pub struct TxRow {
     pub recipient: String,
     /// Wei, decimal.
     pub value: String,
-    pub nonce: i64,
+    /// None until known: the trace way of reading a chain does not give it.
+    pub nonce: Option<i64>,
     pub succeeded: bool,
 }
 
@@ -280,6 +281,20 @@ pub async fn write_batch(db: &Db, w: &Writer<'_>, batch: &Batch, keep_blocks: i6
     tx.commit().await?;
     wrote();
     Ok(true)
+}
+
+/// Stores the nonces of transactions read without them (`evm::Source::nonces`).
+pub async fn save_nonces(db: &Db, chain: &str, nonces: &[(String, i64)]) -> Result<(), sqlx::Error> {
+    let mut tx = db.begin().await?;
+    for (hash, nonce) in nonces {
+        sqlx::query("UPDATE history_txs SET nonce = $1 WHERE chain = $2 AND hash = $3 AND nonce IS NULL")
+            .bind(nonce)
+            .bind(chain)
+            .bind(hash)
+            .execute(&mut *tx)
+            .await?;
+    }
+    tx.commit().await
 }
 
 /// Forgets every block above `fork` (a reorganisation replaced them) and moves the cursor back
