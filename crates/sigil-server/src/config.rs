@@ -361,6 +361,15 @@ grouped_settings! {
             /// Seconds a process's claim to index a chain lasts unrenewed; another process takes the chain over after it (2..=3600).
             #[arg(value_name = "SECS")]
             lease <- history_lease: Seconds as Duration = "30", env "SIGIL_HISTORY_LEASE", check within(Seconds(2)..=Seconds(3600));
+            /// Seconds one fill of an address's older history from a chain's history upstream may take, every call included (1..=300).
+            #[arg(value_name = "SECS")]
+            upstream_timeout <- history_upstream_timeout: Seconds as Duration = "20", env "SIGIL_HISTORY_UPSTREAM_TIMEOUT", check within(Seconds(1)..=Seconds(300));
+            /// Records one fill from a history upstream keeps, all its lists together: no list is asked for more once reached (10..=1000000).
+            #[arg(value_name = "N")]
+            upstream_max_records <- history_upstream_max_records: u32 = "10000", env "SIGIL_HISTORY_UPSTREAM_MAX_RECORDS", check within(10..=1_000_000);
+            /// Records asked of an Etherscan-style upstream per call (its `offset`; its plan caps it) (1..=10000).
+            #[arg(value_name = "N")]
+            upstream_page_size <- history_upstream_page_size: u32 = "1000", env "SIGIL_HISTORY_UPSTREAM_PAGE_SIZE", check within(1..=10_000);
         }
         /// NFTs: token metadata and images, fetched by the server from wherever a token's contract
         /// points (never from a private address unless allowed), with limits on time, size and type.

@@ -76,6 +76,8 @@ pub struct Shared {
     pub balance_cache: Arc<account::routes::BalanceCache>,
     /// Recent history pages (history::routes::PageCache).
     pub history_pages: Arc<history::routes::PageCache>,
+    /// The fetcher of chains' history upstreams (history/upstream.rs).
+    pub history_upstreams: Arc<history::upstream::Upstreams>,
     pub identity_cache: Arc<identity::IdentityCache>,
     pub projects: Arc<projects::ProjectCache>,
     pub directory: Arc<directory::snapshot::Directory>,
@@ -104,6 +106,7 @@ impl AppState {
             None
         });
         let nfts = Arc::new(nfts::Nfts::new(&config.settings.nfts));
+        let history_upstreams = Arc::new(history::upstream::Upstreams::new(&config.settings.history));
         AppState(Arc::new(Shared {
             db,
             config: Arc::new(config),
@@ -112,6 +115,7 @@ impl AppState {
             rpc,
             balance_cache: Arc::new(cache::TtlCache::new(account::routes::BALANCE_TTL, account::routes::CACHE_MAX)),
             history_pages: Arc::new(cache::TtlCache::new(history::routes::PAGE_TTL, history::routes::PAGE_CACHE_MAX)),
+            history_upstreams,
             identity_cache: Arc::new(cache::TtlCache::new(identity::IDENTITY_TTL, identity::CACHE_MAX)),
             projects: Default::default(),
             directory,

@@ -86,6 +86,31 @@ pub struct ChainHistory {
     pub from_block: Option<u64>,
     /// false: the chain's history is not indexed.
     pub enabled: Option<bool>,
+    /// An explorer that fills an address's history older than `from_block` (required with it),
+    /// once per address, when its pages reach the bottom of the index (history/upstream.rs).
+    pub upstream: Option<HistoryUpstream>,
+}
+
+/// `upstream = { kind = "blockscout", url = "https://eth.blockscout.com" }` or
+/// `{ kind = "etherscan", url = "https://api.etherscan.io", api_key_env = "ETHERSCAN_API_KEY" }`.
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct HistoryUpstream {
+    pub kind: UpstreamKind,
+    /// The explorer's base URL (its API paths are added).
+    pub url: String,
+    /// The environment variable holding the API key (read when a fill starts; never logged).
+    pub api_key_env: Option<String>,
+}
+
+/// The wire style of a history upstream.
+#[derive(Debug, Clone, Copy, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum UpstreamKind {
+    /// Blockscout's REST API v2 (/api/v2/addresses/{a}/...), paged by `next_page_params`.
+    Blockscout,
+    /// Etherscan's API v2 (/v2/api?chainid=..&module=account&action=..), paged by `endblock`.
+    Etherscan,
 }
 
 /// `token` is priced from `pair`'s reserves against `quote`, a USD stablecoin; both tokens must
@@ -179,6 +204,18 @@ impl Chains {
             }
             if let Some(m) = chain.allow_methods.iter().find(|m| sigil_core::rpc_methods::is_never_allowed(m)) {
                 return Err(invalid(format!("allow_methods: {m} signs with a node-held key or administers the node, and is never forwarded")));
+            }
+            if let Some(upstream) = &chain.history.upstream {
+                if chain.kind() != ChainKind::Evm {
+                    return Err(invalid("history.upstream is for EVM chains".into()));
+                }
+                if chain.history.from_block.is_none() {
+                    return Err(invalid("history.upstream needs history.from_block: it fills what is older".into()));
+                }
+                let parsed = url::Url::parse(&upstream.url).map_err(|e| invalid(format!("history.upstream url '{}' is not a URL: {e}", upstream.url)))?;
+                if !matches!(parsed.scheme(), "http" | "https") {
+                    return Err(invalid(format!("history.upstream url '{}' must be http(s)", upstream.url)));
+                }
             }
             if let Some(registry) = &chain.ens_registry {
                 if chain.kind() != ChainKind::Evm || !is_evm_address(registry) {
@@ -306,6 +343,24 @@ mod tests {
         assert_eq!(c.get("solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp").unwrap().native.decimals, 9);
         assert!(c.get("eip155:31337").unwrap().testnet);
         assert_eq!(c.get("eip155:1").unwrap().tokens[0].symbol, "USDC");
+    }
+
+    #[test]
+    fn history_upstreams() {
+        let chain = |history: &str| {
+            format!("[[chains]]\nid = \"eip155:5\"\nname = \"x\"\nrpc = [\"http://a\"]\nnative = {{ name = \"E\", symbol = \"E\", decimals = 18 }}\nhistory = {history}\n")
+        };
+        let ok = Chains::parse(&chain(r#"{ from_block = 7, upstream = { kind = "etherscan", url = "https://api.etherscan.io", api_key_env = "K" } }"#), "t")
+            .unwrap();
+        assert_eq!(
+            ok.get("eip155:5").unwrap().history.upstream,
+            Some(HistoryUpstream { kind: UpstreamKind::Etherscan, url: "https://api.etherscan.io".into(), api_key_env: Some("K".into()) })
+        );
+        let err = Chains::parse(&chain(r#"{ upstream = { kind = "blockscout", url = "https://eth.blockscout.com" } }"#), "t").unwrap_err();
+        assert_eq!(err.to_string(), "chain eip155:5: history.upstream needs history.from_block: it fills what is older");
+        let err = Chains::parse(&chain(r#"{ from_block = 7, upstream = { kind = "blockscout", url = "ftp://x" } }"#), "t").unwrap_err();
+        assert!(err.to_string().contains("must be http(s)"), "{err}");
+        assert!(Chains::parse(&chain(r#"{ from_block = 7, upstream = { kind = "covalent", url = "https://x" } }"#), "t").is_err());
     }
 
     #[test]

@@ -18,6 +18,7 @@ pub mod evm;
 pub mod routes;
 pub mod solana;
 pub mod store;
+pub mod upstream;
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::future::Future;

@@ -283,6 +283,16 @@ pub async fn history(
         return Ok(Json(page));
     }
     let mut rows = store::page(&state.db, &chain.id, &owner, before, include_spam, PAGE + 1).await?;
+    // The bottom of the index: the chain's history upstream fills what is older, once (a
+    // page that still waits for it is not cached).
+    let mut cache = true;
+    if rows.len() as i64 <= PAGE {
+        match super::upstream::fill(&state.db, &state.history_upstreams, chain, &owner).await {
+            super::upstream::Fill::Stored => rows = store::page(&state.db, &chain.id, &owner, before, include_spam, PAGE + 1).await?,
+            super::upstream::Fill::NotYet => cache = false,
+            super::upstream::Fill::Done => {}
+        }
+    }
     let next = (rows.len() as i64 > PAGE).then(|| {
         rows.truncate(PAGE as usize);
         encode_cursor(&rows[rows.len() - 1].1)
@@ -322,7 +332,9 @@ pub async fn history(
         })
         .collect();
     let page = HistoryResponse { data, next };
-    state.history_pages.put(key, page.clone());
+    if cache {
+        state.history_pages.put(key, page.clone());
+    }
     Ok(Json(page))
 }
 

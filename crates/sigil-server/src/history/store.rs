@@ -233,6 +233,43 @@ fn wrote() {
     WRITES.fetch_add(1, std::sync::atomic::Ordering::AcqRel);
 }
 
+/// Inserts transactions, transfers and appearances inside `tx`; rows already stored are kept.
+async fn insert_rows(
+    tx: &mut Transaction<'_, Any>,
+    chain: &str,
+    txs: &[TxRow],
+    transfers: &[TransferRow],
+    appearances: &[Appearance],
+) -> Result<(), sqlx::Error> {
+    for rows in txs.chunks(MAX_PARAMS / 10) {
+        let sql = insert_sql("history_txs (chain, hash, block, tx_index, mined_at, sender, recipient, value, nonce, status)", 10, rows.len());
+        let mut q = sqlx::query(&sql);
+        for t in rows {
+            q = q.bind(chain).bind(&t.hash).bind(t.block).bind(t.tx_index).bind(t.mined_at).bind(&t.sender).bind(&t.recipient);
+            q = q.bind(&t.value).bind(t.nonce).bind(i64::from(t.succeeded));
+        }
+        q.execute(&mut **tx).await?;
+    }
+    for rows in transfers.chunks(MAX_PARAMS / 10) {
+        let sql = insert_sql("history_transfers (chain, hash, seq, block, kind, token, sender, recipient, token_id, amount)", 10, rows.len());
+        let mut q = sqlx::query(&sql);
+        for t in rows {
+            q = q.bind(chain).bind(&t.hash).bind(t.seq).bind(t.block).bind(t.kind.as_str()).bind(&t.token).bind(&t.sender);
+            q = q.bind(&t.recipient).bind(&t.token_id).bind(&t.amount);
+        }
+        q.execute(&mut **tx).await?;
+    }
+    for rows in appearances.chunks(MAX_PARAMS / 6) {
+        let sql = insert_sql("history_appearances (chain, address, block, tx_index, hash, spam)", 6, rows.len());
+        let mut q = sqlx::query(&sql);
+        for a in rows {
+            q = q.bind(chain).bind(&a.address).bind(a.block).bind(a.tx_index).bind(&a.hash).bind(a.spam);
+        }
+        q.execute(&mut **tx).await?;
+    }
+    Ok(())
+}
+
 /// Writes a batch and moves the cursor past it, in one transaction; false when this writer
 /// may no longer write (nothing is written then).
 pub async fn write_batch(db: &Db, w: &Writer<'_>, batch: &Batch, keep_blocks: i64) -> Result<bool, sqlx::Error> {
@@ -242,32 +279,7 @@ pub async fn write_batch(db: &Db, w: &Writer<'_>, batch: &Batch, keep_blocks: i6
         return Ok(false);
     }
     let chain = w.chain;
-    for rows in batch.txs.chunks(MAX_PARAMS / 10) {
-        let sql = insert_sql("history_txs (chain, hash, block, tx_index, mined_at, sender, recipient, value, nonce, status)", 10, rows.len());
-        let mut q = sqlx::query(&sql);
-        for t in rows {
-            q = q.bind(chain).bind(&t.hash).bind(t.block).bind(t.tx_index).bind(t.mined_at).bind(&t.sender).bind(&t.recipient);
-            q = q.bind(&t.value).bind(t.nonce).bind(i64::from(t.succeeded));
-        }
-        q.execute(&mut *tx).await?;
-    }
-    for rows in batch.transfers.chunks(MAX_PARAMS / 10) {
-        let sql = insert_sql("history_transfers (chain, hash, seq, block, kind, token, sender, recipient, token_id, amount)", 10, rows.len());
-        let mut q = sqlx::query(&sql);
-        for t in rows {
-            q = q.bind(chain).bind(&t.hash).bind(t.seq).bind(t.block).bind(t.kind.as_str()).bind(&t.token).bind(&t.sender);
-            q = q.bind(&t.recipient).bind(&t.token_id).bind(&t.amount);
-        }
-        q.execute(&mut *tx).await?;
-    }
-    for rows in batch.appearances.chunks(MAX_PARAMS / 6) {
-        let sql = insert_sql("history_appearances (chain, address, block, tx_index, hash, spam)", 6, rows.len());
-        let mut q = sqlx::query(&sql);
-        for a in rows {
-            q = q.bind(chain).bind(&a.address).bind(a.block).bind(a.tx_index).bind(&a.hash).bind(a.spam);
-        }
-        q.execute(&mut *tx).await?;
-    }
+    insert_rows(&mut tx, chain, &batch.txs, &batch.transfers, &batch.appearances).await?;
     let kept: Vec<&(i64, String)> = batch.blocks.iter().filter(|(n, _)| *n > batch.to - keep_blocks).collect();
     for rows in kept.chunks(MAX_PARAMS / 3) {
         let sql = insert_sql("history_blocks (chain, number, hash)", 3, rows.len());
@@ -312,6 +324,75 @@ pub async fn rewind(db: &Db, w: &Writer<'_>, from: i64, fork: i64) -> Result<boo
     tx.commit().await?;
     wrote();
     Ok(true)
+}
+
+/// Claims the fill of `address`'s older history from the chain's upstream until `until`: one
+/// statement, so of concurrent requests one fills. False when it is filled, being filled by
+/// another request, or waiting after a failure.
+pub async fn claim_upstream_fill(db: &Db, chain: &str, address: &str, now: i64, until: i64) -> Result<bool, sqlx::Error> {
+    let res = sqlx::query(
+        "INSERT INTO history_upstream_fills (chain, address, claimed_until, filled) VALUES ($1, $2, $3, 0) \
+         ON CONFLICT (chain, address) DO UPDATE SET claimed_until = excluded.claimed_until \
+         WHERE history_upstream_fills.filled = 0 AND history_upstream_fills.claimed_until < $4",
+    )
+    .bind(chain)
+    .bind(address)
+    .bind(until)
+    .bind(now)
+    .execute(db)
+    .await?;
+    Ok(res.rows_affected() == 1)
+}
+
+/// Whether `address`'s older history was filled.
+pub async fn upstream_filled(db: &Db, chain: &str, address: &str) -> Result<bool, sqlx::Error> {
+    let row = sqlx::query("SELECT filled FROM history_upstream_fills WHERE chain = $1 AND address = $2").bind(chain).bind(address).fetch_optional(db).await?;
+    Ok(row.map(|r| r.try_get::<i64, _>("filled")).transpose()?.unwrap_or(0) == 1)
+}
+
+/// A failed fill: tried again once `retry_at` has passed.
+pub async fn release_upstream_fill(db: &Db, chain: &str, address: &str, retry_at: i64) -> Result<(), sqlx::Error> {
+    sqlx::query("UPDATE history_upstream_fills SET claimed_until = $1 WHERE chain = $2 AND address = $3 AND filled = 0")
+        .bind(retry_at)
+        .bind(chain)
+        .bind(address)
+        .execute(db)
+        .await?;
+    Ok(())
+}
+
+/// The (block, position) of those of `hashes` already stored on `chain`.
+pub async fn stored_positions(db: &Db, chain: &str, hashes: &[String]) -> Result<std::collections::HashMap<String, (i64, i64)>, sqlx::Error> {
+    let mut out = std::collections::HashMap::new();
+    for chunk in hashes.chunks(500) {
+        let sql = format!("SELECT hash, block, tx_index FROM history_txs WHERE chain = $1 AND hash IN ({})", placeholders(2, chunk.len()));
+        let mut q = sqlx::query(&sql).bind(chain);
+        for h in chunk {
+            q = q.bind(h);
+        }
+        for r in q.fetch_all(db).await? {
+            out.insert(r.try_get("hash")?, (r.try_get("block")?, r.try_get("tx_index")?));
+        }
+    }
+    Ok(out)
+}
+
+/// Stores what an upstream gave of `address`'s older history and marks it filled, in one
+/// transaction (rows already stored are kept).
+pub async fn write_upstream_fill(
+    db: &Db,
+    chain: &str,
+    address: &str,
+    txs: &[TxRow],
+    transfers: &[TransferRow],
+    appearances: &[Appearance],
+) -> Result<(), sqlx::Error> {
+    let mut tx = db.begin().await?;
+    insert_rows(&mut tx, chain, txs, transfers, appearances).await?;
+    sqlx::query("UPDATE history_upstream_fills SET filled = 1 WHERE chain = $1 AND address = $2").bind(chain).bind(address).execute(&mut *tx).await?;
+    tx.commit().await?;
+    wrote();
+    Ok(())
 }
 
 fn token_from(r: &AnyRow) -> Result<TokenRow, sqlx::Error> {
