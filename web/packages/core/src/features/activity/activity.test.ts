@@ -209,7 +209,7 @@ describe('pending transactions', () => {
     expect(client.store.getState().activity?.pending).toEqual([])
   })
 
-  it("a send from the modal (client.send) is in the list at once, pending, with its amount and the token's symbol", async () => {
+  it("a send from the modal (client.send) is in the list at once, with its amount and the token's symbol; confirmed once the adapter resolves", async () => {
     historyServer([])
     const SOL = 'So11111111111111111111111111111111111111112'
     const TO = 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA'
@@ -232,10 +232,51 @@ describe('pending transactions', () => {
         pending: true,
         transaction: expect.objectContaining({
           id: `${chain}:sig123`,
-          metadata: expect.objectContaining({ status: 'pending', operationType: 'send', sentFrom: SOL, sentTo: TO, hash: 'sig123' }),
+          metadata: expect.objectContaining({ status: 'confirmed', operationType: 'send', sentFrom: SOL, sentTo: TO, hash: 'sig123' }),
           transfers: [{ fungible_info: { name: 'SOL', symbol: 'SOL' }, direction: 'out', quantity: { numeric: '0.5' } }],
         }),
       },
+    ])
+  })
+
+  it('a send the chain reverts is failed; one whose outcome is unknown (no receipt in time) stays pending; one the wallet refused is not listed', async () => {
+    historyServer([])
+    const SOL = 'So11111111111111111111111111111111111111112'
+    const TO = 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA'
+    const chain = 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp'
+    const wallet = fakeConnector({ id: 'sol', wallets: { solana: { accounts: [SOL], chainId: '5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp' } } })
+    const { adapter } = fakeAdapter('solana')
+    const outcomes: Record<string, Error> = {
+      '1': Object.assign(new Error('execution reverted (transaction sig1)'), { code: 3 }),
+      '2': new Error('no receipt for sig2 after 60 s'),
+      '3': Object.assign(new Error('User rejected the request.'), { code: 4001 }),
+    }
+    const client = createSigil(testOptions(), {
+      adapters: [
+        {
+          ...adapter,
+          sendTransfer: async (_provider: unknown, transfer: { amount: bigint; onSubmitted?: (hash: string) => void }) => {
+            const n = (transfer.amount / 1_000_000_000n).toString()
+            if (n !== '3') transfer.onSubmitted?.(`sig${n}`)
+            throw outcomes[n]
+          },
+        },
+      ],
+      connectors: [wallet.source],
+      isMobile: () => false,
+      blockchainApi: fakeBlockchainApi([tokenBalance({ name: 'Solana', symbol: 'SOL', chainId: chain, numeric: '10', decimals: '9' })]),
+      restore: false,
+      storage: new MemoryStorage(),
+    })
+    await client.connect('sol')
+    await vi.waitFor(() => expect(client.store.getState().chains.solana?.account.tokenBalance).toHaveLength(1))
+    await expect(client.send({ to: TO, amount: '1', token: 'native' })).rejects.toMatchObject({ code: 'EXECUTION_REVERTED' })
+    await expect(client.send({ to: TO, amount: '2', token: 'native' })).rejects.toThrow()
+    await expect(client.send({ to: TO, amount: '3', token: 'native' })).rejects.toMatchObject({ code: 4001 })
+    const rows = activityRows(client.store.getState()).map((r) => [r.transaction.metadata.hash, r.transaction.metadata.status, r.pending])
+    expect(rows).toEqual([
+      ['sig2', 'pending', true],
+      ['sig1', 'failed', true],
     ])
   })
 

@@ -155,14 +155,14 @@ export interface ActivityRow {
   pending: boolean
 }
 
-/** A pending send as a history entry (status 'pending'). */
+/** A send of this session as a history entry (status 'pending' until its adapter said how it ended). */
 function pendingEntry(p: PendingTransaction): Transaction {
   return {
     id: `${p.chain}:${p.hash}`,
     metadata: {
       minedAt: new Date(p.sentAt).toISOString(),
       chain: p.chain,
-      status: 'pending',
+      status: p.status,
       operationType: p.direction === 'in' ? 'receive' : 'send',
       sentFrom: p.from,
       sentTo: p.to,

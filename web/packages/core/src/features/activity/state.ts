@@ -94,6 +94,12 @@ export interface PendingTransaction {
   direction: TransferDirection
   /** When it was sent (ms since the epoch). */
   sentAt: number
+  /**
+   * What this session knows of it: 'pending' until the wallet's adapter says the chain has it,
+   * then 'confirmed', or 'failed' when the chain reverted it (a chain the server does not index
+   * never lists it, so the entry tells).
+   */
+  status: TransactionStatus
 }
 
 /** Where the history list stands: not asked, a page on its way, shown, or the last fetch failed (the list is then empty). */
@@ -122,14 +128,18 @@ export function initialActivityState(): ActivityState {
 
 export const activityOf = (state: { activity?: ActivityState | undefined }): ActivityState => state.activity ?? initialActivityState()
 
-export type AddPendingTransactionParameters = Omit<PendingTransaction, 'sentAt'> & { sentAt?: number }
+export type AddPendingTransactionParameters = Omit<PendingTransaction, 'sentAt' | 'status'> & { sentAt?: number; status?: TransactionStatus }
 
-/** Shows a transaction just sent in the Activity list at once, as pending, until the server has it. */
+/**
+ * Shows a transaction just sent in the Activity list at once, as pending (or as `status` says),
+ * until the server has it. Adding a hash again updates its status and keeps when it was sent.
+ */
 export function addPendingTransaction(store: SigilStore, transaction: AddPendingTransactionParameters): void {
-  const entry: PendingTransaction = { ...transaction, sentAt: transaction.sentAt ?? Date.now() }
   store.setState((state) => {
     const activity = activityOf(state)
-    const others = activity.pending.filter((p) => p.hash.toLowerCase() !== entry.hash.toLowerCase())
-    return { activity: { ...activity, pending: [entry, ...others].slice(0, PENDING_LIMIT) } }
+    const same = (p: PendingTransaction) => p.hash.toLowerCase() === transaction.hash.toLowerCase()
+    const before = activity.pending.find(same)
+    const entry: PendingTransaction = { ...transaction, sentAt: before?.sentAt ?? transaction.sentAt ?? Date.now(), status: transaction.status ?? 'pending' }
+    return { activity: { ...activity, pending: [entry, ...activity.pending.filter((p) => !same(p))].slice(0, PENDING_LIMIT) } }
   })
 }

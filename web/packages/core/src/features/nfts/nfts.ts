@@ -9,17 +9,16 @@ import { activeCaipAccount, activeNetwork } from '../../active-account.js'
 import type { NftTransfer, TransferFee } from '../../adapter.js'
 import type { SigilClient } from '../../client.js'
 import { providerOf } from '../../connection.js'
-import { NotConnectedError, toSigilError, type SigilError, type UserRejectedRequestError } from '../../errors.js'
+import { NotConnectedError, type SigilError, type UserRejectedRequestError } from '../../errors.js'
 import { isUnsupportedNetwork } from '../../networks.js'
 import { pushView, replaceView } from '../../router.js'
 import type { RouteEntry, SigilState, SigilStore, ViewParams } from '../../store.js'
-import { addPendingTransaction } from '../activity/state.js'
 import {
   formatFee,
   InsufficientBalanceError,
   InvalidReceiverError,
   receiverOf,
-  transactionError,
+  sendWithActivity,
   unitsOf,
   type NameNotResolvedError,
   type TransactionError,
@@ -310,24 +309,10 @@ export async function sendNft(client: SigilClient, params: SendNftParameters): P
   const { prepared, adapter, provider } = await prepare(client, params)
   const { transfer, nft } = prepared
   const { store } = client
-  // Pending in Activity from the moment the wallet has sent it, as a token send is.
-  const pending = (hash: string) =>
-    addPendingTransaction(store, {
-      hash,
-      chain: transfer.network.caipNetworkId,
-      from: transfer.from,
-      to: transfer.to,
-      amount: transfer.amount.toString(),
-      symbol: nft.name,
-      direction: 'out',
-    })
-  let hash: string
-  try {
-    hash = await (adapter.sendNft as NonNullable<typeof adapter.sendNft>)(provider, { ...transfer, onSubmitted: pending })
-  } catch (error) {
-    throw transactionError(error) ?? toSigilError(error)
-  }
-  pending(hash)
+  const entry = { chain: transfer.network.caipNetworkId, from: transfer.from, to: transfer.to, amount: transfer.amount.toString(), symbol: nft.name }
+  const hash = await sendWithActivity(store, entry, (onSubmitted) =>
+    (adapter.sendNft as NonNullable<typeof adapter.sendNft>)(provider, { ...transfer, onSubmitted }),
+  )
   const account = `${transfer.network.caipNetworkId}:${transfer.from}`
   const sent: SentNft = { id: nft.id, account, held: nft.amount, amount: transfer.amount.toString(), at: Date.now() }
   setNfts(store, (now) => ({

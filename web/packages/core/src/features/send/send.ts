@@ -21,9 +21,9 @@ import {
   type UserRejectedRequestError,
 } from '../../errors.js'
 import { floorDecimals, formatUnits } from '../../format.js'
-import { addPendingTransaction } from '../activity/state.js'
+import { addPendingTransaction, type AddPendingTransactionParameters, type TransactionStatus } from '../activity/state.js'
 import { pushView, replaceView } from '../../router.js'
-import type { RouteEntry, ViewParams } from '../../store.js'
+import type { RouteEntry, SigilStore, ViewParams } from '../../store.js'
 import type { CaipNetwork, TokenBalance } from '../../types.js'
 import { InsufficientBalanceError, InvalidAmountError, InvalidReceiverError, NameNotResolvedError, transactionError, type TransactionError } from './errors.js'
 
@@ -270,26 +270,36 @@ export function sendStep({ token, amount, to, receiver, resolving }: SendStepPar
 export async function send(ctx: SigilContext, params: SendParameters): Promise<SendReturnType> {
   const { prepared, adapter, provider } = await prepare(ctx, params)
   const { transfer, token } = prepared
-  // The Activity tab lists it as pending from the moment the wallet has sent it (an adapter that
-  // cannot tell earlier: once it resolves) until the server has indexed it.
-  const pending = (hash: string) =>
-    addPendingTransaction(ctx.store, {
-      hash,
-      chain: transfer.network.caipNetworkId,
-      from: transfer.from,
-      to: transfer.to,
-      amount: params.amount.trim(),
-      symbol: token.symbol,
-      direction: 'out',
-    })
-  let hash: string
+  const entry = { chain: transfer.network.caipNetworkId, from: transfer.from, to: transfer.to, amount: params.amount.trim(), symbol: token.symbol }
+  return sendWithActivity(ctx.store, entry, (onSubmitted) =>
+    (adapter.sendTransfer as NonNullable<typeof adapter.sendTransfer>)(provider, { ...transfer, onSubmitted }),
+  )
+}
+
+/** What the Activity entry of a send says, but for its hash and status. */
+export type SentEntry = Omit<AddPendingTransactionParameters, 'hash' | 'status' | 'direction' | 'sentAt'>
+
+/**
+ * Runs an adapter's send with its Activity entry: pending from the moment the wallet has sent it
+ * (an adapter that cannot tell earlier: once it resolves), confirmed once the send resolves (an
+ * adapter resolves once the chain has the transaction), failed when the chain reverted it. A
+ * refusal becomes the spec's transaction error. Resolves to the transaction id.
+ */
+export async function sendWithActivity(store: SigilStore, entry: SentEntry, run: (onSubmitted: (hash: string) => void) => Promise<string>): Promise<string> {
+  let submitted: string | undefined
+  const record = (hash: string, status: TransactionStatus) => addPendingTransaction(store, { ...entry, hash, direction: 'out', status })
   try {
-    hash = await (adapter.sendTransfer as NonNullable<typeof adapter.sendTransfer>)(provider, { ...transfer, onSubmitted: pending })
+    const hash = await run((hash) => {
+      submitted = hash
+      record(hash, 'pending')
+    })
+    record(hash, 'confirmed')
+    return hash
   } catch (error) {
-    throw transactionError(error) ?? toSigilError(error)
+    const refused = transactionError(error)
+    if (submitted && refused?.code === 'EXECUTION_REVERTED') record(submitted, 'failed')
+    throw refused ?? toSigilError(error)
   }
-  pending(hash)
-  return hash
 }
 
 /** The send form's values, as the WalletSend view's route keeps them. */

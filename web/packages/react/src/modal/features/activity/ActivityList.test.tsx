@@ -204,6 +204,25 @@ describe('Activity tab', () => {
     expect(calls).toHaveLength(asked)
   })
 
+  it('a send on a chain the server does not index reads as sent once its adapter says the chain has it, or failed', async () => {
+    withHistory([])
+    const appKit = await activityTab()
+    await waitFor(() => expect(shadow().querySelector('[data-testid=activity-empty]')).not.toBeNull())
+    const sent = { chain: CHAIN, from: ADDRESS, to: OTHER, amount: '1', symbol: 'ETH', direction: 'out' as const }
+    act(() => addPendingTransaction(appKit.client.store, { ...sent, hash: hashOf(6) }))
+    act(() => addPendingTransaction(appKit.client.store, { ...sent, hash: hashOf(7) }))
+    expect(rows().map((r) => [r.name, r.status])).toEqual([
+      ['Sending', 'pending'],
+      ['Sending', 'pending'],
+    ])
+    act(() => addPendingTransaction(appKit.client.store, { ...sent, hash: hashOf(6), status: 'confirmed' }))
+    act(() => addPendingTransaction(appKit.client.store, { ...sent, hash: hashOf(7), status: 'failed' }))
+    expect(rows().map((r) => [r.hash, r.name, r.status, r.amount])).toEqual([
+      [hashOf(7), 'SentFailed', 'failed', '-1 ETH'],
+      [hashOf(6), 'Sent', 'confirmed', '-1 ETH'],
+    ])
+  })
+
   it('coming back to the tab keeps the list and asks for its first page again', async () => {
     const history = [tx(1, 10)]
     const calls = withHistory(history)

@@ -130,10 +130,12 @@ export function ActivityList() {
 
 /** One transaction: what happened, with whom, how much, and when; its status when not confirmed. */
 function ActivityItem({ row, address, network, now, m }: { row: ActivityRow; address: string | undefined; network: CaipNetwork; now: number; m: M }) {
-  const { transaction: t, pending } = row
-  const { metadata } = t
+  const { metadata } = row.transaction
+  const t = row.transaction
+  // A send of this session the chain has not taken yet (once it has, it reads as any send).
+  const sending = row.pending && metadata.status === 'pending'
   const op = metadata.operationType
-  const label = pending ? m.sending : (m.operations[op] ?? m.otherOperation)
+  const label = sending ? m.sending : (m.operations[op] ?? m.otherOperation)
   const spam = metadata.spam ?? undefined
   const transfers = t.transfers.slice(0, 2)
   const amounts = transfers.map((transfer) => amountText(op, transfer))
@@ -141,7 +143,7 @@ function ActivityItem({ row, address, network, now, m }: { row: ActivityRow; add
   const partyText = party.address ? m[party.relation](shortenAddress(party.address)) : ''
   const time = relativeTime(metadata.minedAt, now)
   const timeText = time.unit === 'now' ? m.time.now : m.time[time.unit](time.value)
-  const status = pending || metadata.status === 'pending' ? m.pending : metadata.status === 'failed' ? m.failed : undefined
+  const status = metadata.status === 'pending' ? m.pending : metadata.status === 'failed' ? m.failed : undefined
   const icon = transfers[0]?.fungible_info?.icon?.url ?? transfers[0]?.nft_info?.content?.preview?.url ?? undefined
   const spoken = m.row(label, amounts.join(', '), spam ? '' : partyText, m.ago(timeText)) + (status ? `, ${status}` : '') + (spam ? `, ${m.spam}` : '')
   // Spam: no link and no way to copy its addresses (address poisoning copies them).
@@ -152,14 +154,14 @@ function ActivityItem({ row, address, network, now, m }: { row: ActivityRow; add
         {icon ? (
           <RemoteImage src={icon} name={transfers[0]?.fungible_info?.symbol ?? label} className="sm" />
         ) : (
-          <Glyph op={pending ? 'send' : op} transfer={transfers[0]} />
+          <Glyph op={sending ? 'send' : op} transfer={transfers[0]} />
         )}
-        {status ? <span className={`activity-dot ${pending ? 'pending' : 'failed'}`} /> : null}
+        {status ? <span className={`activity-dot ${metadata.status === 'pending' ? 'pending' : 'failed'}`} /> : null}
       </span>
       <span className="meta">
         <span className="name">
           {label}
-          {status && !pending ? <span className={metadata.status === 'failed' ? 'tag bad' : 'tag accent'}>{status}</span> : null}
+          {status && !sending ? <span className={metadata.status === 'failed' ? 'tag bad' : 'tag accent'}>{status}</span> : null}
           {spam ? (
             <span className="tag bad" title={m.spamReasons[spam.reason] ?? m.spamOther}>
               {m.spam}
@@ -194,7 +196,7 @@ function ActivityItem({ row, address, network, now, m }: { row: ActivityRow; add
       className={spam ? 'activity-row spam' : 'activity-row'}
       data-testid="activity-row"
       data-hash={metadata.hash}
-      data-status={pending ? 'pending' : metadata.status}
+      data-status={metadata.status}
       data-spam={spam ? spam.reason : undefined}
       aria-label={href ? undefined : spoken}
     >
