@@ -31,6 +31,8 @@ const TOKEN: &str = "0x1111111111111111111111111111111111111111";
 const NFT: &str = "0x2222222222222222222222222222222222222222";
 const ITEMS: &str = "0x3333333333333333333333333333333333333333";
 const PAYER: &str = "0x4444444444444444444444444444444444444444";
+/// An address made to look like YOU's: a zero-value transferFrom out of ME to it is poisoning.
+const POISON: &str = "0x976EA74026E726554dB657fA54763abd0C3a0aA8";
 /// The index starts here; the explorers' records lie below it.
 const FROM_BLOCK: u64 = 100;
 const KEY_ENV: &str = "SIGIL_TEST_HISTORY_UPSTREAM_KEY";
@@ -162,7 +164,11 @@ async fn blockscout(indexed: &str, indexed_block: i64) -> Explorer {
                         {"transaction_hash": o[4].0, "block_number": o[4].1, "block_hash": h(201), "log_index": "2", "timestamp": iso(o[4].2),
                          "from": party(ME), "to": party(YOU), "method": "transferFrom", "type": "token_transfer",
                          "token": {"address": NFT, "symbol": "PUNK", "name": "Punks", "decimals": null, "type": "ERC-721"},
-                         "total": {"token_id": "42"}}
+                         "total": {"token_id": "42"}},
+                        {"transaction_hash": h(8), "block_number": 55, "block_hash": h(202), "log_index": 0, "timestamp": iso(1_702_500_000),
+                         "from": party(ME), "to": party(POISON), "method": "transferFrom", "type": "token_transfer",
+                         "token": {"address_hash": TOKEN, "symbol": "OLD", "name": "Old Token", "decimals": "6", "type": "ERC-20"},
+                         "total": {"decimals": "6", "value": "0"}}
                     ], "next_page_params": null})
                 }
                 _ => json!({"items": [
@@ -310,10 +316,14 @@ async fn start(backend: Backend, dir: &tempfile::TempDir, anvil: &str, upstream:
 impl Node {
     /// Every page of ME's history, following `next`; the pages' items.
     async fn pages(&mut self) -> Vec<Vec<Value>> {
+        self.pages_with("").await
+    }
+
+    async fn pages_with(&mut self, extra: &str) -> Vec<Vec<Value>> {
         let mut pages = Vec::new();
         let mut cursor = String::new();
         loop {
-            let url = format!("{}/v1/account/{ME}/history?projectId={}&chainId={DEV}{cursor}", self.base, self.project);
+            let url = format!("{}/v1/account/{ME}/history?projectId={}&chainId={DEV}{extra}{cursor}", self.base, self.project);
             let res = reqwest::get(&url).await.unwrap();
             assert_eq!(res.status(), 200);
             let text = res.text().await.unwrap();
@@ -453,13 +463,23 @@ async fn fills_from_blockscout(backend: Backend) {
     assert_eq!(moves(&by_hash(&all, &indexed[21])), [t("in", "0.000000000000001", "ETH", ACCOUNT0, ME)]);
     let asked = explorer.asked.lock().unwrap().clone();
     assert!(asked.iter().any(|q| q == "transactions?block_number=85&index=0&items_count=50"), "the second page follows next_page_params: {asked:?}");
+    // The zero-value transferFrom out of ME, in a transaction someone else sent, is poisoning:
+    // left out unless asked for, then flagged.
+    let with_spam = node.pages_with("&includeSpam=true").await.concat();
+    let mut want_spam = want.clone();
+    want_spam.insert(4, h(8));
+    assert_eq!(hashes(&with_spam)[22..], want_spam);
+    let poisoned = by_hash(&with_spam, &h(8));
+    assert_eq!(poisoned["metadata"]["spam"], json!({"reason": "zero-value"}));
+    assert_eq!((poisoned["metadata"]["sentFrom"].as_str(), poisoned["metadata"]["status"].as_str()), (Some(checksum(POISON).as_str()), Some("confirmed")));
+    assert_eq!(moves(&poisoned), [t("out", "0", "OLD", ME, POISON)]);
 
     // Asked again: the same pages from the stored rows; the explorer is not asked again.
     let hits = explorer.hits.load(Ordering::SeqCst);
     assert_eq!(hashes(&node.pages().await.concat()), hashes(&all));
     assert_eq!(explorer.hits.load(Ordering::SeqCst), hits);
-    assert_eq!(node.count("SELECT COUNT(*) FROM history_txs").await, 22 + 6);
-    assert_eq!(node.count(&format!("SELECT COUNT(*) FROM history_appearances WHERE address = '{me}'")).await, 22 + 6);
+    assert_eq!(node.count("SELECT COUNT(*) FROM history_txs").await, 22 + 7);
+    assert_eq!(node.count(&format!("SELECT COUNT(*) FROM history_appearances WHERE address = '{me}'")).await, 22 + 7);
     assert_eq!(node.count(&format!("SELECT COUNT(*) FROM history_upstream_fills WHERE address = '{me}' AND filled = 1")).await, 1);
     node.server.stop().await.unwrap();
 }

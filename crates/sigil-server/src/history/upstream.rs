@@ -10,9 +10,10 @@
 //! without the URL (it may hold the API key), and tried again after `RETRY_AFTER`.
 //!
 //! What an explorer does not give is made up plainly: a transaction seen only through its
-//! transfers (a token received in someone else's transaction) is stored with the transfer's
-//! sender as its sender, the token (or the paying contract) as its recipient, no nonce, and a
-//! position in its block derived from its hash (after the block's known positions).
+//! transfers (a token received in someone else's transaction) is stored with the first other
+//! party of its transfers as its sender, the token (or the paying contract) as its recipient,
+//! no nonce unless the explorer gave it, and a position in its block derived from its hash
+//! (after the block's known positions).
 
 use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
@@ -681,9 +682,12 @@ fn made_up_position(hash: &str) -> i64 {
     MADE_UP_POSITION + i64::from_str_radix(hash.get(2..12).unwrap_or("0"), 16).unwrap_or(0)
 }
 
-/// The rows of what a fill found: its transactions (made up from their transfers where the
-/// explorer listed none), their transfers in the index's order, and the tokens named.
-fn rows(found: Found) -> (Vec<TxRow>, Vec<TransferRow>, Vec<TokenRow>) {
+/// The rows of what a fill of `owner`'s history found: its transactions (made up from their
+/// transfers where the explorer listed none), their transfers in the index's order, and the
+/// tokens named. A transaction made up was not sent by `owner` (the explorer lists those it
+/// sent): its sender is the first other party of its transfers, so the spam rules judge it as
+/// someone else's (a zero-value `transferFrom` out of `owner` is address poisoning).
+fn rows(owner: &str, found: Found) -> (Vec<TxRow>, Vec<TransferRow>, Vec<TokenRow>) {
     let mut txs: HashMap<String, TxRow> = HashMap::new();
     for t in found.txs {
         let mut tx = t.tx;
@@ -693,6 +697,12 @@ fn rows(found: Found) -> (Vec<TxRow>, Vec<TransferRow>, Vec<TokenRow>) {
         txs.entry(tx.hash.clone()).or_insert(tx);
     }
     let mut moves = found.moves;
+    let mut other: HashMap<String, String> = HashMap::new();
+    for m in &moves {
+        if let Some(party) = [&m.sender, &m.recipient].into_iter().find(|p| p.as_str() != owner) {
+            other.entry(m.hash.clone()).or_insert_with(|| party.clone());
+        }
+    }
     moves.sort_by(|a, b| (&a.hash, a.kind == Kind::Internal, a.order).cmp(&(&b.hash, b.kind == Kind::Internal, b.order)));
     let mut transfers: Vec<TransferRow> = Vec::new();
     let mut seen: BTreeSet<(String, i64, &'static str, String, String, String, String)> = BTreeSet::new();
@@ -720,7 +730,7 @@ fn rows(found: Found) -> (Vec<TxRow>, Vec<TransferRow>, Vec<TokenRow>) {
             block: m.block,
             tx_index: m.position.unwrap_or_else(|| made_up_position(&m.hash)),
             mined_at: m.mined_at,
-            sender: m.sender.clone(),
+            sender: other.get(&m.hash).cloned().unwrap_or_else(|| m.sender.clone()),
             recipient: if m.kind == Kind::Internal { m.sender.clone() } else { m.token.clone() },
             value: "0".into(),
             nonce: m.nonce,
@@ -763,7 +773,7 @@ fn rows(found: Found) -> (Vec<TxRow>, Vec<TransferRow>, Vec<TokenRow>) {
 /// Stores what a fill found and marks `owner`'s older history filled; appearances are written
 /// for `owner` only (each address's older history is its own fill's).
 async fn write(db: &Db, chain: &ChainConfig, owner: &str, found: Found) -> Result<(), sqlx::Error> {
-    let (mut txs, mut transfers, tokens) = rows(found);
+    let (mut txs, mut transfers, tokens) = rows(owner, found);
     store::save_tokens(db, &chain.id, &tokens).await?;
     // A transaction stored already (another address's fill) keeps its position.
     let hashes: Vec<String> = txs.iter().map(|t| t.hash.clone()).collect();
@@ -828,7 +838,7 @@ mod tests {
                 "contractAddress": token, "value": "1500", "tokenName": "Token", "tokenSymbol": "TKN", "tokenDecimal": "3",
                 "transactionIndex": "2", "logIndex": "5"})],
         );
-        let (txs, transfers, tokens) = rows(Found { txs: page.txs, moves: page.moves, tokens: page.tokens });
+        let (txs, transfers, tokens) = rows(me, Found { txs: page.txs, moves: page.moves, tokens: page.tokens });
         assert_eq!((txs[0].tx_index, txs[0].nonce, txs[0].sender.as_str(), txs[0].recipient.as_str()), (2, Some(3), you, token));
         assert_eq!((transfers[0].seq, transfers[0].kind, transfers[0].amount.as_str()), (5 * 1024, Kind::Erc20, "1500"));
         assert_eq!((tokens[0].symbol.as_str(), tokens[0].decimals), ("TKN", 3));
