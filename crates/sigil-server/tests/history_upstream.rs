@@ -282,7 +282,7 @@ async fn etherscan(indexed: &str, indexed_block: i64) -> Explorer {
     Explorer { url: serve(app).await, hits, failing, asked }
 }
 
-fn config(url: &str, anvil: &str, upstream: HistoryUpstream) -> Config {
+fn config(url: &str, anvil: &str, upstream: HistoryUpstream, max_records: u32) -> Config {
     let mut chains = chain_with(&[anvil], true);
     let dev = chains.by_id.get_mut(DEV).unwrap();
     dev.history.from_block = Some(FROM_BLOCK);
@@ -292,6 +292,7 @@ fn config(url: &str, anvil: &str, upstream: HistoryUpstream) -> Config {
     config.settings.history.enabled = true;
     config.settings.history.poll_interval = Duration::from_millis(100);
     config.settings.history.upstream_page_size = 2;
+    config.settings.history.upstream_max_records = max_records;
     config.rpc.probe_interval = Duration::from_secs(3600);
     config
 }
@@ -306,10 +307,14 @@ struct Node {
 }
 
 async fn start(backend: Backend, dir: &tempfile::TempDir, anvil: &str, upstream: HistoryUpstream) -> Option<Node> {
+    start_with(backend, dir, anvil, upstream, 10_000).await
+}
+
+async fn start_with(backend: Backend, dir: &tempfile::TempDir, anvil: &str, upstream: HistoryUpstream, max_records: u32) -> Option<Node> {
     let url = fresh_database(backend, dir).await?;
     let db = db::connect(&url).await.unwrap();
     let project = projects::create(&db, "History", &["*".to_owned()], Features::default()).await.unwrap().id;
-    let server = sigil_server::start(AppState::new(db.clone(), config(&url, anvil, upstream)), "127.0.0.1:0".parse().unwrap()).await.unwrap();
+    let server = sigil_server::start(AppState::new(db.clone(), config(&url, anvil, upstream, max_records)), "127.0.0.1:0".parse().unwrap()).await.unwrap();
     Some(Node { base: format!("http://{}", server.addr), server, db, project, seen: Vec::new() })
 }
 
@@ -526,6 +531,20 @@ async fn fills_from_etherscan(backend: Backend) {
     assert_eq!(hashes(&node.pages().await.concat()), indexed);
     assert!(explorer.hits.load(Ordering::SeqCst) >= 1);
     assert!(node.seen.iter().all(|text| !text.contains(KEY)));
+    node.server.stop().await.unwrap();
+
+    // Five records at most: the first round of pages gives five (A, D, E, G, F; C waits for
+    // txlist's next page), so the lists stop there. txlist stopped at block 85: what lies at or
+    // below it is left out of every list, so the stored history has no hole.
+    let dir = tempfile::tempdir().unwrap();
+    let explorer = etherscan(&indexed[21], FROM_BLOCK as i64).await;
+    let upstream = HistoryUpstream { kind: UpstreamKind::Etherscan, url: explorer.url.clone(), api_key_env: Some(KEY_ENV.into()) };
+    let Some(mut node) = start_with(backend, &dir, &anvil.url, upstream, 5).await else { return };
+    node.indexed_to(FROM_BLOCK as i64 + 21).await;
+    let all = node.pages().await.concat();
+    assert_eq!(hashes(&all), [indexed.clone(), vec![o[0].0.clone()]].concat());
+    assert_eq!(explorer.hits.load(Ordering::SeqCst), 5, "one round of the five lists");
+    assert_eq!(node.count("SELECT COUNT(*) FROM history_upstream_fills WHERE filled = 1").await, 1);
     node.server.stop().await.unwrap();
 }
 
