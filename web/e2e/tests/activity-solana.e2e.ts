@@ -79,10 +79,11 @@ describe('Activity on Solana', () => {
     for (const signature of [sol, sgls]) expect(signature).toMatch(/^[1-9A-HJ-NP-Za-km-z]{64,88}$/)
 
     await ui.dialog(page).getByRole('tab', { name: 'Activity' }).click()
-    // Shown at once as pending, then as the server reads them from the runtime.
+    // Shown at once (the session's entries), then as the server reads them from the runtime.
     for (const signature of [sol, sgls]) {
       await row(page, signature).waitFor({ timeout: 20_000 })
-      await expect.poll(() => row(page, signature).getAttribute('data-status'), { timeout: 30_000 }).toBe('confirmed')
+      await expect.poll(() => row(page, signature).getAttribute('data-listed'), { timeout: 30_000 }).toBe('true')
+      expect(await row(page, signature).getAttribute('data-status')).toBe('confirmed')
     }
     const [newest, second] = await ui
       .dialog(page)

@@ -5,7 +5,7 @@
  * SGL transferFrom out of the account, made by someone else, to an address that looks like its
  * counterparty's). The Activity tab lists them newest first with the right signs, pages through
  * all of them by scrolling, hides the poisoning row until asked and then marks it without an
- * address to copy. A send from the modal shows at once as pending, then as sent once the server
+ * address to copy. A send from the modal shows at once as sent (its receipt), then as the server
  * has it. Screenshots desktop and phone, light and dark, with axe.
  */
 import { join } from 'node:path'
@@ -180,7 +180,7 @@ describe('Activity', () => {
     await ui.dialog(page).getByRole('button', { name: 'Show hidden transactions' }).waitFor()
   })
 
-  it('a send from the modal shows at once as pending, then as sent once the server lists it', async () => {
+  it('a send from the modal shows at once as sent (the receipt), then as the server lists it', async () => {
     const page = await t.newPage({ wallet: { accountIndex: ME_INDEX } })
     // The indexer reads a new block within 2 s: until the test lets it, the page gets the server's
     // history without the new transaction, as it would before the indexer got to it.
@@ -219,14 +219,16 @@ describe('Activity', () => {
     await dialog.getByRole('tab', { name: 'Activity' }).click()
     const sent = row(page, hash)
     await sent.waitFor()
-    expect(await sent.getAttribute('data-status')).toBe('pending')
+    // The session's own entry, not the server's: the wallet's receipt said the chain has it.
+    expect([await sent.getAttribute('data-status'), await sent.getAttribute('data-listed')]).toEqual(['confirmed', 'false'])
     // Quantities show floored to 3 decimals.
-    expect(await rowText(page, hash)).toEqual({ name: 'Sending', amount: '-0.012 ETH', party: `to ${shortAddress(made.you)}` })
+    expect(await rowText(page, hash)).toEqual({ name: 'Sent', amount: '-0.012 ETH', party: `to ${shortAddress(made.you)}` })
     expect(await activityRows(page).first().getAttribute('data-hash')).toBe(hash)
-    await screenshot(page, shots(), 'activity-pending-desktop-light')
-    // The list asks again every few seconds while something is pending: the indexed row replaces it.
+    await screenshot(page, shots(), 'activity-session-desktop-light')
+    // The list asks again every few seconds while a session entry is not listed: the indexed row replaces it.
     holding = false
-    await expect.poll(() => sent.getAttribute('data-status'), { timeout: 30_000 }).toBe('confirmed')
+    await expect.poll(() => sent.getAttribute('data-listed'), { timeout: 30_000 }).toBe('true')
+    expect(await sent.getAttribute('data-status')).toBe('confirmed')
     expect(await rowText(page, hash)).toEqual({ name: 'Sent', amount: '-0.012 ETH', party: `to ${shortAddress(made.you)}` })
     expect(await row(page, hash).count()).toBe(1)
   })

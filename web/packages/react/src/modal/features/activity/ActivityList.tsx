@@ -197,6 +197,7 @@ function ActivityItem({ row, address, network, now, m }: { row: ActivityRow; add
       data-testid="activity-row"
       data-hash={metadata.hash}
       data-status={metadata.status}
+      data-listed={row.pending ? 'false' : 'true'}
       data-spam={spam ? spam.reason : undefined}
       aria-label={href ? undefined : spoken}
     >
