@@ -14,7 +14,8 @@ export interface EvmAdapter extends ChainAdapter<Eip1193Provider> {
  * address rules, switching with add-on-4902 (EIP-3085), personal_sign, asset discovery
  * (EIP-5792 capabilities + ERC-7811 wallet_getAssets; otherwise balances come from the Sigil
  * server), ENS names from the Sigil server, EIP-55 addresses in sign-in messages, and sends of
- * the native currency and ERC-20 tokens, and of ERC-721 and ERC-1155 NFTs (loaded on the first send). The
+ * the native currency and ERC-20 tokens, and of ERC-721 and ERC-1155 NFTs (loaded on the first send),
+ * contract calls for swaps, batched by EIP-5792 where the wallet can (loaded on the first swap). The
  * page's EVM wallets are its injected ones (EIP-6963 and window.ethereum); over WalletConnect
  * and the embedded wallet's frame, an EIP-1193 provider over the session (loaded with it).
  */
@@ -56,5 +57,6 @@ export function evmAdapter(): EvmAdapter {
     },
     connectors: injectedConnectors,
     session: { load: () => import('./session.js').then((m) => m.evmSession) },
+    calls: { load: () => import('./calls.js').then((m) => m.evmCalls) },
   }
 }

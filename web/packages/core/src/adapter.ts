@@ -51,6 +51,46 @@ export interface TransferFee {
   gas?: GasTerms
 }
 
+/** One contract call of a batch (a swap's approve, then the swap): sent from the batch's account. */
+export interface Call {
+  to: string
+  /** Hex call data. */
+  data: string
+  /** The network's own currency sent with it, in the smallest unit; none when absent. */
+  value?: bigint
+}
+
+/** Calls sent in order from `from` on `network`. */
+export interface CallBatch {
+  from: string
+  network: CaipNetwork
+  calls: readonly Call[]
+  /**
+   * One atomic batch (EIP-5792 `wallet_sendCalls`, one confirmation) rather than one
+   * transaction after the other: only when `atomic` said the wallet can.
+   */
+  atomic: boolean
+  /** Called with the hash of the last call's transaction once the wallet has sent it, before its receipt. */
+  onSubmitted?: ((hash: string) => void) | undefined
+}
+
+/** The calls capability: what contract calls from the connected account need (a swap's), loaded on first use. */
+export interface CallsCapability<Provider = unknown> {
+  load(): Promise<FamilyCalls<Provider>>
+}
+
+/** A family's way of sending contract calls (see CallsCapability). */
+export interface FamilyCalls<Provider = unknown> {
+  /** Whether the wallet can send calls on `network` as one atomic batch (EIP-5792 capabilities: atomic `supported` or `ready`). */
+  atomic(provider: Provider, from: string, network: CaipNetwork): Promise<boolean>
+  /**
+   * Sends the batch's calls in order, as one atomic batch when `batch.atomic`, else each as its
+   * own transaction once the one before it is on chain; resolves once the chain has the last,
+   * to its transaction's hash. A reverted call rejects as a revert (code 3).
+   */
+  send(provider: Provider, batch: CallBatch): Promise<string>
+}
+
 /**
  * A chain family (one CAIP namespace): the one place that knows what the family's wallets are
  * and do. Every ability is optional and callers ask whether it is there (wagmi's connectors are
@@ -115,6 +155,11 @@ export interface ChainAdapter<Provider = unknown> {
    * undefined when it gives none. Without it a send's receiver must be an address.
    */
   resolveName?(name: string, network: CaipNetwork, api: BlockchainClient): Promise<string | undefined>
+  /**
+   * Contract calls from the connected account (the swap feature's approve and swap), loaded
+   * with the first swap. Without it the Account view offers no swap.
+   */
+  calls?: CallsCapability<Provider>
   /** Called once the modal exists, e.g. to keep another library in step with it. Returns a teardown. */
   attach?(client: SigilClient): () => void
 

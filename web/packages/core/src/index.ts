@@ -7,7 +7,21 @@
  * `/wallet-list`, `/networks`, `/messages`, `/session`) so they load on demand.
  */
 export { createSigil, type SigilClient, type SigilDependencies } from './client.js'
-export type { ChainAdapter, FamilyEvent, FamilySession, SessionBinding, SessionCapability, GasTerms, NftTransfer, Transfer, TransferFee } from './adapter.js'
+export type {
+  Call,
+  CallBatch,
+  CallsCapability,
+  ChainAdapter,
+  FamilyCalls,
+  FamilyEvent,
+  FamilySession,
+  SessionBinding,
+  SessionCapability,
+  GasTerms,
+  NftTransfer,
+  Transfer,
+  TransferFee,
+} from './adapter.js'
 export type {
   Connection,
   ConnectionAccount,

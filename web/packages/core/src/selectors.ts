@@ -11,7 +11,7 @@ import type { SigilState, View } from './store.js'
 import type { ChainNamespace } from './types.js'
 
 /** An ability of a family's adapter a view may offer or not. */
-export type FamilyAbility = Exclude<keyof ChainAdapter, 'namespace' | 'attach' | 'connectors' | 'session' | 'wrapProvider' | 'sendsWith'>
+export type FamilyAbility = Exclude<keyof ChainAdapter, 'namespace' | 'attach' | 'connectors' | 'session' | 'calls' | 'wrapProvider' | 'sendsWith'>
 
 /** Whether `namespace`'s family (the active one by default) has `ability`. */
 export function familyCan(client: SigilClient, ability: FamilyAbility, namespace: ChainNamespace = client.store.getState().activeNamespace): boolean {

@@ -4,6 +4,7 @@ import type { ActivityState } from './features/activity/state.js'
 import type { LoginState } from './features/login/state.js'
 import type { Nft, NftsState } from './features/nfts/state.js'
 import type { SiwxState } from './features/siwx/types.js'
+import type { SwapToken } from './features/swap/api.js'
 import type { AccountState, CaipNetwork, ChainNamespace, ConnectionStatus, Connector, ConnectorType, NetworkState, Wallet } from './types.js'
 
 /**
@@ -66,6 +67,18 @@ export interface ViewParams {
   WalletSendPreview: { token: string; amount: string; to: string }
   /** A send the chain has: what went, and its transaction. */
   WalletSendSent: { hash: string; amount: string; symbol: string; to: string; name?: string }
+  // swap
+  /**
+   * The swap form: the token sold (`from`), the token bought (`to`), the amount sold and the
+   * slippage (basis points: 100 is 1 %); kept when the user goes back from a later step.
+   */
+  Swap: { from?: SwapToken; to?: SwapToken; amount?: string; slippageBps?: number }
+  /** Choosing the token sold or bought, for the form below it in the history: the account's tokens first, then popular ones, searchable. */
+  SwapSelectToken: { side: 'from' | 'to' }
+  /** What a swap will do, before it is signed: quoted (and quoted again before it expires), the minimum received, the price impact, the fee. */
+  SwapPreview: { from: SwapToken; to: SwapToken; amount: string; slippageBps: number; unlimited?: boolean }
+  /** A swap the chain has: what went, what came, and its transaction. */
+  SwapDone: { hash: string; fromAmount: string; fromSymbol: string; toAmount: string; toSymbol: string }
   // nfts
   /** One NFT the account holds: its image, name, collection, token id, standard, amount and description; 'Send' where it can be sent. */
   NftItem: { nft: Nft }

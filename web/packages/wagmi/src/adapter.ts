@@ -98,6 +98,7 @@ export class WagmiAdapter implements ChainAdapter<Eip1193Provider> {
   readonly signInAccount: EvmAdapter['signInAccount'] = this.evm.signInAccount
   readonly connectors: EvmAdapter['connectors'] = this.evm.connectors
   readonly session: EvmAdapter['session'] = this.evm.session
+  readonly calls: EvmAdapter['calls'] = this.evm.calls
 
   /** Keeps wagmi's state in step with the modal's eip155 connection; `createAppKit` calls it. */
   attach(client: SigilClient): () => void {

@@ -8,6 +8,7 @@ import { connectButton, errors, rpc } from './core.js'
 import { featureErrors } from './features.js'
 import { login } from './login.js'
 import { send } from './send.js'
+import { swap } from './swap.js'
 import { ui } from './ui.js'
 
 /** The catalogue's shape: what a locale provides. */
@@ -18,10 +19,11 @@ export interface Messages {
   connectButton: typeof connectButton
   login: typeof login
   send: typeof send
+  swap: typeof swap
   ui: typeof ui
 }
 
-export const en: Messages = { rpc, errors, featureErrors, connectButton, login, send, ui }
+export const en: Messages = { rpc, errors, featureErrors, connectButton, login, send, swap, ui }
 
 /** The catalogue in use. */
 export const messages: Messages = en

@@ -163,6 +163,13 @@ button{font:inherit;color:inherit}
 .send-sent a{color:var(--c-fg);text-decoration:underline;text-underline-offset:2px;display:inline-flex;align-items:center;gap:4px}
 .send-failed{display:flex;color:var(--c-error)}
 .send-ok{display:flex;align-items:center;justify-content:center;width:40px;height:40px;border-radius:50%;background:var(--c-surface);color:var(--c-success)}
+.swap-switch{justify-self:center;margin:-8px 0;border:1px solid var(--c-border);background:var(--c-bg)}
+.swap-out{flex:1;min-width:0;font-size:28px;font-weight:600;color:var(--c-fg);font-variant-numeric:tabular-nums;overflow-wrap:anywhere}
+.swap-slippage{display:inline-flex;align-items:center;gap:4px;font-size:15px}
+.swap-slippage input{all:unset;width:56px;text-align:right;font-size:15px;color:var(--c-fg);font-variant-numeric:tabular-nums;border-bottom:1px solid var(--c-border)}
+.swap-slippage input[aria-invalid]{border-color:var(--c-error)}
+.swap-note{margin:0;font-size:12px;text-align:left}
+.swap-unlimited{display:flex;gap:8px;align-items:flex-start;font-size:13px;color:var(--c-fg2);text-align:left}
 .email input{all:unset;flex:1;min-width:0;height:40px;padding:0 12px;border-radius:var(--r-m);background:var(--c-surface);border:1px solid var(--c-border);color:var(--c-fg)}
 .social-login{display:flex;flex-direction:column;gap:8px}
 .social-glyph{display:inline-flex;flex:none;width:20px;height:20px;color:var(--c-fg)}

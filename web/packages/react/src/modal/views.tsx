@@ -11,12 +11,23 @@ import { nftViews } from './features/nfts/views.js'
 import { receiveViews } from './features/receive/views.js'
 import { sendViews } from './features/send/views.js'
 import { siwxViews } from './features/siwx/views.js'
+import { swapViews } from './features/swap/views.js'
 import { socialViews } from './features/social/views.js'
 import type { ViewEntries, ViewEntry } from './registry.js'
 
 export type { ViewProps } from './registry.js'
 
-export const views: ViewEntries = { ...connectViews, ...accountViews, ...emailViews, ...socialViews, ...siwxViews, ...sendViews, ...receiveViews, ...nftViews }
+export const views: ViewEntries = {
+  ...connectViews,
+  ...accountViews,
+  ...emailViews,
+  ...socialViews,
+  ...siwxViews,
+  ...sendViews,
+  ...swapViews,
+  ...receiveViews,
+  ...nftViews,
+}
 
 /** The entry of a route's view; typed loosely here, in the one place that renders any view. */
 export function viewOf(route: RouteEntry): ViewEntry<View> | undefined {

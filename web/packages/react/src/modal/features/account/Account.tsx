@@ -15,6 +15,7 @@ import {
 } from '@sigil/core'
 import { useCallback, useEffect, useId, useRef, useState, type KeyboardEvent } from 'react'
 import { loginEmail } from '@sigil/core/login'
+import { canSwap } from '@sigil/core/swap'
 import type { Messages } from '@sigil/core/messages'
 import { useMessages, useModal, useStore } from '../../context.js'
 import { providerLabel } from '../social/login-window.js'
@@ -178,6 +179,11 @@ export function AccountView({ route }: ViewProps<'Account'>) {
           />
         ) : null}
         <div className="account-actions">
+          {canSwap(client) ? (
+            <button type="button" className="btn secondary" onClick={() => client.push('Swap', {})} data-testid="account-swap">
+              {ui.swap.open}
+            </button>
+          ) : null}
           {canSend ? (
             <button type="button" className="btn secondary" onClick={() => client.push('WalletSend', {})} data-testid="account-send">
               {m.send.open}
