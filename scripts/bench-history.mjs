@@ -5,6 +5,9 @@
 //   node scripts/bench-history.mjs logs RPC FROM TO STEP  asks eth_getLogs for the indexer's topics over
 //                                                        FROM..TO in ranges of STEP blocks, as the indexer
 //                                                        does, one after another; prints the seconds taken
+//   node scripts/bench-history.mjs reads RPC FROM TO     the least a full index reads: those eth_getLogs calls and,
+//                                                        at the same time, trace_filter over FROM..TO in 100-block
+//                                                        ranges (4 in flight), as the indexer does; prints the seconds
 const [cmd, rpcUrl, ...args] = process.argv.slice(2);
 const ACCOUNT0 = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
 const TOPICS = [
@@ -51,7 +54,30 @@ if (cmd === 'fill') {
     logs += r.result.length;
   }
   console.log(`${(Number(process.hrtime.bigint() - started) / 1e9).toFixed(3)} ${logs}`);
+} else if (cmd === 'reads') {
+  const [from, to] = args.map(Number);
+  const ranges = (step) => {
+    const out = [];
+    for (let a = from; a <= to; a += step) out.push([a, Math.min(to, a + step - 1)]);
+    return out;
+  };
+  const hex = (n) => `0x${n.toString(16)}`;
+  const ask = async (method, params) => {
+    const r = await call({ jsonrpc: '2.0', id: 1, method, params });
+    if (r.error) throw new Error(`${method}: ${JSON.stringify(r.error)}`);
+    return r.result;
+  };
+  const started = process.hrtime.bigint();
+  const logs = (async () => {
+    for (const [a, b] of ranges(500)) await ask('eth_getLogs', [{ fromBlock: hex(a), toBlock: hex(b), topics: [TOPICS] }]);
+  })();
+  const traces = (async () => {
+    const all = ranges(100);
+    for (let i = 0; i < all.length; i += 4) await Promise.all(all.slice(i, i + 4).map(([a, b]) => ask('trace_filter', [{ fromBlock: hex(a), toBlock: hex(b) }])));
+  })();
+  await Promise.all([logs, traces]);
+  console.log((Number(process.hrtime.bigint() - started) / 1e9).toFixed(3));
 } else {
-  console.error('usage: bench-history.mjs fill RPC TOKEN TO N | logs RPC FROM TO STEP');
+  console.error('usage: bench-history.mjs fill RPC TOKEN TO N | logs RPC FROM TO STEP | reads RPC FROM TO');
   process.exit(2);
 }
