@@ -50,8 +50,6 @@ export function SwapPreviewView({ route }: ViewProps<'SwapPreview'>) {
   const [busy, setBusy] = useState(false)
   const [round, setRound] = useState(0)
   const last = useRef<QuotedSwap | undefined>(undefined)
-  const busyRef = useRef(false)
-  busyRef.current = busy
 
   // A quote (again each round), then what the swap will send with it.
   // biome-ignore lint/correctness/useExhaustiveDependencies: `round` asks for a fresh quote
@@ -87,13 +85,19 @@ export function SwapPreviewView({ route }: ViewProps<'SwapPreview'>) {
     }
   }, [client, from, to, amount, slippageBps, unlimited, round])
 
-  // The quote is refreshed while the Preview shows (not while the wallet is asked).
+  // The quote is asked again QUOTE_REFRESH_MS after it was given (not while the wallet is asked); the seconds left show.
+  const quotedAt = prepared?.quoted.quotedAt
+  const [now, setNow] = useState(() => Date.now())
   useEffect(() => {
-    const timer = setInterval(() => {
-      if (!busyRef.current) setRound((r) => r + 1)
-    }, QUOTE_REFRESH_MS)
-    return () => clearInterval(timer)
-  }, [])
+    if (quotedAt === undefined || busy) return
+    const tick = setInterval(() => setNow(Date.now()), 1000)
+    const refresh = setTimeout(() => setRound((r) => r + 1), Math.max(quotedAt + QUOTE_REFRESH_MS - Date.now(), 0))
+    return () => {
+      clearInterval(tick)
+      clearTimeout(refresh)
+    }
+  }, [quotedAt, busy])
+  const refreshesIn = quotedAt === undefined ? undefined : Math.max(Math.ceil((quotedAt + QUOTE_REFRESH_MS - Math.max(now, quotedAt)) / 1000), 0)
 
   const swap = async () => {
     if (!prepared) return
@@ -194,6 +198,11 @@ export function SwapPreviewView({ route }: ViewProps<'SwapPreview'>) {
       {confirmations !== undefined ? (
         <p className="sub swap-note" data-testid="swap-confirmations">
           {m.confirmations(confirmations)}
+        </p>
+      ) : null}
+      {refreshesIn !== undefined && !busy ? (
+        <p className="sub swap-note" data-testid="swap-refresh">
+          {m.refreshesIn(refreshesIn)}
         </p>
       ) : null}
       {error ? (

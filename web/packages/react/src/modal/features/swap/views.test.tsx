@@ -170,6 +170,7 @@ describe('swap: Swap -> SwapSelectToken -> SwapPreview -> SwapDone', () => {
     expect(byTest('swap-fee')?.textContent).toBe('about 0.00015 ETH')
     expect(byTest('swap-confirmations')?.textContent).toBe('One confirmation in your wallet')
     expect(byTest('swap-approval')).toBeNull()
+    expect(byTest('swap-refresh')?.textContent).toMatch(/^The quote is refreshed in 1[45]s$/)
     await click(byTest('swap-confirm'))
     await waitFor(() => expect(byTest('swap-done')).not.toBeNull())
     expect(byTest('swap-done')?.textContent).toContain('Swapped 0.1 ETH for about 250 SGL')
