@@ -18,11 +18,20 @@
 //   - NFTs: a SigilBadge (ERC-721 "Sigil Badge" SBG, badges #1 and #2 to account 1) and a
 //     SigilItems (ERC-1155, 5 of item 1 to account 1); their metadata URIs are under
 //     --metadata-base (default ipfs://sigil-dev): <base>/badge/<id> and <base>/items/{id}.json
+//   - Uniswap V2: UniswapV2Factory, WETH9 and UniswapV2Router02, and three pools seeded by
+//     account 0 through the router: ETH/SGL (10 ETH : 10,000 SGL), ETH/USDT (10 ETH : 25,000
+//     USDT) and SGL/USDT (10,000 SGL : 25,000 USDT), so 1 ETH = 1,000 SGL = 2,500 USDT and
+//     1 SGL = 2.50 USDT as on the SGL/USDC pair. Their addresses go in `uniswapV2`, from which
+//     the server takes the dev chain's swap source (--dev-deployment).
+//     Uniswap V2 is GPL-3.0: a TEST/DEV FIXTURE ONLY. Its compiled artifacts come from the npm
+//     packages @uniswap/v2-core@1.0.1 and @uniswap/v2-periphery@1.1.0-beta.0, devDependencies of
+//     devchain/ read from node_modules when deploying; they are never copied into Sigil's
+//     sources and never shipped.
 // and sends 1,000 SGL and 1,000 USDT to accounts 1..3. New contracts are deployed last, so the addresses of
 // the earlier ones stay the same on a fresh anvil. Builds the contracts first if build/ is missing.
 // The JSON goes to stdout (and to --out); progress goes to stderr.
-import { writeFileSync, mkdirSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { writeFileSync, mkdirSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createPublicClient, createWalletClient, http, parseUnits, getAddress, namehash, labelhash } from 'viem';
 import { build, isBuilt, loadArtifact } from './build.mjs';
@@ -36,6 +45,34 @@ export const GIFT_USDT = '1000'; // to accounts 1..3
 export const DEFAULT_METADATA_BASE = 'ipfs://sigil-dev';
 export const BADGES_TO_ACCOUNT_1 = 2; // ids 1 and 2
 export const ITEM = { id: 1, amount: 5 }; // to account 1
+// Uniswap V2 pools seeded by account 0: 1 ETH = 1,000 SGL = 2,500 USDT; 1 SGL = 2.50 USDT.
+export const UNISWAP_POOLS = [
+  { tokens: ['ETH', 'SGL'], amounts: ['10', '10000'] },
+  { tokens: ['ETH', 'USDT'], amounts: ['10', '25000'] },
+  { tokens: ['SGL', 'USDT'], amounts: ['10000', '25000'] },
+];
+// Far in the future (2100-01-01): the seeding transactions never expire.
+const NO_DEADLINE = 4102444800n;
+
+const here = dirname(fileURLToPath(import.meta.url));
+
+/**
+ * A Uniswap V2 artifact ({abi, bytecode}) from the npm packages in devchain/node_modules
+ * (GPL-3.0 test fixture: read there, never copied). `file` is e.g.
+ * '@uniswap/v2-core/build/UniswapV2Factory.json'.
+ */
+export function loadUniswapArtifact(file) {
+  const path = join(here, 'node_modules', file);
+  let art;
+  try {
+    art = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (err) {
+    throw new Error(`cannot read ${path} (run npm ci in devchain/): ${err.message}`);
+  }
+  const raw = art.bytecode ?? art.evm?.bytecode?.object;
+  if (!art.abi || !raw) throw new Error(`${path} has no abi or bytecode`);
+  return { abi: art.abi, bytecode: raw.startsWith('0x') ? raw : `0x${raw}` };
+}
 
 /** The NFT metadata URIs under `base`: the badge's baseURI and the items' `{id}` template. */
 export function metadataUris(base = DEFAULT_METADATA_BASE) {
@@ -148,6 +185,58 @@ export async function deploy({ rpcUrl, metadataBase = DEFAULT_METADATA_BASE }) {
   const farcaster = await deployFarcaster();
   const usdt = await deployUsdt();
   const nfts = await deployNfts();
+  const uniswapV2 = await deployUniswap();
+
+  // Uniswap V2 (GPL-3.0 test fixture, see the header): factory, WETH9, Router02, then the pools
+  // through the router's addLiquidity(ETH), from account 0 with exact approvals.
+  async function deployUniswap() {
+    const factoryArt = loadUniswapArtifact('@uniswap/v2-core/build/UniswapV2Factory.json');
+    const wethArt = loadUniswapArtifact('@uniswap/v2-periphery/build/WETH9.json');
+    const routerArt = loadUniswapArtifact('@uniswap/v2-periphery/build/UniswapV2Router02.json');
+    const factory = await deployContract(factoryArt, [deployer], 'UniswapV2Factory');
+    const weth = await deployContract(wethArt, [], 'WETH9');
+    const router = await deployContract(routerArt, [factory, weth], 'UniswapV2Router02');
+    const tokenOf = {
+      SGL: { address: sgl, abi: token.abi, decimals: SGL.decimals },
+      USDT: { address: usdt, abi: loadArtifact('NoReturnToken').abi, decimals: USDT.decimals },
+    };
+    const units = (symbol, amount) => parseUnits(amount, symbol === 'ETH' ? 18 : tokenOf[symbol].decimals);
+    // Exact approvals: what the pools take, no more (USDT refuses to change a non-zero allowance).
+    for (const symbol of Object.keys(tokenOf)) {
+      const total = UNISWAP_POOLS.flatMap((p) => p.tokens.map((t, i) => (t === symbol ? units(symbol, p.amounts[i]) : 0n))).reduce((a, b) => a + b, 0n);
+      await send(tokenOf[symbol].address, tokenOf[symbol].abi, 'approve', [router, total], `approve ${symbol} to the router`);
+    }
+    const pools = [];
+    for (const pool of UNISWAP_POOLS) {
+      const [a, b] = pool.tokens;
+      const what = `pool ${a}/${b}`;
+      let hash;
+      if (a === 'ETH') {
+        hash = await wallet.writeContract({
+          address: router,
+          abi: routerArt.abi,
+          functionName: 'addLiquidityETH',
+          args: [tokenOf[b].address, units(b, pool.amounts[1]), 0n, 0n, deployer, NO_DEADLINE],
+          value: units('ETH', pool.amounts[0]),
+        });
+      } else {
+        hash = await wallet.writeContract({
+          address: router,
+          abi: routerArt.abi,
+          functionName: 'addLiquidity',
+          args: [tokenOf[a].address, tokenOf[b].address, units(a, pool.amounts[0]), units(b, pool.amounts[1]), 0n, 0n, deployer, NO_DEADLINE],
+        });
+      }
+      await mined(hash, what);
+      const addressOf = (symbol) => (symbol === 'ETH' ? weth : tokenOf[symbol].address);
+      const address = getAddress(
+        await pub.readContract({ address: factory, abi: factoryArt.abi, functionName: 'getPair', args: [addressOf(a), addressOf(b)] }),
+      );
+      log(`${what} at ${address}`);
+      pools.push({ address, tokens: [a, b], amounts: pool.amounts });
+    }
+    return { factory, weth, router, pools };
+  }
 
   // USDT as mainnet has it: no bool from transfer/approve (see contracts/NoReturnToken.sol).
   async function deployUsdt() {
@@ -249,6 +338,7 @@ export async function deploy({ rpcUrl, metadataBase = DEFAULT_METADATA_BASE }) {
     ens,
     farcaster,
     nfts,
+    uniswapV2,
   };
 }
 

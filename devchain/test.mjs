@@ -27,7 +27,7 @@ import {
 } from 'viem';
 import { mnemonicToAccount } from 'viem/accounts';
 import { compile, loadArtifact, CONTRACT_NAMES } from './build.mjs';
-import { metadataUris } from './deploy.mjs';
+import { metadataUris, loadUniswapArtifact, UNISWAP_POOLS } from './deploy.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const MAGIC = '0x1626ba7e';
@@ -217,8 +217,8 @@ test('tokens: metadata and balances on chain', async () => {
     assert.equal(await read(usdc, abi, 'balanceOf', [a]), 0n);
   }
   assert.equal(await read(sgl, abi, 'balanceOf', [accounts[4]]), 0n);
-  // deployer: supply - 10,000 (pair) - 3 x 1,000 (gifts)
-  assert.equal(await read(sgl, abi, 'balanceOf', [accounts[0]]), (1_000_000n - 13_000n) * 10n ** 18n);
+  // deployer: supply - 10,000 (pair) - 3 x 1,000 (gifts) - 2 x 10,000 (Uniswap pools)
+  assert.equal(await read(sgl, abi, 'balanceOf', [accounts[0]]), (1_000_000n - 33_000n) * 10n ** 18n);
   assert.equal(await read(usdc, abi, 'balanceOf', [accounts[0]]), (1_000_000n - 25_000n) * 10n ** 6n);
 });
 
@@ -384,7 +384,8 @@ test('USDT: metadata, supply and gifts; transfer and approve return no data', as
   assert.equal(await read(usdt, abi, 'decimals'), 6);
   assert.equal(await read(usdt, abi, 'totalSupply'), 1_000_000n * 10n ** 6n);
   for (const a of accounts.slice(1, 4)) assert.equal(await read(usdt, abi, 'balanceOf', [a]), 1000n * 10n ** 6n, `USDT of ${a}`);
-  assert.equal(await read(usdt, abi, 'balanceOf', [accounts[0]]), 997_000n * 10n ** 6n);
+  // supply - 3 x 1,000 (gifts) - 2 x 25,000 (Uniswap pools)
+  assert.equal(await read(usdt, abi, 'balanceOf', [accounts[0]]), 947_000n * 10n ** 6n);
   for (const fn of ['transfer', 'transferFrom', 'approve']) {
     assert.deepEqual(abi.find((f) => f.name === fn).outputs, [], `${fn} declares no return value`);
   }
@@ -551,4 +552,45 @@ test('build is deterministic: recompiling gives the files in build/', () => {
   for (const name of CONTRACT_NAMES) {
     assert.deepEqual(fresh[name], loadArtifact(name), name);
   }
+});
+
+test('Uniswap V2: factory, WETH9 and router from the npm artifacts; pools as seeded; quotes and swaps', async () => {
+  const { factory, weth, router, pools } = deployed.uniswapV2;
+  for (const a of [factory, weth, router]) assert.equal(a, getAddress(a));
+  const routerAbi = loadUniswapArtifact('@uniswap/v2-periphery/build/UniswapV2Router02.json').abi;
+  const pairAbi = loadUniswapArtifact('@uniswap/v2-core/build/UniswapV2Pair.json').abi;
+  assert.equal(getAddress(await read(router, routerAbi, 'WETH')), weth);
+  assert.equal(getAddress(await read(router, routerAbi, 'factory')), factory);
+  assert.deepEqual(pools.map((p) => p.tokens), UNISWAP_POOLS.map((p) => p.tokens));
+  const addressOf = (symbol) => (symbol === 'ETH' ? weth : sym(symbol).address);
+  const decimalsOf = (symbol) => (symbol === 'ETH' ? 18 : sym(symbol).decimals);
+  for (const p of pools) {
+    const [r0, r1] = await read(p.address, pairAbi, 'getReserves');
+    const token0 = getAddress(await read(p.address, pairAbi, 'token0'));
+    const [a, b] = p.tokens;
+    const [ra, rb] = token0 === addressOf(a) ? [r0, r1] : [r1, r0];
+    assert.equal(ra, parseUnits(p.amounts[0], decimalsOf(a)), `${a} in ${a}/${b}`);
+    assert.equal(rb, parseUnits(p.amounts[1], decimalsOf(b)), `${b} in ${a}/${b}`);
+  }
+  // The deployer's approvals were exact: nothing is left allowed to the router.
+  assert.equal(await read(sym('SGL').address, token().abi, 'allowance', [accounts[0], router]), 0n);
+  assert.equal(await read(sym('USDT').address, loadArtifact('NoReturnToken').abi, 'allowance', [accounts[0], router]), 0n);
+
+  // 1 ETH buys a little under 1,000 SGL / 11 (10 ETH : 10,000 SGL, 0.3 % fee): 906.6 SGL.
+  const oneEth = 10n ** 18n;
+  const [, out] = await read(router, routerAbi, 'getAmountsOut', [oneEth, [weth, sym('SGL').address]]);
+  assert.equal(out, (oneEth * 997n * 10_000n * 10n ** 18n) / (10n * oneEth * 1000n + oneEth * 997n));
+  // ...and swapping it from account 4 gives exactly that.
+  const buyer = accounts[9];
+  const before = await read(sym('SGL').address, token().abi, 'balanceOf', [buyer]);
+  await mined(
+    await as(buyer).writeContract({
+      address: router,
+      abi: routerAbi,
+      functionName: 'swapExactETHForTokens',
+      args: [out, [weth, sym('SGL').address], buyer, 4102444800n],
+      value: oneEth,
+    }),
+  );
+  assert.equal((await read(sym('SGL').address, token().abi, 'balanceOf', [buyer])) - before, out);
 });

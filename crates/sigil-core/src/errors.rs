@@ -11,6 +11,8 @@ pub const INTERNAL: &str = "An internal error occurred";
 pub const UNKNOWN_ERROR: &str = "Unknown error";
 pub const UNAVAILABLE: &str = "The service is temporarily unavailable";
 pub const TIMEOUT: &str = "The request took too long to respond.";
+pub const NETWORK_NOT_SUPPORTED_FOR_SWAPS: &str = "Network not supported for Swaps";
+pub const NETWORK_NOT_SUPPORTED_FOR_GAS_PRICE: &str = "Network not supported for Gas Price";
 
 /// A request body over `limit` bytes.
 pub fn body_too_large(limit: usize) -> String {

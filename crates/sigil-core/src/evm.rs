@@ -1,6 +1,6 @@
 //! Ethereum encoding through the alloy crates: keccak, EIP-55 addresses, EIP-191 message
 //! hashes and signer recovery, and the contract calls the server makes (ENS, ERC-20, pair
-//! reserves, EIP-1271), declared once as Solidity signatures.
+//! reserves, EIP-1271, Uniswap-V2-style routers), declared once as Solidity signatures.
 
 pub use alloy_primitives::{keccak256, Address, Bytes, FixedBytes, B256, U256};
 use alloy_sol_types::SolCall;
@@ -30,6 +30,22 @@ alloy_sol_types::sol! {
     /// ENS resolver: an address for another coin type (ENSIP-9; EVM chains' coin types are ENSIP-11's).
     interface MulticoinResolver {
         function addr(bytes32 node, uint256 coinType) external view returns (bytes);
+    }
+    /// ERC-20 allowances: what `spender` may move of `owner`'s tokens, and the approval.
+    function allowance(address owner, address spender) external view returns (uint256);
+    function approve(address spender, uint256 amount) external returns (bool);
+    /// A Uniswap-V2-style router (Router02): quotes along a path and the exact-input swaps.
+    interface UniswapV2Router {
+        function WETH() external view returns (address);
+        function factory() external view returns (address);
+        function getAmountsOut(uint256 amountIn, address[] path) external view returns (uint256[] amounts);
+        function swapExactETHForTokens(uint256 amountOutMin, address[] path, address to, uint256 deadline) external payable returns (uint256[] amounts);
+        function swapExactTokensForETH(uint256 amountIn, uint256 amountOutMin, address[] path, address to, uint256 deadline) external returns (uint256[] amounts);
+        function swapExactTokensForTokens(uint256 amountIn, uint256 amountOutMin, address[] path, address to, uint256 deadline) external returns (uint256[] amounts);
+    }
+    /// A Uniswap-V2-style factory: the pair of two tokens (the zero address when there is none).
+    interface UniswapV2Factory {
+        function getPair(address tokenA, address tokenB) external view returns (address pair);
     }
 }
 

@@ -393,6 +393,12 @@ grouped_settings! {
             #[arg(value_name = "SECS")]
             cache_ttl <- nfts_cache_ttl: Seconds as Duration = "86400", env "SIGIL_NFTS_CACHE_TTL", check within(Seconds(60)..=Seconds(2_592_000));
         }
+        /// Swaps (the convert area): quotes and transactions from each chain's swap source.
+        convert: ConvertSettings {
+            /// Seconds a built swap stays valid on chain (the router's deadline) after it is built (60..=86400).
+            #[arg(value_name = "SECS")]
+            deadline <- convert_deadline: Seconds as Duration = "1200", env "SIGIL_CONVERT_DEADLINE", check within(Seconds(60)..=Seconds(86_400));
+        }
         /// Chains and the JSON-RPC proxy.
         rpc: RpcConfig {
             /// Chains file (TOML, the format of config/chains.toml) replacing the built-in chain list.

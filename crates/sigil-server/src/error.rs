@@ -56,6 +56,16 @@ pub enum ErrorCode {
     LoginCancelled,
     /// The step needs a login proved more recently than the session's.
     FreshLoginRequired,
+    /// No pool, direct or through a base token, trades the two tokens of a swap.
+    NoRoute,
+    /// The pools of a swap's route are empty, or give nothing for the amount.
+    InsufficientLiquidity,
+    /// The user holds less of the token sold than the swap's amount.
+    InsufficientBalance,
+    /// The user has allowed the swap's spender less than the swap's amount.
+    InsufficientAllowance,
+    /// The swap would revert on chain now (the price moved past the minimum received, say).
+    SwapWouldFail,
 }
 
 impl ErrorCode {

@@ -11,6 +11,7 @@ pub mod auth;
 pub mod cache;
 pub mod chains;
 pub mod config;
+pub mod convert;
 pub mod db;
 pub mod directory;
 pub mod edge;
@@ -89,6 +90,8 @@ pub struct Shared {
     pub instance: String,
     /// NFT metadata and images: the guarded fetcher and its settings.
     pub nfts: Arc<nfts::Nfts>,
+    /// Swaps: what is kept of the chains' routers, and the area's settings.
+    pub convert: Arc<convert::Convert>,
 }
 
 impl AppState {
@@ -107,6 +110,7 @@ impl AppState {
         });
         let nfts = Arc::new(nfts::Nfts::new(&config.settings.nfts));
         let history_upstreams = Arc::new(history::upstream::Upstreams::new(&config.settings.history));
+        let convert = Arc::new(convert::Convert::new(&config.settings.convert));
         AppState(Arc::new(Shared {
             db,
             config: Arc::new(config),
@@ -124,6 +128,7 @@ impl AppState {
             wallets,
             instance: uuid::Uuid::new_v4().to_string(),
             nfts,
+            convert,
         }))
     }
 }
@@ -153,6 +158,7 @@ pub fn routes(state: &AppState) -> (Router<AppState>, utoipa::openapi::OpenApi) 
         .merge(account::router())
         .merge(history::router())
         .merge(nfts::router())
+        .merge(convert::router())
         .merge(identity::router())
         .merge(auth::router())
         .merge(rpc::router())

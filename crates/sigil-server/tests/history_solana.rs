@@ -114,6 +114,7 @@ fn solana_chain(id: &str, rpc: &str, tokens: Vec<Token>) -> ChainConfig {
         allow_methods: vec![],
         esplora: None,
         history: Default::default(),
+        swap: None,
     }
 }
 

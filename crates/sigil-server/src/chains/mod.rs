@@ -75,6 +75,36 @@ pub struct ChainConfig {
     /// How the chain's transaction history is indexed (EVM chains).
     #[serde(default)]
     pub history: ChainHistory,
+    /// Where the chain's swaps are quoted and built (the convert area); none: 'Network not
+    /// supported for Swaps'.
+    #[serde(default)]
+    pub swap: Option<SwapSource>,
+}
+
+/// A chain's swap source, one key of its `swap` table:
+/// `swap = { uniswap_v2 = { router = "0x..", base_tokens = ["0x.."], reset_allowance = ["0x.."] } }`.
+/// Further kinds (an aggregator reached with an API key) are further variants.
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[serde(rename_all = "snake_case")]
+pub enum SwapSource {
+    /// A Uniswap-V2-style router on the chain, read with `eth_call` (no API key).
+    UniswapV2(UniswapV2Source),
+}
+
+/// A Uniswap-V2-style router (Router02's interface) and how routes are sought through it.
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct UniswapV2Source {
+    /// The router's address; its factory and wrapped native token are read from it.
+    pub router: String,
+    /// Tokens a route may pass through (one hop between the two traded tokens), besides the
+    /// router's wrapped native token, which always is one.
+    #[serde(default)]
+    pub base_tokens: Vec<String>,
+    /// Tokens whose allowance must go back to 0 before it is set to another non-zero amount
+    /// (mainnet USDT): an approval of them says so and gives the reset transaction.
+    #[serde(default)]
+    pub reset_allowance: Vec<String>,
 }
 
 /// `history = { from_block = 0 }` or `history = { enabled = false }` in a chain's entry.
@@ -217,6 +247,18 @@ impl Chains {
                     return Err(invalid(format!("history.upstream url '{}' must be http(s)", upstream.url)));
                 }
             }
+            if let Some(SwapSource::UniswapV2(v2)) = &chain.swap {
+                if chain.kind() != ChainKind::Evm {
+                    return Err(invalid("swap.uniswap_v2 is for EVM chains".into()));
+                }
+                let mut addresses = std::iter::once(&v2.router).chain(&v2.base_tokens).chain(&v2.reset_allowance);
+                if let Some(bad) = addresses.find(|a| sigil_core::evm::parse_address(a).is_none()) {
+                    return Err(invalid(format!("swap.uniswap_v2: '{bad}' is not an EVM address (0x and 40 hex digits)")));
+                }
+                if v2.base_tokens.len() > crate::convert::uniswap_v2::MAX_BASE_TOKENS {
+                    return Err(invalid(format!("swap.uniswap_v2.base_tokens: at most {}", crate::convert::uniswap_v2::MAX_BASE_TOKENS)));
+                }
+            }
             if let Some(registry) = &chain.ens_registry {
                 if chain.kind() != ChainKind::Evm || !is_evm_address(registry) {
                     return Err(invalid(format!("ens_registry '{registry}' must be an EVM address on an eip155 chain")));
@@ -240,8 +282,8 @@ impl Chains {
         self.by_id.get(id)
     }
 
-    /// Adds the tokens and price pairs of a dev-chain deployment (devchain/deploy.mjs output) to
-    /// the chain it names, and points that chain at its RPC URL.
+    /// Adds the tokens, price pairs and swap router of a dev-chain deployment
+    /// (devchain/deploy.mjs output) to the chain it names, and points that chain at its RPC URL.
     pub fn apply_deployment(&mut self, json: &str) -> Result<(), ChainsError> {
         #[derive(Deserialize)]
         #[serde(rename_all = "camelCase")]
@@ -252,14 +294,30 @@ impl Chains {
             #[serde(default)]
             pairs: Vec<DeployedPair>,
             ens: Option<DeployedNames>,
+            uniswap_v2: Option<DeployedUniswap>,
         }
-        /// A deployed token; other fields (such as USDT's `noReturn`) are for other readers.
+        /// A deployed token; `noReturn` marks a USDT-like token (its allowance is reset to 0
+        /// before it changes); other fields are for other readers.
         #[derive(Deserialize)]
+        #[serde(rename_all = "camelCase")]
         struct DeployedToken {
             address: String,
             symbol: String,
             name: String,
             decimals: u8,
+            #[serde(default)]
+            no_return: bool,
+        }
+        /// Uniswap V2 on the dev chain: the router, and its pools by the symbols they trade.
+        #[derive(Deserialize)]
+        struct DeployedUniswap {
+            router: String,
+            #[serde(default)]
+            pools: Vec<DeployedPool>,
+        }
+        #[derive(Deserialize)]
+        struct DeployedPool {
+            tokens: Vec<String>,
         }
         #[derive(Deserialize)]
         struct DeployedNames {
@@ -284,6 +342,19 @@ impl Chains {
                 return Err(ChainsError::Invalid(d.chain_id.clone(), format!("pair {} names tokens the deployment lacks", p.address)));
             };
             chain.price_pairs.push(PricePair { token, pair: p.address.clone(), quote });
+        }
+        if let Some(v2) = &d.uniswap_v2 {
+            if sigil_core::evm::parse_address(&v2.router).is_none() {
+                return Err(ChainsError::Invalid(d.chain_id.clone(), format!("uniswapV2 router '{}' is not an EVM address", v2.router)));
+            }
+            // Every deployed token with a pool is a base of routes (the native token's wrapper
+            // is one anyway, read from the router).
+            let pooled = |sym: &str| v2.pools.iter().any(|p| p.tokens.iter().any(|t| t == sym));
+            chain.swap = Some(SwapSource::UniswapV2(UniswapV2Source {
+                router: v2.router.clone(),
+                base_tokens: d.tokens.iter().filter(|t| pooled(&t.symbol)).map(|t| t.address.clone()).collect(),
+                reset_allowance: d.tokens.iter().filter(|t| t.no_return).map(|t| t.address.clone()).collect(),
+            }));
         }
         for t in d.tokens {
             if chain.token(&t.address).is_none() {
@@ -364,6 +435,30 @@ mod tests {
     }
 
     #[test]
+    fn swap_sources() {
+        let chain = |swap: &str| {
+            format!("[[chains]]\nid = \"eip155:5\"\nname = \"x\"\nrpc = [\"http://a\"]\nnative = {{ name = \"E\", symbol = \"E\", decimals = 18 }}\nswap = {swap}\n")
+        };
+        let router = "0x7a250d5630B4cF539739dF2C5dAcb4c659F2488D";
+        let ok = Chains::parse(&chain(&format!(r#"{{ uniswap_v2 = {{ router = "{router}", base_tokens = ["{router}"] }} }}"#)), "t").unwrap();
+        assert_eq!(
+            ok.get("eip155:5").unwrap().swap,
+            Some(SwapSource::UniswapV2(UniswapV2Source { router: router.into(), base_tokens: vec![router.into()], reset_allowance: vec![] }))
+        );
+        let err = Chains::parse(&chain(r#"{ uniswap_v2 = { router = "0x12" } }"#), "t").unwrap_err();
+        assert_eq!(err.to_string(), "chain eip155:5: swap.uniswap_v2: '0x12' is not an EVM address (0x and 40 hex digits)");
+        assert!(Chains::parse(&chain(r#"{ sushi = { router = "0x12" } }"#), "t").is_err());
+        let nine = vec![format!("\"{router}\""); 9].join(",");
+        assert!(Chains::parse(&chain(&format!(r#"{{ uniswap_v2 = {{ router = "{router}", base_tokens = [{nine}] }} }}"#)), "t")
+            .unwrap_err()
+            .to_string()
+            .contains("at most 8"));
+        let built_in = Chains::built_in();
+        let with_swaps: Vec<&str> = built_in.by_id.values().filter(|c| c.swap.is_some()).map(|c| c.id.as_str()).collect();
+        assert_eq!(with_swaps, ["eip155:1", "eip155:10", "eip155:137", "eip155:42161", "eip155:8453"]);
+    }
+
+    #[test]
     fn rejects_bad_chains() {
         let err =
             Chains::parse("[[chains]]\nid = \"eip155\"\nname = \"x\"\nrpc = [\"http://a\"]\nnative = { name = \"E\", symbol = \"E\", decimals = 18 }\n", "t")
@@ -408,7 +503,31 @@ mod deployment_tests {
         assert_eq!(dev.ws, ["ws://127.0.0.1:9999"]);
         assert_eq!(dev.tokens.iter().map(|t| t.symbol.as_str()).collect::<Vec<_>>(), ["SGL", "USDC", "USDT"]);
         assert_eq!(dev.price_pairs[0].token, "0x5FbDB2315678afecb367f032d93F642f64180aa3");
+        assert_eq!(dev.swap, None, "no router in this deployment");
         assert!(c.apply_deployment(r#"{"chainId":"eip155:5","rpcUrl":"x","tokens":[]}"#).is_err());
+    }
+
+    #[test]
+    fn a_deployments_uniswap_router_is_the_dev_chains_swap_source() {
+        let mut c = Chains::built_in();
+        let json = r#"{"chainId":"eip155:31337","rpcUrl":"http://127.0.0.1:9999",
+            "tokens":[{"address":"0x5FbDB2315678afecb367f032d93F642f64180aa3","symbol":"SGL","name":"Sigil","decimals":18},
+                      {"address":"0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512","symbol":"USDC","name":"USD Coin (test)","decimals":6},
+                      {"address":"0xa82fF9aFd8f496c3d6ac40E2a0F282E47488CFc9","symbol":"USDT","name":"Tether USD (test)","decimals":6,"noReturn":true}],
+            "uniswapV2":{"router":"0x9A676e781A523b5d0C0e43731313A708CB607508","factory":"0x0B306BF915C4d645ff596e518fAf3F9669b97016",
+                         "pools":[{"tokens":["ETH","SGL"]},{"tokens":["SGL","USDT"]}]}}"#;
+        c.apply_deployment(json).unwrap();
+        let dev = c.get("eip155:31337").unwrap();
+        assert_eq!(
+            dev.swap,
+            Some(SwapSource::UniswapV2(UniswapV2Source {
+                router: "0x9A676e781A523b5d0C0e43731313A708CB607508".into(),
+                base_tokens: vec!["0x5FbDB2315678afecb367f032d93F642f64180aa3".into(), "0xa82fF9aFd8f496c3d6ac40E2a0F282E47488CFc9".into()],
+                reset_allowance: vec!["0xa82fF9aFd8f496c3d6ac40E2a0F282E47488CFc9".into()],
+            }))
+        );
+        let bad = r#"{"chainId":"eip155:31337","rpcUrl":"http://x","tokens":[],"uniswapV2":{"router":"0x12"}}"#;
+        assert!(c.apply_deployment(bad).unwrap_err().to_string().contains("uniswapV2 router '0x12'"));
     }
 
     #[test]

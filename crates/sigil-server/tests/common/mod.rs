@@ -215,6 +215,7 @@ pub fn chain_with(upstreams: &[&str], testnet: bool) -> sigil_server::chains::Ch
         allow_methods: vec![],
         esplora: None,
         history: Default::default(),
+        swap: None,
     }])
     .unwrap()
 }
