@@ -219,7 +219,9 @@ fn parse_config_address(text: &str) -> Address {
 /// The least that `amount` gives after `slippage` percent (rounded down).
 pub fn minimum_received(amount: U256, slippage: f64) -> U256 {
     let basis_points = (slippage * 100.0).round().clamp(0.0, 10_000.0) as u64;
-    amount * U256::from(10_000 - basis_points) / U256::from(10_000u64)
+    let (keep, whole) = (U256::from(10_000 - basis_points), U256::from(10_000u64));
+    // Exact below 2^242; a larger amount (from no pool of uint112 reserves) loses its last digits.
+    amount.checked_mul(keep).map_or_else(|| amount / whole * keep, |n| n / whole)
 }
 
 /// A swap's chain with its source, or the spec's 'Network not supported for Swaps'.
@@ -371,8 +373,8 @@ pub async fn gas_prices(rpc: &std::sync::Arc<Rpc>, chain: &str) -> Result<[U256;
 
 /// 1, 1.1 and 1.25 times `base`, each plus its tip.
 fn scaled(base: U256, tips: [U256; 3]) -> [U256; 3] {
-    let ten = U256::from(10u64);
-    [base + tips[0], base * U256::from(11u64) / ten + tips[1], base * U256::from(5u64) / U256::from(4u64) + tips[2]]
+    let times = |numerator: u64, denominator: u64| base.saturating_mul(U256::from(numerator)) / U256::from(denominator);
+    [base.saturating_add(tips[0]), times(11, 10).saturating_add(tips[1]), times(5, 4).saturating_add(tips[2])]
 }
 
 /// The prices from an `eth_feeHistory` answer, None when it has no base fee (no EIP-1559).
@@ -401,7 +403,7 @@ pub async fn estimate_gas(rpc: &std::sync::Arc<Rpc>, chain: &str, tx: &serde_jso
                 .as_deref()
                 .and_then(quantity)
                 .ok_or_else(|| SwapError::WouldFail("the chain gave no estimate".into()))?;
-            Ok(gas + gas / U256::from(5u64))
+            Ok(gas.saturating_add(gas / U256::from(5u64)))
         }
         Reply::Error(raw) => Err(SwapError::WouldFail(revert_reason(&raw))),
     }
@@ -479,6 +481,7 @@ mod tests {
         assert_eq!(minimum_received(U256::from(1000), 1.0), U256::from(990));
         assert_eq!(minimum_received(U256::from(1000), 0.5), U256::from(995));
         assert_eq!(minimum_received(U256::from(999), 0.0), U256::from(999));
+        assert_eq!(minimum_received(U256::MAX, 1.0), U256::MAX / U256::from(10_000u64) * U256::from(9_900u64));
     }
 
     #[test]
@@ -487,6 +490,9 @@ mod tests {
             r#"{"oldestBlock":"0x1","baseFeePerGas":["0x64","0x64","0xc8"],"reward":[["0xa","0x14","0x1e"],["0x14","0x1e","0x28"]],"gasUsedRatio":[0.1,0.2]}"#;
         assert_eq!(fee_history_prices(raw), Some([U256::from(215), U256::from(245), U256::from(285)]));
         assert_eq!(fee_history_prices(r#"{"oldestBlock":"0x1","reward":[]}"#), None);
+        // A node's nonsense never overflows.
+        let huge = format!(r#"{{"baseFeePerGas":["{:#x}"],"reward":[["{:#x}","0x1","0x1"]]}}"#, U256::MAX, U256::MAX);
+        assert_eq!(fee_history_prices(&huge).map(|p| p[0]), Some(U256::MAX));
     }
 
     #[test]
