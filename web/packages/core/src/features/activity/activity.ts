@@ -49,6 +49,9 @@ function historyApi(client: SigilClient): HistoryClient {
 /** The active account as CAIP-10 (`eip155:1:0x…`), the key of its list; undefined without an address. */
 export const activeActivityAccount = activeCaipAccount
 
+/** The network the active account is on (the list's chain). */
+export { activeNetwork }
+
 const setActivity = (store: SigilStore, update: (activity: ActivityState) => Partial<ActivityState>) =>
   store.setState((state) => {
     const activity = activityOf(state)

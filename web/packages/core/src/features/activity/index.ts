@@ -6,6 +6,7 @@ export {
   ACTIVITY_POLL_FOR_MS,
   ACTIVITY_POLL_MS,
   activeActivityAccount,
+  activeNetwork,
   activityRows,
   activityState,
   amountSign,

@@ -5,6 +5,7 @@
 export { createNftClient, nftImageUrl, type GetNftsParams, type NftClient, type NftClientOptions, type NftPage } from './api.js'
 export { InvalidNftAmountError, NftUnsupportedError } from './errors.js'
 export {
+  activeNetwork,
   activeNftAccount,
   canSendNft,
   confirmSendNft,

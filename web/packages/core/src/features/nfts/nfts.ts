@@ -6,6 +6,9 @@
  * Activity entry and the holdings asked for again. Loaded with the NFT views, never with the page.
  */
 import { activeCaipAccount, activeNetwork } from '../../active-account.js'
+
+/** The network the active account is on (the list's chain). */
+export { activeNetwork }
 import type { NftTransfer, TransferFee } from '../../adapter.js'
 import type { SigilClient } from '../../client.js'
 import { providerOf } from '../../connection.js'

@@ -3,6 +3,7 @@ import {
   ACTIVITY_POLL_FOR_MS,
   ACTIVITY_POLL_MS,
   activeActivityAccount,
+  activeNetwork,
   activityRows,
   activityState,
   amountSign,
@@ -23,7 +24,6 @@ import { useNextPageOnScroll } from '../../next-page.js'
 type M = Messages['ui']['activity']
 
 const selectActivity = (s: SigilState) => s.activity
-const selectNetwork = (s: SigilState) => s.chains[s.activeNamespace]?.network.caipNetwork ?? s.activeCaipNetwork
 const selectAddress = (s: SigilState) => s.chains[s.activeNamespace]?.account.address
 
 /** Skeleton rows while the first page loads. */
@@ -43,7 +43,7 @@ export function ActivityList() {
   const m = useMessages().ui.activity
   const activity = useStore(selectActivity)
   const account = useStore(activeActivityAccount)
-  const network = useStore(selectNetwork)
+  const network = useStore(activeNetwork)
   const address = useStore(selectAddress)
   const state = useMemo(() => activityState(activity, account), [activity, account])
   const rows = useMemo(() => activityRows(activity, account), [activity, account])

@@ -1,13 +1,11 @@
 import { explorerUrl, shortenAddress, type SigilState } from '@sigil/core'
-import { canSendNft, heldNft } from '@sigil/core/nfts'
+import { activeNetwork, canSendNft, heldNft } from '@sigil/core/nfts'
 import { useCallback } from 'react'
 import type { ViewProps } from '../../registry.js'
 import { useMessages, useModal, useStore } from '../../context.js'
 import { Icons } from '../../ui.js'
 import { NftImage } from './NftImage.js'
 import { NftStyles } from './styles.js'
-
-const selectNetwork = (s: SigilState) => s.chains[s.activeNamespace]?.network.caipNetwork ?? s.activeCaipNetwork
 
 /**
  * One NFT the account holds: its image large, its name, and what it is (collection, token id,
@@ -19,7 +17,7 @@ export function NftItemView({ route }: ViewProps<'NftItem'>) {
   const m = useMessages().ui.nfts
   const id = route.data.nft.id
   const nft = useStore(useCallback((s: SigilState) => heldNft(s, id), [id])) ?? route.data.nft
-  const network = useStore(selectNetwork)
+  const network = useStore(activeNetwork)
   const contractUrl = explorerUrl(network, 'address', nft.contract)
   const collection = [nft.collection.name, nft.collection.symbol ? `(${nft.collection.symbol})` : ''].filter(Boolean).join(' ')
   return (

@@ -1,5 +1,5 @@
 import type { SigilState } from '@sigil/core'
-import { activeNftAccount, fetchNfts, nftsState, type Nft } from '@sigil/core/nfts'
+import { activeNetwork, activeNftAccount, fetchNfts, nftsState, type Nft } from '@sigil/core/nfts'
 import { useEffect, useMemo, useRef, type ReactNode } from 'react'
 import { useMessages, useModal, useStore } from '../../context.js'
 import { useNextPageOnScroll } from '../../next-page.js'
@@ -8,7 +8,6 @@ import { NftImage } from './NftImage.js'
 import { NftStyles } from './styles.js'
 
 const selectNfts = (s: SigilState) => s.nfts
-const selectNetwork = (s: SigilState) => s.chains[s.activeNamespace]?.network.caipNetwork ?? s.activeCaipNetwork
 
 /** Placeholder cards while the first page loads: two rows of the grid. */
 const SKELETON_CARDS = 6
@@ -24,7 +23,7 @@ export function NftList() {
   const m = useMessages().ui.nfts
   const nfts = useStore(selectNfts)
   const account = useStore(activeNftAccount)
-  const network = useStore(selectNetwork)
+  const network = useStore(activeNetwork)
   const state = useMemo(() => nftsState(nfts, account), [nfts, account])
   const scrollRef = useRef<HTMLDivElement>(null)
   const sentinel = useRef<HTMLDivElement>(null)
