@@ -549,3 +549,48 @@ async fn fills_from_etherscan(backend: Backend) {
 }
 
 both_backends!(fills_from_blockscout, fills_from_etherscan);
+
+/// Requests naming ever new addresses start at most four fills at once: the others are answered
+/// with the indexed rows at once, their fills left to a later request.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn fills_at_once_are_bounded() {
+    let dir = tempfile::tempdir().unwrap();
+    let anvil = Anvil::start();
+    // An explorer that answers nothing until released.
+    let released = Arc::new(AtomicBool::new(false));
+    let held = released.clone();
+    let app = axum::Router::new().route(
+        "/api/v2/addresses/{address}/{list}",
+        axum::routing::get(move || {
+            let held = held.clone();
+            async move {
+                while !held.load(Ordering::SeqCst) {
+                    tokio::time::sleep(Duration::from_millis(10)).await;
+                }
+                Json(json!({"items": [], "next_page_params": null}))
+            }
+        }),
+    );
+    let upstream = HistoryUpstream { kind: UpstreamKind::Blockscout, url: serve(app).await, api_key_env: None };
+    let Some(node) = start(Backend::Sqlite, &dir, &anvil.url, upstream).await else { return };
+    let requests: Vec<_> = (1..=6u32)
+        .map(|i| {
+            let url = format!("{}/v1/account/0x{i:040x}/history?projectId={}&chainId={DEV}", node.base, node.project);
+            tokio::spawn(async move { reqwest::get(&url).await.unwrap().status().as_u16() })
+        })
+        .collect();
+    // Two are answered (no indexed rows) while four fills wait on the explorer.
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while requests.iter().filter(|r| r.is_finished()).count() < 2 || node.count("SELECT COUNT(*) FROM history_upstream_fills").await < 4 {
+        assert!(Instant::now() < deadline, "two requests were not answered while four fills ran");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(requests.iter().filter(|r| r.is_finished()).count(), 2);
+    assert_eq!(node.count("SELECT COUNT(*) FROM history_upstream_fills").await, 4);
+    released.store(true, Ordering::SeqCst);
+    for request in requests {
+        assert_eq!(request.await.unwrap(), 200);
+    }
+    assert_eq!(node.count("SELECT COUNT(*) FROM history_upstream_fills WHERE filled = 1").await, 4);
+    node.server.stop().await.unwrap();
+}

@@ -45,10 +45,16 @@ const MADE_UP_POSITION: i64 = 1 << 40;
 /// The fetcher of history upstreams: one HTTP client and the bounds of a fill.
 pub struct Upstreams {
     client: reqwest::Client,
+    /// Fills running at once, on any chain: requests naming ever new addresses cannot start
+    /// unbounded work (one past the bound serves the indexed rows and tries again later).
+    running: Arc<tokio::sync::Semaphore>,
     timeout: Duration,
     max_records: usize,
     page_size: u32,
 }
+
+/// Fills at once at most (see `Upstreams::running`).
+const MAX_RUNNING: usize = 4;
 
 /// Why a fill failed. Never holds a URL or the API key.
 #[derive(Debug, Clone, thiserror::Error, PartialEq, Eq)]
@@ -132,7 +138,13 @@ impl Upstreams {
             .user_agent(concat!("Sigil/", env!("CARGO_PKG_VERSION"), " (history)"))
             .build()
             .expect("the history upstream client builds");
-        Upstreams { client, timeout: settings.upstream_timeout, max_records: settings.upstream_max_records as usize, page_size: settings.upstream_page_size }
+        Upstreams {
+            client,
+            running: Arc::new(tokio::sync::Semaphore::new(MAX_RUNNING)),
+            timeout: settings.upstream_timeout,
+            max_records: settings.upstream_max_records as usize,
+            page_size: settings.upstream_page_size,
+        }
     }
 }
 
@@ -152,6 +164,9 @@ pub enum Fill {
 /// be served.
 pub async fn fill(db: &Db, upstreams: &Arc<Upstreams>, chain: &ChainConfig, address: &str) -> Fill {
     let (Some(upstream), Some(from_block)) = (&chain.history.upstream, chain.history.from_block) else { return Fill::Done };
+    let Ok(permit) = upstreams.running.clone().try_acquire_owned() else {
+        return if store::upstream_filled(db, &chain.id, address).await.unwrap_or(false) { Fill::Done } else { Fill::NotYet };
+    };
     let now = db::now_ms();
     let until = now + (upstreams.timeout + Duration::from_secs(10)).as_millis() as i64;
     match store::claim_upstream_fill(db, &chain.id, address, now, until).await {
@@ -165,6 +180,7 @@ pub async fn fill(db: &Db, upstreams: &Arc<Upstreams>, chain: &ChainConfig, addr
     // Its own task: a request that ends early (its client left) does not stop a fill halfway.
     let (db, upstreams, chain, upstream, address) = (db.clone(), upstreams.clone(), chain.clone(), upstream.clone(), address.to_owned());
     let task = tokio::spawn(async move {
+        let _running = permit;
         let read = upstreams.read(&upstream, &chain.id, &address, i64::try_from(from_block).unwrap_or(i64::MAX)).await;
         let written = match read {
             Ok(found) => write(&db, &chain, &address, found).await.map_err(|e| format!("database: {e}")),
