@@ -26,7 +26,7 @@ const batch = (atomic: boolean, onSubmitted?: (hash: string) => void): CallBatch
   atomic,
   calls: [
     { to: TOKEN, data: '0x095ea7b3' },
-    { to: ROUTER, data: '0x7ff36ab5', value: 16n },
+    { to: ROUTER, data: '0x7ff36ab5', value: 16n, gas: 150_000n },
   ],
   onSubmitted,
 })
@@ -81,6 +81,16 @@ describe('EVM calls (the swap’s approve and swap)', () => {
     expect(onSubmitted).toHaveBeenCalledWith(hashOf(2))
   })
 
+  it('without an estimate, the server’s gas limit, else the wallet’s own', async () => {
+    const p = provider({ eth_sendTransaction: () => hashOf(9), eth_getTransactionReceipt: () => ({ status: '0x1' }) })
+    await sendEvmCalls(p, batch(false))
+    expect(p.request).toHaveBeenCalledWith({ method: 'eth_sendTransaction', params: [{ from: FROM, to: TOKEN, data: '0x095ea7b3' }] })
+    expect(p.request).toHaveBeenCalledWith({
+      method: 'eth_sendTransaction',
+      params: [{ from: FROM, to: ROUTER, data: '0x7ff36ab5', value: '0x10', gas: '0x249f0' }],
+    })
+  })
+
   it('a reverted batch rejects as a revert', async () => {
     const p = provider({
       wallet_sendCalls: () => 'batch-2',
@@ -94,6 +104,8 @@ describe('EVM calls (the swap’s approve and swap)', () => {
     let n = 0
     const onSubmitted = vi.fn()
     const p = provider({
+      // 100,000 for the approval, 140,000 for the swap.
+      eth_estimateGas: (params) => ((params as [{ to: string }])[0].to === TOKEN ? '0x186a0' : '0x222e0'),
       eth_sendTransaction: (params) => {
         const [tx] = params as [{ to: string }]
         order.push(`send ${tx.to}`)
@@ -106,7 +118,12 @@ describe('EVM calls (the swap’s approve and swap)', () => {
     })
     expect(await sendEvmCalls(p, batch(false, onSubmitted))).toBe(hashOf(2))
     expect(order).toEqual([`send ${TOKEN}`, `receipt ${hashOf(1)}`, `send ${ROUTER}`, `receipt ${hashOf(2)}`])
-    expect(p.request).toHaveBeenCalledWith({ method: 'eth_sendTransaction', params: [{ from: FROM, to: ROUTER, data: '0x7ff36ab5', value: '0x10' }] })
+    // Each carries the node's estimate and a fifth more (120,000; 168,000), or the server's limit when that is more.
+    expect(p.request).toHaveBeenCalledWith({ method: 'eth_sendTransaction', params: [{ from: FROM, to: TOKEN, data: '0x095ea7b3', gas: '0x1d4c0' }] })
+    expect(p.request).toHaveBeenCalledWith({
+      method: 'eth_sendTransaction',
+      params: [{ from: FROM, to: ROUTER, data: '0x7ff36ab5', value: '0x10', gas: '0x29040' }],
+    })
     // Only the swap's hash is the Activity entry's.
     expect(onSubmitted).toHaveBeenCalledTimes(1)
     expect(onSubmitted).toHaveBeenCalledWith(hashOf(2))

@@ -58,15 +58,31 @@ async function waitForBatch(provider: Eip1193Provider, id: string, timeoutMs: nu
 }
 
 /**
+ * A call's gas limit, asked once the calls before it are on chain: the node's estimate and a
+ * fifth more (the send's rule: a first swap through a Uniswap V2 pool in a new block writes its
+ * price accumulators, which an estimate in the last block's time leaves out), or `given` (the
+ * server's) when that is more; `given` alone when the node cannot say; else the wallet's own.
+ */
+async function gasLimit(provider: Eip1193Provider, call: object, given: bigint | undefined): Promise<bigint | undefined> {
+  const estimated = await provider.request({ method: 'eth_estimateGas', params: [call] }).then(
+    (g) => (BigInt(String(g)) * 6n) / 5n,
+    () => undefined,
+  )
+  if (estimated === undefined) return given
+  return given !== undefined && given > estimated ? given : estimated
+}
+
+/**
  * Sends the batch's calls: as one atomic `wallet_sendCalls` (version 2.0.0, `atomicRequired`)
  * when `batch.atomic`, followed through `wallet_getCallsStatus`; else each as its own
- * transaction, the next once the one before has its receipt. Resolves to the last call's
+ * transaction with its gas limit (see gasLimit), the next once the one before has its receipt. Resolves to the last call's
  * transaction hash; a revert rejects with code 3.
  */
 export async function sendEvmCalls(provider: Eip1193Provider, batch: CallBatch, options: { timeoutMs?: number } = {}): Promise<string> {
   const timeoutMs = options.timeoutMs ?? 120_000
   const calls = batch.calls.map((c) => ({ to: c.to, data: c.data, ...(c.value ? { value: hex(c.value) } : {}) }))
   if (batch.atomic) {
+    // EIP-5792 calls carry no gas: the wallet sets the batch's.
     const answer = (await provider.request({
       method: 'wallet_sendCalls',
       params: [{ version: '2.0.0', chainId: chainHex(batch.network), from: batch.from, atomicRequired: true, calls }],
@@ -77,7 +93,9 @@ export async function sendEvmCalls(provider: Eip1193Provider, batch: CallBatch, 
   let hash = ''
   for (const [i, call] of calls.entries()) {
     const last = i === calls.length - 1
-    hash = await sendAndWait(provider, { from: batch.from, ...call }, { timeoutMs, ...(last ? { onSubmitted: batch.onSubmitted } : {}) })
+    const gas = await gasLimit(provider, { from: batch.from, ...call }, batch.calls[i]?.gas)
+    const transaction = { from: batch.from, ...call, ...(gas !== undefined ? { gas: hex(gas) } : {}) }
+    hash = await sendAndWait(provider, transaction, { timeoutMs, ...(last ? { onSubmitted: batch.onSubmitted } : {}) })
   }
   return hash
 }

@@ -58,6 +58,11 @@ export interface Call {
   data: string
   /** The network's own currency sent with it, in the smallest unit; none when absent. */
   value?: bigint
+  /**
+   * Its gas limit, when known (a swap's, from the server): sent as its own transaction, it
+   * carries it rather than the wallet's estimate, which a first swap through a pool can exceed.
+   */
+  gas?: bigint
 }
 
 /** Calls sent in order from `from` on `network`. */

@@ -164,6 +164,7 @@ button{font:inherit;color:inherit}
 .send-failed{display:flex;color:var(--c-error)}
 .send-ok{display:flex;align-items:center;justify-content:center;width:40px;height:40px;border-radius:50%;background:var(--c-surface);color:var(--c-success)}
 .swap-switch{justify-self:center;margin:-8px 0;border:1px solid var(--c-border);background:var(--c-bg)}
+.swap-switch svg{transform:rotate(90deg)}
 .swap-out{flex:1;min-width:0;font-size:28px;font-weight:600;color:var(--c-fg);font-variant-numeric:tabular-nums;overflow-wrap:anywhere}
 .swap-slippage{display:inline-flex;align-items:center;gap:4px;font-size:15px}
 .swap-slippage input{all:unset;width:56px;text-align:right;font-size:15px;color:var(--c-fg);font-variant-numeric:tabular-nums;border-bottom:1px solid var(--c-border)}

@@ -232,7 +232,7 @@ describe('prepareSwap: approvals', () => {
     expect(prepared.approval).toEqual({ amount: 25_000_000n, unlimited: false, resetFirst: false, current: 0n })
     expect(prepared.calls).toEqual([
       { to: TOKEN, data: approveData(25_000_000n) },
-      { to: ROUTER, data: '0x7ff36ab5' },
+      { to: ROUTER, data: '0x7ff36ab5', gas: 150_000n },
     ])
     expect(server.asked('/v1/convert/build-transaction')[0]?.body).toMatchObject({ amount: '25000000', eip155: { slippage: 1 }, disableEstimate: true })
     // The fee: the swap's gas and an approval's, at the server's gas price.
@@ -254,7 +254,7 @@ describe('prepareSwap: approvals', () => {
     const quoted = await quoteSwap(client, { from: SGL, to: ETH, amount: 25_000_000n })
     const prepared = await prepareSwap(client, { quoted })
     expect(prepared.approval).toBeUndefined()
-    expect(prepared.calls).toEqual([{ to: ROUTER, data: '0x7ff36ab5' }])
+    expect(prepared.calls).toEqual([{ to: ROUTER, data: '0x7ff36ab5', gas: 150_000n }])
     expect(server.asked('/v1/convert/build-approve')).toHaveLength(0)
   })
 
@@ -283,7 +283,7 @@ describe('prepareSwap: approvals', () => {
     const quoted = await quoteSwap(client, { from: ETH, to: SGL, amount: 10n ** 17n })
     const prepared = await prepareSwap(client, { quoted })
     expect(server.asked('/v1/convert/allowance')).toHaveLength(0)
-    expect(prepared.calls).toEqual([{ to: ROUTER, data: '0x7ff36ab5', value: 10n ** 17n }])
+    expect(prepared.calls).toEqual([{ to: ROUTER, data: '0x7ff36ab5', value: 10n ** 17n, gas: 150_000n }])
     // One call: nothing to batch, the wallet is not asked.
     expect(prepared.atomic).toBe(false)
     expect(family.atomic).not.toHaveBeenCalled()

@@ -327,7 +327,7 @@ export async function prepareSwap(client: SigilClient, params: PrepareSwapParame
     })
   // The value: the server's when it says, else the amount when the native currency is sold (AppKit's rule).
   const value = tx.value ?? (isNativeToken(from.address) ? amount : 0n)
-  calls.push({ to: tx.to, data: tx.data, ...(value > 0n ? { value } : {}) })
+  calls.push({ to: tx.to, data: tx.data, ...(value > 0n ? { value } : {}), ...(tx.gas !== undefined ? { gas: tx.gas } : {}) })
   const family = await adapter.calls.load()
   const atomic = calls.length > 1 ? await family.atomic(provider, user, network).catch(() => false) : false
   const prepared: PreparedSwap = { quoted, calls, atomic, router: tx.to }

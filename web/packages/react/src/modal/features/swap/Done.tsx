@@ -4,6 +4,9 @@ import { useMessages, useModal, useStore } from '../../context.js'
 import { Icons } from '../../ui.js'
 import { selectNetwork } from './tokens.js'
 
+/** An amount as the done state says it: at most 6 decimals (rounded down). */
+const short = (amount: string) => amount.replace(/(\.\d{6})\d+$/, '$1')
+
 /** The swap went through: what was paid, about what came, and the transaction (its explorer page where the network has one). */
 export function SwapDoneView({ route }: ViewProps<'SwapDone'>) {
   const { client } = useModal()
@@ -18,7 +21,7 @@ export function SwapDoneView({ route }: ViewProps<'SwapDone'>) {
       <span className="send-ok">
         <Icons.check />
       </span>
-      <p className="headline">{m.done(done.fromAmount, done.fromSymbol, done.toAmount, done.toSymbol)}</p>
+      <p className="headline">{m.done(short(done.fromAmount), done.fromSymbol, short(done.toAmount), done.toSymbol)}</p>
       <p className="sub">
         {m.transaction}{' '}
         {url && explorer ? (

@@ -45,7 +45,10 @@ export function SwapPreviewView({ route }: ViewProps<'SwapPreview'>) {
   const { from, to, amount, slippageBps } = route.data
   const [unlimited, setUnlimited] = useState(route.data.unlimited === true)
   const [prepared, setPrepared] = useState<PreparedSwap>()
-  const [error, setError] = useState<string>()
+  // Why the quote failed (asked again each round), and why the last 'Swap' failed (kept until 'Swap' again).
+  const [quoteError, setQuoteError] = useState<string>()
+  const [sendError, setSendError] = useState<string>()
+  const error = sendError ?? quoteError
   const [moved, setMoved] = useState(false)
   const [busy, setBusy] = useState(false)
   const [round, setRound] = useState(0)
@@ -55,7 +58,7 @@ export function SwapPreviewView({ route }: ViewProps<'SwapPreview'>) {
   // biome-ignore lint/correctness/useExhaustiveDependencies: `round` asks for a fresh quote
   useEffect(() => {
     let live = true
-    setError(undefined)
+    setQuoteError(undefined)
     const units = parseAmount(amount, from.decimals)
     const run = async () => {
       if (units === undefined) throw new SwapError(messages.swap.invalidAmount(from.decimals), 'INVALID_AMOUNT')
@@ -77,7 +80,7 @@ export function SwapPreviewView({ route }: ViewProps<'SwapPreview'>) {
       (e: unknown) => {
         if (!live) return
         setPrepared(undefined)
-        setError(errorText(e))
+        setQuoteError(errorText(e))
       },
     )
     return () => {
@@ -102,11 +105,11 @@ export function SwapPreviewView({ route }: ViewProps<'SwapPreview'>) {
   const swap = async () => {
     if (!prepared) return
     setBusy(true)
-    setError(undefined)
+    setSendError(undefined)
     try {
       await confirmSwap(client, prepared)
     } catch (e) {
-      setError(errorText(e))
+      setSendError(errorText(e))
       setBusy(false)
       // An expired quote or a moved price: quote again at once.
       if (e instanceof SwapError && (e.code === 'QUOTE_EXPIRED' || e.code === 'PRICE_MOVED')) setRound((r) => r + 1)

@@ -175,7 +175,7 @@ describe('swap: Swap -> SwapSelectToken -> SwapPreview -> SwapDone', () => {
     await waitFor(() => expect(byTest('swap-done')).not.toBeNull())
     expect(byTest('swap-done')?.textContent).toContain('Swapped 0.1 ETH for about 250 SGL')
     expect(family.send).toHaveBeenCalledTimes(1)
-    expect(family.send.mock.calls[0]?.[1].calls).toEqual([{ to: ROUTER, data: '0x7ff36ab5', value: 10n ** 17n }])
+    expect(family.send.mock.calls[0]?.[1].calls).toEqual([{ to: ROUTER, data: '0x7ff36ab5', value: 10n ** 17n, gas: 150_000n }])
   })
 
   it('a token sold is approved for exactly the amount unless unlimited is ticked; two confirmations without atomic batches', async () => {
