@@ -125,7 +125,7 @@ describe('swap from the Account view (EVM, Uniswap V2 on anvil)', { timeout: 240
     await swap.done(page).waitFor({ timeout: 60_000 })
     const sent = (await wallet(page, 'log')).filter((r) => r.method === 'eth_sendTransaction')
     expect(sent).toHaveLength(2)
-    const approve = (sent[0]?.params as [{ to: string; data: string }])[0]
+    const approve = (sent[0]?.params as [{ to: string; data: string }] | undefined)?.[0] ?? { to: '', data: '' }
     expect(approve.to.toLowerCase()).toBe(sgl().address.toLowerCase())
     expect(approve.data.slice(-64)).toBe(word(parseUnits('25', sgl().decimals).toString(16)))
     expect(before - (await tokenBalance(t.env.rpcUrl, sgl().address, me))).toBe(parseUnits('25', sgl().decimals))
