@@ -17,7 +17,7 @@ import { connectTestWallet, ui } from '../src/ui.js'
 
 const t = useDemo()
 const shots = () => join(t.env.artifactsDir, 'e2e')
-/** The test wallet holds anvil's account 8 (the files run one at a time; balances are compared before and after). */
+/** The test wallet holds anvil's account 8 (the files run one at a time; its ETH is set at each start, balances are compared before and after). */
 const INDEX = 8
 const word = (hex: string) => hex.replace(/^0x/, '').toLowerCase().padStart(64, '0')
 const sgl = () => {
@@ -51,6 +51,9 @@ const swap = {
 
 /** The demo with the test wallet on account INDEX, connected, on the swap form. */
 async function swapForm(theme: Theme = 'light') {
+  // 100 ETH, whatever an earlier file left the account (send.e2e.ts's 'Max' empties it).
+  const me = (await accounts(t.env.rpcUrl))[INDEX] as string
+  await rpc(t.env.rpcUrl, 'anvil_setBalance', [me, `0x${parseUnits('100', 18).toString(16)}`])
   const page = await t.newPage({ wallet: { accountIndex: INDEX }, theme })
   await page.goto(`${t.demoUrl}?siwx=off`)
   await connectTestWallet(page)
