@@ -26,6 +26,13 @@ export interface TestWalletConfig {
    * and these balances from anvil; without it, both methods are unknown to it, as in most wallets.
    */
   assets?: { address: string; symbol: string; name: string; decimals: number }[]
+  /**
+   * EIP-5792 atomic batches: wallet_getCapabilities says `atomic: supported` on its chains, and
+   * wallet_sendCalls (one approval) sends the calls one after the other on anvil inside an
+   * evm_snapshot, reverted as a whole when one of them reverts; wallet_getCallsStatus answers
+   * 200 with the receipts, or 500. Without it, as in most wallets, none of them is known.
+   */
+  atomic?: boolean
 }
 
 export interface TestWalletRequestLog {
@@ -74,6 +81,7 @@ export function installTestWallet(config: TestWalletConfig): void {
     'eth_sign',
     'eth_signTypedData_v4',
     'eth_sendTransaction',
+    'wallet_sendCalls',
   ])
 
   interface Persisted {
@@ -150,6 +158,8 @@ export function installTestWallet(config: TestWalletConfig): void {
   let hold = false
   const pending: { resolve: () => void; reject: (e: unknown) => void }[] = []
   const log: TestWalletRequestLog[] = []
+  /** wallet_sendCalls batches by id: their final status and receipts. */
+  const batches = new Map<string, { status: number; receipts: { transactionHash: string; status: string }[] }>()
 
   const approve = async (): Promise<void> => {
     if (rejectNext) {
@@ -210,6 +220,10 @@ export function installTestWallet(config: TestWalletConfig): void {
       }
       case 'wallet_getCapabilities':
       case 'wallet_getAssets': {
+        if (method === 'wallet_getCapabilities' && config.atomic) {
+          if (!persisted.connected) throw rpcError(4100, 'The requested account and/or method has not been authorized by the user.')
+          return { [hex(persisted.chainId)]: { atomic: { status: 'supported' }, ...(config.assets ? { assetDiscovery: { supported: true } } : {}) } }
+        }
         if (!config.assets) throw rpcError(4200, `The wallet does not support ${method}`)
         if (!persisted.connected) throw rpcError(4100, 'The requested account and/or method has not been authorized by the user.')
         const chain = hex(persisted.chainId)
@@ -231,6 +245,34 @@ export function installTestWallet(config: TestWalletConfig): void {
           })),
         )
         return { [chain]: [native, ...tokens] }
+      }
+      case 'wallet_sendCalls': {
+        if (!config.atomic) throw rpcError(4200, 'The wallet does not support wallet_sendCalls')
+        if (!persisted.connected) throw rpcError(4100, 'The requested account and/or method has not been authorized by the user.')
+        const request = list[0] as { from?: string; calls?: { to: string; data?: string; value?: string }[] }
+        const from = request.from ?? (await getAccount())
+        const snapshot = await rpc('evm_snapshot')
+        const receipts: { transactionHash: string; status: string }[] = []
+        for (const call of request.calls ?? []) {
+          const hash = (await rpc('eth_sendTransaction', [{ from, ...call }])) as string
+          let receipt: { status: string } | null = null
+          while (!receipt) {
+            receipt = (await rpc('eth_getTransactionReceipt', [hash])) as { status: string } | null
+            if (!receipt) await new Promise((r) => setTimeout(r, 50))
+          }
+          receipts.push({ transactionHash: hash, status: receipt.status })
+          if (receipt.status !== '0x1') break
+        }
+        const failed = receipts.some((r) => r.status !== '0x1')
+        if (failed) await rpc('evm_revert', [snapshot])
+        const id = `batch-${batches.size + 1}`
+        batches.set(id, { status: failed ? 500 : 200, receipts: failed ? [] : receipts })
+        return { id }
+      }
+      case 'wallet_getCallsStatus': {
+        const batch = batches.get(String(list[0]))
+        if (!batch) throw rpcError(5730, 'Unknown bundle id')
+        return { version: '2.0.0', id: list[0], chainId: hex(persisted.chainId), atomic: true, ...batch }
       }
       case 'personal_sign':
       case 'eth_sign':

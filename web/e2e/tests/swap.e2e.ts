@@ -50,11 +50,11 @@ const swap = {
 }
 
 /** The demo with the test wallet on account INDEX, connected, on the swap form. */
-async function swapForm(theme: Theme = 'light') {
+async function swapForm(theme: Theme = 'light', options: { atomic?: boolean } = {}) {
   // 100 ETH, whatever an earlier file left the account (send.e2e.ts's 'Max' empties it).
   const me = (await accounts(t.env.rpcUrl))[INDEX] as string
   await rpc(t.env.rpcUrl, 'anvil_setBalance', [me, `0x${parseUnits('100', 18).toString(16)}`])
-  const page = await t.newPage({ wallet: { accountIndex: INDEX }, theme })
+  const page = await t.newPage({ wallet: { accountIndex: INDEX, ...(options.atomic ? { atomic: true } : {}) }, theme })
   await page.goto(`${t.demoUrl}?siwx=off`)
   await connectTestWallet(page)
   await ui.accountButton(page).click()
@@ -148,5 +148,35 @@ describe('swap from the Account view (EVM, Uniswap V2 on anvil)', { timeout: 240
     await swap.amount(page).fill('0.1')
     await expect.poll(() => ui.dialog(page).getByTestId('swap-error').innerText(), { timeout: 15_000 }).toBe('No route from ETH to USDC on this network.')
     expect(await swap.submit(page).isDisabled()).toBe(true)
+  })
+
+  it('a wallet with EIP-5792 atomic batches approves and swaps in one wallet_sendCalls, one confirmation', async () => {
+    const all = await accounts(t.env.rpcUrl)
+    const me = all[INDEX] as string
+    await transferToken(t.env.rpcUrl, sgl().address, all[0], me, parseUnits('100', sgl().decimals))
+    const page = await swapForm('light', { atomic: true })
+    await choose(page, 'from', 'SGL')
+    await choose(page, 'to', 'ETH')
+    await swap.amount(page).fill('10')
+    await quoted(page)
+    await swap.submit(page).click()
+    await expect.poll(() => swap.approval(page).innerText(), { timeout: 15_000 }).toBe('Exactly 10 SGL')
+    expect(await ui.dialog(page).getByTestId('swap-confirmations').innerText()).toBe('One confirmation in your wallet')
+    const before = await tokenBalance(t.env.rpcUrl, sgl().address, me)
+    await swap.confirm(page).click()
+    await swap.done(page).waitFor({ timeout: 60_000 })
+    const log = await wallet(page, 'log')
+    expect(log.filter((r) => r.method === 'eth_sendTransaction')).toHaveLength(0)
+    const batches = log.filter((r) => r.method === 'wallet_sendCalls')
+    expect(batches).toHaveLength(1)
+    const request = (batches[0]?.params as [{ atomicRequired: boolean; calls: { to: string; data: string }[] }] | undefined)?.[0] ?? {
+      atomicRequired: false,
+      calls: [],
+    }
+    expect(request.atomicRequired).toBe(true)
+    expect(request.calls.map((c) => c.to.toLowerCase())).toEqual([sgl().address.toLowerCase(), router().toLowerCase()])
+    expect(request.calls[0]?.data.slice(-64)).toBe(word(parseUnits('10', sgl().decimals).toString(16)))
+    expect(before - (await tokenBalance(t.env.rpcUrl, sgl().address, me))).toBe(parseUnits('10', sgl().decimals))
+    expect(await allowance(sgl().address, me, router())).toBe(0n)
   })
 })
