@@ -166,7 +166,7 @@ function pendingEntry(p: PendingTransaction): Transaction {
       minedAt: new Date(p.sentAt).toISOString(),
       chain: p.chain,
       status: p.status,
-      operationType: p.direction === 'in' ? 'receive' : 'send',
+      operationType: p.operationType ?? (p.direction === 'in' ? 'receive' : 'send'),
       sentFrom: p.from,
       sentTo: p.to,
       hash: p.hash,

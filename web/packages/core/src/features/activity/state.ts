@@ -92,6 +92,8 @@ export interface PendingTransaction {
   amount: string
   symbol: string
   direction: TransferDirection
+  /** What it does, as the history API names it ('trade' for a swap); by its direction without it. */
+  operationType?: OperationType | undefined
   /** When it was sent (ms since the epoch). */
   sentAt: number
   /**

@@ -324,6 +324,7 @@ describe('executeSwap', () => {
       symbol: 'ETH',
       to: ROUTER,
       chain: 'eip155:1',
+      operationType: 'trade',
     })
     await vi.waitFor(() => expect(api.getBalances.mock.calls.length).toBeGreaterThan(reads))
   })

@@ -367,6 +367,7 @@ export async function executeSwap(client: SigilClient, prepared: PreparedSwap): 
     to: prepared.router,
     amount: formatUnits(quoted.quote.fromAmount, quoted.from.decimals),
     symbol: quoted.from.symbol,
+    operationType: 'trade' as const,
   }
   const names = { from: quoted.from.symbol, to: quoted.to.symbol }
   try {
