@@ -8,11 +8,10 @@
 
 mod common;
 
-use std::time::{Duration, Instant};
 
 use alloy_dyn_abi::DynSolValue;
 use alloy_primitives::{keccak256, Address, U256};
-use common::{deploy_devchain, Anvil, Backend, TestServer};
+use common::{deploy_devchain, receipt, rpc, Anvil, Backend, TestServer};
 use serde_json::{json, Value};
 use sigil_core::evm::{self, UniswapV2Router};
 use sigil_server::chains::Chains;
@@ -112,13 +111,6 @@ impl Dev {
     }
 }
 
-async fn rpc(anvil: &str, method: &str, params: Value) -> Value {
-    let body = json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params});
-    let res: Value = reqwest::Client::new().post(anvil).json(&body).send().await.unwrap().json().await.unwrap();
-    assert!(res.get("error").is_none(), "{method}: {res}");
-    res["result"].clone()
-}
-
 fn quantity(v: &Value) -> U256 {
     U256::from_str_radix(v.as_str().unwrap().trim_start_matches("0x"), 16).unwrap()
 }
@@ -129,16 +121,9 @@ fn number(v: &Value) -> U256 {
 
 async fn send(anvil: &str, tx: Value) -> Value {
     let hash = rpc(anvil, "eth_sendTransaction", json!([tx])).await;
-    let deadline = Instant::now() + Duration::from_secs(10);
-    loop {
-        let receipt = rpc(anvil, "eth_getTransactionReceipt", json!([hash])).await;
-        if !receipt.is_null() {
-            assert_eq!(receipt["status"], "0x1", "{receipt}");
-            return receipt;
-        }
-        assert!(Instant::now() < deadline, "no receipt for {hash}");
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
+    let receipt = receipt(anvil, hash.as_str().unwrap()).await;
+    assert_eq!(receipt["status"], "0x1", "{receipt}");
+    receipt
 }
 
 /// What a receipt's transaction paid for gas, in wei.

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use alloy_dyn_abi::DynSolValue;
 use alloy_primitives::U256;
-use common::{chain_with, deploy_devchain, fresh_database, Anvil, Backend};
+use common::{chain_with, deploy_devchain, fresh_database, receipt, rpc, Anvil, Backend};
 use serde_json::{json, Value};
 use sigil_server::chains::Chains;
 use sigil_server::config::Config;
@@ -25,31 +25,12 @@ const ME: &str = "0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc";
 const YOU: &str = "0x976EA74026E726554dB657fA54763abd0C3a0aa9";
 const POISONER: &str = "0xa0Ee7A142d267C1f36714E4a8F75612F20a79720";
 
-async fn rpc(anvil: &str, method: &str, params: Value) -> Value {
-    let body = json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params});
-    let res: Value = reqwest::Client::new().post(anvil).json(&body).send().await.unwrap().json().await.unwrap();
-    assert!(res.get("error").is_none(), "{method}: {res}");
-    res["result"].clone()
-}
-
 /// Sends a transaction from one of anvil's unlocked accounts; its hash, once mined. anvil mines
 /// each at once, but its receipt may follow the answer: waiting also keeps one per block.
 async fn send(anvil: &str, tx: Value) -> String {
     let hash = rpc(anvil, "eth_sendTransaction", json!([tx])).await.as_str().unwrap().to_lowercase();
     receipt(anvil, &hash).await;
     hash
-}
-
-async fn receipt(anvil: &str, hash: &str) -> Value {
-    let deadline = Instant::now() + Duration::from_secs(10);
-    loop {
-        let receipt = rpc(anvil, "eth_getTransactionReceipt", json!([hash])).await;
-        if !receipt.is_null() {
-            return receipt;
-        }
-        assert!(Instant::now() < deadline, "no receipt for {hash}");
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
 }
 
 async fn pay(anvil: &str, from: &str, to: &str, wei: u128) -> String {

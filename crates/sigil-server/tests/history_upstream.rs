@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 use axum::extract::{Path, Query};
 use axum::http::StatusCode;
 use axum::Json;
-use common::{chain_with, fresh_database, Anvil, Backend};
+use common::{chain_with, fresh_database, receipt, rpc, Anvil, Backend};
 use serde_json::{json, Value};
 use sigil_server::chains::{HistoryUpstream, UpstreamKind};
 use sigil_server::config::Config;
@@ -63,22 +63,11 @@ fn lower(a: &str) -> String {
     a.to_lowercase()
 }
 
-async fn rpc(anvil: &str, method: &str, params: Value) -> Value {
-    let body = json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params});
-    let res: Value = reqwest::Client::new().post(anvil).json(&body).send().await.unwrap().json().await.unwrap();
-    assert!(res.get("error").is_none(), "{method}: {res}");
-    res["result"].clone()
-}
-
 /// Pays `wei` from account 0 to ME; the hash once mined.
 async fn pay(anvil: &str, wei: u128) -> String {
     let tx = json!({"from": ACCOUNT0, "to": ME, "value": format!("{wei:#x}")});
     let hash = rpc(anvil, "eth_sendTransaction", json!([tx])).await.as_str().unwrap().to_lowercase();
-    let deadline = Instant::now() + Duration::from_secs(10);
-    while rpc(anvil, "eth_getTransactionReceipt", json!([hash])).await.is_null() {
-        assert!(Instant::now() < deadline, "no receipt for {hash}");
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
+    receipt(anvil, &hash).await;
     hash
 }
 

@@ -17,7 +17,7 @@ use alloy_primitives::U256;
 use axum::extract::Path;
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
-use common::{chain_with, deploy_devchain, fresh_database, Anvil, Backend};
+use common::{chain_with, deploy_devchain, fresh_database, receipt, rpc, Anvil, Backend};
 use serde_json::{json, Value};
 use sigil_server::chains::Chains;
 use sigil_server::config::Config;
@@ -34,31 +34,11 @@ const ITEMS: &str = "0x4826533B4897376654Bb4d4AD88B7faFD0C98528";
 /// Badges minted with metadata the test server answers with nothing (404): enough for a second page.
 const FILLER: std::ops::RangeInclusive<u64> = 12..=56;
 
-async fn rpc(anvil: &str, method: &str, params: Value) -> Value {
-    let body = json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params});
-    let res: Value = reqwest::Client::new().post(anvil).json(&body).send().await.unwrap().json().await.unwrap();
-    assert!(res.get("error").is_none(), "{method}: {res}");
-    res["result"].clone()
-}
-
 async fn send(anvil: &str, from: &str, to: &str, data: String) -> Value {
     let hash = rpc(anvil, "eth_sendTransaction", json!([{"from": from, "to": to, "data": data}])).await;
-    let receipt = receipt(anvil, &hash).await;
+    let receipt = receipt(anvil, hash.as_str().unwrap()).await;
     assert_eq!(receipt["status"], "0x1", "{receipt}");
     receipt
-}
-
-/// A transaction's receipt, once mined (anvil mines each at once, the receipt may follow).
-async fn receipt(anvil: &str, hash: &Value) -> Value {
-    let deadline = Instant::now() + Duration::from_secs(10);
-    loop {
-        let receipt = rpc(anvil, "eth_getTransactionReceipt", json!([hash])).await;
-        if !receipt.is_null() {
-            return receipt;
-        }
-        assert!(Instant::now() < deadline, "no receipt for {hash}");
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
 }
 
 fn word(v: DynSolValue) -> String {
@@ -86,7 +66,7 @@ async fn deploy(anvil: &str, name: &str, arg: &str) -> String {
     let artifact: Value = serde_json::from_str(&std::fs::read_to_string(common::repo_root().join(format!("devchain/build/{name}.json"))).unwrap()).unwrap();
     let data = format!("{}{}", artifact["bytecode"].as_str().unwrap(), word(DynSolValue::String(arg.into())));
     let hash = rpc(anvil, "eth_sendTransaction", json!([{"from": YOU, "data": data}])).await;
-    let receipt = receipt(anvil, &hash).await;
+    let receipt = receipt(anvil, hash.as_str().unwrap()).await;
     assert_eq!(receipt["status"], "0x1", "{receipt}");
     receipt["contractAddress"].as_str().unwrap().to_owned()
 }

@@ -227,3 +227,25 @@ pub async fn signed_transfer(anvil_url: &str, from: &str, to: &str, value: &str)
     let res: Value = reqwest::Client::new().post(anvil_url).json(&body).send().await.unwrap().json().await.unwrap();
     res["result"].as_str().unwrap_or_else(|| panic!("anvil signs: {res}")).to_owned()
 }
+
+/// A JSON-RPC call to a test chain (anvil); its result, asserting it is not an error.
+pub async fn rpc(anvil: &str, method: &str, params: Value) -> Value {
+    let body = serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params});
+    let res: Value = reqwest::Client::new().post(anvil).json(&body).send().await.unwrap().json().await.unwrap();
+    assert!(res.get("error").is_none(), "{method}: {res}");
+    res["result"].clone()
+}
+
+/// A transaction's receipt once mined: anvil mines each at once, but answers
+/// eth_sendTransaction before the receipt exists.
+pub async fn receipt(anvil: &str, hash: &str) -> Value {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let receipt = rpc(anvil, "eth_getTransactionReceipt", serde_json::json!([hash])).await;
+        if !receipt.is_null() {
+            return receipt;
+        }
+        assert!(Instant::now() < deadline, "no receipt for {hash}");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}

@@ -107,6 +107,24 @@ function settledState(img: HTMLImageElement, settle: (state: ImageState) => void
   else settle('error')
 }
 
+/** A list's search field: the magnifier and a text input named by `label`. */
+export function SearchField({ label, value, onChange }: { label: string; value: string; onChange: (value: string) => void }) {
+  return (
+    <label className="search">
+      <Icons.search />
+      <input
+        type="search"
+        aria-label={label}
+        placeholder={label}
+        value={value}
+        autoComplete="off"
+        spellCheck={false}
+        onChange={(e) => onChange(e.target.value)}
+      />
+    </label>
+  )
+}
+
 /** An image with a shimmering placeholder until it loads, and the name's initial if it fails. */
 export function RemoteImage({ src, name, className }: { src: string | undefined; name: string; className?: string }) {
   const [state, setState] = useState<ImageState>(() => initialState(src))

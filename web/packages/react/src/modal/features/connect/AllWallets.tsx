@@ -3,7 +3,7 @@ import type { WalletListCache } from '@sigil/core/api'
 import { useEffect, useMemo, useRef, useState, type RefObject } from 'react'
 import { useMessages, useModal, useWalletPage } from '../../context.js'
 import { SEARCH_DEBOUNCE_MS } from '../../directory.js'
-import { Icons, RemoteImage } from '../../ui.js'
+import { Icons, RemoteImage, SearchField } from '../../ui.js'
 
 /** Re-renders on every cache change. */
 function useCacheVersion(cache: WalletListCache): number {
@@ -186,18 +186,7 @@ export function AllWalletsView() {
   const scrollRoot = useRef<HTMLDivElement>(null)
   return (
     <div>
-      <label className="search">
-        <Icons.search />
-        <input
-          type="search"
-          aria-label={m.search}
-          placeholder={m.search}
-          value={query}
-          autoComplete="off"
-          spellCheck={false}
-          onChange={(e) => setQuery(e.target.value)}
-        />
-      </label>
+      <SearchField label={m.search} value={query} onChange={setQuery} />
       <div className="scroll" ref={scrollRoot} style={{ height: 420 }}>
         {search ? <SearchResults search={search} /> : <PagedGrid scrollRoot={scrollRoot} />}
       </div>

@@ -2,7 +2,7 @@ import { floorDecimals, formatFiat, tokenFiatValue } from '@sigil/core'
 import { chooseSendToken, tokenKey } from '@sigil/core/send'
 import { useState } from 'react'
 import { useMessages, useModal, useStore } from '../../context.js'
-import { Icons, RemoteImage } from '../../ui.js'
+import { RemoteImage, SearchField } from '../../ui.js'
 import { selectTokens } from './WalletSend.js'
 
 /** Choosing the token to send: the account's tokens with their balances, searchable by name, symbol or address. */
@@ -15,18 +15,7 @@ export function WalletSendSelectTokenView() {
   const shown = q ? tokens.filter((t) => [t.name, t.symbol, t.address ?? ''].some((v) => v.toLowerCase().includes(q))) : tokens
   return (
     <div data-testid="send-select-token">
-      <label className="search">
-        <Icons.search />
-        <input
-          type="search"
-          aria-label={m.searchTokens}
-          placeholder={m.searchTokens}
-          value={query}
-          autoComplete="off"
-          spellCheck={false}
-          onChange={(e) => setQuery(e.target.value)}
-        />
-      </label>
+      <SearchField label={m.searchTokens} value={query} onChange={setQuery} />
       {shown.length ? (
         <ul className="list" aria-label={m.tokensToSend}>
           {shown.map((t) => {

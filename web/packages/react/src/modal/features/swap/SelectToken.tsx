@@ -3,7 +3,7 @@ import { chooseSwapToken, heldSwapToken, swapBalanceOf, type SwapToken } from '@
 import { useState } from 'react'
 import type { ViewProps } from '../../registry.js'
 import { useMessages, useModal, useStore } from '../../context.js'
-import { Icons, RemoteImage } from '../../ui.js'
+import { RemoteImage, SearchField } from '../../ui.js'
 import { selectHeld, useSwapTokens } from './tokens.js'
 
 /**
@@ -56,18 +56,7 @@ export function SwapSelectTokenView({ route }: ViewProps<'SwapSelectToken'>) {
     ) : null
   return (
     <div data-testid="swap-select-token">
-      <label className="search">
-        <Icons.search />
-        <input
-          type="search"
-          aria-label={m.searchTokens}
-          placeholder={m.searchTokens}
-          value={query}
-          autoComplete="off"
-          spellCheck={false}
-          onChange={(e) => setQuery(e.target.value)}
-        />
-      </label>
+      <SearchField label={m.searchTokens} value={query} onChange={setQuery} />
       {error && !tokens ? (
         <p className="sub err" role="alert" data-testid="swap-tokens-error">
           {error}
