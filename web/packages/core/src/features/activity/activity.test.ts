@@ -173,6 +173,29 @@ describe('fetchActivity', () => {
   })
 })
 
+const SOL = 'So11111111111111111111111111111111111111112'
+const TO = 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA'
+const chain = 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp'
+
+/** A client connected to a Solana wallet holding 10 SOL, whose adapter sends with `sendTransfer`. */
+async function solanaSender(
+  sendTransfer: (provider: unknown, transfer: { amount: bigint; onSubmitted?: ((hash: string) => void) | undefined }) => Promise<string>,
+) {
+  const wallet = fakeConnector({ id: 'sol', wallets: { solana: { accounts: [SOL], chainId: '5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp' } } })
+  const { adapter } = fakeAdapter('solana')
+  const client = createSigil(testOptions(), {
+    adapters: [{ ...adapter, sendTransfer }],
+    connectors: [wallet.source],
+    isMobile: () => false,
+    blockchainApi: fakeBlockchainApi([tokenBalance({ name: 'Solana', symbol: 'SOL', chainId: chain, numeric: '10', decimals: '9' })]),
+    restore: false,
+    storage: new MemoryStorage(),
+  })
+  await client.connect('sol')
+  await vi.waitFor(() => expect(client.store.getState().chains.solana?.account.tokenBalance).toHaveLength(1))
+  return client
+}
+
 describe('pending transactions', () => {
   const pending = (hash: string, extra: { from?: string; chain?: string } = {}) => ({
     hash,
@@ -211,21 +234,7 @@ describe('pending transactions', () => {
 
   it("a send from the modal (client.send) is in the list at once, with its amount and the token's symbol; confirmed once the adapter resolves", async () => {
     historyServer([])
-    const SOL = 'So11111111111111111111111111111111111111112'
-    const TO = 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA'
-    const chain = 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp'
-    const wallet = fakeConnector({ id: 'sol', wallets: { solana: { accounts: [SOL], chainId: '5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp' } } })
-    const { adapter } = fakeAdapter('solana')
-    const client = createSigil(testOptions(), {
-      adapters: [{ ...adapter, sendTransfer: async () => 'sig123' }],
-      connectors: [wallet.source],
-      isMobile: () => false,
-      blockchainApi: fakeBlockchainApi([tokenBalance({ name: 'Solana', symbol: 'SOL', chainId: chain, numeric: '10', decimals: '9' })]),
-      restore: false,
-      storage: new MemoryStorage(),
-    })
-    await client.connect('sol')
-    await vi.waitFor(() => expect(client.store.getState().chains.solana?.account.tokenBalance).toHaveLength(1))
+    const client = await solanaSender(async () => 'sig123')
     await client.send({ to: TO, amount: ' 0.5 ', token: 'native' })
     expect(activityRows(client.store.getState())).toEqual([
       {
@@ -241,35 +250,16 @@ describe('pending transactions', () => {
 
   it('a send the chain reverts is failed; one whose outcome is unknown (no receipt in time) stays pending; one the wallet refused is not listed', async () => {
     historyServer([])
-    const SOL = 'So11111111111111111111111111111111111111112'
-    const TO = 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA'
-    const chain = 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp'
-    const wallet = fakeConnector({ id: 'sol', wallets: { solana: { accounts: [SOL], chainId: '5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp' } } })
-    const { adapter } = fakeAdapter('solana')
     const outcomes: Record<string, Error> = {
       '1': Object.assign(new Error('execution reverted (transaction sig1)'), { code: 3 }),
       '2': new Error('no receipt for sig2 after 60 s'),
       '3': Object.assign(new Error('User rejected the request.'), { code: 4001 }),
     }
-    const client = createSigil(testOptions(), {
-      adapters: [
-        {
-          ...adapter,
-          sendTransfer: async (_provider: unknown, transfer: { amount: bigint; onSubmitted?: (hash: string) => void }) => {
-            const n = (transfer.amount / 1_000_000_000n).toString()
-            if (n !== '3') transfer.onSubmitted?.(`sig${n}`)
-            throw outcomes[n]
-          },
-        },
-      ],
-      connectors: [wallet.source],
-      isMobile: () => false,
-      blockchainApi: fakeBlockchainApi([tokenBalance({ name: 'Solana', symbol: 'SOL', chainId: chain, numeric: '10', decimals: '9' })]),
-      restore: false,
-      storage: new MemoryStorage(),
+    const client = await solanaSender(async (_provider, transfer) => {
+      const n = (transfer.amount / 1_000_000_000n).toString()
+      if (n !== '3') transfer.onSubmitted?.(`sig${n}`)
+      throw outcomes[n]
     })
-    await client.connect('sol')
-    await vi.waitFor(() => expect(client.store.getState().chains.solana?.account.tokenBalance).toHaveLength(1))
     await expect(client.send({ to: TO, amount: '1', token: 'native' })).rejects.toMatchObject({ code: 'EXECUTION_REVERTED' })
     await expect(client.send({ to: TO, amount: '2', token: 'native' })).rejects.toThrow()
     await expect(client.send({ to: TO, amount: '3', token: 'native' })).rejects.toMatchObject({ code: 4001 })

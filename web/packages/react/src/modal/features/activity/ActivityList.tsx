@@ -130,8 +130,8 @@ export function ActivityList() {
 
 /** One transaction: what happened, with whom, how much, and when; its status when not confirmed. */
 function ActivityItem({ row, address, network, now, m }: { row: ActivityRow; address: string | undefined; network: CaipNetwork; now: number; m: M }) {
-  const { metadata } = row.transaction
   const t = row.transaction
+  const { metadata } = t
   // A send of this session the chain has not taken yet (once it has, it reads as any send).
   const sending = row.pending && metadata.status === 'pending'
   const op = metadata.operationType
