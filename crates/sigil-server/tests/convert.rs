@@ -8,7 +8,6 @@
 
 mod common;
 
-
 use alloy_dyn_abi::DynSolValue;
 use alloy_primitives::{keccak256, Address, U256};
 use common::{deploy_devchain, receipt, rpc, Anvil, Backend, TestServer};
