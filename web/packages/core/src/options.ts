@@ -89,6 +89,8 @@ export interface SigilOptions {
    * the WalletConnect connector off.
    */
   walletConnect?: false | { relayUrl?: string }
+  /** The visitor's country (ISO 3166-1 alpha-2) for buying with a card: it picks the providers that serve it; default: the browser language's region. */
+  country?: string
 }
 
 /** WalletConnect as resolved: the relay to use, and Sigil's Verify endpoint (its origin). */
@@ -119,6 +121,7 @@ export interface ResolvedOptions {
   sdkVersion: string
   /** false when turned off, or when there is no server to derive the relay from. */
   walletConnect: WalletConnectOptions | false
+  country: string | undefined
 }
 
 export const DEFAULT_CONNECTOR_ORDER: readonly ConnectorSection[] = ['walletConnect', 'recent', 'injected', 'featured', 'custom', 'external', 'recommended']
@@ -193,6 +196,7 @@ export function resolveOptions(options: SigilOptions): ResolvedOptions {
     sdkType: options.sdkType ?? SDK_TYPE,
     sdkVersion: options.sdkVersion ?? SDK_VERSION,
     walletConnect: resolveWalletConnect(options.walletConnect, apiUrl),
+    country: options.country,
   }
 }
 

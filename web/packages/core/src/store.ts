@@ -5,6 +5,7 @@ import type { LoginState } from './features/login/state.js'
 import type { Nft, NftsState } from './features/nfts/state.js'
 import type { SiwxState } from './features/siwx/types.js'
 import type { SwapToken } from './features/swap/api.js'
+import type { Money } from './features/onramp/api.js'
 import type { AccountState, CaipNetwork, ChainNamespace, ConnectionStatus, Connector, ConnectorType, NetworkState, Wallet } from './types.js'
 
 /**
@@ -79,6 +80,27 @@ export interface ViewParams {
   SwapPreview: { from: SwapToken; to: SwapToken; amount: string; slippageBps: number; unlimited?: boolean }
   /** A swap the chain has: what went, what came, and its transaction. */
   SwapDone: { hash: string; fromAmount: string; fromSymbol: string; toAmount: string; toSymbol: string }
+  // onramp
+  /** The buy form: the fiat currency, the amount, the asset bought (its id in the options) and the payment method; kept when the user goes back from a purchase. */
+  OnRamp: { paymentCurrency?: string; amount?: string; asset?: string; paymentMethod?: string }
+  /**
+   * A purchase in the provider's window: what is paid and bought, the provider's page (offered as
+   * a link when the window did not open), followed until it ends (`status`, the delivering `txHash`).
+   */
+  OnRampProgress: {
+    sessionId: string
+    provider: string
+    label: string
+    url: string
+    opened: boolean
+    paid: Money
+    buying: Money
+    network: string
+    /** When it began (ms since the epoch): coins arriving after it end it. */
+    since: number
+    status?: 'pending' | 'completed' | 'failed'
+    txHash?: string | undefined
+  }
   // nfts
   /** One NFT the account holds: its image, name, collection, token id, standard, amount and description; 'Send' where it can be sent. */
   NftItem: { nft: Nft }

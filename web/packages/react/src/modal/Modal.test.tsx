@@ -139,7 +139,12 @@ describe('router-driven views', () => {
 
   it('selecting the announced wallet connects through ConnectingExternal and closes on success', async () => {
     const { appKit, dialog, fake } = await openModal()
-    const row = dialog.querySelector<HTMLButtonElement>('[data-section=injected]') as HTMLButtonElement
+    // The Connect view's chunk loads on open: wait for its row rather than expect it at once.
+    const row = await waitFor(() => {
+      const found = dialog.querySelector<HTMLButtonElement>('[data-section=injected]')
+      if (!found) throw new Error('no wallet row yet')
+      return found
+    })
     await act(async () => {
       row.click()
     })
@@ -151,7 +156,7 @@ describe('router-driven views', () => {
     // Opening again shows the account.
     await act(() => appKit.open())
     expect(view()).toBe('Account')
-    expect(shadow().querySelector('[data-testid=account-address]')?.textContent).toBe('0x11…111111')
+    await waitFor(() => expect(shadow().querySelector('[data-testid=account-address]')?.textContent).toBe('0x11…111111'))
     await waitFor(() => {
       if (shadow().querySelector('[data-testid=account-balance]')?.textContent !== '1.234 ETH') throw new Error('no balance')
     })

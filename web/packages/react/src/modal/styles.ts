@@ -171,6 +171,16 @@ button{font:inherit;color:inherit}
 .swap-slippage input[aria-invalid]{border-color:var(--c-error)}
 .swap-note{margin:0;font-size:12px;text-align:left}
 .swap-unlimited{display:flex;gap:8px;align-items:flex-start;font-size:13px;color:var(--c-fg2);text-align:left}
+.onramp-select{padding:0 10px;font-weight:600;appearance:auto}
+.onramp-providers{display:grid;gap:6px;margin:0;padding:0;border:0;min-width:0}
+.onramp-providers legend{padding:0 0 6px}
+.onramp-provider{display:flex;align-items:center;gap:10px;padding:10px 12px;border-radius:var(--r-m);background:var(--c-surface);border:1px solid var(--c-border);cursor:pointer;text-align:left}
+.onramp-provider:has(input:checked){border-color:var(--sigil-accent)}
+.onramp-provider input{accent-color:var(--sigil-accent);margin:0}
+.onramp-provider-name{display:flex;flex-direction:column;flex:1;font-weight:600;font-size:14px}
+.onramp-provider-quote{display:flex;flex-direction:column;align-items:flex-end;font-size:14px;font-variant-numeric:tabular-nums;text-align:right}
+.onramp-provider .sub{margin:0;font-size:12px;font-weight:400}
+.onramp-wait svg{animation:spin 1s linear infinite}
 .email input{all:unset;flex:1;min-width:0;height:40px;padding:0 12px;border-radius:var(--r-m);background:var(--c-surface);border:1px solid var(--c-border);color:var(--c-fg)}
 .social-login{display:flex;flex-direction:column;gap:8px}
 .social-glyph{display:inline-flex;flex:none;width:20px;height:20px;color:var(--c-fg)}

@@ -8,6 +8,7 @@ import { accountViews } from './features/account/views.js'
 import { connectViews } from './features/connect/views.js'
 import { emailViews } from './features/email/views.js'
 import { nftViews } from './features/nfts/views.js'
+import { onrampViews } from './features/onramp/views.js'
 import { receiveViews } from './features/receive/views.js'
 import { sendViews } from './features/send/views.js'
 import { siwxViews } from './features/siwx/views.js'
@@ -25,6 +26,7 @@ export const views: ViewEntries = {
   ...siwxViews,
   ...sendViews,
   ...swapViews,
+  ...onrampViews,
   ...receiveViews,
   ...nftViews,
 }

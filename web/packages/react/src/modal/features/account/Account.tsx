@@ -15,6 +15,7 @@ import {
 } from '@sigil/core'
 import { useCallback, useEffect, useId, useRef, useState, type KeyboardEvent } from 'react'
 import { loginEmail } from '@sigil/core/login'
+import { canBuy } from '@sigil/core/onramp'
 import { canSwap } from '@sigil/core/swap'
 import type { Messages } from '@sigil/core/messages'
 import { useMessages, useModal, useStore } from '../../context.js'
@@ -28,6 +29,9 @@ import type { ViewProps } from '../../registry.js'
 const Activity = loadable(() => import('../activity/activity.js').then((m) => m.ActivityList), <div className="state" aria-busy="true" />).Component
 /** The NFTs tab's grid: the NFTs feature's chunk, loaded the first time the tab shows. */
 const Nfts = loadable(() => import('../nfts/nfts.js').then((m) => m.NftList), <div className="state" aria-busy="true" />).Component
+
+/** The test ids of the wallet features' buttons (kept from before the order option). */
+const ACTION_IDS = { onramp: 'buy', swaps: 'swap', send: 'send', receive: 'receive' } as const
 
 const selectChain = (s: SigilState) => s.chains[s.activeNamespace]
 const selectNetwork = (s: SigilState) => s.activeCaipNetwork
@@ -179,21 +183,21 @@ export function AccountView({ route }: ViewProps<'Account'>) {
           />
         ) : null}
         <div className="account-actions">
-          {canSwap(client) ? (
-            <button type="button" className="btn secondary" onClick={() => client.push('Swap', {})} data-testid="account-swap">
-              {ui.swap.open}
-            </button>
-          ) : null}
-          {canSend ? (
-            <button type="button" className="btn secondary" onClick={() => client.push('WalletSend', {})} data-testid="account-send">
-              {m.send.open}
-            </button>
-          ) : null}
-          {client.options.features.receive ? (
-            <button type="button" className="btn secondary" onClick={() => client.push('WalletReceive')} data-testid="account-receive">
-              {ui.receive.open}
-            </button>
-          ) : null}
+          {client.options.features.walletFeaturesOrder.map((feature) => {
+            const [shown, label, open] =
+              feature === 'onramp'
+                ? [canBuy(client), ui.onramp.open, () => client.push('OnRamp', {})]
+                : feature === 'swaps'
+                  ? [canSwap(client), ui.swap.open, () => client.push('Swap', {})]
+                  : feature === 'send'
+                    ? [canSend, m.send.open, () => client.push('WalletSend', {})]
+                    : [client.options.features.receive, ui.receive.open, () => client.push('WalletReceive')]
+            return shown ? (
+              <button key={feature} type="button" className="btn secondary" onClick={open} data-testid={`account-${ACTION_IDS[feature]}`}>
+                {label}
+              </button>
+            ) : null
+          })}
         </div>
       </div>
       <div className="tabs" role="tablist" aria-label={m.tabsLabel}>
