@@ -82,13 +82,35 @@ pub struct ChainConfig {
 }
 
 /// A chain's swap source, one key of its `swap` table:
-/// `swap = { uniswap_v2 = { router = "0x..", base_tokens = ["0x.."], reset_allowance = ["0x.."] } }`.
-/// Further kinds (an aggregator reached with an API key) are further variants.
+/// `swap = { uniswap_v2 = { router = "0x..", base_tokens = ["0x.."], reset_allowance = ["0x.."] } }`,
+/// or an aggregator reached over HTTP with an API key:
+/// `swap = { oneinch = { url = "https://api.1inch.dev", api_key_env = "ONEINCH_API_KEY" } }`
+/// (likewise `zerox` and `lifi`).
 #[derive(Debug, Clone, Deserialize, PartialEq)]
 #[serde(rename_all = "snake_case")]
 pub enum SwapSource {
     /// A Uniswap-V2-style router on the chain, read with `eth_call` (no API key).
     UniswapV2(UniswapV2Source),
+    /// 1inch's Swap API v6 (its API key is required).
+    #[serde(rename = "oneinch")]
+    OneInch(AggregatorSource),
+    /// 0x's Swap API v2, allowance-holder flavour (its API key is required).
+    #[serde(rename = "zerox")]
+    ZeroX(AggregatorSource),
+    /// LI.FI's quote API, same-chain swaps (its API key is optional).
+    #[serde(rename = "lifi")]
+    LiFi(AggregatorSource),
+}
+
+/// A swap aggregator's API: `{ url = "https://api.1inch.dev", api_key_env = "ONEINCH_API_KEY" }`.
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct AggregatorSource {
+    /// The API's base URL (its documented paths are added).
+    pub url: String,
+    /// The environment variable holding the API key (read at each request; never logged nor
+    /// answered).
+    pub api_key_env: Option<String>,
 }
 
 /// A Uniswap-V2-style router (Router02's interface) and how routes are sought through it.
@@ -257,6 +279,23 @@ impl Chains {
                 }
                 if v2.base_tokens.len() > crate::convert::uniswap_v2::MAX_BASE_TOKENS {
                     return Err(invalid(format!("swap.uniswap_v2.base_tokens: at most {}", crate::convert::uniswap_v2::MAX_BASE_TOKENS)));
+                }
+            }
+            if let Some(SwapSource::OneInch(a) | SwapSource::ZeroX(a) | SwapSource::LiFi(a)) = &chain.swap {
+                let key = match &chain.swap {
+                    Some(SwapSource::OneInch(_)) => "oneinch",
+                    Some(SwapSource::ZeroX(_)) => "zerox",
+                    _ => "lifi",
+                };
+                if chain.kind() != ChainKind::Evm {
+                    return Err(invalid(format!("swap.{key} is for EVM chains")));
+                }
+                let parsed = url::Url::parse(&a.url).map_err(|e| invalid(format!("swap.{key}.url '{}' is not a URL: {e}", a.url)))?;
+                if !matches!(parsed.scheme(), "http" | "https") {
+                    return Err(invalid(format!("swap.{key}.url '{}' must be http(s)", a.url)));
+                }
+                if key != "lifi" && a.api_key_env.as_deref().is_none_or(str::is_empty) {
+                    return Err(invalid(format!("swap.{key} needs api_key_env: the environment variable holding its API key")));
                 }
             }
             if let Some(registry) = &chain.ens_registry {
@@ -453,6 +492,18 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("at most 8"));
+        let ok = Chains::parse(&chain(r#"{ oneinch = { url = "https://api.1inch.dev", api_key_env = "ONEINCH_API_KEY" } }"#), "t").unwrap();
+        assert_eq!(
+            ok.get("eip155:5").unwrap().swap,
+            Some(SwapSource::OneInch(AggregatorSource { url: "https://api.1inch.dev".into(), api_key_env: Some("ONEINCH_API_KEY".into()) }))
+        );
+        let ok = Chains::parse(&chain(r#"{ lifi = { url = "https://li.quest" } }"#), "t").unwrap();
+        assert_eq!(ok.get("eip155:5").unwrap().swap, Some(SwapSource::LiFi(AggregatorSource { url: "https://li.quest".into(), api_key_env: None })));
+        let err = Chains::parse(&chain(r#"{ zerox = { url = "https://api.0x.org" } }"#), "t").unwrap_err();
+        assert_eq!(err.to_string(), "chain eip155:5: swap.zerox needs api_key_env: the environment variable holding its API key");
+        let err = Chains::parse(&chain(r#"{ oneinch = { url = "ftp://x", api_key_env = "K" } }"#), "t").unwrap_err();
+        assert!(err.to_string().contains("must be http(s)"), "{err}");
+        assert!(Chains::parse(&chain(r#"{ lifi = { url = "https://li.quest", api_key = "secret" } }"#), "t").is_err());
         let built_in = Chains::built_in();
         let with_swaps: Vec<&str> = built_in.by_id.values().filter(|c| c.swap.is_some()).map(|c| c.id.as_str()).collect();
         assert_eq!(with_swaps, ["eip155:1", "eip155:10", "eip155:137", "eip155:42161", "eip155:8453"]);

@@ -1,10 +1,15 @@
 //! Swaps: the six `/v1/convert/*` endpoints of spec section 7 in AppKit's shapes (tokens,
 //! quotes, allowance, gas price, the approval and the swap transaction), answered from each
 //! chain's swap source, chosen by the `swap` table of its chains entry
-//! (`chains::SwapSource`). Today the one kind is a Uniswap-V2-style router read on chain with
-//! `eth_call` (uniswap_v2.rs): keyless, so any chain with such a router swaps, the dev chain
-//! included (its router comes with the deployment). An aggregator reached with an API key
-//! would be another `SwapSource` variant and an arm in `Source`'s methods below.
+//! (`chains::SwapSource`): a Uniswap-V2-style router read on chain with `eth_call`
+//! (uniswap_v2.rs): keyless, so any chain with such a router swaps, the dev chain included (its
+//! router comes with the deployment); or an aggregator's HTTP API reached with an API key read
+//! from the environment: 1inch (oneinch.rs), 0x (zerox.rs) or LI.FI (lifi.rs). Each kind is an
+//! arm in `Source`'s methods below. An aggregator is asked within `AGGREGATOR_TIMEOUT` and read
+//! up to `AGGREGATOR_MAX_BYTES`; its documented refusals are the API's typed failures (no route,
+//! not enough liquidity, balance, allowance), and an aggregator that is down, slow or answers
+//! what cannot be read is a 503 or 502, never a 500. Its key is sent in a header only, and
+//! blotted out of anything it says that is passed on. No referrer or fee parameter is sent.
 //!
 //! Tokens are CAIP-10 ids (`eip155:<chain>:0x...`), the native coin as
 //! `eip155:<chain>:0xeeee...eeee`; `from`, `to` and `userAddress` must be on one chain. Amounts
@@ -13,11 +18,15 @@
 //! (USDT) says so. No fee is taken. Nothing is stored: what is read once of a router (its
 //! factory and wrapped coin) and the pairs it finds are kept in memory.
 
+pub mod lifi;
+pub mod oneinch;
 pub mod routes;
 pub mod uniswap_v2;
+pub mod zerox;
 
 use std::collections::HashMap;
 use std::sync::Mutex;
+use std::time::Duration;
 
 use alloy_primitives::{Address, U256};
 use axum::http::StatusCode;
@@ -25,7 +34,7 @@ use sigil_core::caip::AccountId;
 use sigil_core::errors;
 use sigil_core::evm;
 
-use crate::chains::{ChainConfig, SwapSource, UniswapV2Source};
+use crate::chains::{AggregatorSource, ChainConfig, SwapSource, UniswapV2Source};
 use crate::config::ConvertSettings;
 use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::rpc::calls::{self, eth_call};
@@ -44,6 +53,13 @@ pub const HIGH_PRICE_IMPACT: f64 = 15.0;
 /// through a pool in a block also writes its price accumulators (about 149,000 gas in all on
 /// the dev chain), so a margin above that.
 pub const GAS_PER_HOP: u64 = 200_000;
+/// The gas a swap through an aggregator is given when neither the aggregator nor the chain
+/// estimated it (`disableEstimate`): its routes may pass several pools.
+pub const AGGREGATOR_GAS: u64 = 600_000;
+/// How long an aggregator is waited for, connection included.
+pub const AGGREGATOR_TIMEOUT: Duration = Duration::from_secs(10);
+/// The largest answer read from an aggregator.
+pub const AGGREGATOR_MAX_BYTES: usize = 2 << 20;
 
 /// The area's routes, under the project gate.
 pub fn router() -> utoipa_axum::router::OpenApiRouter<crate::AppState> {
@@ -56,18 +72,39 @@ pub fn router() -> utoipa_axum::router::OpenApiRouter<crate::AppState> {
         .routes(utoipa_axum::routes!(routes::build_transaction))
 }
 
-/// The area's service: its settings and what it keeps of the chains' routers.
+/// The area's service: its settings, what it keeps of the chains' routers, and the client of
+/// the aggregators.
 pub struct Convert {
     pub settings: ConvertSettings,
     /// Each router's factory and wrapped coin, by (chain, router).
     routers: Mutex<HashMap<(String, Address), RouterInfo>>,
     /// Pairs found, by (chain, factory, lower token, higher token).
     pairs: Mutex<HashMap<(String, Address, Address, Address), Address>>,
+    /// The last spender each aggregator named, by (chain, its base URL): the allowance endpoint
+    /// reads it without asking again.
+    spenders: Mutex<HashMap<(String, String), Address>>,
+    http: reqwest::Client,
 }
 
 impl Convert {
     pub fn new(settings: &ConvertSettings) -> Convert {
-        Convert { settings: settings.clone(), routers: Default::default(), pairs: Default::default() }
+        let http = reqwest::Client::builder()
+            .timeout(AGGREGATOR_TIMEOUT)
+            .connect_timeout(AGGREGATOR_TIMEOUT)
+            // A redirect would carry the API key's header elsewhere: none is followed.
+            .redirect(reqwest::redirect::Policy::none())
+            .user_agent(concat!("Sigil/", env!("CARGO_PKG_VERSION"), " (swap)"))
+            .build()
+            .expect("the swap client builds");
+        Convert { settings: settings.clone(), routers: Default::default(), pairs: Default::default(), spenders: Default::default(), http }
+    }
+
+    fn known_spender(&self, chain: &str, source: &AggregatorSource) -> Option<Address> {
+        self.spenders.lock().unwrap_or_else(|e| e.into_inner()).get(&(chain.to_owned(), source.url.clone())).copied()
+    }
+
+    fn remember_spender(&self, chain: &str, source: &AggregatorSource, spender: Address) {
+        self.spenders.lock().unwrap_or_else(|e| e.into_inner()).insert((chain.to_owned(), source.url.clone()), spender);
     }
 }
 
@@ -121,6 +158,55 @@ pub enum SwapError {
     RouterUnreadable(String),
     #[error("{0}")]
     Upstream(Failure),
+    /// An aggregator's documented refusal, in words (its own words after ours).
+    #[error("{1}")]
+    Refused(Refusal, String),
+    /// The aggregator cannot be reached, is slow, busy or failing, or its key is not set: 503.
+    #[error("{0}")]
+    SourceDown(String),
+    /// The aggregator answers what cannot be read, or refuses the server's key: 502.
+    #[error("{0}")]
+    SourceUnreadable(String),
+}
+
+/// What an aggregator's refusal means, as the API's typed failures.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Refusal {
+    NoRoute,
+    Liquidity,
+    Balance,
+    Allowance,
+    WouldFail,
+    /// Anything else it refuses (a token it does not know, say): 400 with its words.
+    Other,
+}
+
+impl Refusal {
+    /// The refusal of `source` (its name) in words: ours first, then what it said (without the
+    /// API key, and not too long).
+    pub fn says(self, source: &str, said: &str, key: Option<&str>) -> SwapError {
+        let ours = match self {
+            Refusal::NoRoute => "No route".to_owned(),
+            Refusal::Liquidity => "Not enough liquidity".to_owned(),
+            Refusal::Balance => "Insufficient balance".to_owned(),
+            Refusal::Allowance => "Insufficient allowance: approve it first (build-approve)".to_owned(),
+            Refusal::WouldFail => "The swap would fail on chain now".to_owned(),
+            Refusal::Other => format!("The swap source {source} refuses this swap"),
+        };
+        SwapError::Refused(self, format!("{ours}: {source} says: {}", scrub(said, key)))
+    }
+}
+
+/// `text` with the API key blotted out, at most 300 characters.
+pub fn scrub(text: &str, key: Option<&str>) -> String {
+    let clean = match key.filter(|k| !k.is_empty()) {
+        Some(key) => text.replace(key, "***"),
+        None => text.to_owned(),
+    };
+    match clean.char_indices().nth(300) {
+        Some((cut, _)) => format!("{}...", &clean[..cut]),
+        None => clean,
+    }
 }
 
 impl From<SwapError> for ApiError {
@@ -135,6 +221,20 @@ impl From<SwapError> for ApiError {
                 return ApiError { cause: Some(e.to_string()), ..ApiError::new(StatusCode::BAD_GATEWAY, ErrorCode::UpstreamUnavailable, e.to_string()) }
             }
             SwapError::Upstream(f) => return crate::rpc::upstream_error(f.clone()),
+            SwapError::Refused(refusal, _) => match refusal {
+                Refusal::NoRoute => ErrorCode::NoRoute,
+                Refusal::Liquidity => ErrorCode::InsufficientLiquidity,
+                Refusal::Balance => ErrorCode::InsufficientBalance,
+                Refusal::Allowance => ErrorCode::InsufficientAllowance,
+                Refusal::WouldFail => ErrorCode::SwapWouldFail,
+                Refusal::Other => ErrorCode::BadRequest,
+            },
+            SwapError::SourceDown(m) => {
+                return ApiError { cause: Some(m.clone()), ..ApiError::new(StatusCode::SERVICE_UNAVAILABLE, ErrorCode::UpstreamUnavailable, m.clone()) }
+            }
+            SwapError::SourceUnreadable(m) => {
+                return ApiError { cause: Some(m.clone()), ..ApiError::new(StatusCode::BAD_GATEWAY, ErrorCode::UpstreamUnavailable, m.clone()) }
+            }
         };
         ApiError::bad_request(code, e.to_string())
     }
@@ -144,19 +244,57 @@ impl From<SwapError> for ApiError {
 #[derive(Debug, Clone, Copy)]
 pub enum Source<'a> {
     UniswapV2(&'a UniswapV2Source),
+    OneInch(&'a AggregatorSource),
+    ZeroX(&'a AggregatorSource),
+    LiFi(&'a AggregatorSource),
+}
+
+/// A swap as an aggregator is asked for it.
+#[derive(Debug, Clone)]
+pub struct Trade {
+    /// The chain's EIP-155 number, as text.
+    pub chain_number: String,
+    pub from: Asset,
+    pub to: Asset,
+    pub amount: U256,
+    /// The account that swaps (and receives).
+    pub user: Option<Address>,
+    /// Percent.
+    pub slippage: f64,
+    /// Whether the swap's transaction is wanted (else a quote is enough).
+    pub with_tx: bool,
+    /// Whether the aggregator may check the account and estimate the gas (1inch's
+    /// `disableEstimate` is its opposite).
+    pub estimate: bool,
+}
+
+/// A swap transaction an aggregator built.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SwapCall {
+    pub to: Address,
+    pub data: String,
+    pub value: U256,
+    /// Its gas as the aggregator estimated it (None or 0: not estimated).
+    pub gas: Option<U256>,
 }
 
 impl<'a> Source<'a> {
     pub fn of(chain: &'a ChainConfig) -> Option<Source<'a>> {
         match chain.swap.as_ref()? {
             SwapSource::UniswapV2(v2) => Some(Source::UniswapV2(v2)),
+            SwapSource::OneInch(a) => Some(Source::OneInch(a)),
+            SwapSource::ZeroX(a) => Some(Source::ZeroX(a)),
+            SwapSource::LiFi(a) => Some(Source::LiFi(a)),
         }
     }
 
-    /// Its name in quotes (`source`).
+    /// Its name in quotes (`source`): its key in the chains file.
     pub fn name(self) -> &'static str {
         match self {
             Source::UniswapV2(_) => "uniswap_v2",
+            Source::OneInch(_) => "oneinch",
+            Source::ZeroX(_) => "zerox",
+            Source::LiFi(_) => "lifi",
         }
     }
 
@@ -164,13 +302,57 @@ impl<'a> Source<'a> {
     pub fn max_amount(self) -> U256 {
         match self {
             Source::UniswapV2(_) => uniswap_v2::MAX_AMOUNT,
+            Source::OneInch(_) | Source::ZeroX(_) | Source::LiFi(_) => U256::MAX,
         }
     }
 
-    /// The contract a sold token is approved to.
-    pub fn spender(self) -> Address {
+    /// The contract a sold token is approved to, when it is known without asking: a router,
+    /// or the spender an aggregator named last on this chain.
+    pub fn known_spender(self, convert: &Convert, chain: &str) -> Option<Address> {
         match self {
-            Source::UniswapV2(v2) => parse_config_address(&v2.router),
+            Source::UniswapV2(v2) => Some(parse_config_address(&v2.router)),
+            Source::OneInch(a) | Source::ZeroX(a) | Source::LiFi(a) => convert.known_spender(chain, a),
+        }
+    }
+
+    /// The contract `from` is approved to for swapping it for `to` (`amount` when known; else
+    /// a nominal amount when the aggregator must be asked for a quote to name it).
+    pub async fn spender(
+        self,
+        convert: &Convert,
+        chain: &ChainConfig,
+        from: Asset,
+        to: Asset,
+        amount: Option<U256>,
+        user: Address,
+    ) -> Result<Address, SwapError> {
+        if let (None, Some(known)) = (amount, self.known_spender(convert, &chain.id)) {
+            return Ok(known);
+        }
+        match self {
+            Source::UniswapV2(v2) => Ok(parse_config_address(&v2.router)),
+            Source::OneInch(a) => oneinch::spender(convert, a, &chain.id).await,
+            Source::ZeroX(_) | Source::LiFi(_) => {
+                let nominal = || {
+                    let decimals = match from {
+                        Asset::Native => chain.native.decimals,
+                        Asset::Erc20(t) => chain.token(&t.to_checksum(None)).map_or(18, |t| t.decimals),
+                    };
+                    U256::from(10u64).pow(U256::from(decimals.min(30)))
+                };
+                let trade = Trade {
+                    chain_number: chain_number(&chain.id),
+                    from,
+                    to,
+                    amount: amount.unwrap_or_else(nominal),
+                    user: Some(user),
+                    slippage: DEFAULT_SLIPPAGE,
+                    with_tx: false,
+                    estimate: false,
+                };
+                let quote = self.aggregator_quote(convert, &chain.id, &trade).await?;
+                quote.spender.ok_or_else(|| SwapError::SourceUnreadable(format!("{} names no contract to approve for this swap", self.name())))
+            }
         }
     }
 
@@ -178,11 +360,24 @@ impl<'a> Source<'a> {
     pub fn resets_allowance(self, token: Address) -> bool {
         match self {
             Source::UniswapV2(v2) => v2.reset_allowance.iter().any(|t| parse_config_address(t) == token),
+            Source::OneInch(_) | Source::ZeroX(_) | Source::LiFi(_) => false,
         }
     }
 
-    /// The best quote for selling `amount` of `from` for `to`, with its price impact.
-    pub async fn quote(self, convert: &Convert, rpc: &Rpc, chain: &str, from: Asset, to: Asset, amount: U256) -> Result<Quote, SwapError> {
+    /// An aggregator's quote for `trade`.
+    async fn aggregator_quote(self, convert: &Convert, chain: &str, trade: &Trade) -> Result<Quote, SwapError> {
+        match self {
+            Source::UniswapV2(_) => Err(SwapError::NoRoute),
+            Source::OneInch(a) => oneinch::quote(convert, a, chain, trade).await,
+            Source::ZeroX(a) => zerox::quote(convert, a, chain, trade).await,
+            Source::LiFi(a) => lifi::quote(convert, a, chain, trade).await,
+        }
+    }
+
+    /// The best quote for `trade` (selling `amount` of `from` for `to`), with its price impact
+    /// where the source tells it, and from an aggregator the swap's transaction when asked.
+    pub async fn quote(self, convert: &Convert, rpc: &Rpc, chain: &str, trade: &Trade) -> Result<Quote, SwapError> {
+        let (from, to, amount) = (trade.from, trade.to, trade.amount);
         match self {
             Source::UniswapV2(v2) => {
                 let router = convert.router(rpc, chain, parse_config_address(&v2.router)).await?;
@@ -193,24 +388,161 @@ impl<'a> Source<'a> {
                 let bases: Vec<Address> = v2.base_tokens.iter().map(|t| parse_config_address(t)).collect();
                 let route = convert.best_route(rpc, chain, &router, &bases, (a, b), amount).await?;
                 let price_impact = convert.price_impact(rpc, chain, &router, &route).await;
-                Ok(Quote { route, price_impact, router })
+                Ok(Quote {
+                    amount_out: route.amount_out(),
+                    amount_out_min: None,
+                    price_impact,
+                    path: route.path.clone(),
+                    spender: Some(router.address),
+                    plan: Plan::UniswapV2 { route, router },
+                })
             }
+            _ => self.aggregator_quote(convert, chain, trade).await,
         }
     }
 }
 
-/// A quote: the route, what it gives, and the pools' price impact (percent).
+/// A quote: what it gives, the pools' price impact (percent) where known, the tokens it passes
+/// through and the contract the token sold is approved to, with what builds its swap.
 #[derive(Debug, Clone)]
 pub struct Quote {
-    pub route: Route,
+    pub amount_out: U256,
+    /// The least it gives at the trade's slippage, when the source said it.
+    pub amount_out_min: Option<U256>,
     pub price_impact: Option<f64>,
-    pub router: RouterInfo,
+    /// The tokens the route passes through (an aggregator's: the two traded tokens).
+    pub path: Vec<Address>,
+    /// None when the source names none (an aggregator selling the native coin).
+    pub spender: Option<Address>,
+    pub plan: Plan,
+}
+
+/// What builds a quote's swap.
+#[derive(Debug, Clone)]
+pub enum Plan {
+    /// The router's swap call along `route`, built here.
+    UniswapV2 { route: Route, router: RouterInfo },
+    /// The aggregator's own transaction (None: only a quote was asked).
+    Aggregator(Option<SwapCall>),
 }
 
 impl Quote {
     pub fn amount_out(&self) -> U256 {
-        self.route.amount_out()
+        self.amount_out
     }
+
+    /// The least received at `slippage`: the source's own figure, else computed here.
+    pub fn minimum_received(&self, slippage: f64) -> U256 {
+        self.amount_out_min.unwrap_or_else(|| minimum_received(self.amount_out, slippage))
+    }
+}
+
+/// The EIP-155 number of a CAIP-2 id (`eip155:1` -> `1`).
+pub fn chain_number(chain: &str) -> String {
+    chain.split_once(':').map_or(chain, |(_, n)| n).to_owned()
+}
+
+/// An aggregator's API key from the environment variable its entry names; `required`: an unset
+/// or empty variable is a 503 naming the variable (never a key).
+pub fn api_key(name: &str, source: &AggregatorSource, required: bool) -> Result<Option<String>, SwapError> {
+    let Some(var) = &source.api_key_env else {
+        return if required { Err(SwapError::SourceDown(format!("The swap source {name} has no API key configured (api_key_env)"))) } else { Ok(None) };
+    };
+    match std::env::var(var).ok().filter(|k| !k.is_empty()) {
+        Some(key) => Ok(Some(key)),
+        None if required => {
+            Err(SwapError::SourceDown(format!("The swap source {name} is not available: the environment variable {var} holding its API key is not set")))
+        }
+        None => Ok(None),
+    }
+}
+
+/// An aggregator's answer: its status and its JSON (None when it is not JSON).
+#[derive(Debug)]
+pub struct Answer {
+    pub status: u16,
+    pub body: Option<serde_json::Value>,
+}
+
+impl Answer {
+    /// A 2xx's JSON; other answers are left to the caller's `refusal`; a 429 or 5xx is down,
+    /// a 401 or 403 (the key refused) unreadable, a 2xx that is not JSON unreadable.
+    pub fn json(self, name: &str, refusal: impl FnOnce(u16, &serde_json::Value) -> Option<SwapError>) -> Result<serde_json::Value, SwapError> {
+        match (self.status, self.body) {
+            (429, _) => Err(SwapError::SourceDown(format!("The swap source {name} is busy (429): try again shortly"))),
+            (s, _) if s >= 500 => Err(SwapError::SourceDown(format!("The swap source {name} is not available (it answered {s})"))),
+            (401 | 403, _) => Err(SwapError::SourceUnreadable(format!("The swap source {name} refuses the server's API key ({})", self.status))),
+            (200..=299, Some(body)) if body.is_object() => Ok(body),
+            (200..=299, _) => Err(SwapError::SourceUnreadable(format!("The swap source {name} answered what is not a JSON object"))),
+            (s, body) => Err(body
+                .as_ref()
+                .and_then(|b| refusal(s, b))
+                .unwrap_or_else(|| SwapError::Refused(Refusal::Other, format!("The swap source {name} refuses this swap (it answered {s})")))),
+        }
+    }
+}
+
+impl Convert {
+    /// GETs `url` with `query` and `headers` from an aggregator, within its timeout and size
+    /// bounds. Transport failures are `SourceDown` without the URL.
+    pub async fn aggregator_get(&self, name: &str, url: &str, query: &[(&str, String)], headers: &[(&str, &str)]) -> Result<Answer, SwapError> {
+        let mut req = self.http.get(url).query(query).header(reqwest::header::ACCEPT, "application/json");
+        for (k, v) in headers {
+            req = req.header(*k, *v);
+        }
+        let down = |e: reqwest::Error| {
+            if e.is_timeout() {
+                SwapError::SourceDown(format!("The swap source {name} did not answer within {} s", AGGREGATOR_TIMEOUT.as_secs()))
+            } else {
+                SwapError::SourceDown(format!("The swap source {name} cannot be reached"))
+            }
+        };
+        let mut res = req.send().await.map_err(down)?;
+        let status = res.status().as_u16();
+        let too_large = || SwapError::SourceUnreadable(format!("The swap source {name} answered more than {AGGREGATOR_MAX_BYTES} bytes"));
+        if res.content_length().is_some_and(|n| n > AGGREGATOR_MAX_BYTES as u64) {
+            return Err(too_large());
+        }
+        let mut bytes = Vec::new();
+        while let Some(chunk) = res.chunk().await.map_err(down)? {
+            if bytes.len() + chunk.len() > AGGREGATOR_MAX_BYTES {
+                return Err(too_large());
+            }
+            bytes.extend_from_slice(&chunk);
+        }
+        Ok(Answer { status, body: serde_json::from_slice(&bytes).ok() })
+    }
+}
+
+/// A whole number an aggregator gives: decimal text, 0x-hex text or a JSON integer.
+pub fn uint(v: &serde_json::Value) -> Option<U256> {
+    match v {
+        serde_json::Value::String(s) if s.starts_with("0x") => quantity(s),
+        serde_json::Value::String(s) if !s.is_empty() && s.len() <= 78 && s.bytes().all(|b| b.is_ascii_digit()) => U256::from_str_radix(s, 10).ok(),
+        serde_json::Value::Number(n) => n.as_u64().map(U256::from),
+        _ => None,
+    }
+}
+
+/// An address an aggregator gives.
+pub fn address(v: &serde_json::Value) -> Option<Address> {
+    v.as_str().and_then(evm::parse_address)
+}
+
+/// An aggregator's transaction from its fields (`gas_field` names its gas), or why it cannot be
+/// read.
+pub fn swap_call(name: &str, tx: &serde_json::Value, gas_field: &str) -> Result<SwapCall, SwapError> {
+    let bad = |what: &str| SwapError::SourceUnreadable(format!("The swap source {name} answered a transaction without {what}"));
+    let to = address(&tx["to"]).filter(|a| !a.is_zero()).ok_or_else(|| bad("a valid `to`"))?;
+    let data = tx["data"]
+        .as_str()
+        .filter(|d| d.len() >= 10 && d.starts_with("0x") && d[2..].bytes().all(|b| b.is_ascii_hexdigit()))
+        .ok_or_else(|| bad("call data"))?;
+    let value = match &tx["value"] {
+        serde_json::Value::Null => U256::ZERO,
+        v => uint(v).ok_or_else(|| bad("a readable `value`"))?,
+    };
+    Ok(SwapCall { to, data: data.to_ascii_lowercase(), value, gas: uint(&tx[gas_field]).filter(|g| !g.is_zero()) })
 }
 
 /// An address from the chains file (checked when it was loaded).

@@ -13,8 +13,8 @@ use sigil_core::caip::ChainId;
 use utoipa::{IntoParams, ToSchema};
 
 use super::{
-    check_slippage, estimate_gas, gas_prices, holdings, minimum_received, parse_amount, parse_token, parse_user, same_chain, shortfalls, swap_chain, Asset,
-    Source, SwapError, TokenId, GAS_PER_HOP, HIGH_PRICE_IMPACT, NATIVE_ADDRESS, UNSUPPORTED_GAS_PRICE, UNSUPPORTED_SWAPS,
+    chain_number, check_slippage, estimate_gas, gas_prices, holdings, parse_amount, parse_token, parse_user, same_chain, shortfalls, swap_chain, Asset, Plan,
+    SwapError, TokenId, Trade, AGGREGATOR_GAS, GAS_PER_HOP, HIGH_PRICE_IMPACT, NATIVE_ADDRESS, UNSUPPORTED_GAS_PRICE, UNSUPPORTED_SWAPS,
 };
 use crate::account::routes::{for_project, token_icon};
 use crate::error::{ApiError, ApiResult};
@@ -139,12 +139,13 @@ pub struct SwapQuote {
     /// trades; null when the reserves cannot be read.
     pub price_impact: Option<f64>,
     /// The tokens the route passes through, as the pools hold them (the native coin as its
-    /// wrapped token), CAIP-10.
+    /// wrapped token), CAIP-10; from an aggregator, the two tokens traded.
     pub route: Vec<String>,
-    /// The quote's source, e.g. `uniswap_v2`.
+    /// The quote's source, its key in the chains file: `uniswap_v2`, `oneinch`, `zerox` or `lifi`.
     pub source: &'static str,
-    /// The contract the sold token is approved to (the router), CAIP-10.
-    pub spender: String,
+    /// The contract the sold token is approved to (the router), CAIP-10; null when the source
+    /// names none (an aggregator selling the native coin, which needs no approval).
+    pub spender: Option<String>,
     /// What stands in the way of this swap as far as the chain says; empty when nothing.
     pub issues: Vec<Issue>,
 }
@@ -179,15 +180,20 @@ pub async fn quotes(State(state): State<AppState>, _: UpstreamBudget, Query(quer
         return Err(ApiError::invalid_param("gasPrice", "expected wei in decimal digits"));
     }
     let slippage = check_slippage("slippage", query.slippage)?;
-    let spender = source.spender();
-    let held = async {
-        match user {
-            Some(user) => holdings(&state.rpc, &chain.id, user, from.asset, spender).await.ok(),
-            None => None,
+    let known = source.known_spender(&state.convert, &chain.id);
+    let (rpc, chain_id, sold) = (&state.rpc, chain.id.as_str(), from.asset);
+    let held = |spender: Option<alloy_primitives::Address>| async move {
+        match (user, spender) {
+            (Some(user), Some(spender)) => holdings(rpc, chain_id, user, sold, spender).await.ok(),
+            (Some(user), None) if sold == Asset::Native => holdings(rpc, chain_id, user, sold, Default::default()).await.ok(),
+            _ => None,
         }
     };
-    let (quote, held) = tokio::join!(source.quote(&state.convert, &state.rpc, &chain.id, from.asset, to.asset, amount), held);
+    let trade = Trade { chain_number: chain_number(&chain.id), from: from.asset, to: to.asset, amount, user, slippage, with_tx: false, estimate: false };
+    let (quote, early) = tokio::join!(source.quote(&state.convert, &state.rpc, &chain.id, &trade), held(known));
     let quote = quote?;
+    // A spender learned only now (an aggregator's first answer on this chain): read after it.
+    let held = if known.is_none() && quote.spender.is_some() { held(quote.spender).await } else { early };
     let (balance, allowance) = held.unwrap_or_default();
     let mut issues: Vec<Issue> = shortfalls(from.asset, amount, balance, allowance)
         .into_iter()
@@ -213,12 +219,12 @@ pub async fn quotes(State(state): State<AppState>, _: UpstreamBudget, Query(quer
             from_account: from.caip10(),
             to_amount: out.to_string(),
             to_account: to.caip10(),
-            to_amount_min: minimum_received(out, slippage).to_string(),
+            to_amount_min: quote.minimum_received(slippage).to_string(),
             slippage,
             price_impact: quote.price_impact,
-            route: quote.route.path.iter().map(|a| format!("{}:{}", chain.id, a.to_checksum(None))).collect(),
+            route: quote.path.iter().map(|a| format!("{}:{}", chain.id, a.to_checksum(None))).collect(),
             source: source.name(),
-            spender: format!("{}:{}", chain.id, spender.to_checksum(None)),
+            spender: quote.spender.map(|s| format!("{}:{}", chain.id, s.to_checksum(None))),
             issues,
         }],
     }))
@@ -255,7 +261,12 @@ pub async fn allowance(State(state): State<AppState>, _: UpstreamBudget, Query(q
     let token = parse_token("tokenAddress", text(&query.token_address))?;
     let (chain, source) = swap_chain(&state.rpc, &token.chain, UNSUPPORTED_SWAPS)?;
     let user = parse_user("userAddress", text(&query.user_address), &chain.id)?;
-    let spender = source.spender();
+    // What the token is swapped for does not change the spender of a router or of 1inch; an
+    // aggregator not yet asked on this chain is asked for a quote of it against the coin.
+    let spender = match token.asset {
+        Asset::Native => source.known_spender(&state.convert, &chain.id).unwrap_or_default(),
+        asset => source.spender(&state.convert, chain, asset, Asset::Native, None, user).await?,
+    };
     let allowance = match token.asset {
         Asset::Native => U256::MAX,
         asset => {
@@ -368,7 +379,7 @@ pub async fn build_approve(State(state): State<AppState>, _: UpstreamBudget, Que
         }
         given => (parse_amount("amount", given, source.max_amount())?, false),
     };
-    let spender = source.spender();
+    let spender = source.spender(&state.convert, chain, from.asset, to.asset, (!unlimited).then_some(amount), user).await?;
     let resets = source.resets_allowance(token);
     let current = async {
         match resets {
@@ -430,9 +441,11 @@ pub struct TransactionResponse {
     /// The least the swap gives, or it reverts.
     pub to_amount_min: String,
     pub slippage: f64,
-    /// Unix seconds after which the swap reverts.
-    pub deadline: u64,
-    /// Whether `tx.eip155.gas` was estimated by the chain (false: disableEstimate).
+    /// Unix seconds after which the swap reverts (null: an aggregator's transaction, which
+    /// carries its own).
+    pub deadline: Option<u64>,
+    /// Whether `tx.eip155.gas` was estimated, by the chain or by the aggregator (false:
+    /// disableEstimate, and a fixed amount).
     pub gas_estimated: bool,
     /// As in the quote, CAIP-10.
     pub route: Vec<String>,
@@ -500,43 +513,57 @@ pub async fn build_transaction(
     let user = parse_user("userAddress", req.user_address.as_deref().map(str::trim), &chain.id)?;
     let slippage = check_slippage("eip155.slippage", slippage_value(req.eip155.as_ref().and_then(|e| e.slippage.as_ref()))?)?;
     let estimate = !req.disable_estimate.unwrap_or(false);
-    let spender = source.spender();
-    let checks = async {
-        match estimate {
-            true => holdings(&state.rpc, &chain.id, user, from.asset, spender).await.map(Some),
-            false => Ok(None),
+    let known = source.known_spender(&state.convert, &chain.id);
+    let (rpc, chain_id, sold) = (&state.rpc, chain.id.as_str(), from.asset);
+    let checks = |spender: Option<alloy_primitives::Address>| async move {
+        match (estimate, spender) {
+            (true, Some(spender)) => holdings(rpc, chain_id, user, sold, spender).await.map(Some),
+            (true, None) if sold == Asset::Native => holdings(rpc, chain_id, user, sold, Default::default()).await.map(Some),
+            _ => Ok(None),
         }
     };
-    let (quote, prices, held) =
-        tokio::join!(source.quote(&state.convert, &state.rpc, &chain.id, from.asset, to.asset, amount), gas_prices(&state.rpc, &chain.id), checks);
+    let trade = Trade { chain_number: chain_number(&chain.id), from: from.asset, to: to.asset, amount, user: Some(user), slippage, with_tx: true, estimate };
+    let (quote, prices, early) = tokio::join!(source.quote(&state.convert, &state.rpc, &chain.id, &trade), gas_prices(&state.rpc, &chain.id), checks(known));
     let quote = quote?;
     let gas_price = prices.map_err(upstream_error)?[0];
+    let held = if known.is_none() && quote.spender.is_some() { checks(quote.spender).await } else { early };
     if let Some((balance, allowance)) = held.map_err(upstream_error)? {
         if let Some(shortfall) = shortfalls(from.asset, amount, balance, allowance).into_iter().next() {
             return Err(shortfall.into());
         }
     }
-    let min = minimum_received(quote.amount_out(), slippage);
-    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
-    let deadline = (now + state.convert.settings.deadline).as_secs();
-    let (data, value) = match source {
-        Source::UniswapV2(_) => super::uniswap_v2::swap_call(from.asset, to.asset, &quote.route, min, user, U256::from(deadline)),
+    let min = quote.minimum_received(slippage);
+    let (to_address, data, value, deadline, gas) = match &quote.plan {
+        Plan::UniswapV2 { route, router } => {
+            let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
+            let deadline = (now + state.convert.settings.deadline).as_secs();
+            let (data, value) = super::uniswap_v2::swap_call(from.asset, to.asset, route, min, user, U256::from(deadline));
+            (router.address, data, value, Some(deadline), (!estimate).then(|| U256::from(GAS_PER_HOP * (route.path.len() as u64 - 1))))
+        }
+        Plan::Aggregator(tx) => {
+            let tx = tx.as_ref().ok_or_else(|| SwapError::SourceUnreadable(format!("The swap source {} answered no transaction", source.name())))?;
+            let value = (from.asset == Asset::Native || !tx.value.is_zero()).then_some(tx.value);
+            let gas = tx.gas.or_else(|| (!estimate).then_some(U256::from(AGGREGATOR_GAS)));
+            (tx.to, tx.data.clone(), value, None, gas)
+        }
     };
-    let gas = if estimate {
-        let call = serde_json::json!({
-            "from": format!("{user:#x}"),
-            "to": format!("{:#x}", quote.router.address),
-            "data": data,
-            "value": format!("{:#x}", value.unwrap_or_default()),
-        });
-        estimate_gas(&state.rpc, &chain.id, &call).await?
-    } else {
-        U256::from(GAS_PER_HOP * (quote.route.path.len() as u64 - 1))
+    let gas_estimated = estimate || matches!(&quote.plan, Plan::Aggregator(Some(tx)) if tx.gas.is_some());
+    let gas = match gas {
+        Some(gas) => gas,
+        None => {
+            let call = serde_json::json!({
+                "from": format!("{user:#x}"),
+                "to": format!("{to_address:#x}"),
+                "data": data,
+                "value": format!("{:#x}", value.unwrap_or_default()),
+            });
+            estimate_gas(&state.rpc, &chain.id, &call).await?
+        }
     };
     Ok(Json(TransactionResponse {
         tx: SwapTx {
             from: format!("{}:{}", chain.id, user.to_checksum(None)),
-            to: format!("{}:{}", chain.id, quote.router.address.to_checksum(None)),
+            to: format!("{}:{}", chain.id, to_address.to_checksum(None)),
             data,
             amount: quote.amount_out().to_string(),
             value: value.map(|v| v.to_string()),
@@ -546,7 +573,7 @@ pub async fn build_transaction(
         to_amount_min: min.to_string(),
         slippage,
         deadline,
-        gas_estimated: estimate,
-        route: quote.route.path.iter().map(|a| format!("{}:{}", chain.id, a.to_checksum(None))).collect(),
+        gas_estimated,
+        route: quote.path.iter().map(|a| format!("{}:{}", chain.id, a.to_checksum(None))).collect(),
     }))
 }
