@@ -160,7 +160,7 @@ describe('onramp: OnRamp -> OnRampProgress', () => {
     expect(minted).toMatchObject({ provider: 'sandbox', presetFiatAmount: 250 })
 
     server.state.status = 'completed'
-    await waitFor(() => expect(byTest('onramp-done')).not.toBeNull(), { timeout: 8000 })
+    await waitFor(() => expect(byTest('onramp-done')).not.toBeNull(), 8000)
     expect(byTest('onramp-done')?.textContent).toContain('Bought 0.0394 ETH')
     await click(shadow().querySelector('[data-testid=onramp-done] button'))
     expect(title()).toBe('Account')
@@ -179,7 +179,7 @@ describe('onramp: OnRamp -> OnRampProgress', () => {
     expect(shadow().querySelector('[role=status]')?.textContent).toBe('The browser did not open the Sigil sandbox window.')
     expect(byTest<HTMLAnchorElement>('onramp-open')?.href).toBe('http://127.0.0.1:8080/onramp/sandbox/s1')
     server.state.status = 'failed'
-    await waitFor(() => expect(byTest('onramp-failed')).not.toBeNull(), { timeout: 8000 })
+    await waitFor(() => expect(byTest('onramp-failed')).not.toBeNull(), 8000)
     expect(byTest('onramp-failed')?.textContent).toContain('Sigil sandbox says the purchase did not go through')
     await click(shadow().querySelector('[data-testid=onramp-failed] button'))
     await waitFor(() => expect(byTest('onramp')).not.toBeNull())
