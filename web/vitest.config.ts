@@ -14,6 +14,7 @@ export default defineConfig({
       { find: /^@sigil\/core\/send$/, replacement: `${src('core')}/features/send/send.ts` },
       { find: /^@sigil\/core\/swap$/, replacement: `${src('core')}/features/swap/index.ts` },
       { find: /^@sigil\/core\/onramp$/, replacement: `${src('core')}/features/onramp/index.ts` },
+      { find: /^@sigil\/core\/names$/, replacement: `${src('core')}/features/names/index.ts` },
       { find: /^@sigil\/core\/activity$/, replacement: `${src('core')}/features/activity/index.ts` },
       { find: /^@sigil\/core\/nfts$/, replacement: `${src('core')}/features/nfts/index.ts` },
       { find: /^@sigil\/core\/receive$/, replacement: `${src('core')}/features/receive/receive.ts` },

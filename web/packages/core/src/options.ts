@@ -44,6 +44,8 @@ export interface Features {
   connectorTypeOrder: ConnectorSection[]
   connectMethodsOrder: ConnectMethod[]
   walletFeaturesOrder: WalletFeature[]
+  /** Offer connected EVM accounts an account name served by the Sigil server (issue 25); on unless false. */
+  names?: boolean
 }
 
 /** What a host passes to create the modal. Only `projectId` and `networks` are required. */

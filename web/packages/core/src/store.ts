@@ -101,6 +101,11 @@ export interface ViewParams {
     status?: 'pending' | 'completed' | 'failed'
     txHash?: string | undefined
   }
+  // names
+  /** Choosing an account name: the label typed, and why the last registration failed (spec section 4: a failure comes back here). */
+  RegisterAccountName: { label?: string; error?: string }
+  /** The name is the account's. */
+  RegisterAccountNameSuccess: { name: string }
   // nfts
   /** One NFT the account holds: its image, name, collection, token id, standard, amount and description; 'Send' where it can be sent. */
   NftItem: { nft: Nft }

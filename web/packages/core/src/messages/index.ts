@@ -7,6 +7,7 @@
 import { connectButton, errors, rpc } from './core.js'
 import { featureErrors } from './features.js'
 import { login } from './login.js'
+import { names } from './names.js'
 import { onramp } from './onramp.js'
 import { send } from './send.js'
 import { swap } from './swap.js'
@@ -19,13 +20,14 @@ export interface Messages {
   featureErrors: typeof featureErrors
   connectButton: typeof connectButton
   login: typeof login
+  names: typeof names
   onramp: typeof onramp
   send: typeof send
   swap: typeof swap
   ui: typeof ui
 }
 
-export const en: Messages = { rpc, errors, featureErrors, connectButton, login, onramp, send, swap, ui }
+export const en: Messages = { rpc, errors, featureErrors, connectButton, login, names, onramp, send, swap, ui }
 
 /** The catalogue in use. */
 export const messages: Messages = en

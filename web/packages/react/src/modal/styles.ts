@@ -181,6 +181,11 @@ button{font:inherit;color:inherit}
 .onramp-provider-quote{display:flex;flex-direction:column;align-items:flex-end;font-size:14px;font-variant-numeric:tabular-nums;text-align:right}
 .onramp-provider .sub{margin:0;font-size:12px;font-weight:400}
 .onramp-wait svg{animation:spin 1s linear infinite}
+.names-status{min-height:18px}
+.names-free{color:var(--c-success)}
+.names-suggestions{display:grid;gap:6px}
+.names-chips{display:flex;flex-wrap:wrap;gap:6px}
+.names-chip{padding:0 12px;font-size:13px}
 .email input{all:unset;flex:1;min-width:0;height:40px;padding:0 12px;border-radius:var(--r-m);background:var(--c-surface);border:1px solid var(--c-border);color:var(--c-fg)}
 .social-login{display:flex;flex-direction:column;gap:8px}
 .social-glyph{display:inline-flex;flex:none;width:20px;height:20px;color:var(--c-fg)}

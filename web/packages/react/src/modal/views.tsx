@@ -7,6 +7,7 @@ import type { Messages } from '@sigil/core/messages'
 import { accountViews } from './features/account/views.js'
 import { connectViews } from './features/connect/views.js'
 import { emailViews } from './features/email/views.js'
+import { nameViews } from './features/names/views.js'
 import { nftViews } from './features/nfts/views.js'
 import { onrampViews } from './features/onramp/views.js'
 import { receiveViews } from './features/receive/views.js'
@@ -27,6 +28,7 @@ export const views: ViewEntries = {
   ...sendViews,
   ...swapViews,
   ...onrampViews,
+  ...nameViews,
   ...receiveViews,
   ...nftViews,
 }

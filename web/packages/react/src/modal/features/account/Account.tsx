@@ -15,6 +15,7 @@ import {
 } from '@sigil/core'
 import { useCallback, useEffect, useId, useRef, useState, type KeyboardEvent } from 'react'
 import { loginEmail } from '@sigil/core/login'
+import { canRegisterName, openRegisterName } from '@sigil/core/names'
 import { canBuy } from '@sigil/core/onramp'
 import { canSwap } from '@sigil/core/swap'
 import type { Messages } from '@sigil/core/messages'
@@ -144,6 +145,11 @@ export function AccountView({ route }: ViewProps<'Account'>) {
             {copied ? <Icons.check /> : <Icons.copy />}
           </button>
         </div>
+        {!account?.profileName && canRegisterName(client) ? (
+          <button type="button" className="send-max" onClick={() => openRegisterName(client)} data-testid="account-choose-name">
+            {ui.names.choose}
+          </button>
+        ) : null}
         <div className="balance" data-testid="account-balance">
           {account?.balance !== undefined ? formatBalance(account.balance, account.balanceSymbol) : isPending(chain?.balanceStatus) ? '…' : '—'}
         </div>
