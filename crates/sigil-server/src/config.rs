@@ -156,6 +156,30 @@ macro_rules! grouped_settings {
     }};
 }
 
+/// A credential setting: its value is never shown (`Debug` prints `***`).
+#[derive(Clone, PartialEq, Eq, serde::Deserialize)]
+#[serde(transparent)]
+pub struct Secret(String);
+
+impl Secret {
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::fmt::Debug for Secret {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("***")
+    }
+}
+
+impl FromStr for Secret {
+    type Err = std::convert::Infallible;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Ok(Secret(s.to_owned()))
+    }
+}
+
 /// A number of whole seconds, as settings give durations.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Deserialize)]
 #[serde(transparent)]
@@ -399,6 +423,36 @@ grouped_settings! {
             #[arg(value_name = "SECS")]
             deadline <- convert_deadline: Seconds as Duration = "1200", env "SIGIL_CONVERT_DEADLINE", check within(Seconds(60)..=Seconds(86_400));
         }
+        /// Buying crypto (the onramp area): which providers are on, where they are, their credentials (never shown or logged).
+        onramp: OnrampSettings {
+            /// Private key (64 hex digits) of an account on the sandbox chain that sells its coin: turns the sandbox provider on. Development and tests only.
+            #[arg(value_name = "HEX")]
+            sandbox_key <- onramp_sandbox_key: Secret, env "SIGIL_ONRAMP_SANDBOX_KEY", check check_sandbox_key;
+            /// The chain (CAIP-2, a configured EVM chain) the sandbox provider sends what is bought on.
+            #[arg(value_name = "CAIP2")]
+            sandbox_chain <- onramp_sandbox_chain: String = "eip155:31337", env "SIGIL_ONRAMP_SANDBOX_CHAIN";
+            /// Base URL of Coinbase's onramp API (CDP).
+            #[arg(value_name = "URL")]
+            coinbase_api_url <- onramp_coinbase_api_url: String = "https://api.developer.coinbase.com", env "SIGIL_ONRAMP_COINBASE_API_URL", check check_http_url;
+            /// Base URL of Coinbase's buy pages (the URL a buyer opens).
+            #[arg(value_name = "URL")]
+            coinbase_pay_url <- onramp_coinbase_pay_url: String = "https://pay.coinbase.com", env "SIGIL_ONRAMP_COINBASE_PAY_URL", check check_http_url;
+            /// Name (id) of a CDP secret API key; with its secret it turns Coinbase on.
+            #[arg(value_name = "NAME")]
+            coinbase_key_name <- onramp_coinbase_key_name: String, env "SIGIL_ONRAMP_COINBASE_KEY_NAME";
+            /// The CDP secret API key's secret: a PEM EC key (ES256) or base64 Ed25519 key.
+            #[arg(value_name = "SECRET")]
+            coinbase_key_secret <- onramp_coinbase_key_secret: Secret, env "SIGIL_ONRAMP_COINBASE_KEY_SECRET", check check_coinbase_secret;
+            /// Base URL of Meld's API.
+            #[arg(value_name = "URL")]
+            meld_api_url <- onramp_meld_api_url: String = "https://api.meld.io", env "SIGIL_ONRAMP_MELD_API_URL", check check_http_url;
+            /// Meld API key (sent as Authorization: BASIC <key>): turns Meld on.
+            #[arg(value_name = "KEY")]
+            meld_key <- onramp_meld_key: Secret, env "SIGIL_ONRAMP_MELD_KEY";
+            /// Seconds one call to a provider may take (1..=60).
+            #[arg(value_name = "SECS")]
+            timeout <- onramp_timeout: Seconds as Duration = "10", env "SIGIL_ONRAMP_TIMEOUT", check within(Seconds(1)..=Seconds(60));
+        }
         /// Chains and the JSON-RPC proxy.
         rpc: RpcConfig {
             /// Chains file (TOML, the format of config/chains.toml) replacing the built-in chain list.
@@ -436,6 +490,14 @@ fn check_http_url(url: &String) -> Result<(), Invalid> {
         Ok(u) if matches!(u.scheme(), "http" | "https") => Ok(()),
         _ => Err(Invalid(format!("'{url}' is not an http(s) URL"))),
     }
+}
+
+fn check_sandbox_key(key: &Secret) -> Result<(), Invalid> {
+    crate::onramp::sandbox::parse_key(key.expose()).map(|_| ()).map_err(|e| Invalid(e.to_owned()))
+}
+
+fn check_coinbase_secret(secret: &Secret) -> Result<(), Invalid> {
+    crate::onramp::coinbase::KeySecret::parse(secret.expose()).map(|_| ()).map_err(|e| Invalid(e.to_owned()))
 }
 
 fn check_evm_address(address: &String) -> Result<(), Invalid> {
@@ -548,6 +610,13 @@ impl Config {
         // The flag says where the dev chain is, also when a deployment names another address.
         if let Some(url) = &rpc_settings.dev_rpc_url {
             chains.set_dev_rpc(url);
+        }
+        if settings.onramp.sandbox_key.is_some() {
+            let chain = &settings.onramp.sandbox_chain;
+            if !chain.starts_with("eip155:") || chains.get(chain).is_none() {
+                let setting = Setting { key: "onramp_sandbox_chain", env: "SIGIL_ONRAMP_SANDBOX_CHAIN" };
+                return Err(setting.invalid(format!("'{chain}' is not a configured EVM chain")));
+            }
         }
         let rpc = RpcSettings::from(rpc_settings);
         let wallet = &settings.wallet;

@@ -26,6 +26,7 @@ pub mod limits;
 pub mod listener;
 pub mod metrics;
 pub mod nfts;
+pub mod onramp;
 pub mod paging;
 pub mod projects;
 pub mod query;
@@ -92,6 +93,8 @@ pub struct Shared {
     pub nfts: Arc<nfts::Nfts>,
     /// Swaps: what is kept of the chains' routers, and the area's settings.
     pub convert: Arc<convert::Convert>,
+    /// Buying crypto: the enabled onramp providers (their credentials) and the sandbox's sender.
+    pub onramp: Arc<onramp::Onramp>,
 }
 
 impl AppState {
@@ -111,6 +114,7 @@ impl AppState {
         let nfts = Arc::new(nfts::Nfts::new(&config.settings.nfts));
         let history_upstreams = Arc::new(history::upstream::Upstreams::new(&config.settings.history));
         let convert = Arc::new(convert::Convert::new(&config.settings.convert));
+        let onramp = Arc::new(onramp::Onramp::new(&config.settings.onramp, &config.chains));
         AppState(Arc::new(Shared {
             db,
             config: Arc::new(config),
@@ -129,6 +133,7 @@ impl AppState {
             instance: uuid::Uuid::new_v4().to_string(),
             nfts,
             convert,
+            onramp,
         }))
     }
 }
@@ -159,6 +164,7 @@ pub fn routes(state: &AppState) -> (Router<AppState>, utoipa::openapi::OpenApi) 
         .merge(history::router())
         .merge(nfts::router())
         .merge(convert::router())
+        .merge(onramp::router())
         .merge(identity::router())
         .merge(auth::router())
         .merge(rpc::router())
@@ -168,6 +174,7 @@ pub fn routes(state: &AppState) -> (Router<AppState>, utoipa::openapi::OpenApi) 
     let (open_routes, open_api) = OpenApiRouter::new()
         .merge(directory::image_router())
         .merge(nfts::image_router())
+        .merge(onramp::sandbox_router())
         .merge(relay::routes::router())
         .merge(health::router())
         .split_for_parts();
