@@ -693,4 +693,46 @@ async fn meld(backend: Backend) {
     ts.stop().await;
 }
 
+/// The sandbox also sells the dev deployment's USDC (anvil's account 0 deployed and holds it),
+/// at its static price of 1 USD.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sandbox_sells_the_dev_usdc() {
+    logs();
+    let anvil = Anvil::start();
+    let deployed = common::deploy_devchain(&anvil.url);
+    let usdc = deployed["tokens"].as_array().unwrap().iter().find(|t| t["symbol"] == "USDC").unwrap()["address"].as_str().unwrap().to_owned();
+    let mut chains = sigil_server::chains::Chains::built_in();
+    chains.apply_deployment(&deployed.to_string()).unwrap();
+    let ts = TestServer::start_with(Backend::Sqlite, &["*"], move |c| {
+        c.chains = chains;
+        c.settings.onramp.sandbox_key = Some(secret(SELLER_KEY));
+    })
+    .await
+    .unwrap();
+    let (_, o) = get_json(&ts, "/v1/onramp/options").await;
+    let listed = o["purchaseCurrencies"].as_array().unwrap().iter().find(|c| c["id"] == "USDC").unwrap().clone();
+    assert_eq!(listed["networks"][0]["contract_address"], sigil_core::evm::checksummed(&usdc));
+    assert_eq!(listed["networks"][0]["chain_id"], "31337");
+    let (status, q) =
+        post_json(&ts, "/v1/onramp/quote", json!({"provider": "sandbox", "purchaseCurrency": "USDC", "paymentCurrency": "USD", "amount": "100.00"})).await;
+    assert_eq!(status, 200, "{q}");
+    assert_eq!(q["purchaseAmount"], json!({"amount": "98.4", "currency": "USDC"}));
+
+    let buyer = "0x5000000000000000000000000000000000000005";
+    let mut body = buy_body(buyer);
+    body["destinationWallets"][0]["assets"] = json!(["USDC"]);
+    let (status, gen) = post_json(&ts, "/v1/generators/onrampurl", body).await;
+    assert_eq!(status, 200, "{gen}");
+    let id = gen["sessionId"].as_str().unwrap().to_owned();
+    let (status, done) = act(&ts, &sandbox_path(gen["url"].as_str().unwrap(), &id), "pay").await;
+    assert_eq!(status, 200, "{done}");
+    let data = format!("0x70a08231{:0>64}", buyer.trim_start_matches("0x"));
+    let held = rpc(&anvil.url, "eth_call", json!([{"to": usdc, "data": data}, "latest"])).await;
+    assert_eq!(u128::from_str_radix(held.as_str().unwrap().trim_start_matches("0x"), 16).unwrap(), 98_400_000);
+    let (_, s) = get_json(&ts, &format!("/v1/onramp/sessions/{id}")).await;
+    assert_eq!((s["status"].as_str(), s["purchaseAmount"]["currency"].as_str()), (Some("completed"), Some("USDC")));
+    assert_eq!(balance(&anvil, buyer).await, 0, "no coin sent with the token");
+    ts.stop().await;
+}
+
 both_backends!(sandbox_end_to_end, bad_input, no_provider_gives_the_sample, coinbase, failing_providers, meld);

@@ -709,6 +709,22 @@ async fn pay(state: &AppState, s: Session, now: i64) -> Response {
             return text_page(StatusCode::SERVICE_UNAVAILABLE, "Try again", "The sandbox cannot record this now.");
         }
     }
+    // The send and its outcome run as their own task: a request given up (the client gone, the
+    // request timeout) never leaves a session paying with its transfer unrecorded.
+    let task = {
+        let state = state.clone();
+        let s = s.clone();
+        tokio::spawn(async move { send_and_record(&state, &s).await })
+    };
+    let outcome = task.await.unwrap_or_else(|_| Err("the sandbox failed while sending".to_owned()));
+    match outcome {
+        Ok(hash) => done_page(&hash),
+        Err(why) => text_page(StatusCode::BAD_GATEWAY, "Payment failed", &why),
+    }
+}
+
+/// Sends a paying session's amount and records the outcome.
+async fn send_and_record(state: &AppState, s: &Session) -> Result<String, String> {
     let outcome = match state.sandbox_chain() {
         None => Err("the sandbox provider is off".to_owned()),
         Some((sandbox, chain)) => match (Sandbox::asset(chain, &s.asset), s.purchase_amount.as_deref()) {
@@ -729,10 +745,7 @@ async fn pay(state: &AppState, s: Session, now: i64) -> Response {
     if let Err(e) = finished {
         tracing::error!(error = %e, "onramp session outcome not stored");
     }
-    match outcome {
-        Ok(hash) => done_page(&hash),
-        Err(why) => text_page(StatusCode::BAD_GATEWAY, "Payment failed", &why),
-    }
+    outcome
 }
 
 #[cfg(test)]

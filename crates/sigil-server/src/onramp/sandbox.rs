@@ -21,7 +21,7 @@ use crate::rpc::Rpc;
 /// How long a sandbox purchase may be paid after it was started.
 pub const SESSION_TTL: Duration = Duration::from_secs(30 * 60);
 /// How long a payment waits for its transaction's receipt.
-pub const RECEIPT_WAIT: Duration = Duration::from_secs(30);
+pub const RECEIPT_WAIT: Duration = Duration::from_secs(20);
 /// The USD price of the chain's coin when no price is known: 3000.
 pub const SANDBOX_USD_PRICE: f64 = 3000.0;
 /// The token the sandbox sells besides the coin, when the chain lists it.
