@@ -733,6 +733,23 @@ async fn sandbox_sells_the_dev_usdc() {
     assert_eq!((s["status"].as_str(), s["purchaseAmount"]["currency"].as_str()), (Some("completed"), Some("USDC")));
     assert_eq!(balance(&anvil, buyer).await, 0, "no coin sent with the token");
     ts.stop().await;
+
+    // A seller without USDC (anvil's account 9) sells only the coin.
+    let mut chains = sigil_server::chains::Chains::built_in();
+    chains.apply_deployment(&deployed.to_string()).unwrap();
+    let ts = TestServer::start_with(Backend::Sqlite, &["*"], move |c| {
+        c.chains = chains;
+        c.settings.onramp.sandbox_key = Some(secret("2a871d0798f97d79848a013d4936a73bf4cc922c825d33c1cf7073dff6d409c6"));
+    })
+    .await
+    .unwrap();
+    let (_, o) = get_json(&ts, "/v1/onramp/options").await;
+    let ids: Vec<&str> = o["purchaseCurrencies"].as_array().unwrap().iter().map(|c| c["id"].as_str().unwrap()).collect();
+    assert_eq!(ids, ["ETH"]);
+    let (status, e) =
+        post_json(&ts, "/v1/onramp/quote", json!({"provider": "sandbox", "purchaseCurrency": "USDC", "paymentCurrency": "USD", "amount": "100.00"})).await;
+    assert_eq!(status, 400, "{e}");
+    ts.stop().await;
 }
 
 both_backends!(sandbox_end_to_end, bad_input, no_provider_gives_the_sample, coinbase, failing_providers, meld);

@@ -69,7 +69,10 @@ impl AppState {
 /// What `provider` offers in `country`: None when it does not serve it.
 async fn offer(state: &AppState, provider: Provider, country: &str) -> Result<Option<Offer>, ProviderError> {
     match provider {
-        Provider::Sandbox => Ok(state.sandbox_chain().map(|(_, chain)| Sandbox::offer(chain))),
+        Provider::Sandbox => match state.sandbox_chain() {
+            Some((sandbox, chain)) => Ok(Some(sandbox.offer(&state.rpc, chain).await)),
+            None => Ok(None),
+        },
         Provider::Meld => Ok(super::meld::Meld::serves(country).then(super::meld::Meld::offer)),
         Provider::Coinbase => {
             let Some(cb) = &state.onramp.coinbase else { return Ok(None) };
@@ -213,8 +216,8 @@ fn offered(provider: Provider, offer: &Offer, symbol: &str, network: Option<&str
 
 /// The sandbox's quote: its fee split at the asset's price in the payment currency.
 async fn sandbox_quote(state: &AppState, ask: &QuoteAsk) -> ApiResult<Quote> {
-    let (_, chain) = state.sandbox_chain().ok_or_else(|| ApiError::invalid_param("provider", "provider 'sandbox' is not enabled on this server"))?;
-    let offer = Sandbox::offer(chain);
+    let (sandbox, chain) = state.sandbox_chain().ok_or_else(|| ApiError::invalid_param("provider", "provider 'sandbox' is not enabled on this server"))?;
+    let offer = sandbox.offer(&state.rpc, chain).await;
     offered(Provider::Sandbox, &offer, &ask.purchase_currency, ask.network.as_deref())?;
     offer.check_amount(Provider::Sandbox, &ask.payment_currency, &ask.payment_method, ask.amount)?;
     let asset = Sandbox::asset(chain, &ask.purchase_currency).expect("offered");
@@ -443,7 +446,7 @@ pub async fn generate_url(
                 return Err(ApiError::invalid_param("defaultNetwork", format!("the sandbox sells on {} only", sandbox.chain)));
             }
             let symbol = if session.asset.is_empty() { chain.native.symbol.clone() } else { session.asset.clone() };
-            let offer = Sandbox::offer(chain);
+            let offer = sandbox.offer(&state.rpc, chain).await;
             offered(provider, &offer, &symbol, None).map_err(|e| ApiError { message: e.message.replace("'purchaseCurrency'", "'destinationWallets'"), ..e })?;
             let asset = Sandbox::asset(chain, &symbol).expect("offered");
             let price = Sandbox::usd_price(&state.rpc, &state.config.chains, chain, &asset).await / usd_per(&fiat_currency).unwrap_or(1.0);

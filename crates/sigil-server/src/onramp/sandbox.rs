@@ -97,9 +97,28 @@ impl Sandbox {
         }
     }
 
-    /// What the sandbox offers, in every country: the sample payment currencies and its assets.
-    pub fn offer(chain: &ChainConfig) -> Offer {
-        let purchase = Sandbox::assets(chain)
+    /// The assets on sale now: the coin, and the token only while the seller holds some (one
+    /// `balanceOf` through the proxy; not listed when the chain does not say).
+    pub async fn on_sale(&self, rpc: &Rpc, chain: &ChainConfig) -> Vec<Asset> {
+        let mut assets = Sandbox::assets(chain);
+        if let Some(token) = assets.get(1).and_then(|a| a.contract.clone()) {
+            let held = match crate::rpc::calls::balance_of(&token, &self.address()) {
+                Some(call) => crate::rpc::calls::batch(rpc, &chain.id, &[call]).await.ok().and_then(|r| r.into_iter().next().flatten()),
+                None => None,
+            };
+            if held.as_deref().is_none_or(sigil_core::amount::is_zero_hex) {
+                assets.truncate(1);
+            }
+        }
+        assets
+    }
+
+    /// What the sandbox offers, in every country: the sample payment currencies and what is on
+    /// sale.
+    pub async fn offer(&self, rpc: &Rpc, chain: &ChainConfig) -> Offer {
+        let purchase = self
+            .on_sale(rpc, chain)
+            .await
             .into_iter()
             .map(|a| PurchaseCurrency {
                 id: a.symbol.clone(),
