@@ -752,4 +752,37 @@ async fn sandbox_sells_the_dev_usdc() {
     ts.stop().await;
 }
 
+/// The settings are checked at start, in messages that never repeat a credential, and a
+/// configuration printed for debugging shows none.
+#[test]
+fn settings_are_checked_without_showing_secrets() {
+    use sigil_server::config::ServeArgs;
+    let err = |f: fn(&mut ServeArgs)| {
+        let mut args = ServeArgs::default();
+        f(&mut args);
+        Config::from_args(&args).unwrap_err().to_string()
+    };
+    let bad_key = err(|a| a.settings.onramp_sandbox_key = Some(secret("not-a-key-but-secret-text")));
+    assert_eq!(bad_key, "invalid onramp-sandbox-key (SIGIL_ONRAMP_SANDBOX_KEY): expected a private key, 64 hex digits");
+    let chain = err(|a| {
+        a.settings.onramp_sandbox_key = Some(secret(SELLER_KEY));
+        a.settings.onramp_sandbox_chain = Some("eip155:999999".into());
+    });
+    assert_eq!(chain, "invalid onramp-sandbox-chain (SIGIL_ONRAMP_SANDBOX_CHAIN): 'eip155:999999' is not a configured EVM chain");
+    let cdp = err(|a| a.settings.onramp_coinbase_key_secret = Some(secret("-----BEGIN EC PRIVATE KEY-----\nsecret-text\n-----END EC PRIVATE KEY-----")));
+    assert!(cdp.starts_with("invalid onramp-coinbase-key-secret") && !cdp.contains("secret-text"), "{cdp}");
+    assert!(err(|a| a.settings.onramp_timeout = Some(sigil_server::config::Seconds(0))).starts_with("invalid onramp-timeout"));
+
+    let mut args = ServeArgs::default();
+    args.settings.onramp_sandbox_key = Some(secret(SELLER_KEY));
+    args.settings.onramp_coinbase_key_name = Some(CDP_KEY_NAME.into());
+    args.settings.onramp_coinbase_key_secret = Some(secret(CDP_PEM));
+    args.settings.onramp_meld_key = Some(secret(MELD_KEY));
+    let config = Config::from_args(&args).unwrap();
+    assert_no_secret(&format!("{config:?} {args:?}"));
+    assert_eq!(config.settings.onramp.sandbox_chain, "eip155:31337");
+    assert_eq!(config.settings.onramp.coinbase_api_url, "https://api.developer.coinbase.com");
+    assert_eq!(config.settings.onramp.timeout, std::time::Duration::from_secs(10));
+}
+
 both_backends!(sandbox_end_to_end, bad_input, no_provider_gives_the_sample, coinbase, failing_providers, meld);
