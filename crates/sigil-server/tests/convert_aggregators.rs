@@ -40,6 +40,7 @@ const NO_ROUTE: &str = "444";
 const DOWN: &str = "777";
 const GARBAGE: &str = "888";
 const ECHO_KEY: &str = "333";
+const HUGE: &str = "222";
 
 /// 1inch's v6 router, 0x's AllowanceHolder and LI.FI's diamond (public addresses).
 const ONEINCH_ROUTER: &str = "0x111111125421cA6dc452d289314280a0f8842A65";
@@ -229,6 +230,7 @@ fn oneinch_answer(a: &Asked) -> (u16, String) {
         DOWN => return (500, json!({"statusCode": 500, "message": "Internal server error"}).to_string()),
         GARBAGE => return (200, "<html>maintenance</html>".into()),
         ECHO_KEY => return bad(&format!("Cannot sync token (key {ONEINCH_KEY})")),
+        HUGE => return (200, json!({"dstAmount": "1", "padding": "x".repeat(3 << 20)}).to_string()),
         _ => {}
     }
     match a.path.as_str() {
@@ -338,6 +340,10 @@ async fn oneinch_quotes_approvals_and_swaps() {
     assert_eq!((status, error(&body).0), (503, "upstream_unavailable"), "{body}");
     let (status, body) = api.quote(&sell, &buy, GARBAGE).await;
     assert_eq!((status, error(&body).0), (502, "upstream_unavailable"), "{body}");
+    // An answer past the size bound is not read.
+    let (status, body) = api.quote(&sell, &buy, HUGE).await;
+    assert_eq!((status, error(&body).0), (502, "upstream_unavailable"), "{body}");
+    assert!(error(&body).1.contains("more than 2097152 bytes"), "{body}");
 
     for asked in log.lock().unwrap().iter() {
         assert_eq!(asked.headers.get("authorization").map(String::as_str), Some(format!("Bearer {ONEINCH_KEY}").as_str()));

@@ -58,7 +58,8 @@ pub async fn quote(convert: &Convert, source: &AggregatorSource, chain: &str, tr
         ("toToken", token(trade.to)),
         ("fromAmount", trade.amount.to_string()),
         ("fromAddress", user.to_checksum(None)),
-        ("slippage", (trade.slippage / 100.0).to_string()),
+        // Through whole basis points, so 0.3 % is sent as 0.003, not 0.0029999999999999996.
+        ("slippage", ((trade.slippage * 100.0).round() / 10_000.0).to_string()),
     ];
     let url = format!("{}/v1/quote", source.url.trim_end_matches('/'));
     let headers: Vec<(&str, &str)> = key.as_deref().map(|k| ("x-lifi-api-key", k)).into_iter().collect();
