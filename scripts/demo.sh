@@ -123,6 +123,9 @@ FARCASTER_REGISTRY="$(node -e 'console.log(require("./var/devchain.json").farcas
 # The embedded wallet's frame page, served by the server on its frame origin.
 (cd web && npm run build -w @sigil/frame)
 
+# Buying with a card: the sandbox provider (a page of the server's own, in a real provider's
+# place) pays what is bought from anvil's account 9, a well-known development key.
+SIGIL_ONRAMP_SANDBOX_KEY=2a871d0798f97d79848a013d4936a73bf4cc922c825d33c1cf7073dff6d409c6 \
 $SIGIL serve --listen "127.0.0.1:$API_PORT" --chains var/chains.toml --dev-deployment var/devchain.json \
   --frame-listen "127.0.0.1:$FRAME_PORT" --kek-file var/kek \
   --smtp-host 127.0.0.1 --smtp-port "$SMTP_PORT" --smtp-tls none \

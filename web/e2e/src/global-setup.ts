@@ -30,6 +30,9 @@ import { bitcoinKey } from './bitcoin-wallet.js'
 import { ANVIL_BIN, ARTIFACTS_DIR, BITCOIN_WALLET_LABEL, REPO_ROOT, SIGIL_BIN, SOLANA_WALLET_LABEL, WEB_DIR, type E2eEnv } from './paths.js'
 import { solanaKey } from './solana-wallet.js'
 
+/** Anvil's account 9 (its default mnemonic): the onramp sandbox's float; no test wallet uses it. */
+const ANVIL_ACCOUNT_9_KEY = '2a871d0798f97d79848a013d4936a73bf4cc922c825d33c1cf7073dff6d409c6'
+
 declare module 'vitest' {
   export interface ProvidedContext {
     e2e: E2eEnv
@@ -277,7 +280,8 @@ fields = { id = "/sub", username = "/preferred_username", email = "/email", emai
         '--nfts-allow-private-hosts',
         'true',
       ],
-      { ...sigilEnv, SIGIL_KEK: randomBytes(32).toString('hex') },
+      // The onramp's sandbox provider pays from anvil's account 9 (a well-known development key).
+      { ...sigilEnv, SIGIL_KEK: randomBytes(32).toString('hex'), SIGIL_ONRAMP_SANDBOX_KEY: ANVIL_ACCOUNT_9_KEY },
     )
     await waitFor('sigil serve', httpOk(`${apiUrl}/health`), sigil.child, sigil.log)
 

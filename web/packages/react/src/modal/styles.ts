@@ -181,6 +181,7 @@ button{font:inherit;color:inherit}
 .onramp-provider-quote{display:flex;flex-direction:column;align-items:flex-end;font-size:14px;font-variant-numeric:tabular-nums;text-align:right}
 .onramp-provider .sub{margin:0;font-size:12px;font-weight:400}
 .onramp-wait svg{animation:spin 1s linear infinite}
+.send-sent a.btn{text-decoration:none;justify-content:center}
 .names-status{min-height:18px}
 .names-free{color:var(--c-success)}
 .names-suggestions{display:grid;gap:6px}

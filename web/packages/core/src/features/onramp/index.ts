@@ -10,6 +10,7 @@ export {
   leaveOnramp,
   loadOnrampOptions,
   ONRAMP_NAMESPACES,
+  FOLLOWED_PROVIDERS,
   ONRAMP_POLL_MS,
   onrampApi,
   onrampCountry,

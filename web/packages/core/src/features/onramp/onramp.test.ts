@@ -310,6 +310,7 @@ describe('onramp actions', () => {
           : [],
         next: null,
       }),
+      session: () => ({ sessionId: 's1', provider: 'meld', status: 'pending', network: 'eip155:1', address: '0x1' }),
     })
     const client = await connected()
     const progress = {
@@ -328,6 +329,56 @@ describe('onramp actions', () => {
     arrived = true
     await vi.advanceTimersByTimeAsync(ONRAMP_POLL_MS)
     expect(await watched).toMatchObject({ status: 'completed', txHash: HASH })
+  })
+
+  it('coins arriving do not end a purchase the server follows: an earlier one of the same amount is not this one', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] })
+    const since = Date.now()
+    let status = 'pending'
+    const server = onrampServer({
+      session: () => ({ sessionId: 's1', provider: 'sandbox', status, network: 'eip155:1', address: '0x1' }),
+      history: () => ({
+        data: [
+          {
+            id: 'i0',
+            metadata: {
+              minedAt: new Date(since).toISOString(),
+              chain: 'eip155:1',
+              status: 'confirmed',
+              operationType: 'receive',
+              sentFrom: '0x9',
+              sentTo: '0x1',
+              hash: HASH,
+            },
+            transfers: [{ fungible_info: { name: 'Ether', symbol: 'ETH' }, direction: 'in', quantity: { numeric: '0.0394' } }],
+          },
+        ],
+        next: null,
+      }),
+    })
+    const client = await connected()
+    const progress = {
+      sessionId: 's1',
+      provider: 'sandbox',
+      label: 'S',
+      url: 'http://x/',
+      opened: true,
+      paid: { amount: '100', currency: 'USD' },
+      buying: { amount: '0.0394', currency: 'ETH' },
+      network: 'eip155:1',
+      since,
+    }
+    let ended: unknown
+    const watched = watchOnramp(client, progress, new AbortController().signal).then((s) => {
+      ended = s
+      return s
+    })
+    await vi.advanceTimersByTimeAsync(ONRAMP_POLL_MS * 3)
+    expect(ended).toBeUndefined()
+    expect(server.calls.filter((c) => c.url.pathname.endsWith('/history'))).toHaveLength(0)
+    status = 'failed'
+    await vi.advanceTimersByTimeAsync(ONRAMP_POLL_MS)
+    expect(await watched).toMatchObject({ status: 'failed' })
   })
 
   it('stops following when asked', async () => {

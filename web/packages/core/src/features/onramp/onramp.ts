@@ -31,6 +31,12 @@ import type { OnrampError } from './errors.js'
 export const ONRAMP_NAMESPACES: readonly string[] = ['eip155', 'solana']
 /** How often a purchase in progress is looked at. */
 export const ONRAMP_POLL_MS = 3000
+/**
+ * Providers whose purchases the server follows (their status API, or its own sandbox): their
+ * status alone ends a purchase. For others, coins arriving at the address end it too, which
+ * cannot tell two purchases of the same amount apart.
+ */
+export const FOLLOWED_PROVIDERS: readonly string[] = ['sandbox', 'coinbase']
 /** The payment method asked for when the visitor picks none (spec section 9's sample limits: card). */
 export const DEFAULT_PAYMENT_METHOD = 'card'
 
@@ -195,9 +201,10 @@ export type WatchOnrampReturnType = OnrampSession
 
 /**
  * Follows a purchase until it ends: every ONRAMP_POLL_MS, the provider's status through the
- * server; while that says pending, the account's recent history, where coins of the bought
- * symbol arriving at the address since the purchase began end it too (providers without a status
- * API). Resolves with the final state; `signal` stops it (rejects with its reason).
+ * server; for a provider the server cannot follow (FOLLOWED_PROVIDERS), while that says pending,
+ * the account's recent history too, where coins of the bought symbol arriving at the address
+ * since the purchase began end it. Resolves with the final state; `signal` stops it (rejects
+ * with its reason).
  */
 export async function watchOnramp(client: SigilClient, progress: OnrampProgress, signal: AbortSignal): Promise<WatchOnrampReturnType> {
   const api = onrampApi(client)
@@ -205,7 +212,7 @@ export async function watchOnramp(client: SigilClient, progress: OnrampProgress,
     signal.throwIfAborted()
     const session = await api.onramp.session(progress.sessionId).catch(() => undefined)
     if (session && session.status !== 'pending') return session
-    if (session) {
+    if (session && !FOLLOWED_PROVIDERS.includes(session.provider)) {
       const arrived = await arrivedTransfer(api.history, session, progress).catch(() => undefined)
       if (arrived) return { ...session, status: 'completed', txHash: arrived }
     }

@@ -63,7 +63,7 @@ export function OnRampProgressView({ route }: ViewProps<'OnRampProgress'>) {
   if (progress.status === 'failed') {
     return (
       <div className="send-sent" role="alert" data-testid="onramp-failed">
-        <span className="send-ok send-failed">
+        <span className="send-failed">
           <Icons.alert />
         </span>
         <p className="headline">{m.failed(progress.label)}</p>
