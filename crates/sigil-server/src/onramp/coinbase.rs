@@ -265,6 +265,23 @@ mod tests {
     }
 
     #[test]
+    fn ed25519_jwts_verify() {
+        let secret = STANDARD.encode([[9u8; 32], ed25519_dalek::SigningKey::from_bytes(&[9u8; 32]).verifying_key().to_bytes()].concat());
+        let key = KeySecret::parse(&secret).unwrap();
+        let public = ed25519_dalek::SigningKey::from_bytes(&[9u8; 32]).verifying_key();
+        let cb = Coinbase::new("key-id", key, "https://api.developer.coinbase.com", "https://pay.coinbase.com");
+        let (_, jwt) = cb.endpoint("GET", "/onramp/v1/buy/options");
+        let parts: Vec<&str> = jwt.split('.').collect();
+        let header: Value = serde_json::from_slice(&URL_SAFE_NO_PAD.decode(parts[0]).unwrap()).unwrap();
+        assert_eq!((header["alg"].as_str(), header["kid"].as_str()), (Some("EdDSA"), Some("key-id")));
+        let claims: Value = serde_json::from_slice(&URL_SAFE_NO_PAD.decode(parts[1]).unwrap()).unwrap();
+        assert_eq!(claims["uri"], "GET api.developer.coinbase.com/onramp/v1/buy/options");
+        assert_eq!(claims["exp"].as_u64().unwrap() - claims["nbf"].as_u64().unwrap(), JWT_SECONDS);
+        let signature = ed25519_dalek::Signature::from_slice(&URL_SAFE_NO_PAD.decode(parts[2]).unwrap()).unwrap();
+        public.verify_strict(format!("{}.{}", parts[0], parts[1]).as_bytes(), &signature).unwrap();
+    }
+
+    #[test]
     fn secrets() {
         assert!(matches!(KeySecret::parse(&STANDARD.encode([1u8; 64])), Ok(KeySecret::Ed25519(_))));
         assert!(KeySecret::parse("nope").is_err());

@@ -279,7 +279,12 @@ pub struct Onramp {
     pub sandbox: Option<sandbox::Sandbox>,
     pub coinbase: Option<coinbase::Coinbase>,
     pub meld: Option<meld::Meld>,
+    /// Coinbase's buy options by country, kept `OFFER_TTL` (failures are not kept).
+    pub coinbase_offers: crate::cache::TtlCache<String, Offer>,
 }
+
+/// How long a provider's buy options for a country are kept.
+pub const OFFER_TTL: Duration = Duration::from_secs(300);
 
 impl Onramp {
     /// The providers the settings turn on (they were checked when the configuration was read;
@@ -310,7 +315,19 @@ impl Onramp {
             _ => None,
         };
         let meld = settings.meld_key.as_ref().map(|key| meld::Meld::new(key.expose(), &settings.meld_api_url));
-        Onramp { settings: settings.clone(), http, sandbox, coinbase, meld }
+        let coinbase_offers = crate::cache::TtlCache::new(OFFER_TTL, 300);
+        Onramp { settings: settings.clone(), http, sandbox, coinbase, meld, coinbase_offers }
+    }
+
+    /// Coinbase's buy options for `country`, from the cache or asked.
+    pub async fn coinbase_offer(&self, country: &str) -> Result<Offer, ProviderError> {
+        let Some(cb) = &self.coinbase else { return Ok(Offer::default()) };
+        if let Some(offer) = self.coinbase_offers.get(country) {
+            return Ok(offer);
+        }
+        let offer = cb.options(&self.http, country).await?;
+        self.coinbase_offers.put(country.to_owned(), offer.clone());
+        Ok(offer)
     }
 
     pub fn enabled(&self, provider: Provider) -> bool {

@@ -75,8 +75,7 @@ async fn offer(state: &AppState, provider: Provider, country: &str) -> Result<Op
         },
         Provider::Meld => Ok(super::meld::Meld::serves(country).then(super::meld::Meld::offer)),
         Provider::Coinbase => {
-            let Some(cb) = &state.onramp.coinbase else { return Ok(None) };
-            let offer = cb.options(&state.onramp.http, country).await?;
+            let offer = state.onramp.coinbase_offer(country).await?;
             Ok((!offer.payment.is_empty() && !offer.purchase.is_empty()).then_some(offer))
         }
     }
@@ -272,7 +271,7 @@ pub async fn quote(State(state): State<AppState>, headers: HeaderMap, extract::J
         }
         Provider::Coinbase => {
             let cb = state.onramp.coinbase.as_ref().expect("enabled");
-            let offer = match cb.options(&state.onramp.http, &ask.country).await {
+            let offer = match state.onramp.coinbase_offer(&ask.country).await {
                 Ok(o) => o,
                 Err(e) => return mock(e),
             };
