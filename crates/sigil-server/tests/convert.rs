@@ -198,6 +198,10 @@ async fn tokens_quotes_routes_and_gas_prices() {
     // 1 ETH into a 10 ETH pool moves the price by about 1/11.
     let impact = quote["priceImpact"].as_f64().unwrap();
     assert!((8.5..9.5).contains(&impact), "{impact}");
+    // Asked again, the pair now known: its reserves come in the quote's own batch, same figures.
+    let (status, again) = dev.quote(NATIVE, &dev.id(&dev.sgl), &amount.to_string(), ME).await;
+    assert_eq!(status, 200, "{again}");
+    assert_eq!((&again["quotes"][0]["toAmount"], &again["quotes"][0]["priceImpact"]), (&quote["toAmount"], &quote["priceImpact"]));
     assert_eq!(quote["issues"], json!([]), "account 7 has 10000 ETH and needs no allowance to sell it");
     // A slippage of its own.
     let (_, body) = dev.get(&format!("/v1/convert/quotes?amount={amount}&from={NATIVE}&to={}&slippage=0.5", dev.id(&dev.sgl))).await;

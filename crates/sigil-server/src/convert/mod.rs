@@ -386,8 +386,12 @@ impl<'a> Source<'a> {
                     return Err(SwapError::NoRoute);
                 }
                 let bases: Vec<Address> = v2.base_tokens.iter().map(|t| parse_config_address(t)).collect();
-                let route = convert.best_route(rpc, chain, &router, &bases, (a, b), amount).await?;
-                let price_impact = convert.price_impact(rpc, chain, &router, &route).await;
+                let (route, reserves) = convert.best_route(rpc, chain, &router, &bases, (a, b), amount).await?;
+                let price_impact = match reserves {
+                    Some(reserves) => uniswap_v2::price_impact(&route, &reserves),
+                    // The route's pairs are not known yet: found now (and kept), then read.
+                    None => convert.price_impact(rpc, chain, &router, &route).await,
+                };
                 Ok(Quote {
                     amount_out: route.amount_out(),
                     amount_out_min: None,

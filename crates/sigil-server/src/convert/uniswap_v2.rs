@@ -124,8 +124,10 @@ impl Convert {
     }
 
     /// The best route from `a` to `b` for `amount`: the largest output of the candidate paths,
-    /// the direct one on a tie. No path quoted: no route, or not enough liquidity when every
-    /// pool of some path exists (and so is empty).
+    /// the direct one on a tie, with the reserves of its pairs when they were read in the same
+    /// batch (the pairs of every candidate already known: one round trip for the quote and its
+    /// price impact). No path quoted: no route, or not enough liquidity when every pool of some
+    /// path exists (and so is empty).
     pub async fn best_route(
         &self,
         rpc: &Rpc,
@@ -134,13 +136,41 @@ impl Convert {
         bases: &[Address],
         (a, b): (Address, Address),
         amount: U256,
-    ) -> Result<Route, SwapError> {
+    ) -> Result<(Route, Option<Vec<(U256, U256)>>), SwapError> {
         let mut middles = vec![router.weth];
         middles.extend_from_slice(bases);
         let paths = candidate_paths(a, b, &middles);
-        let quotes: Vec<_> =
+        let mut quotes: Vec<_> =
             paths.iter().map(|path| eth_call(&hex(router.address), &call_data(&Router::getAmountsOutCall { amountIn: amount, path: path.clone() }))).collect();
-        let results = calls::batch(rpc, chain, &quotes).await.map_err(SwapError::Upstream)?;
+        // The reserves of every pair already known on the candidate paths, in the same batch.
+        let mut known: Vec<Address> = {
+            let pairs = self.pairs.lock().unwrap_or_else(|e| e.into_inner());
+            paths
+                .iter()
+                .flat_map(|p| p.windows(2))
+                .filter_map(|w| pairs.get(&(chain.to_owned(), router.factory, w[0].min(w[1]), w[0].max(w[1]))).copied())
+                .collect()
+        };
+        known.sort();
+        known.dedup();
+        quotes.extend(known.iter().map(|p| eth_call(&hex(*p), &call_data(&getReservesCall {}))));
+        let mut results = calls::batch(rpc, chain, &quotes).await.map_err(SwapError::Upstream)?;
+        let reserves_read: Vec<Option<(U256, U256)>> = results
+            .split_off(paths.len().min(results.len()))
+            .iter()
+            .map(|r| r.as_deref().and_then(decode_return::<getReservesCall>).map(|r| (U256::from(r.reserve0), U256::from(r.reserve1))))
+            .collect();
+        let reserves_of = |route: &Route| -> Option<Vec<(U256, U256)>> {
+            let pairs = self.pairs.lock().unwrap_or_else(|e| e.into_inner());
+            route
+                .path
+                .windows(2)
+                .map(|w| {
+                    let pair = pairs.get(&(chain.to_owned(), router.factory, w[0].min(w[1]), w[0].max(w[1])))?;
+                    *reserves_read.get(known.binary_search(pair).ok()?)?
+                })
+                .collect()
+        };
         let mut best: Option<Route> = None;
         for (path, result) in paths.iter().zip(results) {
             let Some(amounts) = result.as_deref().and_then(decode_return::<Router::getAmountsOutCall>) else { continue };
@@ -154,7 +184,10 @@ impl Convert {
         }
         match best {
             Some(route) if route.amount_out().is_zero() => Err(SwapError::AmountTooSmall),
-            Some(route) => Ok(route),
+            Some(route) => {
+                let reserves = reserves_of(&route);
+                Ok((route, reserves))
+            }
             None => {
                 let hops: Vec<(Address, Address)> = paths.iter().flat_map(|p| p.windows(2).map(|w| (w[0], w[1]))).collect();
                 let pairs = self.pairs(rpc, chain, router.factory, &hops).await.map_err(SwapError::Upstream)?;
