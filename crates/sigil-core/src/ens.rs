@@ -24,7 +24,9 @@ pub fn namehash(name: &str) -> [u8; 32] {
 /// read from a reverse record is normalised before its forward check, so a look-alike never
 /// resolves as the name it imitates.
 pub fn normalize(name: &str) -> Option<String> {
-    ens_normalize_rs::normalize(name).ok()
+    // The normaliser's tables take long to build (seconds in a debug build): built once.
+    static NORMALIZER: std::sync::OnceLock<ens_normalize_rs::EnsNameNormalizer> = std::sync::OnceLock::new();
+    NORMALIZER.get_or_init(ens_normalize_rs::EnsNameNormalizer::default).normalize(name).ok()
 }
 
 /// The reverse name of an EVM address: lower-case hex without 0x, then `.addr.reverse`.

@@ -3,6 +3,7 @@
 pub mod amount;
 pub mod caip;
 pub mod catalogue;
+pub mod ccip;
 pub mod ens;
 pub mod errors;
 pub mod evm;

@@ -453,6 +453,21 @@ grouped_settings! {
             #[arg(value_name = "SECS")]
             timeout <- onramp_timeout: Seconds as Duration = "10", env "SIGIL_ONRAMP_TIMEOUT", check within(Seconds(1)..=Seconds(60));
         }
+        /// Account names (the profile area): the zones, the registration's rules, the gateway's signer.
+        names: NamesSettings {
+            /// Zones account names are registered under, comma-separated (e.g. sigil.id,example.xyz).
+            #[arg(value_name = "ZONES")]
+            zones <- names_zones: String = "sigil.id", env "SIGIL_NAMES_ZONES", check |z: &String| crate::profile::parse_zones(z).map(|_| ()).map_err(Invalid);
+            /// Seconds a registration's signed timestamp may be from the server's time (10..=3600).
+            #[arg(value_name = "SECS")]
+            timestamp_window <- names_timestamp_window: Seconds as Duration = "120", env "SIGIL_NAMES_TIMESTAMP_WINDOW", check within(Seconds(10)..=Seconds(3600));
+            /// Names one address may hold in each zone.
+            #[arg(value_name = "N")]
+            per_address <- names_per_address: u32 = "1", env "SIGIL_NAMES_PER_ADDRESS", check at_least_one;
+            /// Private key (64 hex digits) the CCIP-read gateway signs its answers with; its address is the offchain resolver's signer. Without it the gateway answers 503.
+            #[arg(value_name = "HEX")]
+            signer_key <- names_signer_key: Secret, env "SIGIL_NAMES_SIGNER_KEY", check |k: &Secret| crate::profile::parse_signer_key(k.expose()).map(|_| ()).map_err(|e| Invalid(e.to_owned()));
+        }
         /// Chains and the JSON-RPC proxy.
         rpc: RpcConfig {
             /// Chains file (TOML, the format of config/chains.toml) replacing the built-in chain list.

@@ -1,5 +1,6 @@
 //! The one error type routes return. Every error leaves as
-//! `{"error": {"code": "...", "message": "..."}}` with a fitting status. What went wrong inside
+//! `{"error": {"code": "...", "message": "..."}}` with a fitting status, and where the spec's
+//! clients read them (account names), `reasons: [{"field", "description"}]` beside it. What went wrong inside
 //! (a database error, an unreachable node) is never in the message; it rides along in the
 //! response's extensions for the edge to log (edge.rs), which logs every 5xx once.
 
@@ -66,6 +67,10 @@ pub enum ErrorCode {
     InsufficientAllowance,
     /// The swap would revert on chain now (the price moved past the minimum received, say).
     SwapWouldFail,
+    /// The account name is registered already.
+    NameTaken,
+    /// The address has as many names in the zone as it may.
+    NameLimitReached,
 }
 
 impl ErrorCode {
@@ -95,6 +100,8 @@ pub struct ApiError {
     pub message: String,
     /// Seconds to wait, sent as Retry-After (429).
     pub retry_after: Option<u64>,
+    /// What was wrong, field by field, sent as `reasons` (empty: not sent).
+    pub reasons: Vec<Reason>,
     /// Errors about the project id itself are readable from any origin, so the modal can show them.
     pub public: bool,
     /// What went wrong inside, for the log only.
@@ -104,6 +111,16 @@ pub struct ApiError {
 #[derive(Serialize, ToSchema)]
 pub struct ErrorBody {
     pub error: ErrorDetail,
+    /// Field by field, what was wrong (account names: AppKit's clients show the first description).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub reasons: Vec<Reason>,
+}
+
+/// One thing wrong with a request: the field it is about and what is wrong, in words.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]
+pub struct Reason {
+    pub field: String,
+    pub description: String,
 }
 
 #[derive(Serialize, ToSchema)]
@@ -120,7 +137,13 @@ pub struct LoggedCause(pub String);
 
 impl ApiError {
     pub fn new(status: StatusCode, code: ErrorCode, message: impl Into<String>) -> Self {
-        ApiError { status, code, message: message.into(), retry_after: None, public: false, cause: None }
+        ApiError { status, code, message: message.into(), retry_after: None, reasons: Vec::new(), public: false, cause: None }
+    }
+
+    /// The same error with one more reason (`field`: what it is about).
+    pub fn with_reason(mut self, field: impl Into<String>, description: impl Into<String>) -> Self {
+        self.reasons.push(Reason { field: field.into(), description: description.into() });
+        self
     }
 
     pub fn bad_request(code: ErrorCode, message: impl Into<String>) -> Self {
@@ -174,7 +197,7 @@ impl From<sqlx::Error> for ApiError {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        let body = ErrorBody { error: ErrorDetail { code: self.code, message: self.message } };
+        let body = ErrorBody { error: ErrorDetail { code: self.code, message: self.message }, reasons: self.reasons };
         let mut res = (self.status, Json(body)).into_response();
         if let Some(secs) = self.retry_after {
             res.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(secs));

@@ -28,6 +28,7 @@ pub mod metrics;
 pub mod nfts;
 pub mod onramp;
 pub mod paging;
+pub mod profile;
 pub mod projects;
 pub mod query;
 pub mod relay;
@@ -95,6 +96,8 @@ pub struct Shared {
     pub convert: Arc<convert::Convert>,
     /// Buying crypto: the enabled onramp providers (their credentials) and the sandbox's sender.
     pub onramp: Arc<onramp::Onramp>,
+    /// Account names: the zones, the registration's rules, the gateway's signer.
+    pub profile: Arc<profile::Profile>,
 }
 
 impl AppState {
@@ -115,6 +118,7 @@ impl AppState {
         let history_upstreams = Arc::new(history::upstream::Upstreams::new(&config.settings.history));
         let convert = Arc::new(convert::Convert::new(&config.settings.convert));
         let onramp = Arc::new(onramp::Onramp::new(&config.settings.onramp, &config.chains));
+        let profile = Arc::new(profile::Profile::new(&config.settings.names));
         AppState(Arc::new(Shared {
             db,
             config: Arc::new(config),
@@ -134,6 +138,7 @@ impl AppState {
             nfts,
             convert,
             onramp,
+            profile,
         }))
     }
 }
@@ -165,6 +170,7 @@ pub fn routes(state: &AppState) -> (Router<AppState>, utoipa::openapi::OpenApi) 
         .merge(nfts::router())
         .merge(convert::router())
         .merge(onramp::router())
+        .merge(profile::router())
         .merge(identity::router())
         .merge(auth::router())
         .merge(rpc::router())
@@ -175,6 +181,7 @@ pub fn routes(state: &AppState) -> (Router<AppState>, utoipa::openapi::OpenApi) 
         .merge(directory::image_router())
         .merge(nfts::image_router())
         .merge(onramp::sandbox_router())
+        .merge(profile::gateway_router())
         .merge(relay::routes::router())
         .merge(health::router())
         .split_for_parts();
