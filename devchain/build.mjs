@@ -21,6 +21,8 @@ export const CONTRACT_NAMES = [
   'NoReturnToken',
   'SigilBadge',
   'SigilItems',
+  'OffchainResolver',
+  'UniversalResolver',
 ];
 
 // Fixed settings: 'cancun' runs on anvil and on every chain Sigil configures.

@@ -3,6 +3,7 @@
 // account) and writes their addresses as JSON.
 //
 // Usage: node devchain/deploy.mjs --rpc http://127.0.0.1:PORT [--out FILE.json] [--metadata-base URL]
+//          [--names-gateway URL] [--names-signer-key HEX]
 //
 // Deploys, from the node's first unlocked account (anvil account 0):
 //   - SGL  "Sigil"            18 decimals, 1,000,000 supply
@@ -27,6 +28,14 @@
 //     packages @uniswap/v2-core@1.0.1 and @uniswap/v2-periphery@1.1.0-beta.0, devDependencies of
 //     devchain/ read from node_modules when deploying; they are never copied into Sigil's
 //     sources and never shipped.
+//   - account names (issue 25): an OffchainResolver (ENSIP-10 + ERC-3668) whose gateway is the
+//     Sigil server's /v1/profile/gateway (--names-gateway, default DEFAULT_NAMES_GATEWAY) and
+//     whose signer is the address of --names-signer-key (default DEV_NAMES_SIGNER_KEY, the key
+//     `sigil serve` is given as SIGIL_NAMES_SIGNER_KEY by make demo and the e2e setup), set as
+//     the resolver of the zone sigil.id (id, then sigil.id, owned by account 0 in the
+//     NameRegistry), of addr.reverse and of 80007a69.reverse (the dev chain's ENSIP-19 reverse
+//     namespace); and a UniversalResolver over the NameRegistry for viem's getEnsAddress and
+//     getEnsName. Their addresses go in `names`.
 // and sends 1,000 SGL and 1,000 USDT to accounts 1..3. New contracts are deployed last, so the addresses of
 // the earlier ones stay the same on a fresh anvil. Builds the contracts first if build/ is missing.
 // The JSON goes to stdout (and to --out); progress goes to stderr.
@@ -34,6 +43,7 @@ import { writeFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createPublicClient, createWalletClient, http, parseUnits, getAddress, namehash, labelhash } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
 import { build, isBuilt, loadArtifact } from './build.mjs';
 
 export const SGL = { symbol: 'SGL', name: 'Sigil', decimals: 18, supply: '1000000' };
@@ -45,6 +55,12 @@ export const GIFT_USDT = '1000'; // to accounts 1..3
 export const DEFAULT_METADATA_BASE = 'ipfs://sigil-dev';
 export const BADGES_TO_ACCOUNT_1 = 2; // ids 1 and 2
 export const ITEM = { id: 1, amount: 5 }; // to account 1
+// Account names: the zone, the server's gateway, and the gateway's signer key. DEV ONLY: this
+// key is public (keccak256 of a sentence), is not one of anvil's accounts, and must never sign
+// for a real chain; a real deployment gives `sigil serve` its own --names-signer-key.
+export const NAMES_ZONE = 'sigil.id';
+export const DEFAULT_NAMES_GATEWAY = 'http://127.0.0.1:8080/v1/profile/gateway/{sender}/{data}.json';
+export const DEV_NAMES_SIGNER_KEY = '0x3cd2e9b3a2fcc4dd50078cb0011b92ee4b4075d95e83f586e3f2288cb3dd7858';
 // Uniswap V2 pools seeded by account 0: 1 ETH = 1,000 SGL = 2,500 USDT; 1 SGL = 2.50 USDT.
 export const UNISWAP_POOLS = [
   { tokens: ['ETH', 'SGL'], amounts: ['10', '10000'] },
@@ -89,7 +105,7 @@ function log(msg) {
 }
 
 function parseArgs(argv) {
-  const args = { rpc: undefined, out: undefined, metadataBase: undefined };
+  const args = { rpc: undefined, out: undefined, metadataBase: undefined, namesGateway: undefined, namesSignerKey: undefined };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const take = () => {
@@ -103,14 +119,27 @@ function parseArgs(argv) {
     else if (a.startsWith('--out=')) args.out = a.slice(6);
     else if (a === '--metadata-base') args.metadataBase = take();
     else if (a.startsWith('--metadata-base=')) args.metadataBase = a.slice(16);
+    else if (a === '--names-gateway') args.namesGateway = take();
+    else if (a.startsWith('--names-gateway=')) args.namesGateway = a.slice(16);
+    else if (a === '--names-signer-key') args.namesSignerKey = take();
+    else if (a.startsWith('--names-signer-key=')) args.namesSignerKey = a.slice(19);
     else if (a === '-h' || a === '--help') args.help = true;
     else throw new Error(`unknown argument: ${a}`);
   }
   return args;
 }
 
-export async function deploy({ rpcUrl, metadataBase = DEFAULT_METADATA_BASE }) {
+export async function deploy({
+  rpcUrl,
+  metadataBase = DEFAULT_METADATA_BASE,
+  namesGateway = DEFAULT_NAMES_GATEWAY,
+  namesSignerKey = DEV_NAMES_SIGNER_KEY,
+}) {
   if (!rpcUrl) throw new Error('missing --rpc URL');
+  if (!/^https?:\/\/\S+$/.test(namesGateway)) throw new Error(`--names-gateway '${namesGateway}' is not an http(s) URL`);
+  const key = namesSignerKey.startsWith('0x') ? namesSignerKey : `0x${namesSignerKey}`;
+  if (!/^0x[0-9a-fA-F]{64}$/.test(key)) throw new Error('--names-signer-key must be 64 hex digits');
+  const namesSigner = privateKeyToAccount(key).address;
   if (!/^[a-z][a-z0-9+.-]*:\S*$/i.test(metadataBase)) throw new Error(`--metadata-base '${metadataBase}' is not a URL`);
   if (!isBuilt()) {
     log('build/ missing: compiling contracts');
@@ -186,6 +215,28 @@ export async function deploy({ rpcUrl, metadataBase = DEFAULT_METADATA_BASE }) {
   const usdt = await deployUsdt();
   const nfts = await deployNfts();
   const uniswapV2 = await deployUniswap();
+  const accountNames = await deployAccountNames();
+
+  // Account names, deployed last: the offchain resolver for the zone and the reverse
+  // namespaces, and the universal resolver clients call.
+  async function deployAccountNames() {
+    const registryArt = loadArtifact('NameRegistry');
+    const offchainArt = loadArtifact('OffchainResolver');
+    const universalArt = loadArtifact('UniversalResolver');
+    const offchainResolver = await deployContract(offchainArt, [[namesGateway], [namesSigner]], 'OffchainResolver');
+    const universalResolver = await deployContract(universalArt, [ens.registry], 'UniversalResolver');
+    const own = (parent, label) =>
+      send(ens.registry, registryArt.abi, 'setSubnodeOwner', [namehash(parent), labelhash(label), deployer], `own ${label}.${parent}`);
+    const [zoneLabel, tld] = NAMES_ZONE.split('.');
+    await own('', tld);
+    await own(tld, zoneLabel);
+    const reverseNamespace = (0x80000000 | chainId) >>> 0;
+    await own('reverse', reverseNamespace.toString(16));
+    for (const node of [NAMES_ZONE, 'addr.reverse', `${reverseNamespace.toString(16)}.reverse`]) {
+      await send(ens.registry, registryArt.abi, 'setResolver', [namehash(node), offchainResolver], `offchain resolver of ${node}`);
+    }
+    return { universalResolver, offchainResolver, zone: NAMES_ZONE, signer: namesSigner, gateway: namesGateway };
+  }
 
   // Uniswap V2 (GPL-3.0 test fixture, see the header): factory, WETH9, Router02, then the pools
   // through the router's addLiquidity(ETH), from account 0 with exact approvals.
@@ -339,6 +390,7 @@ export async function deploy({ rpcUrl, metadataBase = DEFAULT_METADATA_BASE }) {
     farcaster,
     nfts,
     uniswapV2,
+    names: accountNames,
   };
 }
 
@@ -351,11 +403,18 @@ async function main() {
     process.exit(2);
   }
   if (args.help || !args.rpc) {
-    console.error('usage: node devchain/deploy.mjs --rpc http://127.0.0.1:PORT [--out FILE.json] [--metadata-base URL]');
+    console.error(
+      'usage: node devchain/deploy.mjs --rpc http://127.0.0.1:PORT [--out FILE.json] [--metadata-base URL] [--names-gateway URL] [--names-signer-key HEX]',
+    );
     process.exit(args.help ? 0 : 2);
   }
   try {
-    const result = await deploy({ rpcUrl: args.rpc, metadataBase: args.metadataBase });
+    const result = await deploy({
+      rpcUrl: args.rpc,
+      metadataBase: args.metadataBase,
+      namesGateway: args.namesGateway,
+      namesSignerKey: args.namesSignerKey,
+    });
     const text = `${JSON.stringify(result, null, 2)}\n`;
     if (args.out) {
       const out = resolve(args.out);

@@ -24,10 +24,22 @@ import {
   zeroAddress,
   encodeFunctionData,
   decodeEventLog,
+  decodeErrorResult,
+  decodeFunctionData,
+  encodeAbiParameters,
+  encodePacked,
+  parseAbi,
 } from 'viem';
-import { mnemonicToAccount } from 'viem/accounts';
+import { mnemonicToAccount, privateKeyToAccount } from 'viem/accounts';
 import { compile, loadArtifact, CONTRACT_NAMES } from './build.mjs';
-import { metadataUris, loadUniswapArtifact, UNISWAP_POOLS } from './deploy.mjs';
+import {
+  metadataUris,
+  loadUniswapArtifact,
+  UNISWAP_POOLS,
+  NAMES_ZONE,
+  DEFAULT_NAMES_GATEWAY,
+  DEV_NAMES_SIGNER_KEY,
+} from './deploy.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const MAGIC = '0x1626ba7e';
@@ -596,4 +608,91 @@ test('Uniswap V2: factory, WETH9 and router from the npm artifacts; pools as see
     }),
   );
   assert.equal((await read(sym('SGL').address, token().abi, 'balanceOf', [buyer])) - before, out);
+});
+
+// The revert data of an eth_call that reverts (the call made straight on the node).
+async function revertData(to, data) {
+  const res = await fetch(rpcUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_call', params: [{ to, data }, 'latest'] }),
+  });
+  const body = await res.json();
+  assert.ok(body.error, `expected a revert, got ${JSON.stringify(body)}`);
+  return body.error.data;
+}
+
+// A dotted name in DNS wire format, hex.
+function dnsEncode(name) {
+  const bytes = [];
+  for (const label of name.split('.')) {
+    const encoded = new TextEncoder().encode(label);
+    bytes.push(encoded.length, ...encoded);
+  }
+  bytes.push(0);
+  return toHex(new Uint8Array(bytes));
+}
+
+test('account names: the zone and reverse namespaces resolve off chain; answers are taken only signed, unexpired, for this resolver', async () => {
+  const { universalResolver, offchainResolver, zone, signer, gateway } = deployed.names;
+  assert.equal(zone, NAMES_ZONE);
+  assert.equal(gateway, DEFAULT_NAMES_GATEWAY);
+  assert.equal(signer, privateKeyToAccount(DEV_NAMES_SIGNER_KEY).address);
+  assert.ok(!accounts.includes(signer), 'the dev signer is not an anvil account');
+  for (const a of [universalResolver, offchainResolver]) assert.equal(a, getAddress(a));
+  const registryAbi = loadArtifact('NameRegistry').abi;
+  for (const node of [zone, 'addr.reverse', '80007a69.reverse']) {
+    assert.equal(getAddress(await read(deployed.ens.registry, registryAbi, 'resolver', [namehash(node)])), offchainResolver, node);
+  }
+  const art = loadArtifact('OffchainResolver');
+  assert.equal(await read(offchainResolver, art.abi, 'supportsInterface', ['0x9061b923']), true);
+  assert.equal(await read(offchainResolver, art.abi, 'supportsInterface', ['0x01ffc9a7']), true);
+  assert.equal(await read(offchainResolver, art.abi, 'supportsInterface', ['0x3b3b57de']), false);
+
+  // resolve() sends the client to the gateway with the call itself.
+  const name = `bob.${zone}`;
+  const resolverAbi = parseAbi(['function addr(bytes32 node) view returns (address)']);
+  const inner = encodeFunctionData({ abi: resolverAbi, functionName: 'addr', args: [namehash(name)] });
+  const call = encodeFunctionData({ abi: art.abi, functionName: 'resolve', args: [dnsEncode(name), inner] });
+  const lookup = decodeErrorResult({ abi: art.abi, data: await revertData(offchainResolver, call) });
+  assert.equal(lookup.errorName, 'OffchainLookup');
+  const [sender, urls, callData, callback, extraData] = lookup.args;
+  assert.equal(getAddress(sender), offchainResolver);
+  assert.deepEqual(urls, [gateway]);
+  assert.equal(callData, call);
+  assert.equal(callback, encodeFunctionData({ abi: art.abi, functionName: 'resolveWithProof', args: ['0x', '0x'] }).slice(0, 10));
+  assert.equal(extraData, call);
+
+  // The gateway's answer, signed as the server signs it (sigil_core::ccip::digest).
+  const result = encodeAbiParameters([{ type: 'address' }], [accounts[1]]);
+  const answer = async (key, resolver, expires) => {
+    const digest = keccak256(
+      encodePacked(['bytes2', 'address', 'uint64', 'bytes32', 'bytes32'], ['0x1900', resolver, expires, keccak256(call), keccak256(result)]),
+    );
+    const signature = await privateKeyToAccount(key).sign({ hash: digest });
+    return encodeAbiParameters([{ type: 'bytes' }, { type: 'uint64' }, { type: 'bytes' }], [result, expires, signature]);
+  };
+  const now = (await pub.getBlock()).timestamp;
+  const proved = (a) => read(offchainResolver, art.abi, 'resolveWithProof', [a, call]);
+  assert.equal(await proved(await answer(DEV_NAMES_SIGNER_KEY, offchainResolver, now + 300n)), result);
+  await assert.rejects(proved(await answer(DEV_NAMES_SIGNER_KEY, offchainResolver, now - 1n)), /AnswerExpired/);
+  await assert.rejects(proved(await answer(keccak256(toHex('another key')), offchainResolver, now + 300n)), /NotSigner/);
+  await assert.rejects(proved(await answer(DEV_NAMES_SIGNER_KEY, accounts[5], now + 300n)), /NotSigner/);
+
+  // The universal resolver passes the lookup on as a batch-gateway query, as its own sender.
+  const ur = loadArtifact('UniversalResolver');
+  const gateways = ['x-batch-gateway:true'];
+  const urCall = encodeFunctionData({ abi: ur.abi, functionName: 'resolveWithGateways', args: [dnsEncode(name), inner, gateways] });
+  const passed = decodeErrorResult({ abi: ur.abi, data: await revertData(universalResolver, urCall) });
+  assert.equal(passed.errorName, 'OffchainLookup');
+  assert.equal(getAddress(passed.args[0]), universalResolver);
+  assert.deepEqual(passed.args[1], gateways);
+  const batchAbi = parseAbi(['function query((address sender, string[] urls, bytes data)[] queries) view returns (bool[], bytes[])']);
+  const { args: [queries] } = decodeFunctionData({ abi: batchAbi, data: passed.args[2] });
+  assert.deepEqual(queries.map((q) => [getAddress(q.sender), q.urls, q.data]), [[offchainResolver, [gateway], call]]);
+
+  // Names on chain resolve through it too, as viem asks (no gateway needed).
+  assert.equal(await pub.getEnsAddress({ name: 'alice.eth', universalResolverAddress: universalResolver }), accounts[1]);
+  assert.equal(await pub.getEnsName({ address: accounts[1], universalResolverAddress: universalResolver }), 'alice.eth');
+  assert.equal(await pub.getEnsName({ address: accounts[3], universalResolverAddress: universalResolver }), null, 'a reverse claim that does not point back');
 });

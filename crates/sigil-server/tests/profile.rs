@@ -368,3 +368,104 @@ async fn gateway_answers_are_signed_as_the_resolver_checks() {
     assert_eq!(s.get_json(&s.api("/v1/profile/suggestions/alice")).await.0, 200);
     s.stop().await;
 }
+
+/// The dev chain's names signer key (devchain/deploy.mjs DEV_NAMES_SIGNER_KEY: dev only).
+const DEV_NAMES_SIGNER_KEY: &str = "3cd2e9b3a2fcc4dd50078cb0011b92ee4b4075d95e83f586e3f2288cb3dd7858";
+
+/// deploy.mjs with the names gateway at `gateway`.
+fn deploy_with_gateway(rpc_url: &str, gateway: &str) -> Value {
+    let root = common::repo_root();
+    let out = tempfile::NamedTempFile::new().unwrap();
+    let status = std::process::Command::new("node")
+        .arg(root.join("devchain/deploy.mjs"))
+        .args(["--rpc", rpc_url, "--names-gateway", gateway, "--out"])
+        .arg(out.path())
+        .stdout(std::process::Stdio::null())
+        .status()
+        .expect("node runs");
+    assert!(status.success(), "deploy.mjs failed");
+    serde_json::from_str(&std::fs::read_to_string(out.path()).unwrap()).unwrap()
+}
+
+/// devchain/resolve.mjs: viem's getEnsAddress or getEnsName through the universal resolver,
+/// CCIP-read on.
+fn viem(rpc_url: &str, universal_resolver: &str, args: &[&str]) -> Value {
+    let out = std::process::Command::new("node")
+        .arg(common::repo_root().join("devchain/resolve.mjs"))
+        .args(["--rpc", rpc_url, "--universal-resolver", universal_resolver])
+        .args(args)
+        .output()
+        .expect("node runs");
+    assert!(out.status.success(), "resolve.mjs {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn any_ens_client_resolves_names_through_the_gateway() {
+    let anvil = Anvil::start();
+    let s = server(Backend::Sqlite, &anvil, |c| c.settings.names.signer_key = Some(DEV_NAMES_SIGNER_KEY.parse().unwrap())).await.unwrap();
+    let deployed = deploy_with_gateway(&anvil.url, &format!("{}/v1/profile/gateway/{{sender}}/{{data}}.json", s.base));
+    let names = &deployed["names"];
+    let signer: PrivateKeySigner = DEV_NAMES_SIGNER_KEY.parse().unwrap();
+    assert_eq!(names["signer"], signer.address().to_checksum(None));
+    assert_eq!(names["zone"], "sigil.id");
+    let universal = names["universalResolver"].as_str().unwrap().to_owned();
+
+    let alice = key(5);
+    let alice_addr = alice.address().to_checksum(None);
+    let name = format!("{}.sigil.id", unique("alice"));
+    assert_eq!(register(&s, &by(&alice, &name)).await.0, 200);
+    let coin = DEV_COIN.to_string();
+
+    // Forward, per chain: the dev chain's coin type gives the address; Ethereum's gives none.
+    assert_eq!(viem(&anvil.url, &universal, &["--name", &name, "--coin-type", &coin]), json!({"address": alice_addr}));
+    assert_eq!(viem(&anvil.url, &universal, &["--name", &name]), json!({"address": null}));
+    assert_eq!(viem(&anvil.url, &universal, &["--name", &format!("{}.sigil.id", unique("nobody")), "--coin-type", &coin]), json!({"address": null}));
+    // Reverse (ENSIP-19, verified forward by the universal resolver) for the dev chain only.
+    assert_eq!(viem(&anvil.url, &universal, &["--address", &alice_addr, "--coin-type", &coin]), json!({"name": name}));
+    assert_eq!(viem(&anvil.url, &universal, &["--address", &alice_addr]), json!({"name": null}));
+    assert_eq!(viem(&anvil.url, &universal, &["--address", &key(6).address().to_string(), "--coin-type", &coin]), json!({"name": null}));
+    // Names on chain (the dev registry's own resolver) still resolve through it.
+    let onchain = &deployed["ens"]["names"][0];
+    assert_eq!(viem(&anvil.url, &universal, &["--name", "alice.eth"]), json!({"address": onchain["address"]}));
+    assert_eq!(viem(&anvil.url, &universal, &["--address", onchain["address"].as_str().unwrap()]), json!({"name": "alice.eth"}));
+
+    // The resolver takes the server's answer only for itself, signed by its signer.
+    let resolver: Address = names["offchainResolver"].as_str().unwrap().parse().unwrap();
+    let request = resolve_call(&name, &ens::addr_for_coin_call(&namehash(&name), DEV_COIN));
+    let with_proof = |answer: &[u8]| {
+        let mut data = keccak256("resolveWithProof(bytes,bytes)")[..4].to_vec();
+        data.extend(abi_two_bytes(answer, &request));
+        format!("0x{}", hex::encode(data))
+    };
+    let (_, body) = gateway(&s, resolver, &request).await;
+    let answer = hex::decode(body["data"].as_str().unwrap().trim_start_matches("0x")).unwrap();
+    let result = common::rpc(&anvil.url, "eth_call", json!([{"to": resolver, "data": with_proof(&answer)}, "latest"])).await;
+    let expected = ccip::encode_result(&Record::AddrOf(U256::ZERO), Some(alice.address()), None);
+    assert!(result.as_str().unwrap().contains(&hex::encode(&expected)), "{result}");
+    let (_, body) = gateway(&s, "0x00000000000000000000000000000000000005e1".parse().unwrap(), &request).await;
+    let for_another = hex::decode(body["data"].as_str().unwrap().trim_start_matches("0x")).unwrap();
+    let call = json!({"jsonrpc": "2.0", "id": 1, "method": "eth_call", "params": [{"to": resolver, "data": with_proof(&for_another)}, "latest"]});
+    let reply: Value = reqwest::Client::new().post(&anvil.url).json(&call).send().await.unwrap().json().await.unwrap();
+    assert!(reply["error"]["message"].as_str().unwrap_or("").contains("revert"), "{reply}");
+    s.stop().await;
+}
+
+/// `abi.encode(bytes a, bytes b)`.
+fn abi_two_bytes(a: &[u8], b: &[u8]) -> Vec<u8> {
+    let padded = |x: &[u8]| x.len().div_ceil(32) * 32;
+    let word = |n: usize| {
+        let mut w = [0u8; 32];
+        w[24..].copy_from_slice(&(n as u64).to_be_bytes());
+        w
+    };
+    let mut out = Vec::new();
+    out.extend(word(64));
+    out.extend(word(64 + 32 + padded(a)));
+    for x in [a, b] {
+        out.extend(word(x.len()));
+        out.extend(x);
+        out.extend(vec![0u8; padded(x) - x.len()]);
+    }
+    out
+}
