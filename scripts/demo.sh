@@ -43,7 +43,9 @@ ANVIL="$(bash scripts/anvil.sh)"
 pids+=($!)
 wait_rpc "http://127.0.0.1:$CHAIN_PORT/"
 [ -d devchain/node_modules ] || (cd devchain && npm ci --no-audit --no-fund)
-node devchain/deploy.mjs --rpc "http://127.0.0.1:$CHAIN_PORT" --out var/devchain.json >/dev/null
+# Account names (sigil.id) resolve through the server's CCIP-read gateway.
+node devchain/deploy.mjs --rpc "http://127.0.0.1:$CHAIN_PORT" --out var/devchain.json \
+  --names-gateway "http://127.0.0.1:$API_PORT/v1/profile/gateway/{sender}/{data}.json" >/dev/null
 
 # The other chain families: Solana (litesvm) and Bitcoin regtest (bcoin), each printing one JSON
 # line (its URL and CAIP-2 id) once it listens. npm install for devsolana: see scripts/test.sh.
@@ -125,12 +127,14 @@ FARCASTER_REGISTRY="$(node -e 'console.log(require("./var/devchain.json").farcas
 
 # Buying with a card: the sandbox provider (a page of the server's own, in a real provider's
 # place) pays what is bought from anvil's account 9, a well-known development key.
+# The names gateway signs with devchain/deploy.mjs's DEV_NAMES_SIGNER_KEY (public, dev only).
 SIGIL_ONRAMP_SANDBOX_KEY=2a871d0798f97d79848a013d4936a73bf4cc922c825d33c1cf7073dff6d409c6 \
+SIGIL_NAMES_SIGNER_KEY=3cd2e9b3a2fcc4dd50078cb0011b92ee4b4075d95e83f586e3f2288cb3dd7858 \
 $SIGIL serve --listen "127.0.0.1:$API_PORT" --chains var/chains.toml --dev-deployment var/devchain.json \
   --frame-listen "127.0.0.1:$FRAME_PORT" --kek-file var/kek \
   --smtp-host 127.0.0.1 --smtp-port "$SMTP_PORT" --smtp-tls none \
   --socials var/socials.toml --farcaster-chain eip155:31337 --farcaster-id-registry "$FARCASTER_REGISTRY" \
-  --nfts-ipfs-gateway "http://127.0.0.1:$DEMO_PORT/ipfs/" --nfts-allow-private-hosts &
+  --nfts-ipfs-gateway "http://127.0.0.1:$DEMO_PORT/ipfs/" --nfts-allow-private-hosts --names-zones sigil.id &
 pids+=($!)
 wait_http "http://127.0.0.1:$API_PORT/health"
 

@@ -32,6 +32,9 @@ import { solanaKey } from './solana-wallet.js'
 
 /** Anvil's account 9 (its default mnemonic): the onramp sandbox's float; no test wallet uses it. */
 const ANVIL_ACCOUNT_9_KEY = '2a871d0798f97d79848a013d4936a73bf4cc922c825d33c1cf7073dff6d409c6'
+// The names gateway's signer: devchain/deploy.mjs's DEV_NAMES_SIGNER_KEY (public, dev only), whose
+// address the deployment's offchain resolver trusts.
+const DEV_NAMES_SIGNER_KEY = '3cd2e9b3a2fcc4dd50078cb0011b92ee4b4075d95e83f586e3f2288cb3dd7858'
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -194,7 +197,12 @@ native = { name = "Bitcoin", symbol = "BTC", decimals = 8 }
 
     // The dev-chain contracts, deployed before the server starts: it reads their addresses once.
     const deployment = join(tmp, 'devchain.json')
-    const deploy = spawnSync('node', ['devchain/deploy.mjs', '--rpc', rpcUrl, '--out', deployment], { cwd: REPO_ROOT, encoding: 'utf8' })
+    // Account names resolve through this server's CCIP-read gateway.
+    const namesGateway = `${apiUrl}/v1/profile/gateway/{sender}/{data}.json`
+    const deploy = spawnSync('node', ['devchain/deploy.mjs', '--rpc', rpcUrl, '--out', deployment, '--names-gateway', namesGateway], {
+      cwd: REPO_ROOT,
+      encoding: 'utf8',
+    })
     if (deploy.status !== 0) throw new Error(`node devchain/deploy.mjs failed (${deploy.status}):\n${deploy.stderr.slice(-4000)}`)
     const devchain = JSON.parse(readFileSync(deployment, 'utf8')) as DevchainDeployment
 
@@ -279,9 +287,16 @@ fields = { id = "/sub", username = "/preferred_username", email = "/email", emai
         `${demoUrl}/ipfs/`,
         '--nfts-allow-private-hosts',
         'true',
+        '--names-zones',
+        'sigil.id',
       ],
       // The onramp's sandbox provider pays from anvil's account 9 (a well-known development key).
-      { ...sigilEnv, SIGIL_KEK: randomBytes(32).toString('hex'), SIGIL_ONRAMP_SANDBOX_KEY: ANVIL_ACCOUNT_9_KEY },
+      {
+        ...sigilEnv,
+        SIGIL_KEK: randomBytes(32).toString('hex'),
+        SIGIL_ONRAMP_SANDBOX_KEY: ANVIL_ACCOUNT_9_KEY,
+        SIGIL_NAMES_SIGNER_KEY: DEV_NAMES_SIGNER_KEY,
+      },
     )
     await waitFor('sigil serve', httpOk(`${apiUrl}/health`), sigil.child, sigil.log)
 
