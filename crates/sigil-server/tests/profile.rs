@@ -73,6 +73,10 @@ fn assert_refused(got: (u16, Value), status: u16, message: &str, field: &str) ->
     body["reasons"][0]["description"].as_str().unwrap().to_owned()
 }
 
+async fn identity(s: &TestServer, path: String) -> (u16, Value) {
+    s.get_json(&s.api(&path)).await
+}
+
 fn unique(label: &str) -> String {
     format!("{label}-{}", &uuid::Uuid::new_v4().simple().to_string()[..8])
 }
@@ -192,6 +196,16 @@ async fn registers_reads_and_refuses(b: Backend) {
     assert_eq!(body["suggestions"][0], json!({"name": missing, "registered": false}));
     assert_refused(s.get_json(&s.api("/v1/profile/suggestions/ab")).await, 400, "Error fetching name suggestions", "name");
     assert_refused(s.get_json(&s.api("/v1/profile/suggestions/alice?zone=other.xyz")).await, 400, "Error fetching name suggestions", "zone");
+    // The identity lookup (the Account view) shows the name: per chain when the chain is
+    // given; a send's receiver field resolves it for its own chain's coin type only.
+    assert_eq!(identity(&s, format!("/v1/identity/{alice_addr}")).await, (200, json!({"name": name, "avatar": null})));
+    assert_eq!(identity(&s, format!("/v1/identity/{alice_addr}?chainId=eip155:31337")).await, (200, json!({"name": name, "avatar": null})));
+    assert_eq!(identity(&s, format!("/v1/identity/{alice_addr}?chainId=eip155:10")).await, (200, json!({"name": null, "avatar": null})));
+    assert_eq!(identity(&s, format!("/v1/identity/{alice_addr}?chainId=solana:abc")).await.0, 400);
+    assert_eq!(identity(&s, format!("/v1/identity/resolve/{name}?chainId=eip155:31337")).await, (200, json!({"name": name, "address": alice_addr})));
+    assert_eq!(identity(&s, format!("/v1/identity/resolve/{name}?chainId=eip155:1")).await, (200, json!({"name": name, "address": null})));
+    assert_eq!(identity(&s, format!("/v1/identity/resolve/{missing}?chainId=eip155:31337")).await, (200, json!({"name": missing, "address": null})));
+
     // Outside the project gate: refused.
     let res = s.http.get(s.url(&format!("/v1/profile/account/{name}"))).send().await.unwrap();
     assert_eq!(res.status(), 400);
@@ -346,6 +360,13 @@ async fn gateway_answers_are_signed_as_the_resolver_checks() {
     let body: Value = res.json().await.unwrap();
     let answer = hex::decode(body["data"].as_str().unwrap().trim_start_matches("0x")).unwrap();
     assert_eq!(verify_as_the_resolver(resolver, &request, &answer).0, signer.address());
+    // Readable from any page (ENS clients run in browsers), the POST's preflight answered.
+    let res = s.http.get(s.url(&format!("/v1/profile/gateway/{resolver}/0x{}.json", hex::encode(&request)))).send().await.unwrap();
+    assert_eq!(res.headers()["access-control-allow-origin"], "*");
+    let res = s.http.request(reqwest::Method::OPTIONS, s.url("/v1/profile/gateway")).header("origin", "https://wallet.example").send().await.unwrap();
+    assert_eq!(res.status(), 204);
+    assert_eq!(res.headers()["access-control-allow-origin"], "*");
+    assert_eq!(res.headers()["access-control-allow-headers"], "content-type");
     // Another resolver's answer does not verify for this one.
     assert_ne!(verify_as_the_resolver("0x00000000000000000000000000000000000005e2".parse().unwrap(), &request, &answer).0, signer.address());
 

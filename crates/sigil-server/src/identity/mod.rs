@@ -2,13 +2,19 @@
 //! through the JSON-RPC proxy on the chain that has a name registry (`Chains::ens_chain`).
 //! A reverse record counts only if the name resolves forward to the same address (ENSIP-3).
 //! Answers are cached 5 minutes; without a registry every answer is `{name: null, avatar: null}`.
+//! An account name registered with this server (the profile area, `*.<zone>`) comes first, read
+//! from the database on every call (so a new name shows at once): the one registered for the
+//! coin type of `chainId` when it is given (ENSIP-19: a name is per chain), else the address's
+//! first on any chain; its avatar is its `avatar` attribute.
 //!
 //! GET /v1/identity/resolve/{name}?chainId=eip155:N: the other way, the address a name gives
 //! one chain (a send's receiver), for that chain's coin type only. On the registry's own chain
 //! that is `addr(node)`: coin type 60 (ENSIP-1), which is the truth on Ethereum and, on a dev
 //! chain whose registry lives there, the dev chain's convention. On any other EVM chain it is
 //! `addr(node, 0x80000000 | chainId)` (ENSIP-11), else ENSIP-19's default EVM address
-//! (`0x80000000`); never Ethereum's address for another chain.
+//! (`0x80000000`); never Ethereum's address for another chain. A name under one of the
+//! account-name zones is answered from the database the same way: the address it was registered
+//! for, only for that chain's coin type.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -51,6 +57,10 @@ pub type IdentityCache = crate::cache::TtlCache<String, Identity>;
 pub struct IdentityQuery {
     /// The connected account asking (EVM address); checked when given.
     pub sender: Option<String>,
+    /// The EVM chain (`eip155:<id>`) whose account name is asked for; any chain's when absent.
+    #[serde(rename = "chainId")]
+    #[param(rename = "chainId")]
+    pub chain_id: Option<String>,
 }
 
 /// Why a lookup could not be answered (never cached).
@@ -81,7 +91,16 @@ pub async fn identity(
             return Err(ApiError::invalid_param("sender", "expected an EVM address: 40 hex characters, optional 0x"));
         }
     }
+    let coin_type = match text(&query.chain_id) {
+        None => None,
+        Some(chain) => {
+            Some(chain_coin_type(chain).ok_or_else(|| ApiError::invalid_param("chainId", "expected an EVM chain: eip155:<id> with an id below 2^31"))?)
+        }
+    };
     let address = evm::normalize(&address);
+    if let Some(found) = registered(&state, &address, coin_type).await? {
+        return Ok(Json(found));
+    }
     if let Some(hit) = state.identity_cache.get(&address) {
         return Ok(Json(hit));
     }
@@ -96,6 +115,25 @@ pub async fn identity(
     };
     state.identity_cache.put(address, found.clone());
     Ok(Json(found))
+}
+
+/// The ENSIP-11 coin type of `eip155:<id>`.
+fn chain_coin_type(chain: &str) -> Option<u32> {
+    let id = chain.strip_prefix("eip155:")?.parse::<u64>().ok()?;
+    ens::evm_coin_type(id).and_then(|c| u32::try_from(c).ok())
+}
+
+/// The account name registered with this server for `address`: for `coin_type` when given,
+/// else its first on any chain.
+async fn registered(state: &AppState, address: &str, coin_type: Option<u32>) -> ApiResult<Option<Identity>> {
+    let zones = &state.profile.zones;
+    let rows = crate::profile::store::by_address(&state.db, address).await?;
+    let Some(row) = rows.into_iter().find(|r| zones.contains(&r.zone) && coin_type.is_none_or(|c| c == r.coin_type)) else {
+        return Ok(None);
+    };
+    let attributes: serde_json::Value = serde_json::from_str(&row.attributes).unwrap_or_default();
+    let avatar = attributes.get("avatar").and_then(|a| a.as_str()).and_then(ens::displayable_avatar);
+    Ok(Some(Identity { name: Some(row.name), avatar }))
 }
 
 /// Reverse record, forward check, then the avatar text record.
@@ -178,6 +216,12 @@ pub async fn resolve(
     let Some(coin_type) = chain_number.and_then(ens::evm_coin_type) else {
         return Err(ApiError::invalid_param("chainId", "expected an EVM chain: eip155:<id> with an id below 2^31"));
     };
+    // An account name of this server's zones: from the database, for its coin type only.
+    if state.profile.zone_of(&normal).is_some() {
+        let row = crate::profile::store::by_name(&state.db, &normal).await?;
+        let address = row.filter(|r| u64::from(r.coin_type) == coin_type).map(|r| sigil_core::evm::checksummed(&r.address));
+        return Ok(Json(Resolved { name: normal, address }));
+    }
     let chains = state.rpc.chains();
     let registry = chains.ens_chain.as_deref().and_then(|id| chains.get(id)).and_then(|c| Some((c.id.clone(), c.ens_registry.clone()?)));
     let Some((chain, registry)) = registry else {

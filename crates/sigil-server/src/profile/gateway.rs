@@ -61,6 +61,24 @@ pub async fn lookup_post(State(state): State<AppState>, crate::extract::Json(req
     answer(&state, &req.sender, &req.data).await.map(Json)
 }
 
+/// A browser's preflight of the POST form: JSON bodies from any origin.
+pub async fn preflight() -> impl axum::response::IntoResponse {
+    (
+        StatusCode::NO_CONTENT,
+        [
+            (axum::http::header::ACCESS_CONTROL_ALLOW_METHODS, "GET, POST"),
+            (axum::http::header::ACCESS_CONTROL_ALLOW_HEADERS, "content-type"),
+            (axum::http::header::ACCESS_CONTROL_MAX_AGE, "86400"),
+        ],
+    )
+}
+
+/// Every gateway answer, errors included, is readable from any origin: ENS clients run in pages.
+pub async fn any_origin(mut res: axum::response::Response) -> axum::response::Response {
+    res.headers_mut().insert(axum::http::header::ACCESS_CONTROL_ALLOW_ORIGIN, axum::http::HeaderValue::from_static("*"));
+    res
+}
+
 /// The signed answer to `data` asked of `sender`.
 pub async fn answer(state: &AppState, sender: &str, data: &str) -> ApiResult<GatewayAnswer> {
     let Some(signer) = state.profile.signer.as_ref() else {

@@ -38,9 +38,14 @@ pub fn router() -> utoipa_axum::router::OpenApiRouter<crate::AppState> {
         .routes(utoipa_axum::routes!(routes::suggestions))
 }
 
-/// The CCIP-read gateway, outside the project gate: ENS clients call it, with no projectId.
+/// The CCIP-read gateway, outside the project gate: ENS clients call it, with no projectId,
+/// from any page (every answer readable from any origin; a POST's preflight answered).
 pub fn gateway_router() -> utoipa_axum::router::OpenApiRouter<crate::AppState> {
-    utoipa_axum::router::OpenApiRouter::new().routes(utoipa_axum::routes!(gateway::lookup_get)).routes(utoipa_axum::routes!(gateway::lookup_post))
+    utoipa_axum::router::OpenApiRouter::new()
+        .routes(utoipa_axum::routes!(gateway::lookup_get))
+        .routes(utoipa_axum::routes!(gateway::lookup_post))
+        .route("/v1/profile/gateway", axum::routing::options(gateway::preflight))
+        .layer(axum::middleware::map_response(gateway::any_origin))
 }
 
 /// Shortest label (spec section 5).
