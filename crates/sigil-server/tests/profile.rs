@@ -249,6 +249,16 @@ async fn names_per_address_is_the_operators(b: Backend) {
     assert!(why.contains("2 names in sigil.id"), "{why}");
     // Another zone is counted apart.
     assert_eq!(register(&s, &by(&carol, &format!("{}.other.xyz", unique("carol")))).await.0, 200);
+    // Names asked for by one address at the same moment: no more than it may hold.
+    let dave = key(7);
+    let bodies: Vec<Value> = (0..6).map(|n| by(&dave, &format!("{}.sigil.id", unique(&format!("dave{n}"))))).collect();
+    let answers = futures::future::join_all(bodies.iter().map(|body| register(&s, body))).await;
+    assert_eq!(answers.iter().filter(|(status, _)| *status == 200).count(), 2, "{answers:?}");
+    for (status, body) in &answers {
+        assert!(*status == 200 || (*status == 409 && body["reasons"][0]["field"] == "address"), "{status} {body}");
+    }
+    let (_, names) = s.get_json(&s.api(&format!("/v1/profile/reverse/{}", dave.address()))).await;
+    assert_eq!(names.as_array().unwrap().len(), 2);
     s.stop().await;
 }
 
@@ -351,6 +361,16 @@ async fn gateway_answers_are_signed_as_the_resolver_checks() {
         let result = ask(resolve_call(&other, &ens::addr_call(&namehash(&other)))).await;
         assert_eq!(result, addr_of(None));
     }
+    // Answers are kept a while (signing is their cost), but a registration is never hidden by
+    // one: an empty answer asked just before the name is registered is not served after it.
+    let later = format!("{}.sigil.id", unique("later"));
+    let bob = key(5);
+    let ask_later = || ask(resolve_call(&later, &ens::addr_for_coin_call(&namehash(&later), DEV_COIN)));
+    assert_eq!(ask_later().await, bytes_of(None));
+    assert_eq!(ask_later().await, bytes_of(None));
+    let body = signed(&bob, &bob.address().to_string(), DEV_COIN, &message(&later, now()));
+    assert_eq!(register(&s, &body).await.0, 200);
+    assert_eq!(ask_later().await, bytes_of(Some(bob.address())));
 
     // The POST form answers the same.
     let request = resolve_call(&name, &ens::text_call(&node, "bio"));

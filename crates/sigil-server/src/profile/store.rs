@@ -1,7 +1,8 @@
 //! Account names' storage: every SQL statement of the area, beside its typed row. A
-//! registration is one statement (the name's primary key and the per-address count in one
-//! `INSERT ... SELECT ... ON CONFLICT DO NOTHING`), so of two requests for one name exactly one
-//! stores it, on SQLite and PostgreSQL alike.
+//! registration is one statement (`INSERT ... SELECT ... ON CONFLICT DO NOTHING` over the
+//! name's primary key and the address's next slot, unique per address and zone), so of two
+//! requests for one name exactly one stores it, and an address never holds more names in a zone
+//! than allowed, on SQLite and PostgreSQL alike.
 
 use sqlx::any::AnyRow;
 use sqlx::Row;
@@ -51,28 +52,43 @@ fn row(r: &AnyRow) -> Result<NameRow, sqlx::Error> {
 }
 
 /// Stores `name` unless it is taken or its address has `per_address` names in its zone: one
-/// statement, then (only when nothing was stored) a read saying which of the two it was.
+/// statement (the name's key and the address's next slot both unique), then, only when nothing
+/// was stored, reads saying which it was. A slot lost to a registration of the same address at
+/// the same moment is tried again with the next one.
 pub async fn register(db: &Db, name: &NameRow, per_address: u32) -> Result<Registered, sqlx::Error> {
-    let stored = sqlx::query(
-        "INSERT INTO profile_names (name, zone, coin_type, address, attributes, registered_at, updated_at) \
-         SELECT $1, $2, $3, $4, $5, $6, $6 \
-         WHERE (SELECT COUNT(*) FROM profile_names WHERE address = $4 AND zone = $2) < $7 \
-         ON CONFLICT (name) DO NOTHING",
-    )
-    .bind(&name.name)
-    .bind(&name.zone)
-    .bind(i64::from(name.coin_type))
-    .bind(&name.address)
-    .bind(&name.attributes)
-    .bind(name.registered_at)
-    .bind(i64::from(per_address))
-    .execute(db)
-    .await?
-    .rows_affected();
-    if stored == 1 {
-        return Ok(Registered::Stored);
+    for _ in 0..3 {
+        let stored = sqlx::query(
+            "INSERT INTO profile_names (name, zone, coin_type, address, attributes, registered_at, updated_at, slot) \
+             SELECT $1, $2, $3, $4, $5, $6, $6, (SELECT COUNT(*) FROM profile_names WHERE address = $4 AND zone = $2) \
+             WHERE (SELECT COUNT(*) FROM profile_names WHERE address = $4 AND zone = $2) < $7 \
+             ON CONFLICT DO NOTHING",
+        )
+        .bind(&name.name)
+        .bind(&name.zone)
+        .bind(i64::from(name.coin_type))
+        .bind(&name.address)
+        .bind(&name.attributes)
+        .bind(name.registered_at)
+        .bind(i64::from(per_address))
+        .execute(db)
+        .await?
+        .rows_affected();
+        if stored == 1 {
+            return Ok(Registered::Stored);
+        }
+        if by_name(db, &name.name).await?.is_some() {
+            return Ok(Registered::Taken);
+        }
+        if names_in_zone(db, &name.address, &name.zone).await? >= i64::from(per_address) {
+            return Ok(Registered::LimitReached);
+        }
     }
-    Ok(if by_name(db, &name.name).await?.is_some() { Registered::Taken } else { Registered::LimitReached })
+    Ok(Registered::LimitReached)
+}
+
+/// How many names `address` holds in `zone`.
+async fn names_in_zone(db: &Db, address: &str, zone: &str) -> Result<i64, sqlx::Error> {
+    sqlx::query("SELECT COUNT(*) AS n FROM profile_names WHERE address = $1 AND zone = $2").bind(address).bind(zone).fetch_one(db).await?.try_get("n")
 }
 
 /// The name's row, if registered.
