@@ -3,7 +3,7 @@
 #   make test   set up and pass every test (Rust on SQLite and PostgreSQL, web unit tests)
 #   make bench  print every benchmark's figures
 
-.PHONY: demo test bench bench-api bench-rpc bench-ui bench-relay bench-convert size icons build web-deps clean
+.PHONY: demo test bench bench-api bench-rpc bench-ui bench-relay bench-convert bench-names size icons build web-deps clean
 
 demo:
 	bash scripts/demo.sh
@@ -11,7 +11,7 @@ demo:
 test:
 	bash scripts/test.sh
 
-bench: bench-api bench-rpc bench-ui bench-relay bench-convert
+bench: bench-api bench-rpc bench-ui bench-relay bench-convert bench-names
 
 bench-api:
 	bash scripts/bench-api.sh
@@ -27,6 +27,9 @@ bench-relay:
 
 bench-convert:
 	bash scripts/bench-convert.sh
+
+bench-names:
+	bash scripts/bench-names.sh
 
 size:
 	[ -d web/node_modules ] || (cd web && npm ci --no-audit --no-fund)

@@ -26,6 +26,11 @@ impl<K: Eq + Hash + Send + Sync + 'static, V: Clone + Send + Sync + 'static> Ttl
     pub fn put(&self, key: K, value: V) {
         self.entries.insert(key, value);
     }
+
+    /// Drops every entry (what they were computed from changed).
+    pub fn clear(&self) {
+        self.entries.invalidate_all();
+    }
 }
 
 #[cfg(test)]

@@ -91,14 +91,19 @@ pub async fn answer(state: &AppState, sender: &str, data: &str) -> ApiResult<Gat
     let resolver =
         sigil_core::evm::parse_address(sender).ok_or_else(|| ApiError::invalid_param("sender", "expected the resolver's address: 0x and 40 hex digits"))?;
     let digits = data.strip_prefix("0x").ok_or_else(|| ApiError::invalid_param("data", "expected 0x-hex call data"))?;
+    let key = format!("{resolver:#x}/{}", digits.to_ascii_lowercase());
+    if let Some(data) = state.profile.answers.get(key.as_str()) {
+        return Ok(GatewayAnswer { data });
+    }
     let request_bytes = hex::decode(digits).map_err(|_| ApiError::invalid_param("data", "expected 0x-hex call data"))?;
     let request = ccip::decode_request(&request_bytes).map_err(|e| ApiError::invalid_param("data", e))?;
     let result = result(state, &request).await?;
     let expires = (crate::db::now_ms() / 1000) as u64 + ANSWER_TTL;
     let digest = ccip::digest(resolver, expires, &request_bytes, &result);
     let signature = signer.sign_hash_sync(&digest).map_err(ApiError::internal)?;
-    let answer = ccip::encode_answer(&result, expires, &signature.as_bytes());
-    Ok(GatewayAnswer { data: format!("0x{}", hex::encode(answer)) })
+    let answer = format!("0x{}", hex::encode(ccip::encode_answer(&result, expires, &signature.as_bytes())));
+    state.profile.answers.put(key, answer.clone());
+    Ok(GatewayAnswer { data: answer })
 }
 
 /// The inner call's ABI answer from the store.

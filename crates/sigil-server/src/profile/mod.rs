@@ -67,14 +67,24 @@ pub struct Profile {
     pub per_address: u32,
     /// The key gateway answers are signed with; the gateway answers 503 without it.
     pub signer: Option<PrivateKeySigner>,
+    /// Signed gateway answers by (resolver, request), kept ANSWERS_KEPT: signing is most of an
+    /// answer's cost, and a popular name is asked again and again. A registration here clears
+    /// them; one on another server sharing the database shows here within ANSWERS_KEPT.
+    pub answers: crate::cache::TtlCache<String, String>,
 }
+
+/// How long a signed gateway answer is served again (it stays valid gateway::ANSWER_TTL from signing).
+pub const ANSWERS_KEPT: Duration = Duration::from_secs(60);
+/// Signed gateway answers kept at most.
+pub const ANSWERS_MAX: usize = 10_000;
 
 impl Profile {
     pub fn new(settings: &NamesSettings) -> Profile {
         // Both were checked when the settings were read.
         let zones = parse_zones(&settings.zones).unwrap_or_default();
         let signer = settings.signer_key.as_ref().and_then(|k| parse_signer_key(k.expose()).ok());
-        Profile { zones, timestamp_window: settings.timestamp_window, per_address: settings.per_address, signer }
+        let answers = crate::cache::TtlCache::new(ANSWERS_KEPT, ANSWERS_MAX);
+        Profile { zones, timestamp_window: settings.timestamp_window, per_address: settings.per_address, signer, answers }
     }
 
     /// `raw` as a registrable name: normalised, a label of the rules, one of the zones.
@@ -190,7 +200,8 @@ mod tests {
     use super::*;
 
     fn profile(zones: &str) -> Profile {
-        Profile { zones: parse_zones(zones).unwrap(), timestamp_window: Duration::from_secs(120), per_address: 1, signer: None }
+        let answers = crate::cache::TtlCache::new(ANSWERS_KEPT, ANSWERS_MAX);
+        Profile { zones: parse_zones(zones).unwrap(), timestamp_window: Duration::from_secs(120), per_address: 1, signer: None, answers }
     }
 
     #[test]

@@ -145,7 +145,11 @@ pub async fn register(
         updated_at: now,
     };
     match store::register(&state.db, &row, profile.per_address).await? {
-        Registered::Stored => Ok(Json(RegisterResponse { success: true, name: name.full })),
+        Registered::Stored => {
+            // The gateway's kept answers may say this name (or this address's reverse) is empty.
+            profile.answers.clear();
+            Ok(Json(RegisterResponse { success: true, name: name.full }))
+        }
         Registered::Taken => {
             Err(refused(StatusCode::CONFLICT, ErrorCode::NameTaken, error_registering(&name.full), "name", format!("{} is already registered", name.full)))
         }
