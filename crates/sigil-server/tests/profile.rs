@@ -510,3 +510,32 @@ fn abi_two_bytes(a: &[u8], b: &[u8]) -> Vec<u8> {
     }
     out
 }
+
+#[test]
+fn names_settings_are_checked_at_start() {
+    use sigil_server::config::{Config, Seconds, ServeArgs};
+    let err = |f: fn(&mut ServeArgs)| {
+        let mut args = ServeArgs::default();
+        f(&mut args);
+        Config::from_args(&args).unwrap_err().to_string()
+    };
+    assert!(err(|a| a.settings.names_zones = Some("nodot".into())).starts_with("invalid names-zones (SIGIL_NAMES_ZONES): 'nodot'"));
+    assert!(err(|a| a.settings.names_zones = Some(" , ".into())).contains("at least one zone"));
+    assert_eq!(
+        err(|a| a.settings.names_timestamp_window = Some(Seconds(5))),
+        "invalid names-timestamp-window (SIGIL_NAMES_TIMESTAMP_WINDOW): 5 is outside 10..=3600"
+    );
+    assert_eq!(err(|a| a.settings.names_per_address = Some(0)), "invalid names-per-address (SIGIL_NAMES_PER_ADDRESS): must be at least 1");
+    // A bad key is refused without being repeated.
+    let message = err(|a| a.settings.names_signer_key = Some("0xdeadbeef".parse().unwrap()));
+    assert_eq!(message, "invalid names-signer-key (SIGIL_NAMES_SIGNER_KEY): expected 64 hex digits");
+    // A good one is never shown.
+    let mut args = ServeArgs::default();
+    args.settings.names_signer_key = Some(DEV_NAMES_SIGNER_KEY.parse().unwrap());
+    args.settings.names_zones = Some("Sigil.ID, example.xyz".into());
+    let config = Config::from_args(&args).unwrap();
+    assert!(!format!("{config:?}").contains(DEV_NAMES_SIGNER_KEY));
+    let profile = sigil_server::profile::Profile::new(&config.settings.names);
+    assert_eq!(profile.zones, ["sigil.id", "example.xyz"]);
+    assert_eq!(profile.signer.unwrap().address().to_checksum(None), "0x9ec3A80B369d41f3C3affE5c94E7F829577E8F44");
+}
