@@ -2,12 +2,14 @@
  * Account names from the modal, end to end (issue 25): an embedded wallet (email login) chooses
  * `alice-<random>` in RegisterAccountName, signs in the frame, and the Account view shows the
  * name; the server's profile API answers it for the dev chain's coin type and the address's
- * reverse lookup. A name taken, a bad name, a stale timestamp and a wrong signature give the
+ * reverse lookup, and viem resolves it both ways with CCIP-read through the dev chain's resolvers
+ * and the server's gateway. A name taken, a bad name, a stale timestamp and a wrong signature give the
  * spec's errors. Views in both themes, with axe.
  */
 import { join } from 'node:path'
-import { getAddress } from 'viem'
+import { createPublicClient, getAddress, http } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
+import { normalize } from 'viem/ens'
 import { describe, expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
 import { screenshot, seriousA11yViolations } from '../src/browser.js'
@@ -81,6 +83,16 @@ describe('account names (issue 25)', { timeout: 240_000 }, () => {
     expect(record.addresses['60']).toBeUndefined()
     const reverse = (await (await fetch(api(`/v1/profile/reverse/${address}?apiVersion=2`))).json()) as { name: string }[]
     expect(reverse.map((r) => r.name)).toEqual([`${chosen}.sigil.id`])
+
+    // Any ENS client resolves it: viem with CCIP-read, through the dev chain's Universal Resolver,
+    // the zone's offchain resolver and this server's gateway; for the dev chain's coin type only.
+    const universalResolverAddress = (t.env.devchain as { names?: { universalResolver?: `0x${string}` } }).names?.universalResolver
+    if (!universalResolverAddress) throw new Error('the dev deployment has no names Universal Resolver')
+    const client = createPublicClient({ transport: http(t.env.rpcUrl, { retryCount: 0 }) })
+    const name = normalize(`${chosen}.sigil.id`)
+    expect(getAddress((await client.getEnsAddress({ name, coinType: BigInt(COIN_TYPE), universalResolverAddress })) ?? '')).toBe(address)
+    expect(await client.getEnsAddress({ name, coinType: 60n, universalResolverAddress })).toBeNull()
+    expect(await client.getEnsName({ address, coinType: BigInt(COIN_TYPE), universalResolverAddress })).toBe(name)
   })
 
   it('a taken name, a stale timestamp and a wrong signature get the spec’s errors (dark theme)', async () => {
