@@ -15,6 +15,7 @@ import type { Page } from 'playwright-core'
 import { screenshot, seriousA11yViolations } from '../src/browser.js'
 import { emb, freshEmail, logIn } from '../src/embedded.js'
 import { useDemo } from '../src/fixtures.js'
+import { fillSend, send } from '../src/send.js'
 import { connectTestWallet, ui } from '../src/ui.js'
 
 const t = useDemo()
@@ -126,5 +127,11 @@ describe('account names (issue 25)', { timeout: 240_000 }, () => {
     await ui.dialog(page).getByTestId('register-name-suggestions').waitFor()
     expect(await seriousA11yViolations(page)).toEqual([])
     await screenshot(page, shots(), 'names-taken-dark')
+
+    // The send form takes the name as the receiver: its owner's address for this chain.
+    await ui.dialog(page).getByRole('button', { name: /back/i }).click()
+    await ui.dialog(page).getByTestId('account-send').click()
+    await fillSend(page, { amount: '0.001', to: `${taken}.sigil.id` })
+    await expect.poll(() => send.resolved(page).innerText(), { timeout: 15_000 }).toBe(`Sends to ${privateKeyToAccount(owner).address}`)
   })
 })
