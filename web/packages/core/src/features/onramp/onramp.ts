@@ -142,9 +142,9 @@ export function quoteOnramp(client: SigilClient, provider: string, form: OnrampF
 export type OnrampProgress = ViewParams['OnRampProgress']
 
 /** A window for the provider's page, opened while the click that asks for it is being handled (later, browsers block it): a popup on a desktop, a tab on a phone. */
-export function openProviderWindow(mobile: boolean): Window | null {
+export function openProviderWindow(client: SigilClient): Window | null {
   if (typeof window === 'undefined') return null
-  return window.open('about:blank', 'sigil-onramp', mobile ? undefined : 'popup,width=480,height=720')
+  return window.open('about:blank', 'sigil-onramp', client.context.isMobile() ? undefined : 'popup,width=480,height=720')
 }
 
 export type StartOnrampErrorType = OnrampError | NotConnectedError

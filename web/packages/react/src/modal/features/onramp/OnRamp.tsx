@@ -128,7 +128,7 @@ export function OnRampView({ route }: ViewProps<'OnRamp'>) {
   const start = () => {
     if (!form || !provider || busy) return
     // Opened on the click itself: a window opened after the server answers is blocked.
-    const popup = openProviderWindow(client.context.isMobile())
+    const popup = openProviderWindow(client)
     setBusy(true)
     setStartError(undefined)
     startOnramp(client, { provider: provider.name, label: provider.label, form, ...(quote ? { quote } : {}), popup }).then(
