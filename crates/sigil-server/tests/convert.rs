@@ -290,6 +290,11 @@ async fn approvals_and_swaps_on_chain() {
     assert_eq!(received, quoted, "nothing traded in between: exactly the quote");
     assert!(received >= number(&built["toAmountMin"]));
     assert_eq!(eth_before - dev.eth_balance(ME).await, amount + gas_paid(&receipt));
+    // The pool moved: the same quote asked again (its path remembered) reads the new amounts.
+    let (_, after) = dev.quote(NATIVE, &sgl, &amount.to_string(), ME).await;
+    let now_direct = dev.amounts_out(amount, &[&dev.weth, &dev.sgl]).await[1];
+    assert!(now_direct < quoted, "less SGL for the same ETH after a buy");
+    assert_eq!(number(&after["quotes"][0]["toAmount"]), now_direct, "{after}");
 
     // SGL -> ETH needs an allowance: none yet, and a built swap with an estimate says so.
     assert_eq!(dev.allowance(&dev.sgl, ME).await, "0");

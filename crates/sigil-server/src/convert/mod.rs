@@ -83,6 +83,10 @@ pub struct Convert {
     /// The last spender each aggregator named, by (chain, its base URL): the allowance endpoint
     /// reads it without asking again.
     spenders: Mutex<HashMap<(String, String), Address>>,
+    /// The best path found for a pair and an amount's order of magnitude, by (chain, router,
+    /// token in, token out, the amount's bits), kept uniswap_v2::ROUTE_KEPT: a quote then asks
+    /// that path only (its amounts are always read fresh), not every candidate.
+    routes: crate::cache::TtlCache<(String, Address, Address, Address, usize), Vec<Address>>,
     http: reqwest::Client,
 }
 
@@ -96,7 +100,8 @@ impl Convert {
             .user_agent(concat!("Sigil/", env!("CARGO_PKG_VERSION"), " (swap)"))
             .build()
             .expect("the swap client builds");
-        Convert { settings: settings.clone(), routers: Default::default(), pairs: Default::default(), spenders: Default::default(), http }
+        let routes = crate::cache::TtlCache::new(uniswap_v2::ROUTE_KEPT, uniswap_v2::ROUTES_MAX);
+        Convert { settings: settings.clone(), routers: Default::default(), pairs: Default::default(), spenders: Default::default(), routes, http }
     }
 
     fn known_spender(&self, chain: &str, source: &AggregatorSource) -> Option<Address> {

@@ -106,6 +106,11 @@ pub fn swap_call(from: Asset, to: Asset, route: &Route, amount_out_min: U256, re
     }
 }
 
+/// How long the best path found for a pair is asked alone (its amounts read fresh each time).
+pub const ROUTE_KEPT: std::time::Duration = std::time::Duration::from_secs(30);
+/// Best paths kept at most.
+pub const ROUTES_MAX: usize = 10_000;
+
 impl Convert {
     /// The router's factory and wrapped native token, read once per chain and router.
     pub async fn router(&self, rpc: &Rpc, chain: &str, router: Address) -> Result<RouterInfo, SwapError> {
@@ -127,7 +132,9 @@ impl Convert {
     /// the direct one on a tie, with the reserves of its pairs when they were read in the same
     /// batch (the pairs of every candidate already known: one round trip for the quote and its
     /// price impact). No path quoted: no route, or not enough liquidity when every pool of some
-    /// path exists (and so is empty).
+    /// path exists (and so is empty). The path chosen is kept ROUTE_KEPT for the pair and the
+    /// amount's order of magnitude: a quote within it reads that path alone (fresh amounts and
+    /// reserves), and all the candidates again when that path gives nothing.
     pub async fn best_route(
         &self,
         rpc: &Rpc,
@@ -137,9 +144,30 @@ impl Convert {
         (a, b): (Address, Address),
         amount: U256,
     ) -> Result<(Route, Option<Vec<(U256, U256)>>), SwapError> {
+        let key = (chain.to_owned(), router.address, a, b, amount.bit_len());
+        if let Some(path) = self.routes.get(&key) {
+            match self.quote_paths(rpc, chain, router, vec![path], amount).await {
+                Ok(found) if !found.0.amount_out().is_zero() => return Ok(found),
+                _ => {}
+            }
+        }
         let mut middles = vec![router.weth];
         middles.extend_from_slice(bases);
         let paths = candidate_paths(a, b, &middles);
+        let found = self.quote_paths(rpc, chain, router, paths, amount).await?;
+        self.routes.put(key, found.0.path.clone());
+        Ok(found)
+    }
+
+    /// The best of `paths` for `amount` (see best_route), in one batch with the known pairs' reserves.
+    async fn quote_paths(
+        &self,
+        rpc: &Rpc,
+        chain: &str,
+        router: &RouterInfo,
+        paths: Vec<Vec<Address>>,
+        amount: U256,
+    ) -> Result<(Route, Option<Vec<(U256, U256)>>), SwapError> {
         let mut quotes: Vec<_> =
             paths.iter().map(|path| eth_call(&hex(router.address), &call_data(&Router::getAmountsOutCall { amountIn: amount, path: path.clone() }))).collect();
         // The reserves of every pair already known on the candidate paths, in the same batch.
