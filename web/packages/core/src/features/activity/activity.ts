@@ -3,13 +3,14 @@
  * chain, a page at a time (spec sections 4, 5, 7 and 8), with the session's pending sends
  * merged in until the server lists them.
  */
+import { perClient } from '../../api/per-client.js'
 import { activeCaipAccount, activeNetwork } from '../../active-account.js'
 import type { SigilClient } from '../../client.js'
 import { featureErrors } from '../../messages/features.js'
 import { isUnsupportedNetwork } from '../../networks.js'
 import { showError } from '../../notification.js'
 import type { SigilStore } from '../../store.js'
-import { createHistoryClient, type HistoryClient } from './api.js'
+import { createHistoryClient } from './api.js'
 import { activityOf, initialActivityState, type ActivityState, type PendingTransaction, type Transaction, type TransactionTransfer } from './state.js'
 
 /** While a sent transaction is not listed yet, the first page is asked again this often. */
@@ -33,18 +34,10 @@ export type FetchActivityReturnType = undefined
 /** A failed fetch is not thrown: it shows 'Failed to fetch transactions' and empties the list (spec section 8). */
 export type FetchActivityErrorType = never
 
-const apis = new WeakMap<SigilClient, HistoryClient>()
 const running = new WeakMap<SigilStore, Map<string, Promise<undefined>>>()
 
-function historyApi(client: SigilClient): HistoryClient {
-  let api = apis.get(client)
-  if (!api) {
-    const { options } = client
-    api = createHistoryClient({ baseUrl: options.apiUrl, projectId: options.projectId, sdkType: options.sdkType, sdkVersion: options.sdkVersion })
-    apis.set(client, api)
-  }
-  return api
-}
+/** The Sigil server's history API, one per modal. */
+export const historyApi = perClient(createHistoryClient)
 
 /** The active account as CAIP-10 (`eip155:1:0x…`), the key of its list; undefined without an address. */
 export const activeActivityAccount = activeCaipAccount

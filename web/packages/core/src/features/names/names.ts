@@ -6,13 +6,14 @@
  * Account view shows it. Offered to any connected EVM account that can sign, unless the host
  * turned `features.names` off. Loaded with the name views, never with the host page.
  */
+import { perClient } from '../../api/per-client.js'
 import { activeAccount, setAccountProps } from '../../account.js'
 import type { SigilClient } from '../../client.js'
 import { errorText, NotConnectedError } from '../../errors.js'
 import { names as texts } from '../../messages/names.js'
 import { pushView, replaceView } from '../../router.js'
 import type { ViewParams } from '../../store.js'
-import { createProfileClient, type NameSuggestion, type ProfileClient } from './api.js'
+import { createProfileClient, type NameSuggestion } from './api.js'
 import { NamesError } from './errors.js'
 
 /** Spec section 5: letters, digits and hyphens, at least 4 characters. */
@@ -29,18 +30,8 @@ export function coinTypeOf(chainId: number): number {
   return chainId === 1 ? 60 : (0x80000000 | chainId) >>> 0
 }
 
-const apis = new WeakMap<SigilClient, ProfileClient>()
-
 /** The Sigil server's name API, one per modal. */
-export function profileApi(client: SigilClient): ProfileClient {
-  let api = apis.get(client)
-  if (!api) {
-    const { apiUrl, projectId, sdkType, sdkVersion } = client.options
-    api = createProfileClient({ baseUrl: apiUrl, projectId, sdkType, sdkVersion })
-    apis.set(client, api)
-  }
-  return api
-}
+export const profileApi = perClient(createProfileClient)
 
 export type SuggestNamesReturnType = NameSuggestion[]
 

@@ -5,6 +5,7 @@
  * a whole amount up to what is held, the fee quoted and checked, then the transaction, a pending
  * Activity entry and the holdings asked for again. Loaded with the NFT views, never with the page.
  */
+import { perClient } from '../../api/per-client.js'
 import { activeCaipAccount, activeNetwork } from '../../active-account.js'
 
 /** The network the active account is on (the list's chain). */
@@ -26,25 +27,16 @@ import {
   type NameNotResolvedError,
   type TransactionError,
 } from '../send/send.js'
-import { createNftClient, type NftClient } from './api.js'
+import { createNftClient } from './api.js'
 import { InvalidNftAmountError, NftUnsupportedError } from './errors.js'
 import { nftsOf, type Nft, type NftsState, type SentNft } from './state.js'
 
 /** How long a sent NFT is kept off a listing that still shows it (the server indexes the chain behind it). */
 export const SENT_NFT_TTL_MS = 10 * 60_000
 
-const apis = new WeakMap<SigilClient, NftClient>()
 const running = new WeakMap<SigilStore, Map<string, Promise<undefined>>>()
 
-function nftApi(client: SigilClient): NftClient {
-  let api = apis.get(client)
-  if (!api) {
-    const { options } = client
-    api = createNftClient({ baseUrl: options.apiUrl, projectId: options.projectId, sdkType: options.sdkType, sdkVersion: options.sdkVersion })
-    apis.set(client, api)
-  }
-  return api
-}
+const nftApi = perClient(createNftClient)
 
 /** The active account as CAIP-10 (`eip155:1:0x…`), the key of its list; undefined without an address. */
 export const activeNftAccount = activeCaipAccount

@@ -15,16 +15,10 @@ import { onramp as texts } from '../../messages/onramp.js'
 import { pushView, replaceView } from '../../router.js'
 import type { RouteEntry, ViewParams } from '../../store.js'
 import type { CaipNetwork } from '../../types.js'
-import { createHistoryClient, type HistoryClient } from '../activity/api.js'
-import {
-  createOnrampClient,
-  type OnrampClient,
-  type OnrampOptions,
-  type OnrampQuote,
-  type OnrampSession,
-  type PaymentMethodLimit,
-  type PurchaseCurrency,
-} from './api.js'
+import { historyApi } from '../activity/activity.js'
+import type { HistoryClient } from '../activity/api.js'
+import { perClient } from '../../api/per-client.js'
+import { createOnrampClient, type OnrampOptions, type OnrampQuote, type OnrampSession, type PaymentMethodLimit, type PurchaseCurrency } from './api.js'
 import type { OnrampError } from './errors.js'
 
 /** Namespaces a purchase can be sent to (spec section 9: eip155 and solana). */
@@ -40,19 +34,8 @@ export const FOLLOWED_PROVIDERS: readonly string[] = ['sandbox', 'coinbase']
 /** The payment method asked for when the visitor picks none (spec section 9's sample limits: card). */
 export const DEFAULT_PAYMENT_METHOD = 'card'
 
-const apis = new WeakMap<SigilClient, { onramp: OnrampClient; history: HistoryClient }>()
-
-/** The Sigil server's onramp and history APIs, one pair per modal. */
-export function onrampApi(client: SigilClient): { onramp: OnrampClient; history: HistoryClient } {
-  let api = apis.get(client)
-  if (!api) {
-    const { apiUrl, projectId, sdkType, sdkVersion } = client.options
-    const identity = { baseUrl: apiUrl, projectId, sdkType, sdkVersion }
-    api = { onramp: createOnrampClient(identity), history: createHistoryClient(identity) }
-    apis.set(client, api)
-  }
-  return api
-}
+/** The Sigil server's onramp API, one per modal. */
+export const onrampApi = perClient(createOnrampClient)
 
 /** The host's country option (ISO 3166-1 alpha-2), when it gives a well-formed one; else the server takes the browser's language region. */
 export function onrampCountry(client: SigilClient): string | undefined {
@@ -66,7 +49,7 @@ const optionLists = new WeakMap<SigilClient, Promise<OnrampOptions>>()
 export function loadOnrampOptions(client: SigilClient): Promise<OnrampOptions> {
   let pending = optionLists.get(client)
   if (!pending) {
-    pending = onrampApi(client).onramp.options(onrampCountry(client))
+    pending = onrampApi(client).options(onrampCountry(client))
     pending.catch(() => optionLists.delete(client))
     optionLists.set(client, pending)
   }
@@ -135,7 +118,7 @@ export type QuoteOnrampErrorType = OnrampError
 
 /** `provider`'s quote for the form: what paying `amount` buys, and the fees. */
 export function quoteOnramp(client: SigilClient, provider: string, form: OnrampForm): Promise<QuoteOnrampReturnType> {
-  return onrampApi(client).onramp.quote(quoteParams(client, provider, form))
+  return onrampApi(client).quote(quoteParams(client, provider, form))
 }
 
 /** A purchase in progress as its view carries it. */
@@ -166,7 +149,7 @@ export async function startOnramp(
   }
   let minted: { url: string; sessionId: string }
   try {
-    minted = await onrampApi(client).onramp.sessionUrl({ ...quoteParams(client, provider, form), address, redirectUrl: pageUrl() })
+    minted = await onrampApi(client).sessionUrl({ ...quoteParams(client, provider, form), address, redirectUrl: pageUrl() })
   } catch (e) {
     popup?.close()
     throw e
@@ -208,12 +191,13 @@ export type WatchOnrampReturnType = OnrampSession
  */
 export async function watchOnramp(client: SigilClient, progress: OnrampProgress, signal: AbortSignal): Promise<WatchOnrampReturnType> {
   const api = onrampApi(client)
+  const history = historyApi(client)
   for (;;) {
     signal.throwIfAborted()
-    const session = await api.onramp.session(progress.sessionId).catch(() => undefined)
+    const session = await api.session(progress.sessionId).catch(() => undefined)
     if (session && session.status !== 'pending') return session
     if (session && !FOLLOWED_PROVIDERS.includes(session.provider)) {
-      const arrived = await arrivedTransfer(api.history, session, progress).catch(() => undefined)
+      const arrived = await arrivedTransfer(history, session, progress).catch(() => undefined)
       if (arrived) return { ...session, status: 'completed', txHash: arrived }
     }
     signal.throwIfAborted()

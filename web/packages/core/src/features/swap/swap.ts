@@ -9,6 +9,7 @@
  * family's `calls` capability (EVM only: others have none, and the Account view offers no swap).
  * Loaded with the swap views, never with the host page.
  */
+import { perClient } from '../../api/per-client.js'
 import { activeAccount } from '../../account.js'
 import type { Call, ChainAdapter } from '../../adapter.js'
 import type { SigilClient } from '../../client.js'
@@ -21,7 +22,7 @@ import type { RouteEntry, ViewParams } from '../../store.js'
 import type { CaipNetwork, TokenBalance } from '../../types.js'
 import { TransactionError } from '../send/errors.js'
 import { parseAmount, sendWithActivity, unitsOf } from '../send/send.js'
-import { createSwapClient, MAX_UINT256, NATIVE_TOKEN_ADDRESS, type SwapClient, type SwapQuote, type SwapToken } from './api.js'
+import { createSwapClient, MAX_UINT256, NATIVE_TOKEN_ADDRESS, type SwapQuote, type SwapToken } from './api.js'
 import { SwapError, swapErrorText, swapReason } from './errors.js'
 
 /** The spec's slippage tolerance (section 9): 1 %, in basis points. */
@@ -38,18 +39,8 @@ export const APPROVE_GAS = 60_000n
 /** ERC-20 approve(address,uint256)'s selector. */
 const APPROVE_SELECTOR = '0x095ea7b3'
 
-const apis = new WeakMap<SigilClient, SwapClient>()
-
 /** The Sigil server's swap API, one per modal. */
-export function swapApi(client: SigilClient): SwapClient {
-  let api = apis.get(client)
-  if (!api) {
-    const { options } = client
-    api = createSwapClient({ baseUrl: options.apiUrl, projectId: options.projectId, sdkType: options.sdkType, sdkVersion: options.sdkVersion })
-    apis.set(client, api)
-  }
-  return api
-}
+export const swapApi = perClient(createSwapClient)
 
 /** The CAIP-10 id of `network`'s own currency (the placeholder address). */
 export const nativeTokenId = (network: CaipNetwork): string => `${network.caipNetworkId}:${NATIVE_TOKEN_ADDRESS}`
