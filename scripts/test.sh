@@ -3,6 +3,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# A fresh clone gains nothing from incremental compilation, and its files cost gigabytes of disk.
+export CARGO_INCREMENTAL="${CARGO_INCREMENTAL:-0}"
+
 step() { printf '\n== %s\n' "$*"; }
 
 step "Rust: format and lints (rustfmt, clippy -D warnings)"
