@@ -36,6 +36,10 @@
 //     NameRegistry), of addr.reverse and of 80007a69.reverse (the dev chain's ENSIP-19 reverse
 //     namespace); and a UniversalResolver over the NameRegistry for viem's getEnsAddress and
 //     getEnsName. Their addresses go in `names`.
+//   - smart accounts (issue 26): eth-infinitism's Simple7702Account (account-abstraction v0.8,
+//     MIT), deployed from the compiled artifact its npm package @account-abstraction/contracts
+//     ships: the one implementation an embedded wallet delegates to with EIP-7702. Its address
+//     goes in `smartAccount.implementation`.
 // and sends 1,000 SGL and 1,000 USDT to accounts 1..3. New contracts are deployed last, so the addresses of
 // the earlier ones stay the same on a fresh anvil. Builds the contracts first if build/ is missing.
 // The JSON goes to stdout (and to --out); progress goes to stderr.
@@ -73,11 +77,11 @@ const NO_DEADLINE = 4102444800n;
 const here = dirname(fileURLToPath(import.meta.url));
 
 /**
- * A Uniswap V2 artifact ({abi, bytecode}) from the npm packages in devchain/node_modules
- * (GPL-3.0 test fixture: read there, never copied). `file` is e.g.
+ * A compiled artifact ({abi, bytecode}) from an npm package in devchain/node_modules: Uniswap
+ * V2's (GPL-3.0 test fixture: read there, never copied) and Simple7702Account's. `file` is e.g.
  * '@uniswap/v2-core/build/UniswapV2Factory.json'.
  */
-export function loadUniswapArtifact(file) {
+export function loadPackageArtifact(file) {
   const path = join(here, 'node_modules', file);
   let art;
   try {
@@ -216,6 +220,13 @@ export async function deploy({
   const nfts = await deployNfts();
   const uniswapV2 = await deployUniswap();
   const accountNames = await deployAccountNames();
+  const smartAccount = await deploySmartAccount();
+
+  // The EIP-7702 account implementation, from its npm package's artifact (not compiled here).
+  async function deploySmartAccount() {
+    const art = loadPackageArtifact('@account-abstraction/contracts/artifacts/Simple7702Account.json');
+    return { implementation: await deployContract(art, [], 'Simple7702Account') };
+  }
 
   // Account names, deployed last: the offchain resolver for the zone and the reverse
   // namespaces, and the universal resolver clients call.
@@ -241,9 +252,9 @@ export async function deploy({
   // Uniswap V2 (GPL-3.0 test fixture, see the header): factory, WETH9, Router02, then the pools
   // through the router's addLiquidity(ETH), from account 0 with exact approvals.
   async function deployUniswap() {
-    const factoryArt = loadUniswapArtifact('@uniswap/v2-core/build/UniswapV2Factory.json');
-    const wethArt = loadUniswapArtifact('@uniswap/v2-periphery/build/WETH9.json');
-    const routerArt = loadUniswapArtifact('@uniswap/v2-periphery/build/UniswapV2Router02.json');
+    const factoryArt = loadPackageArtifact('@uniswap/v2-core/build/UniswapV2Factory.json');
+    const wethArt = loadPackageArtifact('@uniswap/v2-periphery/build/WETH9.json');
+    const routerArt = loadPackageArtifact('@uniswap/v2-periphery/build/UniswapV2Router02.json');
     const factory = await deployContract(factoryArt, [deployer], 'UniswapV2Factory');
     const weth = await deployContract(wethArt, [], 'WETH9');
     const router = await deployContract(routerArt, [factory, weth], 'UniswapV2Router02');
@@ -391,6 +402,7 @@ export async function deploy({
     nfts,
     uniswapV2,
     names: accountNames,
+    smartAccount,
   };
 }
 

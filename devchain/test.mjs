@@ -34,7 +34,7 @@ import { mnemonicToAccount, privateKeyToAccount } from 'viem/accounts';
 import { compile, loadArtifact, CONTRACT_NAMES } from './build.mjs';
 import {
   metadataUris,
-  loadUniswapArtifact,
+  loadPackageArtifact,
   UNISWAP_POOLS,
   NAMES_ZONE,
   DEFAULT_NAMES_GATEWAY,
@@ -98,7 +98,7 @@ async function startAnvil() {
   for (let attempt = 1; attempt <= 3; attempt++) {
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
-    const child = spawn(bin, ['--host', '127.0.0.1', '--port', String(port), '--chain-id', '31337', '--silent'], {
+    const child = spawn(bin, ['--host', '127.0.0.1', '--port', String(port), '--chain-id', '31337', '--hardfork', 'prague', '--silent'], {
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     let stderr = '';
@@ -211,6 +211,7 @@ test('output JSON has the documented shape', () => {
     [sym('SGL').address, sym('USDC').address].sort(),
   );
   assert.deepEqual(deployed.contractWallet.owner, accounts[0]);
+  assert.deepEqual(Object.keys(deployed.smartAccount), ['implementation']);
 });
 
 test('tokens: metadata and balances on chain', async () => {
@@ -569,8 +570,8 @@ test('build is deterministic: recompiling gives the files in build/', () => {
 test('Uniswap V2: factory, WETH9 and router from the npm artifacts; pools as seeded; quotes and swaps', async () => {
   const { factory, weth, router, pools } = deployed.uniswapV2;
   for (const a of [factory, weth, router]) assert.equal(a, getAddress(a));
-  const routerAbi = loadUniswapArtifact('@uniswap/v2-periphery/build/UniswapV2Router02.json').abi;
-  const pairAbi = loadUniswapArtifact('@uniswap/v2-core/build/UniswapV2Pair.json').abi;
+  const routerAbi = loadPackageArtifact('@uniswap/v2-periphery/build/UniswapV2Router02.json').abi;
+  const pairAbi = loadPackageArtifact('@uniswap/v2-core/build/UniswapV2Pair.json').abi;
   assert.equal(getAddress(await read(router, routerAbi, 'WETH')), weth);
   assert.equal(getAddress(await read(router, routerAbi, 'factory')), factory);
   assert.deepEqual(pools.map((p) => p.tokens), UNISWAP_POOLS.map((p) => p.tokens));
@@ -695,4 +696,41 @@ test('account names: the zone and reverse namespaces resolve off chain; answers 
   assert.equal(await pub.getEnsAddress({ name: 'alice.eth', universalResolverAddress: universalResolver }), accounts[1]);
   assert.equal(await pub.getEnsName({ address: accounts[1], universalResolverAddress: universalResolver }), 'alice.eth');
   assert.equal(await pub.getEnsName({ address: accounts[3], universalResolverAddress: universalResolver }), null, 'a reverse claim that does not point back');
+});
+
+test('smart accounts: an account delegates to Simple7702Account (EIP-7702) and batches calls only it can send', async () => {
+  const { implementation } = deployed.smartAccount;
+  assert.equal(implementation, getAddress(implementation));
+  const art = loadPackageArtifact('@account-abstraction/contracts/artifacts/Simple7702Account.json');
+  assert.equal((await pub.getCode({ address: implementation }))?.length > 2, true, 'the implementation has code');
+  const chain = { id: 31337, name: 'devchain', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [rpcUrl] } } };
+  // Account 7 of the test mnemonic: a plain EOA nothing else here uses.
+  const owner = mnemonicToAccount(ANVIL_MNEMONIC, { addressIndex: 7 });
+  const wallet = createWalletClient({ chain, transport: http(rpcUrl, { retryCount: 0 }), account: owner });
+  const [a, b] = [accounts[8], accounts[9]];
+  const before = await Promise.all([a, b].map((address) => pub.getBalance({ address })));
+  // The sender is the authority: its nonce is used by the transaction first, so the
+  // authorization carries the next one (viem's executor: 'self').
+  const authorization = await wallet.signAuthorization({ contractAddress: implementation, executor: 'self' });
+  const calls = [
+    { target: a, value: 1n, data: '0x' },
+    { target: b, value: 2n, data: '0x' },
+  ];
+  const hash = await wallet.sendTransaction({
+    to: owner.address,
+    data: encodeFunctionData({ abi: art.abi, functionName: 'executeBatch', args: [calls] }),
+    authorizationList: [authorization],
+  });
+  const receipt = await pub.waitForTransactionReceipt({ hash, pollingInterval: 50 });
+  assert.equal(receipt.status, 'success');
+  assert.equal(receipt.type, 'eip7702');
+  assert.equal(await pub.getCode({ address: owner.address }), `0xef0100${implementation.slice(2).toLowerCase()}`, 'the delegation designator');
+  const after = await Promise.all([a, b].map((address) => pub.getBalance({ address })));
+  assert.deepEqual([after[0] - before[0], after[1] - before[1]], [1n, 2n], 'both calls ran, in one transaction');
+  // Anyone else calling the account's executeBatch is refused: only the account itself (or the
+  // EntryPoint) may.
+  await assert.rejects(
+    pub.call({ account: accounts[0], to: owner.address, data: encodeFunctionData({ abi: art.abi, functionName: 'executeBatch', args: [[{ target: a, value: 1n, data: '0x' }]] }) }),
+    /not from self or EntryPoint/,
+  );
 });

@@ -131,7 +131,7 @@ export default async function setup(project: TestProject) {
     const demoUrl = `http://127.0.0.1:${ports.demo}`
 
     // 1. anvil
-    const anvil = start('anvil', ANVIL_BIN, ['--host', '127.0.0.1', '--port', String(ports.chain), '--chain-id', '31337', '--silent'])
+    const anvil = start('anvil', ANVIL_BIN, ['--host', '127.0.0.1', '--port', String(ports.chain), '--chain-id', '31337', '--hardfork', 'prague', '--silent'])
     const rpcReady = async () => {
       const res = await fetch(rpcUrl, {
         method: 'POST',
