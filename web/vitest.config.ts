@@ -12,6 +12,8 @@ export default defineConfig({
       { find: /^@sigil\/core\/messages$/, replacement: `${src('core')}/messages/index.ts` },
       { find: /^@sigil\/core\/login$/, replacement: `${src('core')}/features/login/index.ts` },
       { find: /^@sigil\/core\/send$/, replacement: `${src('core')}/features/send/send.ts` },
+      { find: /^@sigil\/core\/calls$/, replacement: `${src('core')}/features/calls/index.ts` },
+      { find: /^@sigil\/core\/account-type$/, replacement: `${src('core')}/features/account/account-type.ts` },
       { find: /^@sigil\/core\/swap$/, replacement: `${src('core')}/features/swap/index.ts` },
       { find: /^@sigil\/core\/onramp$/, replacement: `${src('core')}/features/onramp/index.ts` },
       { find: /^@sigil\/core\/names$/, replacement: `${src('core')}/features/names/index.ts` },

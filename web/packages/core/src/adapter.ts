@@ -84,6 +84,52 @@ export interface CallsCapability<Provider = unknown> {
   load(): Promise<FamilyCalls<Provider>>
 }
 
+/** A call as a host app gives it (EIP-5792): the contract, hex call data and the native value sent with it. */
+export interface HostCall {
+  to: string
+  data?: string
+  /** In the smallest unit; none when absent. */
+  value?: bigint
+}
+
+/** A `wallet_sendCalls` request (EIP-5792 2.0.0) as a family sends it to the wallet. */
+export interface CallsRequest {
+  from: string
+  /** The chain, hex (EIP-5792's form: 0x1). */
+  chainId: string
+  calls: readonly HostCall[]
+  atomicRequired: boolean
+  /** The host's own bundle id, when it gave one. */
+  id?: string
+  capabilities?: Record<string, unknown>
+}
+
+/** One receipt of a bundle's status (EIP-5792), hex quantities. */
+export interface CallsReceipt {
+  logs: { address: string; data: string; topics: string[] }[]
+  /** '0x1' success, '0x0' reverted. */
+  status: string
+  blockHash: string
+  blockNumber: string
+  gasUsed: string
+  transactionHash: string
+}
+
+/** A bundle's status as `wallet_getCallsStatus` answers (EIP-5792 2.0.0). */
+export interface CallsStatus {
+  version: string
+  id: string
+  chainId: string
+  /** 100 pending, 200 confirmed, 400 refused off chain, 500 reverted, 600 partly reverted. */
+  status: number
+  atomic: boolean
+  receipts?: CallsReceipt[]
+  capabilities?: Record<string, unknown>
+}
+
+/** What a wallet says it can do, by hex chain id ('0x0': on every chain), by capability (EIP-5792). */
+export type WalletCapabilities = Record<string, Record<string, unknown>>
+
 /** A family's way of sending contract calls (see CallsCapability). */
 export interface FamilyCalls<Provider = unknown> {
   /** Whether the wallet can send calls on `network` as one atomic batch (EIP-5792 capabilities: atomic `supported` or `ready`). */
@@ -94,6 +140,19 @@ export interface FamilyCalls<Provider = unknown> {
    * to its transaction's hash. A reverted call rejects as a revert (code 3).
    */
   send(provider: Provider, batch: CallBatch): Promise<string>
+  /** The wallet's capabilities (`wallet_getCapabilities`) for `address` on `chainIds` (hex), as it answers; rejects when it cannot. */
+  capabilities?(provider: Provider, address: string, chainIds?: readonly string[]): Promise<WalletCapabilities>
+  /** Hands the bundle to the wallet (`wallet_sendCalls`); resolves to the wallet's answer: the bundle's id and capabilities. */
+  sendBundle?(provider: Provider, request: CallsRequest): Promise<{ id: string; capabilities?: Record<string, unknown> }>
+  /** The status of a bundle the wallet sent (`wallet_getCallsStatus`). */
+  bundleStatus?(provider: Provider, id: string): Promise<CallsStatus>
+  /**
+   * Sends one call from `from` as its own transaction, its hash to `onSubmitted` once the wallet
+   * accepted it; resolves once the chain has it (rejects as a revert, code 3).
+   */
+  sendCall?(provider: Provider, from: string, call: HostCall, options?: { onSubmitted?: (hash: string) => void }): Promise<string>
+  /** A transaction's receipt, undefined while the chain does not have it. */
+  receipt?(provider: Provider, hash: string): Promise<CallsReceipt | undefined>
 }
 
 /**

@@ -11,6 +11,9 @@ export type {
   Call,
   CallBatch,
   CallsCapability,
+  CallsReceipt,
+  CallsRequest,
+  CallsStatus,
   ChainAdapter,
   FamilyCalls,
   FamilyEvent,
@@ -18,9 +21,11 @@ export type {
   SessionBinding,
   SessionCapability,
   GasTerms,
+  HostCall,
   NftTransfer,
   Transfer,
   TransferFee,
+  WalletCapabilities,
 } from './adapter.js'
 export type {
   Connection,

@@ -4,6 +4,8 @@
  * another object of type `Messages`, with no view touched. It is kept in parts so that the view
  * texts load with the modal, and a feature's texts with the feature, rather than with the host page.
  */
+import { accountType } from './account-type.js'
+import { calls } from './calls.js'
 import { connectButton, errors, rpc } from './core.js'
 import { featureErrors } from './features.js'
 import { login } from './login.js'
@@ -18,6 +20,8 @@ export interface Messages {
   rpc: Readonly<Record<number, string>>
   errors: typeof errors
   featureErrors: typeof featureErrors
+  calls: typeof calls
+  accountType: typeof accountType
   connectButton: typeof connectButton
   login: typeof login
   names: typeof names
@@ -27,7 +31,7 @@ export interface Messages {
   ui: typeof ui
 }
 
-export const en: Messages = { rpc, errors, featureErrors, connectButton, login, names, onramp, send, swap, ui }
+export const en: Messages = { rpc, errors, featureErrors, calls, accountType, connectButton, login, names, onramp, send, swap, ui }
 
 /** The catalogue in use. */
 export const messages: Messages = en
