@@ -104,6 +104,7 @@ export function applyConnection(
   const grouped = accountsByNamespace(ctx, connection, namespaces)
   const active = store.getState().activeNamespace
   const order = [...grouped.keys()].sort((a, b) => Number(a === active) - Number(b === active))
+  const { smartAccountEnabledNetworks } = connection
   order.forEach((namespace, i) => {
     const accounts = grouped.get(namespace) as [ConnectionAccount, ...ConnectionAccount[]]
     const [first] = accounts
@@ -116,6 +117,7 @@ export function applyConnection(
       ...(connection.walletInfo ? { connectedWalletInfo: connection.walletInfo } : {}),
       ...(connection.user ? { user: connection.user, socialProvider: connection.socialProvider } : {}),
     })
+    if (smartAccountEnabledNetworks) updateChain(store, namespace, (chain) => ({ network: { ...chain.network, smartAccountEnabledNetworks } }))
     const cached = ctx.storage.getNativeBalance(`${network.caipNetworkId}:${first.address}`)
     if (cached) setAccountProps(store, namespace, { balance: cached.balance, balanceSymbol: cached.symbol })
     const previous = ctx.connected.get(namespace)

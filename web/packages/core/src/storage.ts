@@ -1,5 +1,5 @@
 import { isCaipNetworkId, isChainNamespace } from './caip.js'
-import type { CaipNetworkId, ChainNamespace, ConnectionStatus, Wallet } from './types.js'
+import type { AccountType, CaipNetworkId, ChainNamespace, ConnectionStatus, Wallet } from './types.js'
 
 /** Browser-storage keys (spec section 3); the `@appkit/` prefix keeps them compatible. */
 export const StorageKeys = {
@@ -12,6 +12,7 @@ export const StorageKeys = {
   identityCache: '@appkit/identity_cache',
   ensCache: '@appkit/ens_cache',
   portfolioCache: '@appkit/portfolio_cache',
+  preferredAccountTypes: '@appkit/preferred_account_types',
   connectedConnectorId: (namespace: ChainNamespace) => `@appkit/${namespace}:connected_connector_id` as const,
   connectionStatus: (namespace: ChainNamespace) => `@appkit/${namespace}:connection_status` as const,
 } as const
@@ -66,6 +67,9 @@ export interface SigilStorage {
   getIdentity(address: string, now?: number): CachedIdentity | undefined
   setIdentity(address: string, identity: Omit<CachedIdentity, 'timestamp'>, now?: number): void
   clearAddressCaches(): void
+  /** The account type the user prefers in each namespace (the Account view's switch). */
+  getPreferredAccountTypes(): Partial<Record<ChainNamespace, AccountType>>
+  setPreferredAccountTypes(types: Partial<Record<ChainNamespace, AccountType>>): void
 }
 
 /** Storage that does nothing: used where localStorage is missing or throws (private modes). */
@@ -195,5 +199,7 @@ export function createSigilStorage(backend: KeyValueStorage = defaultBackend()):
     clearAddressCaches() {
       for (const key of ADDRESS_CACHE_KEYS) remove(key)
     },
+    getPreferredAccountTypes: () => readRecord<AccountType>(StorageKeys.preferredAccountTypes),
+    setPreferredAccountTypes: (types) => set(StorageKeys.preferredAccountTypes, JSON.stringify(types)),
   }
 }

@@ -8,7 +8,7 @@
 import { FRAME_NAMESPACES } from '../frame/namespaces.js'
 import type { Metadata, ThemeMode, ThemeVariables } from '../options.js'
 import type { KeyValueStorage } from '../storage.js'
-import type { Connector } from '../types.js'
+import type { AccountType, Connector } from '../types.js'
 import type { SessionFamilies } from './transport.js'
 import type { ConnectorEvent, ConnectorSource, WalletConnector } from './types.js'
 import { emitter } from '../emitter.js'
@@ -109,6 +109,11 @@ export interface AuthConnector extends WalletConnector {
   emailCooldownMs(now?: number): number
   /** The frame shows the user their private keys (after a fresh email code); resolves when they are done there. */
   exportKeys(options?: { signal?: AbortSignal }): Promise<void>
+  /**
+   * Makes `type` the account the embedded wallet acts with (the frame's SET_PREFERRED_ACCOUNT);
+   * resolves to the type and address the frame answers, undefined when the frame cannot.
+   */
+  setPreferredAccountType?(type: Exclude<AccountType, 'ordinal'>): Promise<{ type: AccountType; address: string } | undefined>
   /** Shows the frame (its approval UI) over `rect`, or hides it. */
   showFrame(rect: { left: number; top: number; width: number; height: number } | undefined): void
   /** Requests that matter to the modal (approval, refused methods). Returns an unsubscribe. */
@@ -181,6 +186,7 @@ export function embeddedWallet(options: AuthConnectorOptions): ConnectorSource {
       const last = Number(options.storage.getItem(LoginCacheKeys.lastEmailLoginTime))
       return Number.isFinite(last) && last > 0 ? Math.max(0, last + EMAIL_COOLDOWN_MS - now) : 0
     },
+    setPreferredAccountType: async (type) => (await load()).connector.setPreferredAccountType?.(type),
     showFrame: (rect) => loaded?.connector.showFrame(rect),
     subscribeRequests: requests.subscribe,
   }

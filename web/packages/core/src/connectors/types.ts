@@ -25,6 +25,8 @@ export interface Connection {
   /** An embedded wallet's login: its email, and the social provider and username it came through. */
   user?: { email?: string; username?: string }
   socialProvider?: string
+  /** The embedded wallet's chains (numeric ids) where it offers a smart account (the frame's GET_SMART_ACCOUNT_ENABLED_NETWORKS). */
+  smartAccountEnabledNetworks?: number[]
 }
 
 export interface ConnectParams {
