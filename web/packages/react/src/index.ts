@@ -13,7 +13,10 @@ export {
   useAppKitSiwx,
   useAppKitState,
   useAppKitTheme,
+  useCallsStatus,
+  useCapabilities,
   useDisconnect,
+  useSendCalls,
   useWalletInfo,
   type AppKitAccount,
   type AppKitNetwork,
@@ -21,11 +24,17 @@ export {
   type AppKitSiwx,
   type AppKitState,
   type UseAppKit,
+  type UseCallsStatus,
+  type UseCallsStatusOptions,
+  type UseCapabilities,
+  type UseCapabilitiesParameters,
+  type UseSendCalls,
 } from './hooks.js'
 export type { AppKitNetworkState } from './state.js'
 export { ConnectButton, type ConnectButtonProps } from './ConnectButton.js'
 export type {
   CaipNetwork,
+  CallsStatus,
   ChainAdapter,
   ChainNamespace,
   ConnectorSource,
@@ -37,5 +46,7 @@ export type {
   ThemeMode,
   ThemeVariables,
   View,
+  WalletCapabilities,
 } from '@sigil/core'
+export type { CallsChainId, SendCallsParameters } from '@sigil/core/calls'
 export { serverSiwx, localSiwx, type ServerSiwxOptions, type LocalSiwxOptions } from '@sigil/core'
