@@ -115,6 +115,30 @@ describe('the EIP-1193 provider over a session', () => {
     expect(request).not.toHaveBeenCalled()
   })
 
+  it('EIP-5792 requests go to the wallet (the embedded wallet: its frame) whatever methods the session lists', async () => {
+    const request = vi.fn(async (_chain: string, method: string) => (method === 'wallet_sendCalls' ? { id: '0xb1' } : {}))
+    const read = vi.fn(async () => undefined)
+    const transport = fakeTransport(
+      () => ({ eip155: { chains: ['eip155:1'], accounts: [`eip155:1:${ADDRESS}`], methods: ['eth_sendTransaction'] } }),
+      request,
+      {
+        read,
+        switchChain: async () => undefined,
+      },
+    )
+    const { provider } = evmSession.open(transport, { network: ethereum, accounts: [{ namespace: 'eip155', address: ADDRESS, type: 'eoa', chainId: 1 }] })
+    const bundle = { version: '2.0.0', chainId: '0x1', from: ADDRESS, atomicRequired: false, calls: [{ to: OTHER }] }
+    expect(await provider.request({ method: 'wallet_sendCalls', params: [bundle] })).toEqual({ id: '0xb1' })
+    await provider.request({ method: 'wallet_getCallsStatus', params: ['0xb1'] })
+    await provider.request({ method: 'wallet_getCapabilities', params: [ADDRESS, ['0x1']] })
+    expect(request.mock.calls).toEqual([
+      ['eip155:1', 'wallet_sendCalls', [bundle]],
+      ['eip155:1', 'wallet_getCallsStatus', ['0xb1']],
+      ['eip155:1', 'wallet_getCapabilities', [ADDRESS, ['0x1']]],
+    ])
+    expect(read).not.toHaveBeenCalled()
+  })
+
   it("the wallet's events: accounts and chain for EVM (an event naming no chain is EVM's), none for another family's chain", () => {
     const transport = fakeTransport(() => ({ eip155: { chains: ['eip155:1'], accounts: [`eip155:1:${ADDRESS}`], methods: [] } }), vi.fn())
     const binding = evmSession.open(transport, { network: ethereum, accounts: [{ namespace: 'eip155', address: ADDRESS, type: 'eoa', chainId: 1 }] })

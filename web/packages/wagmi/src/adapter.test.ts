@@ -7,7 +7,8 @@ import { injectedConnector } from '@sigil/adapter-evm'
 import { createSigil, StorageKeys, type ConnectorSource, type SigilClient } from '@sigil/core'
 import { arbitrum, ethereum, polygon, sigilDev } from '@sigil/core/networks'
 import { getAddress } from 'viem'
-import { connect, disconnect, getBlockNumber, getConnectorClient, reconnect, switchChain } from 'wagmi/actions'
+import { connect, disconnect, getBlockNumber, getCallsStatus, getCapabilities, getConnectorClient, reconnect, sendCalls, switchChain } from 'wagmi/actions'
+import { callsWallet } from '../../core/src/test-utils/calls-wallet.js'
 import { ACCOUNT, announce, FakeProvider } from '../../core/src/test-utils/fake-provider.js'
 import { MemoryStorage } from '../../core/src/test-utils/index.js'
 import { WagmiAdapter } from './adapter.js'
@@ -120,6 +121,22 @@ describe('WagmiAdapter', () => {
     wallet.emit('accountsChanged', [])
     await vi.waitFor(() => expect(config.state.status).toBe('disconnected'))
     expect(client.store.getState().chains.eip155?.connectionStatus).toBe('disconnected')
+  })
+
+  it("wagmi's sendCalls, getCallsStatus and getCapabilities reach the connected wallet through the Sigil connector (EIP-5792)", async () => {
+    const { provider, bundles } = callsWallet({ atomic: 'supported' })
+    const { client, config } = setup({ wallet: provider })
+    await client.connect('com.test')
+    await vi.waitFor(() => expect(config.state.status).toBe('connected'))
+    const to = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
+    const { id } = await sendCalls(config, { calls: [{ to, data: '0x7ff36ab5', value: 16n }] })
+    expect(id).toBe('wallet-bundle-1')
+    expect(bundles).toEqual([
+      expect.objectContaining({ version: '2.0.0', chainId: '0x1', from: getAddress(ACCOUNT), calls: [{ to, data: '0x7ff36ab5', value: '0x10' }] }),
+    ])
+    expect(await getCallsStatus(config, { id })).toMatchObject({ id, status: 'success', statusCode: 200, atomic: true })
+    expect(await getCapabilities(config)).toMatchObject({ 1: { atomic: { status: 'supported' } } })
+    expect(provider.methods()).toEqual(expect.arrayContaining(['wallet_sendCalls', 'wallet_getCallsStatus', 'wallet_getCapabilities']))
   })
 
   it('a disconnect in the modal disconnects wagmi', async () => {
