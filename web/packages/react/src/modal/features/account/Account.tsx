@@ -10,10 +10,12 @@ import {
   tokenFiatValue,
   totalFiatValue,
   type BalanceStatus,
+  type ChainNamespace,
   type SigilState,
   type TokenBalance,
 } from '@sigil/core'
 import { useCallback, useEffect, useId, useRef, useState, type KeyboardEvent } from 'react'
+import { accountTypeOf, canSwitchAccountType, setPreferredAccountType, type PreferredAccountType } from '@sigil/core/account-type'
 import { loginEmail } from '@sigil/core/login'
 import { canRegisterName, openRegisterName } from '@sigil/core/names'
 import { canBuy } from '@sigil/core/onramp'
@@ -183,7 +185,8 @@ export function AccountView({ route }: ViewProps<'Account'>) {
         ) : null}
         {providerType === 'AUTH' ? (
           <EmbeddedAccount
-            type={account?.allAccounts?.find((a) => a.address === address)?.type}
+            namespace={namespace}
+            type={account?.allAccounts?.find((a) => a.address === account?.address)?.type}
             socialProvider={account?.socialProvider}
             userName={account?.user?.username}
           />
@@ -258,16 +261,29 @@ export function AccountView({ route }: ViewProps<'Account'>) {
 }
 
 /**
- * The embedded wallet's account: its type, the social login or the email it belongs to, and a
- * way to change that email.
+ * The embedded wallet's account: its type (a switch where the network offers a smart account),
+ * the social login or the email it belongs to, and a way to change that email.
  */
-function EmbeddedAccount({ type, socialProvider, userName }: { type: string | undefined; socialProvider: string | undefined; userName: string | undefined }) {
+function EmbeddedAccount({
+  namespace,
+  type,
+  socialProvider,
+  userName,
+}: {
+  namespace: ChainNamespace
+  type: string | undefined
+  socialProvider: string | undefined
+  userName: string | undefined
+}) {
   const { client } = useModal()
   const ui = useMessages().ui
   const email = loginEmail(client)
+  const switchable = useStore(() => canSwitchAccountType(client))
   return (
     <div className="sub" style={{ fontSize: 12, display: 'flex', gap: 8, alignItems: 'center', flexWrap: 'wrap', justifyContent: 'center' }}>
-      {type ? (
+      {switchable ? (
+        <AccountTypeSwitch namespace={namespace} />
+      ) : type ? (
         <span className="tag acct-type" data-testid="account-type">
           {ui.account.accountTypes[type as keyof typeof ui.account.accountTypes] ?? type}
         </span>
@@ -285,6 +301,46 @@ function EmbeddedAccount({ type, socialProvider, userName }: { type: string | un
       <button type="button" className="pill" onClick={() => client.push('ExportKey')} data-testid="export-key-button">
         {ui.email.exportKey}
       </button>
+    </div>
+  )
+}
+
+/** The types the switch offers, in its order. */
+const SWITCH_TYPES: readonly PreferredAccountType[] = ['smartAccount', 'eoa']
+
+/** Smart account or EOA: the embedded wallet acts with the one chosen (the frame switches); the address shown stays. */
+function AccountTypeSwitch({ namespace }: { namespace: ChainNamespace }) {
+  const { client } = useModal()
+  const { ui, accountType: m } = useMessages()
+  const type = useStore((s) => accountTypeOf(s, namespace))
+  const [busy, setBusy] = useState(false)
+  const choose = async (next: PreferredAccountType) => {
+    if (next === type || busy) return
+    setBusy(true)
+    try {
+      await setPreferredAccountType(client.context, { namespace, type: next })
+      showSuccess(client.store, m.switched(ui.account.accountTypes[next]))
+    } catch (error) {
+      showError(client.store, errorText(error))
+    } finally {
+      setBusy(false)
+    }
+  }
+  return (
+    <div role="group" aria-label={m.label} className="acct-switch" data-testid="account-type-switch" aria-busy={busy}>
+      {SWITCH_TYPES.map((t) => (
+        <button
+          key={t}
+          type="button"
+          className="pill"
+          aria-pressed={t === type}
+          disabled={busy}
+          onClick={() => void choose(t)}
+          data-testid={`account-type-${t}`}
+        >
+          {ui.account.accountTypes[t]}
+        </button>
+      ))}
     </div>
   )
 }
