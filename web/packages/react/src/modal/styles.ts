@@ -127,7 +127,7 @@ button{font:inherit;color:inherit}
 .approve{display:flex;flex-direction:column;gap:8px}
 .approve-slot{height:290px;display:flex;align-items:center;justify-content:center;border-radius:var(--r-m)}
 .acct-type{font-size:11px;text-transform:uppercase;letter-spacing:.04em}
-.acct-switch{display:inline-flex;gap:4px;padding:2px;border-radius:999px;background:var(--c-surface)}.acct-switch .pill{height:26px;padding:0 10px;font-size:12px}.acct-switch .pill[aria-pressed=true]{background:var(--sigil-accent);color:var(--sigil-accent-fg)}
+.acct-switch{display:inline-flex;gap:4px;margin:0;border:0;min-inline-size:0;padding:2px;border-radius:999px;background:var(--c-surface)}.acct-switch .pill{height:26px;padding:0 10px;font-size:12px}.acct-switch .pill[aria-pressed=true]{background:var(--sigil-accent);color:var(--sigil-accent-fg)}
 .group-title{margin:10px 4px 6px;font-size:13px;font-weight:600;color:var(--c-fg2)}
 .send{display:grid;gap:10px;margin:4px 0 4px}
 .send>*{min-width:0}

@@ -327,7 +327,7 @@ function AccountTypeSwitch({ namespace }: { namespace: ChainNamespace }) {
     }
   }
   return (
-    <div role="group" aria-label={m.label} className="acct-switch" data-testid="account-type-switch" aria-busy={busy}>
+    <fieldset aria-label={m.label} className="acct-switch" data-testid="account-type-switch" aria-busy={busy}>
       {SWITCH_TYPES.map((t) => (
         <button
           key={t}
@@ -341,7 +341,7 @@ function AccountTypeSwitch({ namespace }: { namespace: ChainNamespace }) {
           {ui.account.accountTypes[t]}
         </button>
       ))}
-    </div>
+    </fieldset>
   )
 }
 
