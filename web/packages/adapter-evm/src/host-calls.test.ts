@@ -54,7 +54,7 @@ async function connected(options: CallsWalletOptions = {}) {
   return { ...wallet, client, ctx: client.context }
 }
 
-const until = <T>(check: () => Promise<T>) => vi.waitFor(check, { timeout: 5000, interval: 20 })
+const until = <T>(check: () => T | Promise<T>) => vi.waitFor(check, { timeout: 5000, interval: 20 })
 
 describe('sendCalls (EIP-5792 for host apps)', () => {
   it('a wallet that sends atomic batches gets wallet_sendCalls (2.0.0) and the host its id; its status is the wallet’s', async () => {
