@@ -64,6 +64,13 @@ describe('preferred account type', () => {
     expect(JSON.parse(storage.getItem(StorageKeys.preferredAccountTypes) ?? '{}')).toEqual({ eip155: 'smartAccount' })
   })
 
+  it('where the frame keeps the EOA (no smart account on the chain), the EOA is what is kept', async () => {
+    const { client, storage } = await embedded({ setPreferredAccountType: vi.fn(async () => ({ type: 'eoa' as const, address: ADDRESS })) })
+    expect(await setPreferredAccountType(client.context, { namespace: 'eip155', type: 'smartAccount' })).toEqual({ type: 'eoa', address: ADDRESS })
+    expect(accountTypeOf(client.store.getState(), 'eip155')).toBe('eoa')
+    expect(JSON.parse(storage.getItem(StorageKeys.preferredAccountTypes) ?? '{}')).toEqual({ eip155: 'eoa' })
+  })
+
   it('an embedded wallet whose frame cannot switch: a typed error, nothing kept', async () => {
     const { client, storage } = await embedded({ setPreferredAccountType: vi.fn(async () => undefined) })
     await expect(setPreferredAccountType(client.context, { namespace: 'eip155', type: 'eoa' })).rejects.toBeInstanceOf(AccountTypeUnavailableError)

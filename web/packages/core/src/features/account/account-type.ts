@@ -39,7 +39,7 @@ export interface SetPreferredAccountTypeParameters {
   type: PreferredAccountType
 }
 
-/** The type now preferred, and the address the namespace's account has (unchanged). */
+/** The type now in use (the embedded wallet's answer: EOA where its chain has no smart account), and the account's address (unchanged). */
 export interface SetPreferredAccountTypeReturnType {
   type: PreferredAccountType
   address: string | undefined
@@ -84,6 +84,7 @@ export async function setPreferredAccountType(
   { namespace, type }: SetPreferredAccountTypeParameters,
 ): Promise<SetPreferredAccountTypeReturnType> {
   const connector = ctx.connected.get(namespace)
+  let chosen = type
   if (isAuthConnector(connector)) {
     let answer: Awaited<ReturnType<NonNullable<typeof connector.setPreferredAccountType>>>
     try {
@@ -99,9 +100,11 @@ export async function setPreferredAccountType(
     setAccountProps(ctx.store, namespace, {
       allAccounts: account.allAccounts.map((a) => (a.address.toLowerCase() === switched.address.toLowerCase() ? { ...a, type: switched.type } : a)),
     })
+    // Where the chain has no smart account the frame keeps the EOA (the spec's fallback): that is what is kept.
+    if (switched.type !== 'ordinal') chosen = switched.type
   }
-  ctx.storage.setPreferredAccountTypes({ ...ctx.storage.getPreferredAccountTypes(), [namespace]: type })
+  ctx.storage.setPreferredAccountTypes({ ...ctx.storage.getPreferredAccountTypes(), [namespace]: chosen })
   const account = ctx.store.getState().chains[namespace]?.account
-  setAccountProps(ctx.store, namespace, { preferredAccountTypes: { ...account?.preferredAccountTypes, [namespace]: type } })
-  return { type, address: account?.address }
+  setAccountProps(ctx.store, namespace, { preferredAccountTypes: { ...account?.preferredAccountTypes, [namespace]: chosen } })
+  return { type: chosen, address: account?.address }
 }
