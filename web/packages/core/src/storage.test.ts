@@ -84,6 +84,17 @@ describe('storage', () => {
     expect(() => s.setActiveNamespace('eip155')).not.toThrow()
     expect(s.getActiveNamespace()).toBeUndefined()
     expect(() => s.clearAddressCaches()).not.toThrow()
+    expect(() => s.setItem('@appkit/preferred_account_types', '{}')).not.toThrow()
+    expect(s.getItem('@appkit/preferred_account_types')).toBeUndefined()
+  })
+
+  it("keeps an on-demand feature's own entries (getItem, setItem)", () => {
+    const backend = new MemoryStorage()
+    const s = createSigilStorage(backend)
+    expect(s.getItem('@appkit/preferred_account_types')).toBeUndefined()
+    s.setItem('@appkit/preferred_account_types', '{"eip155":"eoa"}')
+    expect(backend.getItem('@appkit/preferred_account_types')).toBe('{"eip155":"eoa"}')
+    expect(s.getItem('@appkit/preferred_account_types')).toBe('{"eip155":"eoa"}')
   })
 
   it('native balance cache lasts 30 s and is cleared with the address caches', () => {

@@ -1,5 +1,5 @@
 import { isCaipNetworkId, isChainNamespace } from './caip.js'
-import type { AccountType, CaipNetworkId, ChainNamespace, ConnectionStatus, Wallet } from './types.js'
+import type { CaipNetworkId, ChainNamespace, ConnectionStatus, Wallet } from './types.js'
 
 /** Browser-storage keys (spec section 3); the `@appkit/` prefix keeps them compatible. */
 export const StorageKeys = {
@@ -12,7 +12,6 @@ export const StorageKeys = {
   identityCache: '@appkit/identity_cache',
   ensCache: '@appkit/ens_cache',
   portfolioCache: '@appkit/portfolio_cache',
-  preferredAccountTypes: '@appkit/preferred_account_types',
   connectedConnectorId: (namespace: ChainNamespace) => `@appkit/${namespace}:connected_connector_id` as const,
   connectionStatus: (namespace: ChainNamespace) => `@appkit/${namespace}:connection_status` as const,
 } as const
@@ -67,9 +66,10 @@ export interface SigilStorage {
   getIdentity(address: string, now?: number): CachedIdentity | undefined
   setIdentity(address: string, identity: Omit<CachedIdentity, 'timestamp'>, now?: number): void
   clearAddressCaches(): void
-  /** The account type the user prefers in each namespace (the Account view's switch). */
-  getPreferredAccountTypes(): Partial<Record<ChainNamespace, AccountType>>
-  setPreferredAccountTypes(types: Partial<Record<ChainNamespace, AccountType>>): void
+  /** An entry under a key of an on-demand feature's own (the preferred account types); undefined when absent or unreadable. */
+  getItem(key: string): string | undefined
+  /** Writes such an entry; where storage fails (quota, privacy mode) it is kept for this page only, in state. */
+  setItem(key: string, value: string): void
 }
 
 /** Storage that does nothing: used where localStorage is missing or throws (private modes). */
@@ -199,7 +199,7 @@ export function createSigilStorage(backend: KeyValueStorage = defaultBackend()):
     clearAddressCaches() {
       for (const key of ADDRESS_CACHE_KEYS) remove(key)
     },
-    getPreferredAccountTypes: () => readRecord<AccountType>(StorageKeys.preferredAccountTypes),
-    setPreferredAccountTypes: (types) => set(StorageKeys.preferredAccountTypes, JSON.stringify(types)),
+    getItem: get,
+    setItem: set,
   }
 }

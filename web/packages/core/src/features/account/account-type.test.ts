@@ -3,9 +3,15 @@ import { AUTH_CONNECTOR_ID } from '../../connectors/auth.js'
 import { createSigil, type SigilClient } from '../../client.js'
 import type { Connection } from '../../connectors/types.js'
 import { sigilDev, solana } from '../../networks.js'
-import { StorageKeys } from '../../storage.js'
 import { fakeAuthConnector, fakeBlockchainApi, fakeWallet, MemoryStorage, testOptions } from '../../test-utils/index.js'
-import { accountTypeOf, AccountTypeUnavailableError, canSwitchAccountType, DEFAULT_ACCOUNT_TYPES, setPreferredAccountType } from './account-type.js'
+import {
+  accountTypeOf,
+  AccountTypeUnavailableError,
+  canSwitchAccountType,
+  DEFAULT_ACCOUNT_TYPES,
+  PREFERRED_ACCOUNT_TYPES_KEY,
+  setPreferredAccountType,
+} from './account-type.js'
 
 const ADDRESS = '0x1111111111111111111111111111111111111111'
 const clients: SigilClient[] = []
@@ -61,20 +67,20 @@ describe('preferred account type', () => {
     expect(account?.preferredAccountTypes).toEqual({ eip155: 'smartAccount' })
     expect(account?.allAccounts).toEqual([{ address: ADDRESS, type: 'smartAccount' }])
     expect(accountTypeOf(client.store.getState(), 'eip155')).toBe('smartAccount')
-    expect(JSON.parse(storage.getItem(StorageKeys.preferredAccountTypes) ?? '{}')).toEqual({ eip155: 'smartAccount' })
+    expect(JSON.parse(storage.getItem(PREFERRED_ACCOUNT_TYPES_KEY) ?? '{}')).toEqual({ eip155: 'smartAccount' })
   })
 
   it('where the frame keeps the EOA (no smart account on the chain), the EOA is what is kept', async () => {
     const { client, storage } = await embedded({ setPreferredAccountType: vi.fn(async () => ({ type: 'eoa' as const, address: ADDRESS })) })
     expect(await setPreferredAccountType(client.context, { namespace: 'eip155', type: 'smartAccount' })).toEqual({ type: 'eoa', address: ADDRESS })
     expect(accountTypeOf(client.store.getState(), 'eip155')).toBe('eoa')
-    expect(JSON.parse(storage.getItem(StorageKeys.preferredAccountTypes) ?? '{}')).toEqual({ eip155: 'eoa' })
+    expect(JSON.parse(storage.getItem(PREFERRED_ACCOUNT_TYPES_KEY) ?? '{}')).toEqual({ eip155: 'eoa' })
   })
 
   it('an embedded wallet whose frame cannot switch: a typed error, nothing kept', async () => {
     const { client, storage } = await embedded({ setPreferredAccountType: vi.fn(async () => undefined) })
     await expect(setPreferredAccountType(client.context, { namespace: 'eip155', type: 'eoa' })).rejects.toBeInstanceOf(AccountTypeUnavailableError)
-    expect(storage.getItem(StorageKeys.preferredAccountTypes)).toBeNull()
+    expect(storage.getItem(PREFERRED_ACCOUNT_TYPES_KEY)).toBeNull()
     expect(client.store.getState().chains.eip155?.account.preferredAccountTypes).toEqual({})
   })
 

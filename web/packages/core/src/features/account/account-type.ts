@@ -17,6 +17,19 @@ import type { AccountType, ChainNamespace } from '../../types.js'
 /** The account types a user may prefer. */
 export type PreferredAccountType = Exclude<AccountType, 'ordinal'>
 
+/** Where the preferred types are kept (spec section 3's browser storage, `@appkit/` as the other keys): a JSON object by namespace. */
+export const PREFERRED_ACCOUNT_TYPES_KEY = '@appkit/preferred_account_types'
+
+/** The preferred types kept in storage, by namespace; none when unreadable. */
+export function storedAccountTypes(ctx: Pick<SigilContext, 'storage'>): Partial<Record<ChainNamespace, PreferredAccountType>> {
+  try {
+    const value = JSON.parse(ctx.storage.getItem(PREFERRED_ACCOUNT_TYPES_KEY) ?? '{}') as unknown
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Partial<Record<ChainNamespace, PreferredAccountType>>) : {}
+  } catch {
+    return {}
+  }
+}
+
 /** Each namespace's type until the user prefers another (spec section 4). */
 export const DEFAULT_ACCOUNT_TYPES: Readonly<Record<ChainNamespace, PreferredAccountType>> = {
   eip155: 'smartAccount',
@@ -103,7 +116,7 @@ export async function setPreferredAccountType(
     // Where the chain has no smart account the frame keeps the EOA (the spec's fallback): that is what is kept.
     if (switched.type !== 'ordinal') chosen = switched.type
   }
-  ctx.storage.setPreferredAccountTypes({ ...ctx.storage.getPreferredAccountTypes(), [namespace]: chosen })
+  ctx.storage.setItem(PREFERRED_ACCOUNT_TYPES_KEY, JSON.stringify({ ...storedAccountTypes(ctx), [namespace]: chosen }))
   const account = ctx.store.getState().chains[namespace]?.account
   setAccountProps(ctx.store, namespace, { preferredAccountTypes: { ...account?.preferredAccountTypes, [namespace]: chosen } })
   return { type: chosen, address: account?.address }

@@ -1,6 +1,7 @@
 import { act } from 'react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { AUTH_CONNECTOR_ID, StorageKeys, type Connection } from '@sigil/core'
+import { AUTH_CONNECTOR_ID, type Connection } from '@sigil/core'
+import { PREFERRED_ACCOUNT_TYPES_KEY } from '@sigil/core/account-type'
 import { fakeAuthConnector } from '../../../../../core/src/test-utils/index.js'
 import type { AppKit } from '../../../appkit.js'
 import { ADDRESS, cleanup, MemoryStorage, shadow, stubDirectory, testAppKit, waitFor } from '../../../test-utils.js'
@@ -69,7 +70,7 @@ describe('Account view: the embedded wallet’s account type switch', () => {
     expect(setPreferredAccountType).toHaveBeenCalledWith('smartAccount')
     expect(address()).toBe(before)
     expect(appKit.client.store.getState().chains.eip155?.account.address).toBe(ADDRESS)
-    expect(JSON.parse(storage.getItem(StorageKeys.preferredAccountTypes) ?? '{}')).toEqual({ eip155: 'smartAccount' })
+    expect(JSON.parse(storage.getItem(PREFERRED_ACCOUNT_TYPES_KEY) ?? '{}')).toEqual({ eip155: 'smartAccount' })
 
     await act(async () => {
       ;(shadow().querySelector('[data-testid=account-type-eoa]') as HTMLButtonElement).click()
