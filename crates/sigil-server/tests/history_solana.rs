@@ -115,6 +115,7 @@ fn solana_chain(id: &str, rpc: &str, tokens: Vec<Token>) -> ChainConfig {
         esplora: None,
         history: Default::default(),
         swap: None,
+        smart_account: None,
     }
 }
 

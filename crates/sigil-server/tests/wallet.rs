@@ -128,7 +128,10 @@ impl Frame {
 }
 
 async fn start(b: Backend, anvil: &Anvil, kek: &str, smtp_port: u16) -> Option<(TestServer, Frame)> {
-    let chains = dev_chain(&[&anvil.url]);
+    start_on(b, dev_chain(&[&anvil.url]), kek, smtp_port).await
+}
+
+async fn start_on(b: Backend, chains: sigil_server::chains::Chains, kek: &str, smtp_port: u16) -> Option<(TestServer, Frame)> {
     let kek = kek.to_owned();
     let s = TestServer::start_with(b, &["http://localhost:5173"], move |c| {
         c.chains = chains;
@@ -176,7 +179,8 @@ both_backends!(
     update_email_export_and_rotation,
     codes_bound_to_devices_and_atomic,
     approval_links,
-    upstream_calls_and_refreshes_are_budgeted_and_old_rows_pruned
+    upstream_calls_and_refreshes_are_budgeted_and_old_rows_pruned,
+    smart_account_batches_from_the_same_address
 );
 
 async fn email_login_codes_sessions_and_signing(b: Backend) {
@@ -668,4 +672,153 @@ async fn upstream_calls_and_refreshes_are_budgeted_and_old_rows_pruned(b: Backen
     assert_eq!((count("wallet_sessions").await, count("wallet_codes").await, count("wallet_devices").await), (1, 0, 0), "pruned {pruned}");
     assert_eq!(frame.get("/wallet/v1/user", Some(&token)).await.0, 200, "the live session stays");
     s.stop().await;
+}
+
+/// ABI words of `selector(address, uint256)`.
+fn address_and_amount(selector: &str, address: &str, amount: u64) -> String {
+    format!("{selector}{:0>64}{amount:064x}", address.trim_start_matches("0x").to_lowercase())
+}
+
+/// ABI words of `selector(address, ...)`.
+fn addresses(selector: &str, list: &[&str]) -> String {
+    list.iter().fold(selector.to_owned(), |data, a| format!("{data}{:0>64}", a.trim_start_matches("0x").to_lowercase()))
+}
+
+/// One eth_call of the dev token: its uint256 answer.
+async fn token_uint(anvil: &str, token: &str, data: String) -> u64 {
+    let answer = common::rpc(anvil, "eth_call", json!([{"to": token, "data": data}, "latest"])).await;
+    u64::from_str_radix(answer.as_str().unwrap().trim_start_matches("0x"), 16).unwrap()
+}
+
+/// The frame's RPC call; the JSON body (a result or a JSON-RPC error) after asserting 200.
+async fn wallet_rpc(frame: &Frame, token: &str, method: &str, params: Value, account_type: &str) -> Value {
+    let (status, body) =
+        frame.post("/wallet/v1/rpc", Some(token), json!({"chainId": "eip155:31337", "method": method, "params": params, "accountType": account_type})).await;
+    assert_eq!(status, 200, "{method}: {body}");
+    body
+}
+
+/// A batch's status once it is final.
+async fn final_status(frame: &Frame, token: &str, id: &str) -> Value {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let body = wallet_rpc(frame, token, "wallet_getCallsStatus", json!([id]), "smartAccount").await;
+        if body["result"]["status"] != 100 {
+            return body["result"].clone();
+        }
+        assert!(Instant::now() < deadline, "batch {id} stays pending: {body}");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+/// Issue 26: an embedded wallet's batch (ERC-20 approve + transfer) is one transaction from its
+/// own address, which it delegates to Simple7702Account on the first batch; the EOA preference
+/// sends the calls one by one under one id, and refuses when atomicity is required.
+async fn smart_account_batches_from_the_same_address(b: Backend) {
+    let anvil = Anvil::start();
+    let deployed = common::deploy_devchain(&anvil.url);
+    let implementation = deployed["smartAccount"]["implementation"].as_str().unwrap().to_owned();
+    let sgl = deployed["tokens"][0]["address"].as_str().unwrap().to_owned();
+    let (port, inbox) = mail_sink().await;
+    let kek = sigil_server::wallet::keys::Kek::generate_hex();
+    let mut chains = dev_chain(&[&anvil.url]);
+    chains.apply_deployment(&deployed.to_string()).unwrap();
+    let Some((s, frame)) = start_on(b, chains, &kek, port).await else { return };
+    let (token, user) = log_in(&frame, &inbox, "carol@example.com", "device-0007-secret-0123456789abcdef").await;
+    let evm = user["accounts"].as_array().unwrap().iter().find(|a| a["namespace"] == "eip155").unwrap()["address"].as_str().unwrap().to_owned();
+    common::rpc(&anvil.url, "anvil_setBalance", json!([evm, "0xde0b6b3a7640000"])).await;
+    let deployer = deployed["deployer"].as_str().unwrap();
+    let gift =
+        common::rpc(&anvil.url, "eth_sendTransaction", json!([{"from": deployer, "to": sgl, "data": address_and_amount("0xa9059cbb", &evm, 1_000_000)}])).await;
+    common::receipt(&anvil.url, gift.as_str().unwrap()).await;
+    let bob = "0x000000000000000000000000000000000000b0b0";
+
+    // Before the first batch: a plain EOA, ready to become a smart account.
+    let caps = wallet_rpc(&frame, &token, "wallet_getCapabilities", json!([evm, ["0x7a69"]]), "smartAccount").await;
+    assert_eq!(caps["result"], json!({"0x7a69": {"atomic": {"status": "ready"}}}));
+    assert_eq!(
+        wallet_rpc(&frame, &token, "wallet_getCapabilities", json!([evm]), "eoa").await["result"],
+        json!({"0x7a69": {"atomic": {"status": "unsupported"}}})
+    );
+    assert_eq!(common::rpc(&anvil.url, "eth_getCode", json!([evm, "latest"])).await, "0x");
+
+    let batch = |atomic: bool, approve: u64, transfer: u64| {
+        json!([{"version": "2.0.0", "chainId": "0x7a69", "from": evm, "atomicRequired": atomic, "calls": [
+            {"to": sgl, "data": address_and_amount("0x095ea7b3", bob, approve)},
+            {"to": sgl, "data": address_and_amount("0xa9059cbb", bob, transfer)},
+        ]}])
+    };
+    let sent = wallet_rpc(&frame, &token, "wallet_sendCalls", batch(true, 5_000, 10_000), "smartAccount").await;
+    let id = sent["result"]["id"].as_str().unwrap_or_else(|| panic!("{sent}")).to_owned();
+    let status = final_status(&frame, &token, &id).await;
+    assert_eq!((status["status"].as_i64(), status["atomic"].as_bool(), status["chainId"].as_str()), (Some(200), Some(true), Some("0x7a69")), "{status}");
+    assert_eq!(status["version"], "2.0.0");
+    let receipts = status["receipts"].as_array().unwrap();
+    assert_eq!(receipts.len(), 1, "one transaction for both calls");
+    assert_eq!(receipts[0]["logs"].as_array().unwrap().len(), 2, "an Approval and a Transfer");
+    let first_gas = u64::from_str_radix(receipts[0]["gasUsed"].as_str().unwrap().trim_start_matches("0x"), 16).unwrap();
+    let tx = common::rpc(&anvil.url, "eth_getTransactionByHash", json!([receipts[0]["transactionHash"]])).await;
+    assert_eq!(
+        (tx["type"].as_str(), tx["from"].as_str().map(str::to_lowercase), tx["to"].as_str().map(str::to_lowercase)),
+        (Some("0x4"), Some(evm.to_lowercase()), Some(evm.to_lowercase()))
+    );
+    // The authorization: for this chain only, at the nonce after the transaction's own.
+    let auth = &tx["authorizationList"][0];
+    assert_eq!((auth["chainId"].as_str(), auth["address"].as_str().map(str::to_lowercase)), (Some("0x7a69"), Some(implementation.to_lowercase())));
+    let tx_nonce = u64::from_str_radix(tx["nonce"].as_str().unwrap().trim_start_matches("0x"), 16).unwrap();
+    assert_eq!(u64::from_str_radix(auth["nonce"].as_str().unwrap().trim_start_matches("0x"), 16).unwrap(), tx_nonce + 1);
+    // The account is now the smart account, at the same address.
+    let code = common::rpc(&anvil.url, "eth_getCode", json!([evm, "latest"])).await;
+    assert_eq!(code.as_str().unwrap().to_lowercase(), format!("0xef0100{}", implementation.trim_start_matches("0x").to_lowercase()));
+    assert_eq!(token_uint(&anvil.url, &sgl, addresses("0xdd62ed3e", &[&evm, bob])).await, 5_000, "allowance(account, bob)");
+    assert_eq!(token_uint(&anvil.url, &sgl, addresses("0x70a08231", &[bob])).await, 10_000, "balanceOf(bob)");
+    let caps = wallet_rpc(&frame, &token, "wallet_getCapabilities", json!([evm, ["0x7a69"]]), "smartAccount").await;
+    assert_eq!(caps["result"], json!({"0x7a69": {"atomic": {"status": "supported"}}}));
+    let (_, user) = frame.get("/wallet/v1/user", Some(&token)).await;
+    assert!(user["accounts"].as_array().unwrap().iter().any(|a| a["address"] == evm.as_str()), "the address never changes: {user}");
+
+    // Nobody else may make the account call anything.
+    let stranger = json!({"jsonrpc": "2.0", "id": 1, "method": "eth_call", "params": [{"from": deployer, "to": evm, "data": batch_data(bob)}, "latest"]});
+    let answer: Value = reqwest::Client::new().post(&anvil.url).json(&stranger).send().await.unwrap().json().await.unwrap();
+    assert!(answer["error"]["message"].as_str().is_some_and(|m| m.contains("not from self or EntryPoint")), "{answer}");
+
+    // A second batch, delegated already: a plain transaction to itself. Against it, the same two
+    // calls as two transactions (the EOA preference): one id, two receipts.
+    let sent = wallet_rpc(&frame, &token, "wallet_sendCalls", batch(false, 0, 10_000), "smartAccount").await;
+    let status = final_status(&frame, &token, sent["result"]["id"].as_str().unwrap()).await;
+    assert_eq!((status["status"].as_i64(), status["receipts"].as_array().unwrap().len()), (Some(200), 1), "{status}");
+    let batch_gas = u64::from_str_radix(status["receipts"][0]["gasUsed"].as_str().unwrap().trim_start_matches("0x"), 16).unwrap();
+    let refused = wallet_rpc(&frame, &token, "wallet_sendCalls", batch(true, 0, 10_000), "eoa").await;
+    assert_eq!(refused["error"]["code"], 5760, "{refused}");
+    let sent = wallet_rpc(&frame, &token, "wallet_sendCalls", batch(false, 0, 10_000), "eoa").await;
+    let status = final_status(&frame, &token, sent["result"]["id"].as_str().unwrap()).await;
+    assert_eq!((status["status"].as_i64(), status["atomic"].as_bool()), (Some(200), Some(false)), "{status}");
+    let receipts = status["receipts"].as_array().unwrap();
+    assert_eq!(receipts.len(), 2);
+    let plain_gas: u64 = receipts.iter().map(|r| u64::from_str_radix(r["gasUsed"].as_str().unwrap().trim_start_matches("0x"), 16).unwrap()).sum();
+    eprintln!("gas: approve + transfer as the delegating batch {first_gas}, as a batch {batch_gas}, as two transactions {plain_gas}");
+    assert!(batch_gas < plain_gas, "one transaction saves a base fee: {batch_gas} vs {plain_gas}");
+
+    // Refused before anything is signed: another sender, an unknown id, no session.
+    let other = json!([{"version": "2.0.0", "from": bob, "calls": [{"to": bob}]}]);
+    let (status, body) = frame.post("/wallet/v1/rpc", Some(&token), json!({"chainId": "eip155:31337", "method": "wallet_sendCalls", "params": other})).await;
+    assert_eq!(status, 400, "{body}");
+    let unknown = format!("0x{:016x}01{}", 31337, "ab".repeat(32));
+    assert_eq!(
+        wallet_rpc(&frame, &token, "wallet_getCallsStatus", json!([unknown]), "smartAccount").await["result"]["status"],
+        100,
+        "a hash not on chain is pending"
+    );
+    assert_eq!(wallet_rpc(&frame, &token, "wallet_getCallsStatus", json!(["0x1234"]), "smartAccount").await["error"]["code"], 5730);
+    let (status, _) = frame.post("/wallet/v1/rpc", None, json!({"chainId": "eip155:31337", "method": "wallet_sendCalls", "params": batch(true, 1, 1)})).await;
+    assert_eq!(status, 401);
+    s.stop().await;
+}
+
+/// `executeBatch([(to, 0, 0x)])`, ABI-encoded.
+fn batch_data(to: &str) -> String {
+    use alloy_sol_types::SolValue;
+    let to: alloy_primitives::Address = to.parse().unwrap();
+    let calls = vec![(to, alloy_primitives::U256::ZERO, alloy_primitives::Bytes::new())];
+    format!("0x34fcd5be{}", alloy_primitives::hex::encode((calls,).abi_encode_params()))
 }

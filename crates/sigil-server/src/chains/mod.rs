@@ -79,6 +79,18 @@ pub struct ChainConfig {
     /// supported for Swaps'.
     #[serde(default)]
     pub swap: Option<SwapSource>,
+    /// EIP-7702 smart accounts for the embedded wallet on this chain (a Prague node and the
+    /// implementation deployed); none: its accounts stay plain EOAs.
+    #[serde(default)]
+    pub smart_account: Option<SmartAccount>,
+}
+
+/// `smart_account = { implementation = "0x.." }`: the Simple7702Account (eth-infinitism's
+/// account-abstraction v0.8) that embedded wallets delegate to.
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct SmartAccount {
+    pub implementation: String,
 }
 
 /// A chain's swap source, one key of its `swap` table:
@@ -298,6 +310,11 @@ impl Chains {
                     return Err(invalid(format!("swap.{key} needs api_key_env: the environment variable holding its API key")));
                 }
             }
+            if let Some(account) = &chain.smart_account {
+                if chain.kind() != ChainKind::Evm || sigil_core::evm::parse_address(&account.implementation).is_none() {
+                    return Err(invalid(format!("smart_account.implementation '{}' must be an EVM address on an eip155 chain", account.implementation)));
+                }
+            }
             if let Some(registry) = &chain.ens_registry {
                 if chain.kind() != ChainKind::Evm || !is_evm_address(registry) {
                     return Err(invalid(format!("ens_registry '{registry}' must be an EVM address on an eip155 chain")));
@@ -334,6 +351,7 @@ impl Chains {
             pairs: Vec<DeployedPair>,
             ens: Option<DeployedNames>,
             uniswap_v2: Option<DeployedUniswap>,
+            smart_account: Option<SmartAccount>,
         }
         /// A deployed token; `noReturn` marks a USDT-like token (its allowance is reset to 0
         /// before it changes); other fields are for other readers.
@@ -394,6 +412,12 @@ impl Chains {
                 base_tokens: d.tokens.iter().filter(|t| pooled(&t.symbol)).map(|t| t.address.clone()).collect(),
                 reset_allowance: d.tokens.iter().filter(|t| t.no_return).map(|t| t.address.clone()).collect(),
             }));
+        }
+        if let Some(account) = d.smart_account {
+            if sigil_core::evm::parse_address(&account.implementation).is_none() {
+                return Err(ChainsError::Invalid(d.chain_id, format!("smartAccount implementation '{}' is not an EVM address", account.implementation)));
+            }
+            chain.smart_account = Some(account);
         }
         for t in d.tokens {
             if chain.token(&t.address).is_none() {

@@ -15,6 +15,7 @@ use sigil_core::amount;
 use sigil_core::caip::is_evm_address;
 use sigil_core::siwx::{self, SignInMessage};
 
+use super::evm_calls::AccountType;
 use super::{Handling, Holding, RpcError, SignError, SignInRefusal};
 use crate::chains::ChainConfig;
 use crate::error::{ApiError, ApiResult};
@@ -82,17 +83,29 @@ pub fn wallet_request(method: &str, chain: &str, account: &str) -> Result<Handli
                 chain.strip_prefix("eip155:").and_then(|c| c.parse().ok()).ok_or_else(|| SignError::Params(format!("{chain} is not an EVM chain")))?;
             Handling::Local(format!("{id:#x}").into())
         }
-        "personal_sign" | "eth_signTypedData_v4" | "eth_sendTransaction" => Handling::Sign,
+        "personal_sign" | "eth_signTypedData_v4" | "eth_sendTransaction" | "wallet_sendCalls" => Handling::Sign,
+        "wallet_getCallsStatus" | "wallet_getCapabilities" => Handling::Ask,
         // A raw transaction is the wallet's to make, never the page's.
         "eth_sendRawTransaction" => return Err(SignError::NotAllowed),
         _ => Handling::Read,
     })
 }
 
+/// What the embedded wallet answers from the chain without its key (EIP-5792 reads).
+pub async fn ask(method: &str, params: &Value, rpc: &Arc<Rpc>, account: &str, preference: AccountType) -> Result<Value, SignError> {
+    let account: Address = account.parse().map_err(|_| SignError::NotAllowed)?;
+    match method {
+        "wallet_getCallsStatus" => super::evm_calls::calls_status(rpc, params).await,
+        "wallet_getCapabilities" => super::evm_calls::capabilities(rpc, account, params, preference).await,
+        _ => Err(SignError::NotAllowed),
+    }
+}
+
 /// Signs an approved request with the user's secp256k1 key.
-pub async fn sign(secret: &[u8; 32], method: &str, params: &Value, rpc: &Arc<Rpc>, chain: &str) -> Result<Value, SignError> {
+pub async fn sign(secret: &[u8; 32], method: &str, params: &Value, rpc: &Arc<Rpc>, chain: &str, preference: AccountType) -> Result<Value, SignError> {
     let key = PrivateKeySigner::from_slice(secret).map_err(|e| SignError::Params(e.to_string()))?;
     Ok(match method {
+        "wallet_sendCalls" => super::evm_calls::send_calls(&key, rpc, chain, params, preference).await?,
         "personal_sign" => personal_sign(&key, params)?.into(),
         "eth_signTypedData_v4" => sign_typed_data(&key, params)?.into(),
         "eth_sendTransaction" => send_transaction(&key, rpc, chain, params).await?.into(),
@@ -100,11 +113,11 @@ pub async fn sign(secret: &[u8; 32], method: &str, params: &Value, rpc: &Arc<Rpc
     })
 }
 
-fn params(value: &Value, n: usize) -> Result<&Vec<Value>, SignError> {
+pub(super) fn params(value: &Value, n: usize) -> Result<&Vec<Value>, SignError> {
     value.as_array().filter(|a| a.len() >= n).ok_or_else(|| SignError::Params(format!("expected an array of at least {n} items")))
 }
 
-fn same_address(given: &Value, ours: Address) -> Result<(), SignError> {
+pub(super) fn same_address(given: &Value, ours: Address) -> Result<(), SignError> {
     let given: Address = given.as_str().and_then(|s| s.parse().ok()).ok_or_else(|| SignError::Params("the address is not an EVM address".into()))?;
     if given == ours {
         Ok(())
@@ -144,15 +157,28 @@ pub fn sign_typed_data(key: &PrivateKeySigner, p: &Value) -> Result<String, Sign
     Ok(format!("0x{}", hex::encode(signature.as_bytes())))
 }
 
-fn quantity(v: &Value) -> Option<U256> {
+pub(super) fn quantity(v: &Value) -> Option<U256> {
     v.as_str().and_then(|s| U256::from_str_radix(s.strip_prefix("0x")?, 16).ok())
 }
 
-async fn read(rpc: &Arc<Rpc>, chain: &str, method: &str, params: Value) -> Result<Value, SignError> {
+pub(super) async fn read(rpc: &Arc<Rpc>, chain: &str, method: &str, params: Value) -> Result<Value, SignError> {
     match rpc.call(chain, method, Some(&params.to_string())).await.map_err(|e| SignError::Unreachable(e.to_string()))? {
         Reply::Result(raw) => serde_json::from_str(&raw).map_err(|e| SignError::Unreachable(e.to_string())),
         Reply::Error(raw) => Err(SignError::Refused(RpcError::from_raw(&raw))),
     }
+}
+
+/// EIP-1559 fees from the chain: the node's tip, and twice the latest base fee plus the tip.
+pub(super) async fn fees(rpc: &Arc<Rpc>, chain: &str) -> Result<(U256, U256), SignError> {
+    let tip = quantity(&read(rpc, chain, "eth_maxPriorityFeePerGas", json!([])).await?).unwrap_or(U256::from(1_000_000_000u64));
+    let block = read(rpc, chain, "eth_getBlockByNumber", json!(["latest", false])).await?;
+    let base = block.get("baseFeePerGas").and_then(quantity).unwrap_or_default();
+    Ok((tip, base * U256::from(2) + tip))
+}
+
+/// The numeric id of an eip155 chain.
+pub(super) fn chain_number(chain: &str) -> Result<u64, SignError> {
+    chain.strip_prefix("eip155:").and_then(|c| c.parse().ok()).ok_or_else(|| SignError::Params(format!("{chain} is not an EVM chain")))
 }
 
 /// eth_sendTransaction({from, to, value, data, gas?, nonce?}): filled from the chain, signed
@@ -162,7 +188,7 @@ pub async fn send_transaction(key: &PrivateKeySigner, rpc: &Arc<Rpc>, chain: &st
     if let Some(from) = tx.get("from") {
         same_address(from, key.address())?;
     }
-    let chain_id: u64 = chain.strip_prefix("eip155:").and_then(|c| c.parse().ok()).ok_or_else(|| SignError::Params(format!("{chain} is not an EVM chain")))?;
+    let chain_id = chain_number(chain)?;
     let from = key.address().to_checksum(None);
     let to = match tx.get("to").and_then(Value::as_str) {
         Some(to) => TxKind::Call(to.parse().map_err(|_| SignError::Params("'to' is not an address".into()))?),
@@ -177,10 +203,7 @@ pub async fn send_transaction(key: &PrivateKeySigner, rpc: &Arc<Rpc>, chain: &st
         Some(n) => n.to::<u64>(),
         None => quantity(&read(rpc, chain, "eth_getTransactionCount", json!([from, "pending"])).await?).unwrap_or_default().to::<u64>(),
     };
-    let tip = quantity(&read(rpc, chain, "eth_maxPriorityFeePerGas", json!([])).await?).unwrap_or(U256::from(1_000_000_000u64));
-    let block = read(rpc, chain, "eth_getBlockByNumber", json!(["latest", false])).await?;
-    let base = block.get("baseFeePerGas").and_then(quantity).unwrap_or_default();
-    let max_fee = base * U256::from(2) + tip;
+    let (tip, max_fee) = fees(rpc, chain).await?;
     let mut call = json!({"from": from, "value": format!("{value:#x}"), "data": data.to_string()});
     if let TxKind::Call(to) = to {
         call["to"] = to.to_checksum(None).into();

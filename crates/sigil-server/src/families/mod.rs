@@ -10,6 +10,7 @@
 
 pub mod bitcoin;
 pub mod evm;
+pub mod evm_calls;
 pub mod solana;
 
 use std::sync::Arc;
@@ -23,6 +24,7 @@ use crate::chains::ChainConfig;
 use crate::error::{ApiError, ApiResult};
 use crate::rpc::Rpc;
 use crate::wallet::keys::KeyKind;
+pub use evm_calls::AccountType;
 use utoipa::ToSchema;
 
 /// A chain family.
@@ -97,6 +99,8 @@ pub enum Handling {
     Local(Value),
     /// Signed with the user's key of the family (after the user approved it in the frame).
     Sign,
+    /// Answered by the family from the chain, without the key (a batch's status, capabilities).
+    Ask,
     /// Anything else: a read through the proxy, if the chain allows the method.
     Read,
 }
@@ -198,19 +202,38 @@ impl Family {
     }
 
     /// Signs (and for a transaction, sends) an approved request with the user's key.
-    pub async fn sign(self, secret: &[u8; 32], method: &str, params: &Value, rpc: &Arc<Rpc>, chain: &str) -> Result<Value, SignError> {
+    pub async fn sign(self, secret: &[u8; 32], method: &str, params: &Value, rpc: &Arc<Rpc>, chain: &str, preference: AccountType) -> Result<Value, SignError> {
         match self {
-            Family::Evm => evm::sign(secret, method, params, rpc, chain).await,
+            Family::Evm => evm::sign(secret, method, params, rpc, chain, preference).await,
             Family::Solana => solana::sign(secret, method, params),
             Family::Bitcoin => Err(SignError::NotAllowed),
         }
     }
 
-    /// Upstream calls a signing request makes (for the upstream budget): eth_sendTransaction
-    /// reads the nonce, fee tip, latest block and gas estimate, then broadcasts.
-    pub fn upstream_calls(self, method: &str) -> usize {
+    /// Answers a request of Handling::Ask for `account`.
+    pub async fn ask(self, method: &str, params: &Value, rpc: &Arc<Rpc>, account: &str, preference: AccountType) -> Result<Value, SignError> {
+        match self {
+            Family::Evm => evm::ask(method, params, rpc, account, preference).await,
+            Family::Solana | Family::Bitcoin => Err(SignError::NotAllowed),
+        }
+    }
+
+    /// Upstream calls a request answered by the family makes, at most (for the upstream
+    /// budget): eth_sendTransaction reads the nonce, fee tip, latest block and gas estimate, then
+    /// broadcasts; a batch reads the account's code too, or sends each call; a batch's status
+    /// reads each receipt; capabilities read the account's code on each smart-account chain.
+    pub fn upstream_calls(self, method: &str, params: &Value) -> usize {
+        let first = || params.get(0);
         match (self, method) {
             (Family::Evm, "eth_sendTransaction") => 5,
+            (Family::Evm, "wallet_sendCalls") => {
+                let calls = first().and_then(|b| b.get("calls")).and_then(Value::as_array).map_or(1, Vec::len);
+                1 + 5 * calls.clamp(1, evm_calls::MAX_CALLS)
+            }
+            (Family::Evm, "wallet_getCallsStatus") => {
+                first().and_then(Value::as_str).and_then(evm_calls::parse_batch_id).map_or(1, |(_, _, hashes)| hashes.len())
+            }
+            (Family::Evm, "wallet_getCapabilities") => 1,
             _ => 0,
         }
     }

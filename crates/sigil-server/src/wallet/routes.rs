@@ -228,6 +228,10 @@ pub struct RpcRequest {
     #[serde(default)]
     #[schema(value_type = Object)]
     pub params: Value,
+    /// How the user wants calls sent on EVM chains (the Account view's switch): one batch from
+    /// the smart account (the default), or transaction by transaction from the EOA.
+    #[serde(default)]
+    pub account_type: crate::families::AccountType,
 }
 
 /// What the chain answered: a result, or its JSON-RPC error (insufficient funds, a revert),
@@ -284,13 +288,17 @@ pub async fn rpc(
     let answer = match family.wallet_request(&req.method, chain, &account).map_err(refused)? {
         Handling::Local(value) => Ok(value),
         Handling::Sign => {
-            let calls = family.upstream_calls(&req.method);
+            let calls = family.upstream_calls(&req.method, &req.params);
             if calls > 0 {
                 upstream(calls)?;
             }
             let kind = family.embedded_key().ok_or_else(|| refused(SignError::NotAllowed))?;
             let secret = service.secret(&user_id, kind).await?;
-            family.sign(&secret, &req.method, &req.params, &state.rpc, chain).await
+            family.sign(&secret, &req.method, &req.params, &state.rpc, chain, req.account_type).await
+        }
+        Handling::Ask => {
+            upstream(family.upstream_calls(&req.method, &req.params).max(1))?;
+            family.ask(&req.method, &req.params, &state.rpc, &account, req.account_type).await
         }
         Handling::Read if state.rpc.allows(chain, &req.method) => {
             upstream(1)?;

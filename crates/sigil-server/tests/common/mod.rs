@@ -216,6 +216,7 @@ pub fn chain_with(upstreams: &[&str], testnet: bool) -> sigil_server::chains::Ch
         esplora: None,
         history: Default::default(),
         swap: None,
+        smart_account: None,
     }])
     .unwrap()
 }
