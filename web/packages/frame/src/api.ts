@@ -5,6 +5,11 @@
 const TOKEN_KEY = 'sigil-frame:token'
 /** The device secret: the server knows this device by its hash; it is only ever sent to this origin. */
 const DEVICE_KEY = 'sigil-frame:device-secret'
+/** How the user wants EVM calls sent: from the smart account (the spec's eip155 default) or the EOA. */
+const ACCOUNT_TYPE_KEY = 'sigil-frame:preferred-account-type'
+
+/** The account types the embedded EVM account can be used as (one address either way, EIP-7702). */
+export type EvmAccountType = 'eoa' | 'smartAccount'
 
 export interface ApiAccount {
   namespace: 'eip155' | 'solana'
@@ -50,6 +55,7 @@ function storage(): Storage | undefined {
 
 let memoryToken: string | undefined
 let memoryDevice: string | undefined
+let memoryAccountType: EvmAccountType | undefined
 
 export const session = {
   token(): string | undefined {
@@ -59,6 +65,13 @@ export const session = {
     memoryToken = token
     if (token) storage()?.setItem(TOKEN_KEY, token)
     else storage()?.removeItem(TOKEN_KEY)
+  },
+  preferredAccountType(): EvmAccountType {
+    return (storage()?.getItem(ACCOUNT_TYPE_KEY) ?? memoryAccountType) === 'eoa' ? 'eoa' : 'smartAccount'
+  },
+  setPreferredAccountType(type: EvmAccountType) {
+    memoryAccountType = type
+    storage()?.setItem(ACCOUNT_TYPE_KEY, type)
   },
   deviceSecret(): string {
     const stored = storage()?.getItem(DEVICE_KEY) ?? memoryDevice
@@ -105,9 +118,12 @@ export const api = {
   isConnected: () => call<{ isConnected: boolean }>('GET', 'is-connected', undefined, true),
   refresh: () => call<{ token: string }>('POST', 'refresh', undefined, true),
   signOut: () => call<void>('POST', 'sign-out', undefined, true),
-  /** The chain's answer: a result, or the JSON-RPC error it refused with (insufficient funds, a revert). */
-  rpc: (chainId: string, method: string, params: unknown) =>
-    call<{ result: unknown } | { error: ChainError }>('POST', 'rpc', { chainId, method, params: params ?? [] }, true),
+  /**
+   * The chain's answer: a result, or the JSON-RPC error it refused with (insufficient funds, a
+   * revert). EVM call batches go as `accountType` says (the user's preference unless given).
+   */
+  rpc: (chainId: string, method: string, params: unknown, accountType: EvmAccountType = session.preferredAccountType()) =>
+    call<{ result: unknown } | { error: ChainError }>('POST', 'rpc', { chainId, method, params: params ?? [], accountType }, true),
   updateEmail: (email: string) => call<{ action: 'VERIFY_PRIMARY_OTP' | 'VERIFY_SECONDARY_OTP' }>('POST', 'update-email', { email }, true),
   updateEmailPrimary: (otp: string) => call<{ action: 'VERIFY_SECONDARY_OTP' }>('POST', 'update-email/primary', { otp }, true),
   updateEmailSecondary: (otp: string) => call<{ newEmail: string }>('POST', 'update-email/secondary', { otp }, true),

@@ -27,8 +27,49 @@ group('approval texts', () => {
     expect(d.title).toBe('Send 0.01 ETH to 0xdef')
     expect(d.lines).toContain('With 5 bytes of contract call data')
     expect(formatEther('0xde0b6b3a7640000')).toBe('1 ETH')
-    expect(formatEther('1')).toBe('0 ETH')
+    expect(formatEther('1')).toBe('< 0.000001 ETH')
+    expect(formatEther('0')).toBe('0 ETH')
     expect(describe('eth_sendTransaction', [{ value: '0x0' }], 'eip155:1').title).toBe('Deploy a contract and send 0 ETH')
+  })
+
+  it('a batch of calls shows every call in order, ERC-20 transfer and approve decoded', () => {
+    const token = '0x5fbdb2315678afecb367f032d93f642f64180aa3'
+    const word = (hex: string) => hex.replace(/^0x/, '').padStart(64, '0')
+    const bob = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8'
+    const approve = `0x095ea7b3${word(bob)}${word('0x1388')}`
+    const unlimited = `0x095ea7b3${word(bob)}${'f'.repeat(64)}`
+    const transfer = `0xa9059cbb${word(bob)}${word('0x2710')}`
+    const d = describe(
+      'wallet_sendCalls',
+      [
+        {
+          version: '2.0.0',
+          chainId: '0x7a69',
+          from: '0xabc',
+          atomicRequired: true,
+          calls: [{ to: token, data: approve }, { to: token, data: transfer }, { to: bob, value: '0xde0b6b3a7640000' }, { to: token, data: unlimited }, { to: token, data: '0x12345678', value: '0x1' }],
+        },
+      ],
+      'eip155:31337',
+    )
+    expect(d.title).toBe('Approve 5 calls')
+    expect(d.warnings).toBeUndefined()
+    expect(d.lines).toEqual([
+      'Network: Sigil Dev',
+      { label: 'From', address: '0xabc' },
+      'All calls run together in one transaction, or none does',
+      { label: 'Call 1: allow spending 5000 units of the token by', address: bob },
+      { label: 'Token', address: token },
+      { label: 'Call 2: transfer 10000 units of the token to', address: bob },
+      { label: 'Token', address: token },
+      { label: 'Call 3: send 1 ETH to', address: bob },
+      { label: 'Call 4: allow spending ALL of the token (no limit) by', address: bob },
+      { label: 'Token', address: token },
+      { label: 'Call 5: a contract call (4 bytes of data) to', address: token },
+      'and sends < 0.000001 ETH',
+    ])
+    // A batch for another chain than the one asked on says so.
+    expect(describe('wallet_sendCalls', [{ chainId: '0x1', calls: [] }], 'eip155:31337').warnings).toEqual(['Warning: this is signed for Ethereum, but the app asked on Sigil Dev'])
   })
 
   it('a Solana message (base58 on the way) shows as the text it encodes, binary as hex', () => {

@@ -146,14 +146,20 @@ function bytesToText(bytes: Uint8Array, hex: string): string {
   return m.binary(hex)
 }
 
+/** Wei (hex or decimal) as a bigint; 0 for anything else. */
+function weiOf(value: unknown): bigint {
+  try {
+    return typeof value === 'string' || typeof value === 'number' ? BigInt(value) : 0n
+  } catch {
+    return 0n
+  }
+}
+
 /** Wei (hex or decimal) as ether, up to 6 decimals. */
 export function formatEther(value: unknown): string {
-  let wei: bigint
-  try {
-    wei = typeof value === 'string' || typeof value === 'number' ? BigInt(value) : 0n
-  } catch {
-    wei = 0n
-  }
+  const wei = weiOf(value)
+  // Never "0 ETH" for something: the smallest shown amount says it is less.
+  if (wei > 0n && wei < 10n ** 12n) return '< 0.000001 ETH'
   const whole = wei / 10n ** 18n
   const fraction = (wei % 10n ** 18n).toString().padStart(18, '0').slice(0, 6).replace(/0+$/, '')
   return `${whole}${fraction ? `.${fraction}` : ''} ETH`
@@ -176,6 +182,51 @@ export function describe(method: string, params: unknown, chainId: string, hostN
 }
 
 const from = (address: string): AddressLine => ({ label: m.from, address })
+
+const MAX_UINT256 = (1n << 256n) - 1n
+/** ERC-20 `transfer(address,uint256)` and `approve(address,uint256)`: their selectors. */
+const TRANSFER = '0xa9059cbb'
+const APPROVE = '0x095ea7b3'
+
+/** The address and amount of a call's data that is `selector(address,uint256)` exactly. */
+function addressAndAmount(data: string): { address: string; amount: bigint } | undefined {
+  if (!/^0x[0-9a-fA-F]{136}$/.test(data) || !/^0{24}$/.test(data.slice(10, 34))) return undefined
+  return { address: `0x${data.slice(34, 74)}`, amount: BigInt(`0x${data.slice(74)}`) }
+}
+
+/** The lines of one call of a batch (`n` counts from 1). */
+function callLines(n: number, call: { to?: unknown; value?: unknown; data?: unknown }): Line[] {
+  const to = asText(call?.to ?? '?')
+  const data = typeof call?.data === 'string' && call.data !== '0x' ? call.data : undefined
+  const value = weiOf(call?.value) > 0n ? formatEther(call.value) : undefined
+  const also = value && data ? [m.callAlsoSends(value)] : []
+  if (!data) return [{ label: m.callValue(n, value ?? formatEther('0x0')), address: to }]
+  const decoded = addressAndAmount(data)
+  const selector = data.slice(0, 10).toLowerCase()
+  if (decoded && selector === TRANSFER) return [{ label: m.callTransfer(n, decoded.amount.toString()), address: decoded.address }, { label: m.callToken, address: to }, ...also]
+  if (decoded && selector === APPROVE) {
+    const label = decoded.amount === MAX_UINT256 ? m.callApproveUnlimited(n) : m.callApprove(n, decoded.amount.toString())
+    return [{ label, address: decoded.address }, { label: m.callToken, address: to }, ...also]
+  }
+  return [{ label: m.callData(n, (data.length - 2) / 2), address: to }, ...also]
+}
+
+/** wallet_sendCalls: the network the batch names, its sender, and each call in order. */
+function describeCalls(batch: unknown, chainId: string, hostNames: HostNames): Description {
+  const request = (batch && typeof batch === 'object' ? batch : {}) as { calls?: unknown; chainId?: unknown; from?: unknown; atomicRequired?: unknown }
+  const calls = Array.isArray(request.calls) ? (request.calls as { to?: unknown; value?: unknown; data?: unknown }[]) : []
+  const { line, warning } = networkOf(request.chainId, chainId, hostNames)
+  return {
+    title: m.sendCalls(calls.length),
+    lines: [
+      line,
+      ...(typeof request.from === 'string' ? [from(request.from)] : []),
+      ...(request.atomicRequired === true ? [m.callsTogether] : []),
+      ...calls.flatMap((call, i) => callLines(i + 1, call)),
+    ],
+    ...(warning ? { warnings: [warning] } : {}),
+  }
+}
 
 function describeRequest(method: string, params: unknown, chainId: string, hostNames: HostNames): Description {
   const list = Array.isArray(params) ? params : []
@@ -218,6 +269,8 @@ function describeRequest(method: string, params: unknown, chainId: string, hostN
         ...(warning ? { warnings: [warning] } : {}),
       }
     }
+    case 'wallet_sendCalls':
+      return describeCalls(list[0], chainId, hostNames)
     case 'solana_signMessage':
       return { title: m.solanaMessage, lines: [network], body: base58ToText(String((params as { message?: string })?.message ?? '')) }
     case 'solana_signTransaction':

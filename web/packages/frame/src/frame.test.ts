@@ -99,6 +99,64 @@ describe('the frame', () => {
     localStorage.clear()
   })
 
+  it('smart accounts: the enabled networks and the account type come from the server; the preference changes how calls go, never the address', async () => {
+    const { win, posted, send } = fakeWindow()
+    localStorage.setItem('sigil-frame:token', 'a'.repeat(64))
+    const address = '0x1111111111111111111111111111111111111111'
+    const bodies: { method: string; accountType: string; params: unknown }[] = []
+    let delegated = false
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string, init?: RequestInit) => {
+        if (url === '/wallet/v1/refresh') return new Response(JSON.stringify({ token: 'b'.repeat(64) }), { status: 200 })
+        if (url === '/wallet/v1/user') return new Response(JSON.stringify({ accounts: [{ namespace: 'eip155', address, type: 'eoa' }] }), { status: 200 })
+        if (url === '/wallet/v1/rpc') {
+          const body = JSON.parse(String(init?.body))
+          bodies.push(body)
+          if (body.method === 'wallet_getCapabilities') {
+            const result = { '0x7a69': { atomic: { status: delegated ? 'supported' : 'ready' } }, '0x1': { atomic: { status: 'unsupported' } } }
+            return new Response(JSON.stringify({ result }), { status: 200 })
+          }
+          if (body.method === 'wallet_sendCalls') return new Response(JSON.stringify({ result: { id: '0xabc' } }), { status: 200 })
+        }
+        return new Response('{}', { status: 404 })
+      }),
+    )
+    const frame = startFrame(win)
+    await vi.waitFor(() => expect(posted.some((p) => p.message.type === 'FRAME_READY')).toBe(true))
+    const reply = async (id: string, message: object) => {
+      send({ id, ...message })
+      await vi.waitFor(() => expect(posted.some((p) => p.message.id === id)).toBe(true))
+      return posted.find((p) => p.message.id === id)?.message
+    }
+    expect(await reply('request-0001', { type: 'GET_SMART_ACCOUNT_ENABLED_NETWORKS' })).toMatchObject({ ok: true, payload: { smartAccountEnabledNetworks: [31337] } })
+    expect(await reply('request-0002', { type: 'GET_USER' })).toMatchObject({
+      ok: true,
+      payload: { address, preferredAccountType: 'smartAccount', smartAccountDeployed: false, accounts: [{ namespace: 'eip155', address, type: 'smartAccount' }] },
+    })
+    // A batch waits for the user's approval, then goes to the server as the smart account.
+    send({ id: 'request-0003', type: 'RPC_REQUEST', payload: { method: 'wallet_sendCalls', params: [{ version: '2.0.0', calls: [{ to: address }] }] } })
+    await vi.waitFor(() => expect(frame.getState().approval?.method).toBe('wallet_sendCalls'))
+    expect(bodies.some((b) => b.method === 'wallet_sendCalls')).toBe(false)
+    frame.approve()
+    await vi.waitFor(() => expect(posted.some((p) => p.message.id === 'request-0003')).toBe(true))
+    expect(bodies.find((b) => b.method === 'wallet_sendCalls')?.accountType).toBe('smartAccount')
+    delegated = true
+    expect(await reply('request-0004', { type: 'GET_USER' })).toMatchObject({ payload: { smartAccountDeployed: true } })
+    // The EOA: same address; batches go call by call.
+    expect(await reply('request-0005', { type: 'SET_PREFERRED_ACCOUNT', payload: { type: 'eoa' } })).toMatchObject({ ok: true, payload: { type: 'eoa', address } })
+    send({ id: 'request-0006', type: 'RPC_REQUEST', payload: { method: 'wallet_sendCalls', params: [{ version: '2.0.0', calls: [{ to: address }] }] } })
+    await vi.waitFor(() => expect(frame.getState().approval?.id).toBe('request-0006'))
+    frame.reject()
+    await vi.waitFor(() => expect(posted.some((p) => p.message.id === 'request-0006')).toBe(true))
+    expect(posted.find((p) => p.message.id === 'request-0006')?.message).toMatchObject({ ok: false, error: { code: 4001 } })
+    expect(bodies.filter((b) => b.method === 'wallet_sendCalls')).toHaveLength(1)
+    // Where the server has no smart account, the preference falls back to EOA.
+    await reply('request-0007', { type: 'SWITCH_NETWORK', payload: { chainId: 'eip155:1' } })
+    expect(await reply('request-0008', { type: 'SET_PREFERRED_ACCOUNT', payload: { type: 'smartAccount' } })).toMatchObject({ payload: { type: 'eoa', address } })
+    localStorage.clear()
+  })
+
   it('connect device: "not approved yet" is an answer the host asks again after (VERIFY_DEVICE), not an error', async () => {
     const { win, posted, send } = fakeWindow()
     const answers = [{ action: 'VERIFY_DEVICE' }, { action: 'VERIFY_OTP' }]

@@ -169,15 +169,46 @@ export function startFrame(win: Window = window): FrameController {
     win.parent.postMessage(checked.data, origin)
   }
 
-  const userOf = (u: ApiUser): FrameUser => {
+  /**
+   * What the embedded EVM account can be on each chain (EIP-5792 `atomic` per numeric chain id:
+   * `supported` once delegated, `ready` before, `unsupported` where the server has no smart
+   * account), asked as a smart account whatever the user prefers; none before login or when
+   * the server cannot say (the spec's fallbacks: no networks, EOA).
+   */
+  const smartAccountStatus = async (address: string): Promise<Map<number, string>> => {
+    if (!address.startsWith('0x') || !chainId.startsWith('eip155:')) return new Map()
+    try {
+      const reply = await api.rpc(chainId, 'wallet_getCapabilities', [address], 'smartAccount')
+      if ('error' in reply || !reply.result || typeof reply.result !== 'object') return new Map()
+      return new Map(
+        Object.entries(reply.result as Record<string, { atomic?: { status?: unknown } }>).flatMap(([id, c]) =>
+          /^0x[0-9a-f]+$/i.test(id) && typeof c?.atomic?.status === 'string' ? [[Number.parseInt(id, 16), c.atomic.status] as const] : [],
+        ),
+      )
+    } catch {
+      return new Map()
+    }
+  }
+  const enabledIn = (status: Map<number, string>) => [...status].filter(([, s]) => s !== 'unsupported').map(([id]) => id)
+  /** The account type calls are sent as on the current chain: the preference where it can be a smart account, else EOA. */
+  const accountTypeOn = (status: Map<number, string>): 'eoa' | 'smartAccount' => {
+    const here = Number(chainId.split(':')[1])
+    return session.preferredAccountType() === 'smartAccount' && enabledIn(status).includes(here) ? 'smartAccount' : 'eoa'
+  }
+
+  const userOf = async (u: ApiUser): Promise<FrameUser> => {
     const evm = u.accounts.find((a) => a.namespace === 'eip155') ?? u.accounts[0]
+    const address = evm?.address ?? ''
+    const status = evm?.namespace === 'eip155' ? await smartAccountStatus(address) : new Map<number, string>()
+    const type = evm?.namespace === 'eip155' ? accountTypeOn(status) : (evm?.type ?? 'eoa')
     return {
       ...(u.email ? { email: u.email } : {}),
-      address: evm?.address ?? '',
+      address,
       chainId,
-      accounts: u.accounts,
-      preferredAccountType: evm?.type ?? 'eoa',
-      smartAccountDeployed: false,
+      // One address is both: the EOA, and the smart account it is delegated to (EIP-7702).
+      accounts: u.accounts.map((a) => (a.namespace === 'eip155' ? { ...a, type } : a)),
+      preferredAccountType: type,
+      smartAccountDeployed: status.get(Number(chainId.split(':')[1])) === 'supported',
     }
   }
 
@@ -254,7 +285,7 @@ export function startFrame(win: Window = window): FrameController {
       case 'CONNECT_SOCIAL': {
         const done = await connectSocial(request.payload.uri)
         if (done.status !== 'connected') return { pending: true }
-        return { ...userOf(done.user), provider: done.provider, ...(done.userName ? { userName: done.userName } : {}) }
+        return { ...(await userOf(done.user)), provider: done.provider, ...(done.userName ? { userName: done.userName } : {}) }
       }
       case 'GET_FARCASTER_URI': {
         const { url, channelToken } = await api.farcasterUri()
@@ -292,13 +323,23 @@ export function startFrame(win: Window = window): FrameController {
         return { chainId }
       case 'GET_CHAIN_ID':
         return { chainId }
-      case 'GET_SMART_ACCOUNT_ENABLED_NETWORKS':
-        return { smartAccountEnabledNetworks: [] }
+      case 'GET_SMART_ACCOUNT_ENABLED_NETWORKS': {
+        if (!session.token()) return { smartAccountEnabledNetworks: [] }
+        const evm = (await api.user()).accounts.find((a) => a.namespace === 'eip155')
+        return { smartAccountEnabledNetworks: evm ? enabledIn(await smartAccountStatus(evm.address)) : [] }
+      }
+      case 'INIT_SMART_ACCOUNT': {
+        // The smart account is the EOA's own address (EIP-7702): it is delegated on its first batch.
+        loggedIn()
+        return { address: (await userOf(await api.user())).address }
+      }
       case 'SET_PREFERRED_ACCOUNT': {
         loggedIn()
-        // Only externally owned accounts exist here: the preference falls back to EOA.
-        const user = userOf(await api.user())
-        return { type: 'eoa', address: user.address }
+        // The address stays; only how calls are sent changes. Where no smart account can be,
+        // the answer is EOA (the spec's fallback).
+        session.setPreferredAccountType(request.payload.type === 'smartAccount' ? 'smartAccount' : 'eoa')
+        const user = await userOf(await api.user())
+        return { type: user.preferredAccountType, address: user.address }
       }
       case 'RPC_REQUEST': {
         loggedIn()

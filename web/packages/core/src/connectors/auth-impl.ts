@@ -10,7 +10,7 @@ import { errors } from '../messages/core.js'
 import { isUserRejection, SigilError, toSigilError, tryAgainAfter } from '../errors.js'
 import { transactionError } from '../features/send/errors.js'
 import { FrameBridge, FRAME_SIGN_OUT_WAIT_MS } from '../frame/bridge.js'
-import { FRAME_ANSWERS, FRAME_METHODS, rpcSafety, type FrameUser } from '../frame/messages.js'
+import { FRAME_METHODS, rpcSafety, type FrameUser } from '../frame/messages.js'
 import type { CaipNetwork, ChainNamespace } from '../types.js'
 import {
   AUTH_CONNECTOR_ID,
@@ -210,7 +210,7 @@ export function createAuthImpl(options: AuthConnectorOptions, { emit, emitReques
       const chains = networks.filter((n) => n.chainNamespace === namespace).map((n) => n.caipNetworkId)
       return { chains, accounts: chains.flatMap((chain) => own.map((a) => `${chain}:${a.address}`)), methods: FRAME_METHODS }
     },
-    request: (chain, method, params) => (Object.hasOwn(FRAME_ANSWERS, method) ? Promise.resolve(FRAME_ANSWERS[method]) : rpcRequest(method, params, chain)),
+    request: (chain, method, params) => rpcRequest(method, params, chain),
     read: (chain, method, params) => rpcRequest(method, params, chain),
     async switchChain(chain) {
       await frame().request('SWITCH_NETWORK', { chainId: chain })

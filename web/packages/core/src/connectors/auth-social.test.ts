@@ -144,9 +144,10 @@ describe('the embedded wallet as a session transport', () => {
     expect(transport.peer).toMatchObject({ connectorId: 'sigil-embedded', type: 'AUTH' })
     expect(transport.namespace('eip155')?.accounts).toEqual([`eip155:1:${USER.address}`, `eip155:137:${USER.address}`])
     expect(transport.namespace('eip155')?.methods).toContain('personal_sign')
-    // no EIP-5792 capabilities: answered here, the frame not asked
-    expect(await transport.request('eip155:1', 'wallet_getCapabilities', [])).toEqual({})
-    expect(asked.filter((a) => a.type === 'RPC_REQUEST')).toEqual([])
+    // EIP-5792 capabilities are the frame's (its server knows the smart accounts)
+    script.RPC_REQUEST = [{ result: { '0x1': { atomic: { status: 'ready' } } } }]
+    expect(await transport.request('eip155:1', 'wallet_getCapabilities', [USER.address])).toEqual({ '0x1': { atomic: { status: 'ready' } } })
+    expect(asked.at(-1)).toEqual({ type: 'RPC_REQUEST', payload: { method: 'wallet_getCapabilities', params: [USER.address], chainId: 'eip155:1' } })
     script.RPC_REQUEST = [{ result: '0x1' }]
     expect(await transport.read('eip155:1', 'eth_blockNumber', undefined)).toBe('0x1')
     expect(asked.at(-1)).toEqual({ type: 'RPC_REQUEST', payload: { method: 'eth_blockNumber', chainId: 'eip155:1' } })

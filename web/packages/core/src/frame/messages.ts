@@ -205,13 +205,11 @@ export const SIGNING_RPC_METHODS: readonly string[] = [
   'eth_sendTransaction',
   'solana_signMessage',
   'solana_signTransaction',
+  'wallet_sendCalls',
 ]
 
 /** What the embedded wallet allows, as a session lists a wallet's methods: the reads and what it signs. */
 export const FRAME_METHODS: readonly string[] = [...SAFE_RPC_METHODS, ...SIGNING_RPC_METHODS]
-
-/** Methods the host page answers for the embedded wallet: it has no EIP-5792 capabilities (balances come from the server). */
-export const FRAME_ANSWERS: Readonly<Record<string, unknown>> = { wallet_getCapabilities: {} }
 
 export type RpcSafety = 'safe' | 'unsafe' | 'not-allowed'
 
