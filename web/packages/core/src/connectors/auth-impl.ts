@@ -163,9 +163,14 @@ export function createAuthImpl(options: AuthConnectorOptions, { emit, emitReques
     }
     bindings = next
     const social = socialLoginOf(storage)
+    // The chains where the frame's server offers a smart account (the spec's fallback: none).
+    const { smartAccountEnabledNetworks } = await frame()
+      .request('GET_SMART_ACCOUNT_ENABLED_NETWORKS')
+      .catch(() => ({ smartAccountEnabledNetworks: [] as number[] }))
     return {
       connectorId: AUTH_CONNECTOR_ID,
       accounts,
+      smartAccountEnabledNetworks,
       walletInfo: { name: u.email ?? social?.userName ?? EMBEDDED_WALLET_NAME },
       user: { ...(u.email ? { email: u.email } : {}), ...(social?.userName ? { username: social.userName } : {}) },
       ...(social ? { socialProvider: social.provider } : {}),
@@ -259,6 +264,17 @@ export function createAuthImpl(options: AuthConnectorOptions, { emit, emitReques
         for (const binding of ending.values()) binding.end?.()
       },
       getProvider: (namespace: ChainNamespace) => (user ? bindings.get(namespace)?.provider : undefined),
+      async setPreferredAccountType(type) {
+        const answer = await frame().request('SET_PREFERRED_ACCOUNT', { type })
+        // The address stays (EIP-7702); the account the frame acts with takes the type.
+        if (user)
+          user = {
+            ...user,
+            preferredAccountType: answer.type,
+            accounts: user.accounts.map((a) => (a.address.toLowerCase() === answer.address.toLowerCase() ? { ...a, type: answer.type } : a)),
+          }
+        return answer
+      },
       async connectEmail(email: string) {
         const trimmed = email.trim()
         if (!EMAIL_RE.test(trimmed)) throw new SigilError(errors.invalidEmail, 'INVALID_EMAIL')

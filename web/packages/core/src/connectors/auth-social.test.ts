@@ -133,9 +133,15 @@ describe('the embedded wallet as a session transport', () => {
     )
     asked.length = 0
     script.GET_USER = [user]
+    script.GET_SMART_ACCOUNT_ENABLED_NETWORKS = [{ smartAccountEnabledNetworks: [137] }]
     const connection = await connector.connect({ namespaces: ['eip155', 'solana'], networks: [ethereum, polygon, solana] })
     // solana has no family here: its account is not taken
     expect(connection.accounts).toEqual([{ namespace: 'eip155', address: USER.address, type: 'eoa', chainId: 1 }])
+    // the frame says where its account can be a smart account
+    expect(connection.smartAccountEnabledNetworks).toEqual([137])
+    script.SET_PREFERRED_ACCOUNT = [{ type: 'smartAccount', address: USER.address }]
+    expect(await connector.setPreferredAccountType?.('smartAccount')).toEqual({ type: 'smartAccount', address: USER.address })
+    expect(asked.at(-1)).toEqual({ type: 'SET_PREFERRED_ACCOUNT', payload: { type: 'smartAccount' } })
     expect(connector.getProvider('eip155')).toEqual({ family: true })
     expect(connector.getProvider('solana')).toBeUndefined()
     const [bound] = evm.opened
