@@ -382,6 +382,20 @@ impl<'a> Source<'a> {
     /// The best quote for `trade` (selling `amount` of `from` for `to`), with its price impact
     /// where the source tells it, and from an aggregator the swap's transaction when asked.
     pub async fn quote(self, convert: &Convert, rpc: &Rpc, chain: &str, trade: &Trade) -> Result<Quote, SwapError> {
+        Ok(self.quote_with(convert, rpc, chain, trade, &[]).await?.0)
+    }
+
+    /// A quote, and the answers to `riders`: calls the caller needs from the chain beside it (a
+    /// balance and an allowance). An on-chain source asks them in the quote's own batch (one
+    /// round trip to the node); an aggregator's quote runs beside them.
+    pub async fn quote_with(
+        self,
+        convert: &Convert,
+        rpc: &Rpc,
+        chain: &str,
+        trade: &Trade,
+        riders: &[Call],
+    ) -> Result<(Quote, Vec<Option<String>>), SwapError> {
         let (from, to, amount) = (trade.from, trade.to, trade.amount);
         match self {
             Source::UniswapV2(v2) => {
@@ -391,22 +405,32 @@ impl<'a> Source<'a> {
                     return Err(SwapError::NoRoute);
                 }
                 let bases: Vec<Address> = v2.base_tokens.iter().map(|t| parse_config_address(t)).collect();
-                let (route, reserves) = convert.best_route(rpc, chain, &router, &bases, (a, b), amount).await?;
+                let uniswap_v2::Found { route, reserves, riders } = convert.best_route(rpc, chain, &router, &bases, (a, b, amount), riders).await?;
                 let price_impact = match reserves {
                     Some(reserves) => uniswap_v2::price_impact(&route, &reserves),
                     // The route's pairs are not known yet: found now (and kept), then read.
                     None => convert.price_impact(rpc, chain, &router, &route).await,
                 };
-                Ok(Quote {
+                let quote = Quote {
                     amount_out: route.amount_out(),
                     amount_out_min: None,
                     price_impact,
                     path: route.path.clone(),
                     spender: Some(router.address),
                     plan: Plan::UniswapV2 { route, router },
-                })
+                };
+                Ok((quote, riders))
             }
-            _ => self.aggregator_quote(convert, chain, trade).await,
+            _ => {
+                let beside = async {
+                    match riders {
+                        [] => Vec::new(),
+                        _ => calls::batch(rpc, chain, riders).await.unwrap_or_else(|_| vec![None; riders.len()]),
+                    }
+                };
+                let (quote, answers) = tokio::join!(self.aggregator_quote(convert, chain, trade), beside);
+                Ok((quote?, answers))
+            }
         }
     }
 }
@@ -665,7 +689,13 @@ fn call(method: &str, params: String) -> Call {
 /// What `user` holds of `asset` and has allowed `spender` (the coin needs no allowance: None);
 /// each None where the chain did not say.
 pub async fn holdings(rpc: &Rpc, chain: &str, user: Address, asset: Asset, spender: Address) -> Result<(Option<U256>, Option<U256>), Failure> {
-    let list = match asset {
+    let results = calls::batch(rpc, chain, &holdings_calls(user, asset, spender)).await?;
+    Ok(read_holdings(asset, &results))
+}
+
+/// The calls of `holdings`: the balance, and for a token the allowance.
+pub fn holdings_calls(user: Address, asset: Asset, spender: Address) -> Vec<Call> {
+    match asset {
         Asset::Native => vec![call("eth_getBalance", format!(r#"["{user:#x}","latest"]"#))],
         Asset::Erc20(token) => {
             let token = format!("{token:#x}");
@@ -674,14 +704,17 @@ pub async fn holdings(rpc: &Rpc, chain: &str, user: Address, asset: Asset, spend
                 eth_call(&token, &evm::call_data(&evm::allowanceCall { owner: user, spender })),
             ]
         }
-    };
-    let results = calls::batch(rpc, chain, &list).await?;
+    }
+}
+
+/// The balance and allowance the answers to `holdings_calls` say.
+pub fn read_holdings(asset: Asset, results: &[Option<String>]) -> (Option<U256>, Option<U256>) {
     let balance = match asset {
         Asset::Native => results.first().and_then(|r| r.as_deref()).and_then(quantity),
         Asset::Erc20(_) => results.first().and_then(|r| r.as_deref()).and_then(evm::decode_return::<evm::balanceOfCall>),
     };
     let allowance = results.get(1).and_then(|r| r.as_deref()).and_then(evm::decode_return::<evm::allowanceCall>);
-    Ok((balance, allowance))
+    (balance, allowance)
 }
 
 /// What stands between a quote and its swap, as far as the chain tells: the balance, then the

@@ -13,8 +13,9 @@ use sigil_core::caip::ChainId;
 use utoipa::{IntoParams, ToSchema};
 
 use super::{
-    chain_number, check_slippage, estimate_gas, gas_prices, holdings, parse_amount, parse_token, parse_user, same_chain, shortfalls, swap_chain, Asset, Plan,
-    SwapError, TokenId, Trade, AGGREGATOR_GAS, GAS_PER_HOP, HIGH_PRICE_IMPACT, NATIVE_ADDRESS, UNSUPPORTED_GAS_PRICE, UNSUPPORTED_SWAPS,
+    chain_number, check_slippage, estimate_gas, gas_prices, holdings, holdings_calls, parse_amount, parse_token, parse_user, read_holdings, same_chain,
+    shortfalls, swap_chain, Asset, Plan, SwapError, TokenId, Trade, AGGREGATOR_GAS, GAS_PER_HOP, HIGH_PRICE_IMPACT, NATIVE_ADDRESS, UNSUPPORTED_GAS_PRICE,
+    UNSUPPORTED_SWAPS,
 };
 use crate::account::routes::{for_project, token_icon};
 use crate::error::{ApiError, ApiResult};
@@ -181,20 +182,22 @@ pub async fn quotes(State(state): State<AppState>, _: UpstreamBudget, Query(quer
     }
     let slippage = check_slippage("slippage", query.slippage)?;
     let known = source.known_spender(&state.convert, &chain.id);
-    let (rpc, chain_id, sold) = (&state.rpc, chain.id.as_str(), from.asset);
-    let held = |spender: Option<alloy_primitives::Address>| async move {
-        match (user, spender) {
-            (Some(user), Some(spender)) => holdings(rpc, chain_id, user, sold, spender).await.ok(),
-            (Some(user), None) if sold == Asset::Native => holdings(rpc, chain_id, user, sold, Default::default()).await.ok(),
-            _ => None,
-        }
+    let sold = from.asset;
+    // The balance and allowance ride with the quote's own chain calls (one round trip).
+    let riders = match (user, known) {
+        (Some(user), Some(spender)) => holdings_calls(user, sold, spender),
+        (Some(user), None) if sold == Asset::Native => holdings_calls(user, sold, Default::default()),
+        _ => Vec::new(),
     };
     let trade = Trade { chain_number: chain_number(&chain.id), from: from.asset, to: to.asset, amount, user, slippage, with_tx: false, estimate: false };
-    let (quote, early) = tokio::join!(source.quote(&state.convert, &state.rpc, &chain.id, &trade), held(known));
-    let quote = quote?;
-    // A spender learned only now (an aggregator's first answer on this chain): read after it.
-    let held = if known.is_none() && quote.spender.is_some() { held(quote.spender).await } else { early };
-    let (balance, allowance) = held.unwrap_or_default();
+    let (quote, answers) = source.quote_with(&state.convert, &state.rpc, &chain.id, &trade, &riders).await?;
+    let (balance, allowance) = match (user, quote.spender) {
+        (None, _) => Default::default(),
+        // A spender learned only now (an aggregator's first answer on this chain): read after it.
+        (Some(user), Some(spender)) if known.is_none() => holdings(&state.rpc, &chain.id, user, sold, spender).await.unwrap_or_default(),
+        _ if riders.is_empty() => Default::default(),
+        _ => read_holdings(sold, &answers),
+    };
     let mut issues: Vec<Issue> = shortfalls(from.asset, amount, balance, allowance)
         .into_iter()
         .map(|e| Issue {

@@ -14,6 +14,7 @@ use sigil_core::evm::{self, call_data, decode_return, getReservesCall, UniswapV2
 
 use super::{Asset, Convert, SwapError};
 use crate::rpc::calls::{self, eth_call};
+use crate::rpc::jsonrpc::Call;
 use crate::rpc::Rpc;
 
 /// A pool's reserves are uint112: no amount above this fits in one.
@@ -106,6 +107,14 @@ pub fn swap_call(from: Asset, to: Asset, route: &Route, amount_out_min: U256, re
     }
 }
 
+/// A route found: the best path's amounts, its pairs' reserves when they were read in the same
+/// batch, and what the riders of that batch answered (in their order).
+pub struct Found {
+    pub route: Route,
+    pub reserves: Option<Vec<(U256, U256)>>,
+    pub riders: Vec<Option<String>>,
+}
+
 /// How long the best path found for a pair is asked alone (its amounts read fresh each time).
 pub const ROUTE_KEPT: std::time::Duration = std::time::Duration::from_secs(30);
 /// Best paths kept at most.
@@ -141,25 +150,26 @@ impl Convert {
         chain: &str,
         router: &RouterInfo,
         bases: &[Address],
-        (a, b): (Address, Address),
-        amount: U256,
-    ) -> Result<(Route, Option<Vec<(U256, U256)>>), SwapError> {
+        (a, b, amount): (Address, Address, U256),
+        riders: &[Call],
+    ) -> Result<Found, SwapError> {
         let key = (chain.to_owned(), router.address, a, b, amount.bit_len());
         if let Some(path) = self.routes.get(&key) {
-            match self.quote_paths(rpc, chain, router, vec![path], amount).await {
-                Ok(found) if !found.0.amount_out().is_zero() => return Ok(found),
+            match self.quote_paths(rpc, chain, router, vec![path], amount, riders).await {
+                Ok(found) if !found.route.amount_out().is_zero() => return Ok(found),
                 _ => {}
             }
         }
         let mut middles = vec![router.weth];
         middles.extend_from_slice(bases);
         let paths = candidate_paths(a, b, &middles);
-        let found = self.quote_paths(rpc, chain, router, paths, amount).await?;
-        self.routes.put(key, found.0.path.clone());
+        let found = self.quote_paths(rpc, chain, router, paths, amount, riders).await?;
+        self.routes.put(key, found.route.path.clone());
         Ok(found)
     }
 
-    /// The best of `paths` for `amount` (see best_route), in one batch with the known pairs' reserves.
+    /// The best of `paths` for `amount` (see best_route), in one batch with the known pairs'
+    /// reserves and the `riders` (calls the quote's caller needs from the chain too).
     async fn quote_paths(
         &self,
         rpc: &Rpc,
@@ -167,7 +177,8 @@ impl Convert {
         router: &RouterInfo,
         paths: Vec<Vec<Address>>,
         amount: U256,
-    ) -> Result<(Route, Option<Vec<(U256, U256)>>), SwapError> {
+        riders: &[Call],
+    ) -> Result<Found, SwapError> {
         let mut quotes: Vec<_> =
             paths.iter().map(|path| eth_call(&hex(router.address), &call_data(&Router::getAmountsOutCall { amountIn: amount, path: path.clone() }))).collect();
         // The reserves of every pair already known on the candidate paths, in the same batch.
@@ -182,7 +193,9 @@ impl Convert {
         known.sort();
         known.dedup();
         quotes.extend(known.iter().map(|p| eth_call(&hex(*p), &call_data(&getReservesCall {}))));
+        quotes.extend_from_slice(riders);
         let mut results = calls::batch(rpc, chain, &quotes).await.map_err(SwapError::Upstream)?;
+        let rider_results = results.split_off(results.len().saturating_sub(riders.len()));
         let reserves_read: Vec<Option<(U256, U256)>> = results
             .split_off(paths.len().min(results.len()))
             .iter()
@@ -214,7 +227,7 @@ impl Convert {
             Some(route) if route.amount_out().is_zero() => Err(SwapError::AmountTooSmall),
             Some(route) => {
                 let reserves = reserves_of(&route);
-                Ok((route, reserves))
+                Ok(Found { route, reserves, riders: rider_results })
             }
             None => {
                 let hops: Vec<(Address, Address)> = paths.iter().flat_map(|p| p.windows(2).map(|w| (w[0], w[1]))).collect();

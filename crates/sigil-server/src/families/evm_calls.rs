@@ -202,7 +202,7 @@ pub fn parse_batch_id(id: &str) -> Option<(u64, bool, Vec<String>)> {
         "01" => true,
         _ => return None,
     };
-    Some((chain, atomic, body[18..].as_bytes().chunks(64).map(|h| format!("0x{}", String::from_utf8_lossy(h).to_ascii_lowercase())).collect()))
+    Some((chain, atomic, body.as_bytes()[18..].chunks(64).map(|h| format!("0x{}", String::from_utf8_lossy(h).to_ascii_lowercase())).collect()))
 }
 
 async fn broadcast(rpc: &Arc<Rpc>, chain: &str, raw: Vec<u8>) -> Result<String, SignError> {
