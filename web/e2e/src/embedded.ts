@@ -25,6 +25,9 @@ export const emb = {
   resend: (page: Page) => ui.dialog(page).getByTestId('otp-resend'),
   approveView: (page: Page) => ui.dialog(page).getByTestId('approve-transaction'),
   accountType: (page: Page) => ui.dialog(page).getByTestId('account-type'),
+  /** The embedded EVM account's switch (where it can be a smart account): the pressed button is the type in use. */
+  accountTypeInUse: (page: Page) => ui.dialog(page).getByTestId('account-type-switch').locator('[aria-pressed="true"]'),
+  accountTypeButton: (page: Page, type: 'eoa' | 'smartAccount') => ui.dialog(page).getByTestId(`account-type-${type}`),
   accountEmail: (page: Page) => ui.dialog(page).getByTestId('account-email'),
   editEmail: (page: Page) => ui.dialog(page).getByTestId('edit-email'),
   /** The modal's banner (error, success). */

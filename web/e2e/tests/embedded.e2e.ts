@@ -25,7 +25,7 @@ const open = async () => {
 const address = async () => getAddress(await t.page.getByTestId('address').innerText())
 
 describe('embedded wallet: email login', () => {
-  it('logs in a new device: approval link from the mail, then the 6-digit code; the Account view shows the embedded EOA', async () => {
+  it('logs in a new device: approval link from the mail, then the 6-digit code; the Account view shows the embedded account (a smart account on the dev chain)', async () => {
     await open()
     const email = freshEmail('alice')
     await openModal(t.page)
@@ -96,7 +96,8 @@ describe('embedded wallet: email login', () => {
     expect(addr).toMatch(/^0x[0-9a-fA-F]{40}$/)
 
     await openModal(t.page)
-    await expect.poll(() => emb.accountType(t.page).innerText()).toBe('EOA')
+    // The dev chain has a smart-account implementation: the spec's default type, at the same address.
+    await expect.poll(() => emb.accountTypeInUse(t.page).innerText()).toBe('Smart account')
     expect(await emb.accountEmail(t.page).innerText()).toBe(`Signed in as ${email}`)
     expect(getAddress((await ui.dialog(t.page).getByTestId('account-address').getAttribute('title')) ?? '')).toBe(addr)
     // The login cache (spec section 4): the flag and the email, and no token, in the host's storage.

@@ -2,6 +2,7 @@ import { formatBalance } from '@sigil/core'
 import { useState } from 'react'
 import { ConnectButton, useAppKit, useAppKitAccount, useAppKitNetwork, useAppKitSiwx, useAppKitState, useAppKitTheme, useDisconnect } from '@sigil/react'
 import { BitcoinCard } from './BitcoinCard.js'
+import { CallsCard } from './CallsCard.js'
 import { config, families } from './config.js'
 import { FamiliesCard } from './FamiliesCard.js'
 import { Field } from './Field.js'
@@ -97,6 +98,7 @@ export function App({ themeKey }: { themeKey: string }) {
       {families.includes('bip122') ? <BitcoinCard /> : null}
       <WagmiCard onReceipt={setLastReceipt} />
       <ProviderCard refreshKey={lastReceipt} />
+      <CallsCard />
       <p className="note">
         Directory API <code>{config.apiUrl}</code> · dev chain RPC <code>{config.devRpcUrl}</code>
       </p>
