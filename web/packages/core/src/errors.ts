@@ -150,8 +150,13 @@ const RPC_ERRORS: Partial<Record<number, new (cause?: unknown) => RpcError>> = {
   4902: SwitchChainError,
 }
 
-/** The project id is missing, no networks were given, siweConfig and siwx were both set, or an option is malformed. */
-export class ConfigurationError extends SigilError<'PROJECT_ID_NOT_CONFIGURED' | 'NO_NETWORKS' | 'SIWE_AND_SIWX' | 'INVALID_RELAY_URL'> {
+/**
+ * The project id is missing, no networks were given, a network lacks an RPC URL, a feature is
+ * unknown, siweConfig and siwx were both set, or an option is malformed.
+ */
+export class ConfigurationError extends SigilError<
+  'PROJECT_ID_NOT_CONFIGURED' | 'NO_NETWORKS' | 'NO_RPC_URL' | 'UNKNOWN_FEATURE' | 'SIWE_AND_SIWX' | 'INVALID_RELAY_URL'
+> {
   override name = 'ConfigurationError'
 }
 

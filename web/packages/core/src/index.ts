@@ -239,4 +239,5 @@ export { serverSiwx, localSiwx, type ServerSiwxOptions, type LocalSiwxOptions } 
 export type { SiwxController } from './features/siwx/controller.js'
 export { siwxBlocksClose } from './features/siwx/guard.js'
 export type { SIWXConfig, SIWXMessage, SIWXMessageData, SIWXMessageInput, SIWXSession, SiwxState, SiwxStatus } from './features/siwx/types.js'
+export type { SIWEConfig, SIWECreateMessageArgs, SIWEMessageParams, SIWESession } from './features/siwx/types.js'
 export type * from './types.js'

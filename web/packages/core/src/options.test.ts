@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { ethereum, polygon } from './networks.js'
+import { bitcoin, ethereum, polygon, solana } from './networks.js'
 import { resolveOptions } from './options.js'
-import { SigilError } from './errors.js'
+import { ConfigurationError, SigilError } from './errors.js'
 
 describe('resolveOptions', () => {
   it('applies the spec defaults', () => {
@@ -73,5 +73,51 @@ describe('resolveOptions', () => {
 
   it('requires at least one network', () => {
     expect(() => resolveOptions({ projectId: 'abc', networks: [] })).toThrow('Invalid App Configuration')
+  })
+
+  it('refuses an EVM or Solana network without an RPC URL, naming it; Bitcoin needs none (balances come through the server)', () => {
+    const noRpc = { ...polygon, rpcUrls: { default: { http: [] } } }
+    expect(() => resolveOptions({ projectId: 'abc', networks: [ethereum, noRpc] })).toThrow('Network eip155:137 has no RPC URL')
+    expect(() => resolveOptions({ projectId: 'abc', networks: [{ ...solana, rpcUrls: { default: { http: [] } } }] })).toThrow(
+      `Network ${solana.caipNetworkId} has no RPC URL`,
+    )
+    expect(() => resolveOptions({ projectId: 'abc', networks: [{ ...polygon, rpcUrls: undefined } as never] })).toThrow(ConfigurationError)
+    // A chain default alone is enough.
+    expect(
+      resolveOptions({ projectId: 'abc', networks: [{ ...noRpc, rpcUrls: { default: { http: [] }, chainDefault: { http: ['https://rpc.example'] } } }] })
+        .networks,
+    ).toHaveLength(1)
+    expect(resolveOptions({ projectId: 'abc', networks: [ethereum, bitcoin] }).networks).toHaveLength(2)
+  })
+
+  it('refuses a feature it does not know, naming it', () => {
+    expect(() => resolveOptions({ projectId: 'abc', networks: [ethereum], features: { emial: true } as never })).toThrow('Unknown feature `emial`')
+    expect(resolveOptions({ projectId: 'abc', networks: [ethereum], features: { names: false, pay: true } }).features.pay).toBe(true)
+  })
+
+  it('each refusal is a ConfigurationError with its own code', () => {
+    const codeOf = (options: Parameters<typeof resolveOptions>[0]) => {
+      try {
+        resolveOptions(options)
+      } catch (error) {
+        return error instanceof ConfigurationError ? error.code : 'not a ConfigurationError'
+      }
+      return 'accepted'
+    }
+    expect(codeOf({ projectId: ' ', networks: [ethereum] })).toBe('PROJECT_ID_NOT_CONFIGURED')
+    expect(codeOf({ projectId: 'abc', networks: [] })).toBe('NO_NETWORKS')
+    expect(codeOf({ projectId: 'abc', networks: [{ ...ethereum, rpcUrls: { default: { http: [] } } }] })).toBe('NO_RPC_URL')
+    expect(codeOf({ projectId: 'abc', networks: [ethereum], features: { nope: 1 } as never })).toBe('UNKNOWN_FEATURE')
+    expect(codeOf({ projectId: 'abc', networks: [ethereum], siwx: {} as never, siweConfig: {} as never })).toBe('SIWE_AND_SIWX')
+  })
+
+  it('passes the legal links through', () => {
+    const o = resolveOptions({
+      projectId: 'abc',
+      networks: [ethereum],
+      termsConditionsUrl: 'https://a.example/terms',
+      privacyPolicyUrl: 'https://a.example/privacy',
+    })
+    expect([o.termsConditionsUrl, o.privacyPolicyUrl]).toEqual(['https://a.example/terms', 'https://a.example/privacy'])
   })
 })

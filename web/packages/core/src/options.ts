@@ -1,5 +1,6 @@
 import { ConfigurationError, ErrorMessages } from './errors.js'
 import { SDK_TYPE, SDK_VERSION } from './version.js'
+import { siweSiwx, type SIWEConfig } from './features/siwx/config.js'
 import type { SIWXConfig } from './features/siwx/types.js'
 import type { CaipNetwork } from './types.js'
 
@@ -81,8 +82,15 @@ export interface SigilOptions {
   embedded?: boolean
   /** Sign-in with the wallet after connecting: `serverSiwx(...)` or `localSiwx(...)`. */
   siwx?: SIWXConfig
-  /** Legacy SIWE configuration; not supported together with `siwx`. */
-  siweConfig?: unknown
+  /**
+   * The older AppKit sign-in (getNonce, createMessage, verifyMessage, getSession, signOut), run by
+   * the same sign-in machinery as `siwx`, in the ConnectingSiwe view; not together with `siwx`.
+   */
+  siweConfig?: SIWEConfig
+  /** With `features.legalCheckbox`: the terms the visitor agrees to before connecting. */
+  termsConditionsUrl?: string
+  /** With `features.legalCheckbox`: the privacy policy the visitor agrees to before connecting. */
+  privacyPolicyUrl?: string
   sdkType?: string
   sdkVersion?: string
   /**
@@ -105,7 +113,7 @@ export interface ResolvedOptions {
   projectId: string
   networks: readonly CaipNetwork[]
   defaultNetwork: CaipNetwork
-  metadata: Metadata | undefined
+  metadata?: Metadata | undefined
   features: Features
   themeMode: ThemeMode
   themeVariables: ThemeVariables
@@ -118,12 +126,15 @@ export interface ResolvedOptions {
   allowUnsupportedChain: boolean
   enableNetworkSwitch: boolean
   embedded: boolean
+  /** `siwx`, or `siweConfig` carried onto it. */
   siwx: SIWXConfig | undefined
+  termsConditionsUrl?: string | undefined
+  privacyPolicyUrl?: string | undefined
   sdkType: string
   sdkVersion: string
   /** false when turned off, or when there is no server to derive the relay from. */
   walletConnect: WalletConnectOptions | false
-  country: string | undefined
+  country?: string | undefined
 }
 
 export const DEFAULT_CONNECTOR_ORDER: readonly ConnectorSection[] = ['walletConnect', 'recent', 'injected', 'featured', 'custom', 'external', 'recommended']
@@ -165,7 +176,10 @@ function sameOrigin(): string {
   return location?.origin && location.origin !== 'null' ? location.origin : ''
 }
 
-/** Fills in defaults and checks what cannot work: a missing project id or no networks. */
+/**
+ * Fills in defaults and checks what cannot work: a missing project id, no networks, an EVM or
+ * Solana network without an RPC URL, a feature Sigil does not know, `siweConfig` with `siwx`.
+ */
 export function resolveOptions(options: SigilOptions): ResolvedOptions {
   if (typeof options.projectId !== 'string' || options.projectId.trim() === '') {
     throw new ConfigurationError(ErrorMessages.projectIdNotConfigured, 'PROJECT_ID_NOT_CONFIGURED')
@@ -174,15 +188,25 @@ export function resolveOptions(options: SigilOptions): ResolvedOptions {
   const networks = options.networks ?? []
   const [firstNetwork] = networks
   if (!firstNetwork) throw new ConfigurationError(ErrorMessages.invalidAppConfiguration, 'NO_NETWORKS')
+  // Bitcoin's (and the other families') balances come through the server: only JSON-RPC families need a URL.
+  for (const n of networks) {
+    if (/^(eip155|solana)$/.test(n.chainNamespace) && !n.rpcUrls?.default?.http?.[0] && !n.rpcUrls?.chainDefault?.http?.[0]) {
+      throw new ConfigurationError(ErrorMessages.networkWithoutRpcUrl(n.caipNetworkId), 'NO_RPC_URL')
+    }
+  }
+  const features = defaultFeatures()
+  for (const key in options.features)
+    if (!(key in features) && key !== 'names') throw new ConfigurationError(ErrorMessages.unknownFeature(key), 'UNKNOWN_FEATURE')
   const apiUrl = (options.apiUrl ?? sameOrigin()).replace(/\/+$/, '')
   const defaultNetwork =
     options.defaultNetwork && networks.some((n) => n.caipNetworkId === options.defaultNetwork?.caipNetworkId) ? options.defaultNetwork : firstNetwork
+  // The host's options as given (metadata, the legal links, country…), with defaults filled in.
   return {
+    ...options,
     projectId: options.projectId.trim(),
     networks,
     defaultNetwork,
-    metadata: options.metadata,
-    features: { ...defaultFeatures(), ...stripUndefined(options.features ?? {}) },
+    features: { ...features, ...stripUndefined(options.features ?? {}) },
     themeMode: options.themeMode ?? preferredThemeMode(),
     themeVariables: options.themeVariables ?? {},
     includeWalletIds: options.includeWalletIds ?? [],
@@ -194,11 +218,10 @@ export function resolveOptions(options: SigilOptions): ResolvedOptions {
     allowUnsupportedChain: options.allowUnsupportedChain ?? false,
     enableNetworkSwitch: options.enableNetworkSwitch ?? true,
     embedded: options.embedded ?? false,
-    siwx: options.siwx,
+    siwx: options.siwx ?? (options.siweConfig && options.siweConfig.enabled !== false ? siweSiwx(options.siweConfig) : undefined),
     sdkType: options.sdkType ?? SDK_TYPE,
     sdkVersion: options.sdkVersion ?? SDK_VERSION,
     walletConnect: resolveWalletConnect(options.walletConnect, apiUrl),
-    country: options.country,
   }
 }
 

@@ -59,6 +59,8 @@ export interface ViewParams {
   ApproveTransaction: undefined
   // siwx
   SIWXSignMessage: undefined
+  /** Sign-in for a host's older `siweConfig`: the SIWXSignMessage view under the spec's other name. */
+  ConnectingSiwe: undefined
   // send
   /** The send form: a token (`token`, its key: address or 'native'), an amount and a receiver; kept when the user goes back from a later step. */
   WalletSend: { token?: string; amount?: string; to?: string }

@@ -49,6 +49,8 @@ export const errors = {
   invalidOtp: 'Enter the 6-digit code',
   authInitFailed: 'A problem occurred while trying initialize authentication',
   siweAndSiwx: 'Cannot set both `siweConfig` and `siwx` options',
+  unknownFeature: (name: string) => `Unknown feature \`${name}\``,
+  networkWithoutRpcUrl: (id: string) => `Network ${id} has no RPC URL`,
   amountAndReceiverRequired: 'An amount and receiver address are required',
   tokenRequired: 'A token is required',
   unsupportedChain: 'Unsupported chain',

@@ -23,4 +23,6 @@ export const featureErrors = {
   errorFetchingNameSuggestions: 'Error fetching name suggestions',
   errorFetchingNamesForAddress: 'Error fetching names for address',
   errorRegisteringName: (name: string) => `Error registering name ${name}`,
+  /** A `siweConfig`'s verifyMessage answered false. */
+  siweNotVerified: 'The sign-in could not be verified',
 }

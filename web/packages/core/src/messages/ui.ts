@@ -22,6 +22,7 @@ export const ui = {
     Networks: 'Choose Network',
     UnsupportedChain: 'Switch Network',
     SIWXSignMessage: 'Sign in with your wallet',
+    ConnectingSiwe: 'Sign in with your wallet',
     EmailVerifyOtp: 'Confirm Email',
     EmailVerifyDevice: 'Register Device',
     UpdateEmail: 'Edit Email',
@@ -140,6 +141,10 @@ export const ui = {
     emailUnavailable: 'Email login is not set up on this site.',
     socialUnavailable: 'Social login is not set up on this site.',
     moreSocials: 'More ways to continue',
+    /** With `collapseWallets` (or `emailShowWallets: false`): the wallet list behind one button. */
+    continueWithWallet: 'Continue with a wallet',
+    /** `legalCheckbox`: 'I agree to the Terms of Service and Privacy Policy', each a link when given. */
+    legal: { agree: 'I agree to the', terms: 'Terms of Service', and: 'and', privacy: 'Privacy Policy' },
     socials: { google: 'Google', x: 'X', discord: 'Discord', farcaster: 'Farcaster', github: 'GitHub', apple: 'Apple', facebook: 'Facebook' },
   },
   social: {

@@ -179,7 +179,7 @@ const Dialog = memo(function Dialog({
   const [shaking, setShaking] = useState(false)
 
   const close = useCallback(() => void client.close(), [client])
-  const canGoBack = history.length > 1 && route.view !== 'UnsupportedChain' && route.view !== 'SIWXSignMessage'
+  const canGoBack = history.length > 1 && route.view !== 'UnsupportedChain' && route.view !== 'SIWXSignMessage' && route.view !== 'ConnectingSiwe'
   const canClose = client.canClose()
 
   // Shake for 500 ms when a view reports an error.

@@ -203,6 +203,10 @@ button{font:inherit;color:inherit}
 .link:hover{color:var(--sigil-accent)}
 a.row{text-decoration:none}a.row .tag{display:inline-flex;align-items:center;gap:4px}
 .divider{display:flex;align-items:center;gap:10px;margin:12px 0;color:var(--c-fg3);font-size:12px}
+.gate{all:unset;display:block;min-width:0}.gate[disabled]{opacity:.5}.gate[disabled] .row{cursor:not-allowed}
+.gate>.btn{width:100%}
+.legal{display:flex;align-items:flex-start;gap:10px;margin:0 0 12px;padding:10px 12px;border-radius:var(--r-m);background:var(--c-surface);font-size:13px;line-height:18px;color:var(--c-fg2);cursor:pointer}
+.legal input{margin:2px 0 0;accent-color:var(--sigil-accent);flex:none}.legal a{color:var(--c-fg);font-weight:600;text-underline-offset:2px}
 .divider::before,.divider::after{content:"";flex:1;height:1px;background:var(--c-border)}
 .toast{align-self:center;display:flex;max-width:calc(100% - 28px);margin:0 14px 8px;padding:6px 14px;border-radius:999px;background:var(--c-surface2);color:var(--c-fg);font-size:13px;line-height:18px;animation:fade var(--t-view) ease both}
 .toast[data-closing]{animation:fade-out var(--t-view) ease both}

@@ -4,7 +4,9 @@
  */
 import type { KeyValueStorage } from '../../storage.js'
 import { SDK_TYPE, SDK_VERSION } from '../../version.js'
-import type { SIWXConfig, SiwxSessionScope } from './types.js'
+import type { SIWEConfig, SIWXConfig, SiwxSessionScope } from './types.js'
+
+export type { SIWEConfig } from './types.js'
 
 type Impl = Omit<SIWXConfig, 'getRequired' | 'signOutOnDisconnect' | 'sessionScope'>
 
@@ -103,4 +105,11 @@ export function localSiwx(options: LocalSiwxOptions = {}): SIWXConfig & { readon
     const m = await import('./local-impl.js')
     return m.createLocalSiwxImpl({ storage: options.storage ?? defaultStorage(), statement: options.statement, expirationMinutes: options.expirationMinutes })
   }, options)
+}
+
+/** An older AppKit `siweConfig` on the `siwx` machinery, shown in the ConnectingSiwe view. */
+export function siweSiwx(siwe: SIWEConfig): SIWXConfig {
+  const config: SIWXConfig = lazyConfig(() => import('./siwe.js').then((m) => m.createSiweImpl(siwe)), siwe)
+  config.view = 'ConnectingSiwe'
+  return config
 }

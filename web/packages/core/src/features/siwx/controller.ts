@@ -53,6 +53,8 @@ function dataOf(message: SIWXMessage): SIWXMessageData {
 export function createSiwxController(ctx: SigilContext, deps: SiwxControllerDeps): SiwxController {
   const { store } = ctx
   const siwx = ctx.options.siwx
+  /** ConnectingSiwe for a `siweConfig`, else SIWXSignMessage. */
+  const signView = siwx?.view ?? 'SIWXSignMessage'
   let target: Target | undefined
   let generation = 0
   let prepared: { key: string; at: number; message: Promise<SIWXMessage> } | undefined
@@ -62,7 +64,7 @@ export function createSiwxController(ctx: SigilContext, deps: SiwxControllerDeps
 
   const showSignView = () => {
     const wasOpen = store.getState().modal.open
-    resetView(store, 'SIWXSignMessage')
+    resetView(store, signView)
     if (!wasOpen) {
       store.setState((s) => ({ modal: { ...s.modal, open: true } }))
       track(ctx, 'MODAL_OPEN', { connected: true })
@@ -149,7 +151,7 @@ export function createSiwxController(ctx: SigilContext, deps: SiwxControllerDeps
     if (session) {
       setSiwx({ status: 'signed-in', session, error: undefined })
       const state = store.getState()
-      if (state.modal.open && currentView(state) === 'SIWXSignMessage') closeModal(ctx, { force: true })
+      if (state.modal.open && currentView(state) === signView) closeModal(ctx, { force: true })
       return
     }
     showSignView()
@@ -209,7 +211,7 @@ export function createSiwxController(ctx: SigilContext, deps: SiwxControllerDeps
         track(ctx, 'SIWX_AUTH_ERROR', { message, network: t.chainId })
         // The view stays (or comes back) with the error.
         const state = store.getState()
-        if (!state.modal.open || currentView(state) !== 'SIWXSignMessage') showSignView()
+        if (!state.modal.open || currentView(state) !== signView) showSignView()
       }
     },
 

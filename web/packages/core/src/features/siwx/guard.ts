@@ -9,5 +9,5 @@ export function siwxBlocksClose(ctx: SigilContext): boolean {
   const siwx = ctx.options.siwx
   if (!siwx?.getRequired?.()) return false
   const state = ctx.store.getState()
-  return currentView(state) === 'SIWXSignMessage' && state.siwx.status !== 'signed-in'
+  return currentView(state) === (siwx.view ?? 'SIWXSignMessage') && state.siwx.status !== 'signed-in'
 }

@@ -109,7 +109,7 @@ async function connect(client: ReturnType<typeof testClient>['client']) {
 
 describe('siwx option', () => {
   it('refuses siweConfig together with siwx', () => {
-    expect(() => resolveOptions(testOptions({ siwx: localSiwx(), siweConfig: {} }))).toThrow('Cannot set both `siweConfig` and `siwx` options')
+    expect(() => resolveOptions(testOptions({ siwx: localSiwx(), siweConfig: {} as never }))).toThrow('Cannot set both `siweConfig` and `siwx` options')
     expect(resolveOptions(testOptions({ siwx: localSiwx() })).siwx).toBeDefined()
   })
 })

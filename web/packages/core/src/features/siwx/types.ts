@@ -70,6 +70,69 @@ export interface SIWXConfig {
   signOutOnDisconnect?: boolean
   /** What one sign-in covers: its chain (default) or every chain of its family. */
   sessionScope?: SiwxSessionScope
+  /** @internal The view sign-in shows in: SIWXSignMessage, or ConnectingSiwe for a `siweConfig`. */
+  view?: 'SIWXSignMessage' | 'ConnectingSiwe'
+}
+
+/** What an older AppKit `siweConfig` is given to build its message (EIP-4361 fields). */
+export interface SIWECreateMessageArgs {
+  /** The account as a DID, `did:pkh:eip155:<chainId>:<address>` (what AppKit's `formatMessage(args, address)` takes). */
+  address: string
+  chainId: number
+  domain: string
+  uri: string
+  nonce: string
+  version: '1'
+  statement?: string
+  /** Issued at, RFC 3339. */
+  iat: string
+  exp?: string
+  nbf?: string
+  requestId?: string
+  resources?: string[]
+}
+
+/** The message fields a `siweConfig` may give (AppKit's `getMessageParams`). */
+export interface SIWEMessageParams {
+  domain?: string
+  uri?: string
+  chains?: number[]
+  statement?: string
+  iat?: string
+  exp?: string
+  nbf?: string
+  requestId?: string
+  resources?: string[]
+}
+
+/** A session as a `siweConfig` reports it. */
+export interface SIWESession {
+  address: string
+  chainId: number
+}
+
+/**
+ * The older AppKit sign-in option (`@reown/appkit-siwe`'s `createSIWEConfig(...)` shape): Sigil
+ * carries it onto the `siwx` machinery. Sign-in with Ethereum only: accounts of other families
+ * are not asked to sign in.
+ */
+export interface SIWEConfig {
+  getNonce(address?: string): Promise<string>
+  createMessage(args: SIWECreateMessageArgs): string
+  /** True when the server accepts the signature. */
+  verifyMessage(args: { message: string; signature: string; cacao?: unknown }): Promise<boolean>
+  /** The signed-in session, or null (an object without `address` counts as none). */
+  getSession(): Promise<SIWESession | null>
+  signOut(): Promise<boolean>
+  getMessageParams?(): Promise<SIWEMessageParams>
+  onSignIn?(session?: SIWESession): void
+  onSignOut?(): void
+  /** Default true. */
+  enabled?: boolean
+  /** The visitor must sign in to stay connected. Default false. */
+  required?: boolean
+  /** Default true. */
+  signOutOnDisconnect?: boolean
 }
 
 export type SiwxStatus = 'signed-out' | 'signing' | 'signed-in'

@@ -1,6 +1,6 @@
 import { isMobileDevice, walletConnectOf, type Connector, type ResolvedOptions, type SigilState, type Wallet } from '@sigil/core'
 import { buildConnectList, enabledConnectMethods, type ConnectListItem } from '@sigil/core/wallet-list'
-import { Fragment, useEffect, useMemo } from 'react'
+import { Fragment, useEffect, useMemo, useState } from 'react'
 import { useMessages, useModal, useStore, useWalletPage } from '../../context.js'
 import { loadable } from '../../loadable.js'
 import { Icons, RemoteImage, WALLET_CONNECT_LOGO } from '../../ui.js'
@@ -21,6 +21,9 @@ export function preloadConnectView(options: ResolvedOptions): Promise<unknown> {
   const methods = enabledConnectMethods(options.features)
   return Promise.all([methods.includes('email') ? emailSignIn.preload() : undefined, methods.includes('social') ? socialSignIn.preload() : undefined])
 }
+
+/** Remembers that the visitor ticked the legal checkbox (`features.legalCheckbox`). */
+export const LEGAL_ACCEPTED_KEY = '@appkit/legal_checkbox_accepted'
 
 const selectConnectors = (s: SigilState) => s.connectors
 const selectRecent = (s: SigilState) => s.recentWallets
@@ -101,6 +104,17 @@ export function ConnectView() {
   )
   const methods = enabledConnectMethods(features)
   const mobile = isMobileDevice(client)
+  // The wallet list behind one button, when email or socials show above it.
+  const collapse = (features.collapseWallets || !features.emailShowWallets) && methods.some((method) => method !== 'wallet')
+  const [walletsShown, setWalletsShown] = useState(false)
+  // The connect controls stay disabled until the visitor agrees to the terms; the tick is remembered.
+  const { termsConditionsUrl: terms, privacyPolicyUrl: privacy } = client.options
+  const legal = features.legalCheckbox && Boolean(terms || privacy)
+  const [agreed, setAgreed] = useState(() => !legal || client.storage.getItem(LEGAL_ACCEPTED_KEY) === 'true')
+  const agree = (checked: boolean) => {
+    setAgreed(checked)
+    client.storage.setItem(LEGAL_ACCEPTED_KEY, String(checked))
+  }
   const directoryWallets = useMemo(() => [...recommended, ...(first?.page?.data ?? [])], [recommended, first])
 
   // WalletConnect's SDK loads when the modal is idle after opening, and its client starts on
@@ -198,19 +212,53 @@ export function ConnectView() {
   )
 
   const socials = Array.isArray(features.socials) ? features.socials : []
+  const walletsButton = (
+    <button type="button" className="btn secondary" data-testid="connect-show-wallets" onClick={() => setWalletsShown(true)}>
+      {m.continueWithWallet}
+    </button>
+  )
   const sections = methods.map((method) => ({
     method,
-    node: method === 'wallet' ? walletSection : method === 'email' ? <EmailSignIn /> : <SocialSignIn providers={socials} />,
+    node:
+      method === 'wallet' ? (
+        collapse && !walletsShown ? (
+          walletsButton
+        ) : (
+          walletSection
+        )
+      ) : method === 'email' ? (
+        <EmailSignIn />
+      ) : (
+        <SocialSignIn providers={socials} />
+      ),
   }))
+  const legalLink = (href: string, text: string) => (
+    <a href={href} target="_blank" rel="noreferrer noopener">
+      {text}
+    </a>
+  )
 
   return (
     <div className="scroll" data-testid="connect-view">
-      {sections.map((section, i) => (
-        <Fragment key={section.method}>
-          {i > 0 ? <div className="divider">{ui.or}</div> : null}
-          {section.node}
-        </Fragment>
-      ))}
+      {legal ? (
+        <label className="legal" data-testid="connect-legal">
+          <input type="checkbox" checked={agreed} onChange={(e) => agree(e.currentTarget.checked)} />
+          <span>
+            {m.legal.agree} {terms ? legalLink(terms, m.legal.terms) : null}
+            {terms && privacy ? ` ${m.legal.and} ` : null}
+            {privacy ? legalLink(privacy, m.legal.privacy) : null}
+          </span>
+        </label>
+      ) : null}
+      {/* A disabled fieldset disables every control in it: the wallet rows, the email field, the socials. */}
+      <fieldset className="gate" disabled={!agreed} data-testid="connect-controls">
+        {sections.map((section, i) => (
+          <Fragment key={section.method}>
+            {i > 0 ? <div className="divider">{ui.or}</div> : null}
+            {section.node}
+          </Fragment>
+        ))}
+      </fieldset>
     </div>
   )
 }

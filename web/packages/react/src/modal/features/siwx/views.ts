@@ -8,4 +8,9 @@ export const siwxViews = {
     (m) => m.SIWXSignMessageView,
     (_, m) => m.ui.titles.SIWXSignMessage,
   ),
+  // A host's older `siweConfig`: the same view, under the spec's name for it.
+  ConnectingSiwe: siwx(
+    (m) => m.SIWXSignMessageView,
+    (_, m) => m.ui.titles.ConnectingSiwe,
+  ),
 } satisfies ViewEntries
