@@ -1,4 +1,4 @@
-import type { CaipNetwork, ChainNamespace, SocialProvider } from '@sigil/core'
+import type { CaipNetwork, ChainNamespace, SigilOptions, SocialProvider } from '@sigil/core'
 import { arbitrum, ethereum, polygon, sigilDev } from '@sigil/core/networks'
 
 // Read while `config` is built, below: declared first.
@@ -38,6 +38,19 @@ export const config = {
   sglAddress: (import.meta.env.VITE_SIGIL_SGL_ADDRESS || '0x5FbDB2315678afecb367f032d93F642f64180aa3') as `0x${string}`,
   /** Who gets the SGL the demo sends: anvil's account 1 (alice.eth on the dev chain). */
   sglRecipient: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' as `0x${string}`,
+}
+
+/**
+ * More createAppKit options, as JSON: `?options={"features":{"analytics":false},"themeVariables":{"sigil-accent":"#e5484d"}}`
+ * (features are merged over the demo's email and socials). The README's host options table and
+ * e2e/tests/options.e2e.ts use it. Throws on malformed JSON (the page shows the message).
+ */
+export function hostOptions(): Partial<Omit<SigilOptions, 'projectId' | 'networks'>> {
+  const value = new URLSearchParams(location.search).get('options')
+  if (!value) return {}
+  const parsed = JSON.parse(value) as unknown
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('?options must be a JSON object')
+  return parsed as Partial<SigilOptions>
 }
 
 function emailMode(value: string | null | undefined, hasFrame: boolean): boolean {

@@ -6,7 +6,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { createRoot } from 'react-dom/client'
 import { WagmiProvider } from 'wagmi'
 import { App, ConfigError } from './App.js'
-import { config, families, networks, SIWX_STATEMENT } from './config.js'
+import { config, families, hostOptions, networks, SIWX_STATEMENT } from './config.js'
 import type { FamilyParts } from './families.js'
 import './page.css'
 
@@ -28,6 +28,7 @@ function start(extra: FamilyParts | undefined) {
     // The eip155 chain adapter with a wagmi config that follows the modal; wagmi reads the chains
     // through the Sigil server's RPC proxy.
     const wagmiAdapter = new WagmiAdapter({ networks, projectId: config.projectId, apiUrl: config.apiUrl, pollingInterval: 1000 })
+    const host = hostOptions()
     const options = {
       projectId: config.projectId,
       apiUrl: config.apiUrl,
@@ -35,8 +36,10 @@ function start(extra: FamilyParts | undefined) {
       metadata: { name: 'Sigil demo', description: 'Sigil wallet-connection demo', url: location.origin, icons: [SITE_ICON] },
       // Email and social login to the embedded wallet, held by the Sigil server behind its frame origin.
       ...(config.frameUrl ? { frameUrl: config.frameUrl } : {}),
-      features: { email: config.email, socials: config.socials },
       themeMode,
+      // `?options=<JSON>`: any other option (a bad one shows its message, as a host's would).
+      ...host,
+      features: { email: config.email, socials: config.socials, ...host.features },
       // Sign-in verified and kept by the Sigil server (nonce, signature check, sessions).
       ...(config.siwx === 'off'
         ? {}
