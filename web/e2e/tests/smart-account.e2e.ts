@@ -90,15 +90,19 @@ describe('smart accounts: EIP-5792 batches', () => {
     await t.page.keyboard.press('Escape')
     await expect.poll(() => t.page.getByTestId('modal-state').innerText()).toBe('closed')
 
-    // As the EOA: all-or-nothing is refused before anything is signed...
+    // As the EOA the wallet says it has no atomic batches: all-or-nothing is refused before
+    // anything is asked of the user...
     await calls.sendAtomic(t.page).click()
-    await emb.approveView(t.page).waitFor({ state: 'visible' })
-    await emb.approveButton(t.page).click()
     await expect.poll(() => calls.error(t.page).innerText(), { timeout: 30_000 }).toMatch(/^5760: /)
-    // ...and the calls one by one: two transactions, one id.
+    expect(await emb.approveView(t.page).isVisible()).toBe(false)
+    // ...and the calls one by one, each a transaction the user approves: two transactions, one id.
     await calls.send(t.page).click()
-    await emb.approveView(t.page).waitFor({ state: 'visible' })
-    await emb.approveButton(t.page).click()
+    for (let call = 1; call <= 2; call++) {
+      await expect.poll(() => emb.approval(t.page).getByRole('heading').innerText(), { timeout: 15_000 }).toMatch(/^Send 0 ETH to 0x/)
+      await expect.poll(() => shown(t.page, emb.approveButton(t.page)), { timeout: 10_000 }).toEqual(FULLY_SHOWN)
+      await emb.approveButton(t.page).click()
+      await expect.poll(() => emb.approval(t.page).isVisible(), { timeout: 15_000 }).toBe(false)
+    }
     await expect.poll(() => calls.status(t.page).innerText(), { timeout: 30_000 }).toBe('200')
     expect(await calls.receipts(t.page).innerText()).toBe('2')
     expect(await tokenBalance(t.env.rpcUrl, sgl(), RECIPIENT)).toBe(before + 2n * ONE_SGL)
