@@ -36,7 +36,11 @@ describe('wallet ids', () => {
   it('featuredWalletIds: those wallets first, fetched by id, a page of their number', async () => {
     const { fetchMock } = await openConnect({ featuredWalletIds: ['w7', 'w3'] })
     await waitFor(() => expect(rows().filter((r) => r.section === 'featured')).toHaveLength(2))
-    expect(rows().filter((r) => r.section === 'featured').map((r) => r.name)).toEqual(['Wallet 7', 'Wallet 3'])
+    expect(
+      rows()
+        .filter((r) => r.section === 'featured')
+        .map((r) => r.name),
+    ).toEqual(['Wallet 7', 'Wallet 3'])
     const featured = walletCalls(fetchMock).find((u) => u.searchParams.get('include'))
     expect(featured?.searchParams.get('include')).toBe('w7,w3')
   })
