@@ -1,6 +1,7 @@
 import { ConfigurationError, ErrorMessages } from './errors.js'
 import { SDK_TYPE, SDK_VERSION } from './version.js'
 import { siweSiwx, type SIWEConfig } from './features/siwx/config.js'
+import { rpcUrlOf } from './networks.js'
 import type { SIWXConfig } from './features/siwx/types.js'
 import type { CaipNetwork } from './types.js'
 
@@ -190,7 +191,7 @@ export function resolveOptions(options: SigilOptions): ResolvedOptions {
   if (!firstNetwork) throw new ConfigurationError(ErrorMessages.invalidAppConfiguration, 'NO_NETWORKS')
   // Bitcoin's (and the other families') balances come through the server: only JSON-RPC families need a URL.
   for (const n of networks) {
-    if (/^(eip155|solana)$/.test(n.chainNamespace) && !n.rpcUrls?.default?.http?.[0] && !n.rpcUrls?.chainDefault?.http?.[0]) {
+    if (/^(eip155|solana)$/.test(n.chainNamespace) && !(n.rpcUrls && rpcUrlOf(n))) {
       throw new ConfigurationError(ErrorMessages.networkWithoutRpcUrl(n.caipNetworkId), 'NO_RPC_URL')
     }
   }
