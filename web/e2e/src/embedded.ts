@@ -55,6 +55,16 @@ export const emb = {
  * place, for a moment: web/packages/frame/src/visibility.ts), as a person would see it.
  */
 export async function rejectInFrame(page: Page): Promise<void> {
+  await answerInFrame(page, 'reject')
+}
+
+/** Approves the request the frame shows, as rejectInFrame rejects it (clicked again while it still shows). */
+export async function approveInFrame(page: Page): Promise<void> {
+  await answerInFrame(page, 'approve')
+}
+
+async function answerInFrame(page: Page, answer: 'approve' | 'reject'): Promise<void> {
+  const button = answer === 'approve' ? emb.approveButton : emb.rejectButton
   await emb.approval(page).waitFor({ state: 'visible' })
   await expect.poll(() => emb.approveButton(page).isEnabled(), { timeout: 10_000 }).toBe(true)
   // A click sent the moment the view arms is now and then delivered to neither document (seen
@@ -64,8 +74,7 @@ export async function rejectInFrame(page: Page): Promise<void> {
     .poll(
       async () => {
         if (await emb.approval(page).isVisible())
-          await emb
-            .rejectButton(page)
+          await button(page)
             .click({ timeout: 2_000 })
             .catch(() => undefined)
         return emb.approval(page).isVisible()

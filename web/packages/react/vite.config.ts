@@ -10,7 +10,8 @@ export default defineConfig({
     sourcemap: true,
     minify: false,
     target: 'es2022',
-    lib: { entry: 'src/index.ts', formats: ['es'], fileName: () => 'index.js' },
+    // calls.ts (the EIP-5792 hooks) is an entry of its own: only pages that batch calls load it.
+    lib: { entry: { index: 'src/index.ts', calls: 'src/calls.ts' }, formats: ['es'], fileName: (_format, name) => `${name}.js` },
     rollupOptions: {
       external: [/^react($|\/)/, /^react-dom($|\/)/, /^@sigil\//],
       output: { chunkFileNames: 'chunks/[name].js' },

@@ -1,8 +1,7 @@
 import { formatBalance } from '@sigil/core'
-import { useState } from 'react'
+import { lazy, Suspense, useState } from 'react'
 import { ConnectButton, useAppKit, useAppKitAccount, useAppKitNetwork, useAppKitSiwx, useAppKitState, useAppKitTheme, useDisconnect } from '@sigil/react'
 import { BitcoinCard } from './BitcoinCard.js'
-import { CallsCard } from './CallsCard.js'
 import { config, families } from './config.js'
 import { FamiliesCard } from './FamiliesCard.js'
 import { Field } from './Field.js'
@@ -10,6 +9,10 @@ import { Inbox } from './Inbox.js'
 import { ProviderCard } from './ProviderCard.js'
 import { SolanaCard } from './SolanaCard.js'
 import { WagmiCard } from './WagmiCard.js'
+
+// The calls card (EIP-5792 hooks) loads after the page, as a host's feature page would: its
+// hooks are not part of what the page needs before the modal opens.
+const CallsCard = lazy(() => import('./CallsCard.js').then((m) => ({ default: m.CallsCard })))
 
 export function App({ themeKey }: { themeKey: string }) {
   const { open } = useAppKit()
@@ -98,7 +101,9 @@ export function App({ themeKey }: { themeKey: string }) {
       {families.includes('bip122') ? <BitcoinCard /> : null}
       <WagmiCard onReceipt={setLastReceipt} />
       <ProviderCard refreshKey={lastReceipt} />
-      <CallsCard />
+      <Suspense fallback={null}>
+        <CallsCard />
+      </Suspense>
       <p className="note">
         Directory API <code>{config.apiUrl}</code> · dev chain RPC <code>{config.devRpcUrl}</code>
       </p>

@@ -1,4 +1,5 @@
-import { useAppKitAccount, useAppKitNetwork, useCallsStatus, useCapabilities, useSendCalls } from '@sigil/react'
+import { useAppKitAccount, useAppKitNetwork } from '@sigil/react'
+import { useCallsStatus, useCapabilities, useSendCalls } from '@sigil/react/calls'
 import { encodeFunctionData } from 'viem'
 import { config, devChain } from './config.js'
 import { erc20Abi } from './contracts.js'

@@ -88,7 +88,7 @@ function Panel({
 /** A request to approve, in words; Approve works once the view has been seen for a moment (./visibility.ts). */
 function ApprovalView({ controller, state, approval }: { controller: FrameController; state: FrameState; approval: Approval }) {
   const [view, armed] = useArmed<HTMLElement>(approval.id)
-  const text = describe(approval.method, approval.params, approval.chainId, state.networkNames)
+  const text = describe(approval.method, approval.params, approval.chainId, state.networkNames, approval.tokens)
   return (
     <Panel
       controller={controller}

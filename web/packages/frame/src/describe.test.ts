@@ -1,6 +1,6 @@
 import { describe as group, expect, it } from 'vitest'
 import { getBase58Decoder } from '@solana/codecs-strings'
-import { describe, formatEther, networkName, stripHidden } from './describe.js'
+import { batchTokens, describe, formatEther, networkName, stripHidden } from './describe.js'
 
 const encodeBase58 = (bytes: Uint8Array) => getBase58Decoder().decode(bytes)
 
@@ -47,7 +47,13 @@ group('approval texts', () => {
           chainId: '0x7a69',
           from: '0xabc',
           atomicRequired: true,
-          calls: [{ to: token, data: approve }, { to: token, data: transfer }, { to: bob, value: '0xde0b6b3a7640000' }, { to: token, data: unlimited }, { to: token, data: '0x12345678', value: '0x1' }],
+          calls: [
+            { to: token, data: approve },
+            { to: token, data: transfer },
+            { to: bob, value: '0xde0b6b3a7640000' },
+            { to: token, data: unlimited },
+            { to: token, data: '0x12345678', value: '0x1' },
+          ],
         },
       ],
       'eip155:31337',
@@ -68,8 +74,39 @@ group('approval texts', () => {
       { label: 'Call 5: a contract call (4 bytes of data) to', address: token },
       'and sends < 0.000001 ETH',
     ])
+    // With the token's symbol and decimals read from the chain, amounts are in its units.
+    const known = new Map([[token, { symbol: 'USDC', decimals: 6 }]])
+    const inUnits = describe(
+      'wallet_sendCalls',
+      [
+        {
+          calls: [
+            { to: token, data: approve },
+            { to: token.toUpperCase().replace('0X', '0x'), data: `0xa9059cbb${word(bob)}${word('0x1e8480')}` },
+          ],
+        },
+      ],
+      'eip155:31337',
+      new Map(),
+      known,
+    )
+    expect(inUnits.lines).toContainEqual({ label: 'Call 1: allow spending 0.005 USDC by', address: bob })
+    expect(inUnits.lines).toContainEqual({ label: 'Call 2: transfer 2 USDC to', address: bob })
+    expect(
+      batchTokens([
+        {
+          calls: [
+            { to: token, data: approve },
+            { to: bob, value: '0x1' },
+            { to: token, data: transfer },
+          ],
+        },
+      ]),
+    ).toEqual([token])
     // A batch for another chain than the one asked on says so.
-    expect(describe('wallet_sendCalls', [{ chainId: '0x1', calls: [] }], 'eip155:31337').warnings).toEqual(['Warning: this is signed for Ethereum, but the app asked on Sigil Dev'])
+    expect(describe('wallet_sendCalls', [{ chainId: '0x1', calls: [] }], 'eip155:31337').warnings).toEqual([
+      'Warning: this is signed for Ethereum, but the app asked on Sigil Dev',
+    ])
   })
 
   it('a Solana message (base58 on the way) shows as the text it encodes, binary as hex', () => {

@@ -177,8 +177,33 @@ function flatten(value: unknown, prefix = ''): string[] {
  * current one), with networks named as `networkName` does: each text without hidden characters
  * (see `stripHidden`).
  */
-export function describe(method: string, params: unknown, chainId: string, hostNames: HostNames = new Map()): Description {
-  return shownAs(describeRequest(method, params, chainId, hostNames))
+/** ERC-20 tokens the frame read from the chain (symbol and decimals), by lower-case address. */
+export type Tokens = ReadonlyMap<string, { symbol: string; decimals: number }>
+
+export function describe(method: string, params: unknown, chainId: string, hostNames: HostNames = new Map(), tokens: Tokens = new Map()): Description {
+  return shownAs(describeRequest(method, params, chainId, hostNames, tokens))
+}
+
+/** The token contracts a batch's ERC-20 transfer and approve calls name (their amounts read better in the token's units). */
+export function batchTokens(params: unknown): string[] {
+  const batch = Array.isArray(params) ? params[0] : undefined
+  const calls =
+    batch && typeof batch === 'object' && Array.isArray((batch as { calls?: unknown }).calls)
+      ? ((batch as { calls: unknown[] }).calls as { to?: unknown; data?: unknown }[])
+      : []
+  const named = calls.filter(
+    (c) =>
+      typeof c?.to === 'string' && typeof c.data === 'string' && addressAndAmount(c.data) && [TRANSFER, APPROVE].includes(c.data.slice(0, 10).toLowerCase()),
+  )
+  return [...new Set(named.map((c) => String(c.to).toLowerCase()))]
+}
+
+/** `amount` base units in the token's own units when it is known ("1.5 SGL"), else the base units. */
+function tokenAmount(amount: bigint, token: { symbol: string; decimals: number } | undefined): string {
+  if (!token) return m.tokenUnits(amount.toString())
+  const scale = 10n ** BigInt(token.decimals)
+  const fraction = (amount % scale).toString().padStart(token.decimals, '0').replace(/0+$/, '')
+  return `${amount / scale}${fraction ? `.${fraction}` : ''} ${token.symbol}`
 }
 
 const from = (address: string): AddressLine => ({ label: m.from, address })
@@ -195,7 +220,7 @@ function addressAndAmount(data: string): { address: string; amount: bigint } | u
 }
 
 /** The lines of one call of a batch (`n` counts from 1). */
-function callLines(n: number, call: { to?: unknown; value?: unknown; data?: unknown }): Line[] {
+function callLines(n: number, call: { to?: unknown; value?: unknown; data?: unknown }, tokens: Tokens): Line[] {
   const to = asText(call?.to ?? '?')
   const data = typeof call?.data === 'string' && call.data !== '0x' ? call.data : undefined
   const value = weiOf(call?.value) > 0n ? formatEther(call.value) : undefined
@@ -203,16 +228,18 @@ function callLines(n: number, call: { to?: unknown; value?: unknown; data?: unkn
   if (!data) return [{ label: m.callValue(n, value ?? formatEther('0x0')), address: to }]
   const decoded = addressAndAmount(data)
   const selector = data.slice(0, 10).toLowerCase()
-  if (decoded && selector === TRANSFER) return [{ label: m.callTransfer(n, decoded.amount.toString()), address: decoded.address }, { label: m.callToken, address: to }, ...also]
+  const token = tokens.get(to.toLowerCase())
+  if (decoded && selector === TRANSFER)
+    return [{ label: m.callTransfer(n, tokenAmount(decoded.amount, token)), address: decoded.address }, { label: m.callToken, address: to }, ...also]
   if (decoded && selector === APPROVE) {
-    const label = decoded.amount === MAX_UINT256 ? m.callApproveUnlimited(n) : m.callApprove(n, decoded.amount.toString())
+    const label = decoded.amount === MAX_UINT256 ? m.callApproveUnlimited(n) : m.callApprove(n, tokenAmount(decoded.amount, token))
     return [{ label, address: decoded.address }, { label: m.callToken, address: to }, ...also]
   }
   return [{ label: m.callData(n, (data.length - 2) / 2), address: to }, ...also]
 }
 
 /** wallet_sendCalls: the network the batch names, its sender, and each call in order. */
-function describeCalls(batch: unknown, chainId: string, hostNames: HostNames): Description {
+function describeCalls(batch: unknown, chainId: string, hostNames: HostNames, tokens: Tokens): Description {
   const request = (batch && typeof batch === 'object' ? batch : {}) as { calls?: unknown; chainId?: unknown; from?: unknown; atomicRequired?: unknown }
   const calls = Array.isArray(request.calls) ? (request.calls as { to?: unknown; value?: unknown; data?: unknown }[]) : []
   const { line, warning } = networkOf(request.chainId, chainId, hostNames)
@@ -222,13 +249,13 @@ function describeCalls(batch: unknown, chainId: string, hostNames: HostNames): D
       line,
       ...(typeof request.from === 'string' ? [from(request.from)] : []),
       ...(request.atomicRequired === true ? [m.callsTogether] : []),
-      ...calls.flatMap((call, i) => callLines(i + 1, call)),
+      ...calls.flatMap((call, i) => callLines(i + 1, call, tokens)),
     ],
     ...(warning ? { warnings: [warning] } : {}),
   }
 }
 
-function describeRequest(method: string, params: unknown, chainId: string, hostNames: HostNames): Description {
+function describeRequest(method: string, params: unknown, chainId: string, hostNames: HostNames, tokens: Tokens): Description {
   const list = Array.isArray(params) ? params : []
   const network = m.network(networkName(chainId, hostNames))
   switch (method) {
@@ -270,7 +297,7 @@ function describeRequest(method: string, params: unknown, chainId: string, hostN
       }
     }
     case 'wallet_sendCalls':
-      return describeCalls(list[0], chainId, hostNames)
+      return describeCalls(list[0], chainId, hostNames, tokens)
     case 'solana_signMessage':
       return { title: m.solanaMessage, lines: [network], body: base58ToText(String((params as { message?: string })?.message ?? '')) }
     case 'solana_signTransaction':

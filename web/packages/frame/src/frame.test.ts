@@ -103,6 +103,7 @@ describe('the frame', () => {
     const { win, posted, send } = fakeWindow()
     localStorage.setItem('sigil-frame:token', 'a'.repeat(64))
     const address = '0x1111111111111111111111111111111111111111'
+    const TOKEN = '0x5fbdb2315678afecb367f032d93f642f64180aa3'
     const bodies: { method: string; accountType: string; params: unknown }[] = []
     let delegated = false
     vi.stubGlobal(
@@ -118,6 +119,10 @@ describe('the frame', () => {
             return new Response(JSON.stringify({ result }), { status: 200 })
           }
           if (body.method === 'wallet_sendCalls') return new Response(JSON.stringify({ result: { id: '0xabc' } }), { status: 200 })
+          if (body.method === 'eth_call' && body.params[0].data === '0x313ce567')
+            return new Response(JSON.stringify({ result: `0x${'12'.padStart(64, '0')}` }), { status: 200 })
+          if (body.method === 'eth_call' && body.params[0].data === '0x95d89b41')
+            return new Response(JSON.stringify({ result: `0x${'20'.padStart(64, '0')}${'3'.padStart(64, '0')}${'53474c'.padEnd(64, '0')}` }), { status: 200 })
         }
         return new Response('{}', { status: 404 })
       }),
@@ -129,14 +134,29 @@ describe('the frame', () => {
       await vi.waitFor(() => expect(posted.some((p) => p.message.id === id)).toBe(true))
       return posted.find((p) => p.message.id === id)?.message
     }
-    expect(await reply('request-0001', { type: 'GET_SMART_ACCOUNT_ENABLED_NETWORKS' })).toMatchObject({ ok: true, payload: { smartAccountEnabledNetworks: [31337] } })
+    expect(await reply('request-0001', { type: 'GET_SMART_ACCOUNT_ENABLED_NETWORKS' })).toMatchObject({
+      ok: true,
+      payload: { smartAccountEnabledNetworks: [31337] },
+    })
     expect(await reply('request-0002', { type: 'GET_USER' })).toMatchObject({
       ok: true,
-      payload: { address, preferredAccountType: 'smartAccount', smartAccountDeployed: false, accounts: [{ namespace: 'eip155', address, type: 'smartAccount' }] },
+      payload: {
+        address,
+        preferredAccountType: 'smartAccount',
+        smartAccountDeployed: false,
+        accounts: [{ namespace: 'eip155', address, type: 'smartAccount' }],
+      },
     })
     // A batch waits for the user's approval, then goes to the server as the smart account.
-    send({ id: 'request-0003', type: 'RPC_REQUEST', payload: { method: 'wallet_sendCalls', params: [{ version: '2.0.0', calls: [{ to: address }] }] } })
+    const transfer = `0xa9059cbb${address.slice(2).padStart(64, '0')}${(10n ** 18n).toString(16).padStart(64, '0')}`
+    send({
+      id: 'request-0003',
+      type: 'RPC_REQUEST',
+      payload: { method: 'wallet_sendCalls', params: [{ version: '2.0.0', calls: [{ to: TOKEN, data: transfer }] }] },
+    })
     await vi.waitFor(() => expect(frame.getState().approval?.method).toBe('wallet_sendCalls'))
+    // The token's symbol and decimals were read from the chain for the approval view.
+    expect(frame.getState().approval?.tokens).toEqual(new Map([[TOKEN, { symbol: 'SGL', decimals: 18 }]]))
     expect(bodies.some((b) => b.method === 'wallet_sendCalls')).toBe(false)
     frame.approve()
     await vi.waitFor(() => expect(posted.some((p) => p.message.id === 'request-0003')).toBe(true))
@@ -144,7 +164,10 @@ describe('the frame', () => {
     delegated = true
     expect(await reply('request-0004', { type: 'GET_USER' })).toMatchObject({ payload: { smartAccountDeployed: true } })
     // The EOA: same address; batches go call by call.
-    expect(await reply('request-0005', { type: 'SET_PREFERRED_ACCOUNT', payload: { type: 'eoa' } })).toMatchObject({ ok: true, payload: { type: 'eoa', address } })
+    expect(await reply('request-0005', { type: 'SET_PREFERRED_ACCOUNT', payload: { type: 'eoa' } })).toMatchObject({
+      ok: true,
+      payload: { type: 'eoa', address },
+    })
     send({ id: 'request-0006', type: 'RPC_REQUEST', payload: { method: 'wallet_sendCalls', params: [{ version: '2.0.0', calls: [{ to: address }] }] } })
     await vi.waitFor(() => expect(frame.getState().approval?.id).toBe('request-0006'))
     frame.reject()
@@ -153,7 +176,9 @@ describe('the frame', () => {
     expect(bodies.filter((b) => b.method === 'wallet_sendCalls')).toHaveLength(1)
     // Where the server has no smart account, the preference falls back to EOA.
     await reply('request-0007', { type: 'SWITCH_NETWORK', payload: { chainId: 'eip155:1' } })
-    expect(await reply('request-0008', { type: 'SET_PREFERRED_ACCOUNT', payload: { type: 'smartAccount' } })).toMatchObject({ payload: { type: 'eoa', address } })
+    expect(await reply('request-0008', { type: 'SET_PREFERRED_ACCOUNT', payload: { type: 'smartAccount' } })).toMatchObject({
+      payload: { type: 'eoa', address },
+    })
     localStorage.clear()
   })
 

@@ -8,7 +8,7 @@ import { messages } from '@sigil/core/messages'
 import { AppRequest, FrameMessage, originAllowed, ResultOf, rpcSafety, RPC_NOT_ALLOWED, type AppRequestType, type FrameUser } from '@sigil/core/frame-messages'
 import { z } from 'zod'
 import { api, ApiError, type ApiUser, type ChainError, type LoginClaim, session } from './api.js'
-import { type HostNames, stripHidden } from './describe.js'
+import { batchTokens, type HostNames, stripHidden, type Tokens } from './describe.js'
 
 const m = messages.ui.frame
 const HEARTBEAT_MS = 5_000
@@ -58,6 +58,22 @@ export interface Approval {
   params: unknown
   chainId: string
   busy: boolean
+  /** The symbol and decimals of the tokens a batch moves, as the chain answered. */
+  tokens?: Tokens
+}
+
+/** ERC-20 `symbol()` and `decimals()`. */
+const SYMBOL = '0x95d89b41'
+const DECIMALS = '0x313ce567'
+
+/** An ABI-encoded string (a `symbol()` answer): its text, or undefined. */
+function abiString(hex: unknown): string | undefined {
+  if (typeof hex !== 'string' || !/^0x[0-9a-fA-F]{192,}$/.test(hex)) return undefined
+  const length = Number.parseInt(hex.slice(66, 130), 16)
+  const bytes = hex.slice(130, 130 + length * 2)
+  if (!length || length > 32 || bytes.length !== length * 2) return undefined
+  const text = new TextDecoder().decode(Uint8Array.from(bytes.match(/../g) ?? [], (b) => Number.parseInt(b, 16)))
+  return /^[\p{L}\p{N}._-]{1,12}$/u.test(text) ? text : undefined
 }
 
 /** The key export the user runs in this frame: a code to their email, then the keys, shown here only. */
@@ -259,6 +275,23 @@ export function startFrame(win: Window = window): FrameController {
     return withClaim()
   }
 
+  /** The tokens' symbol and decimals, read from the chain; those it does not answer are left out. */
+  const readTokens = async (chain: string, addresses: string[]): Promise<Tokens> => {
+    const read = async (to: string, data: string) => {
+      const reply = await api.rpc(chain, 'eth_call', [{ to, data }, 'latest']).catch(() => undefined)
+      return reply && 'result' in reply ? reply.result : undefined
+    }
+    const found = await Promise.all(
+      addresses.slice(0, 8).map(async (address) => {
+        const [symbol, decimals] = await Promise.all([read(address, SYMBOL), read(address, DECIMALS)])
+        const places = typeof decimals === 'string' && /^0x[0-9a-fA-F]{1,64}$/.test(decimals) ? Number(BigInt(decimals)) : Number.NaN
+        const name = stripHidden(abiString(symbol) ?? '').text
+        return name && places >= 0 && places <= 36 ? ([address, { symbol: name, decimals: places }] as const) : undefined
+      }),
+    )
+    return new Map(found.filter((f) => f !== undefined))
+  }
+
   const waitForApproval = (request: Approval) =>
     new Promise<boolean>((resolve) => {
       approvalDone = resolve
@@ -348,7 +381,8 @@ export function startFrame(win: Window = window): FrameController {
         const safety = rpcSafety(method)
         if (safety === 'not-allowed') throw new RequestError(RPC_NOT_ALLOWED, 4200)
         if (safety === 'unsafe') {
-          const ok = await waitForApproval({ id: request.id, method, params: rpcParams, chainId: chain, busy: false })
+          const tokens = method === 'wallet_sendCalls' ? await readTokens(chain, batchTokens(rpcParams)) : undefined
+          const ok = await waitForApproval({ id: request.id, method, params: rpcParams, chainId: chain, busy: false, ...(tokens ? { tokens } : {}) })
           if (!ok) {
             set({ approval: undefined })
             throw new RequestError(messages.rpc[4001] as string, 4001)

@@ -5,7 +5,7 @@ import { evmAdapter, injectedConnector } from '@sigil/adapter-evm'
 import type { ConnectorSource } from '@sigil/core'
 import { callsWallet, hashOf, type CallsWalletOptions } from '../../core/src/test-utils/calls-wallet.js'
 import type { AppKit } from './appkit.js'
-import { useCallsStatus, useCapabilities, useSendCalls, type UseCallsStatusOptions, type UseSendCalls } from './hooks.js'
+import { useCallsStatus, useCapabilities, useSendCalls, type UseCallsStatusOptions, type UseSendCalls } from './calls.js'
 import { cleanup, render, stubDirectory, testAppKit, waitFor } from './test-utils.js'
 
 const TOKEN = '0x5FbDB2315678afecb367f032d93F642f64180aa3'

@@ -13,10 +13,7 @@ export {
   useAppKitSiwx,
   useAppKitState,
   useAppKitTheme,
-  useCallsStatus,
-  useCapabilities,
   useDisconnect,
-  useSendCalls,
   useWalletInfo,
   type AppKitAccount,
   type AppKitNetwork,
@@ -24,17 +21,11 @@ export {
   type AppKitSiwx,
   type AppKitState,
   type UseAppKit,
-  type UseCallsStatus,
-  type UseCallsStatusOptions,
-  type UseCapabilities,
-  type UseCapabilitiesParameters,
-  type UseSendCalls,
 } from './hooks.js'
 export type { AppKitNetworkState } from './state.js'
 export { ConnectButton, type ConnectButtonProps } from './ConnectButton.js'
 export type {
   CaipNetwork,
-  CallsStatus,
   ChainAdapter,
   ChainNamespace,
   ConnectorSource,
@@ -49,7 +40,5 @@ export type {
   ThemeMode,
   ThemeVariables,
   View,
-  WalletCapabilities,
 } from '@sigil/core'
-export type { CallsChainId, SendCallsParameters } from '@sigil/core/calls'
 export { serverSiwx, localSiwx, type ServerSiwxOptions, type LocalSiwxOptions } from '@sigil/core'

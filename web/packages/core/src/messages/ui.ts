@@ -99,8 +99,10 @@ export const ui = {
     callsTogether: 'All calls run together in one transaction, or none does',
     callValue: (n: number, value: string) => `Call ${n}: send ${value} to`,
     callData: (n: number, bytes: number) => `Call ${n}: a contract call (${bytes} bytes of data) to`,
-    callTransfer: (n: number, amount: string) => `Call ${n}: transfer ${amount} units of the token to`,
-    callApprove: (n: number, amount: string) => `Call ${n}: allow spending ${amount} units of the token by`,
+    callTransfer: (n: number, amount: string) => `Call ${n}: transfer ${amount} to`,
+    callApprove: (n: number, amount: string) => `Call ${n}: allow spending ${amount} by`,
+    /** A token amount when the token's decimals could not be read. */
+    tokenUnits: (amount: string) => `${amount} units of the token`,
     callApproveUnlimited: (n: number) => `Call ${n}: allow spending ALL of the token (no limit) by`,
     callToken: 'Token',
     callAlsoSends: (value: string) => `and sends ${value}`,
