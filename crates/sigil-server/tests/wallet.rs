@@ -180,7 +180,8 @@ both_backends!(
     codes_bound_to_devices_and_atomic,
     approval_links,
     upstream_calls_and_refreshes_are_budgeted_and_old_rows_pruned,
-    smart_account_batches_from_the_same_address
+    smart_account_batches_from_the_same_address,
+    sponsored_batches_are_user_operations_through_the_bundler
 );
 
 async fn email_login_codes_sessions_and_signing(b: Backend) {
@@ -821,4 +822,158 @@ fn batch_data(to: &str) -> String {
     let to: alloy_primitives::Address = to.parse().unwrap();
     let calls = vec![(to, alloy_primitives::U256::ZERO, alloy_primitives::Bytes::new())];
     format!("0x34fcd5be{}", alloy_primitives::hex::encode((calls,).abi_encode_params()))
+}
+
+/// A bundler and ERC-7677 paymaster service in one stub, answering their documented shapes and
+/// keeping every request: (method, params).
+type Asked = Arc<Mutex<Vec<(String, Value)>>>;
+
+async fn stub_bundler(paymaster: &'static str, op_hash: &'static str) -> (String, Asked) {
+    let asked: Asked = Arc::default();
+    let kept = asked.clone();
+    let router = axum::Router::new().fallback(move |axum::Json(body): axum::Json<Value>| {
+        let kept = kept.clone();
+        async move {
+            let method = body["method"].as_str().unwrap_or_default().to_owned();
+            let receipts_asked = {
+                let mut list = kept.lock().unwrap();
+                list.push((method.clone(), body["params"].clone()));
+                list.iter().filter(|(m, _)| m == "eth_getUserOperationReceipt").count()
+            };
+            let result = match method.as_str() {
+                "pm_getPaymasterStubData" => json!({"paymaster": paymaster, "paymasterData": "0x01", "paymasterVerificationGasLimit": "0x10000", "paymasterPostOpGasLimit": "0x1000", "isFinal": false}),
+                "eth_estimateUserOperationGas" => json!({"preVerificationGas": "0xc350", "verificationGasLimit": "0x20000", "callGasLimit": "0x30000", "paymasterVerificationGasLimit": "0x18000"}),
+                "pm_getPaymasterData" => json!({"paymaster": paymaster, "paymasterData": "0xabcd"}),
+                "eth_sendUserOperation" => json!(op_hash),
+                // Pending at first, then included.
+                "eth_getUserOperationReceipt" if receipts_asked == 1 => Value::Null,
+                "eth_getUserOperationReceipt" => json!({"userOpHash": op_hash, "success": true, "receipt": {
+                    "transactionHash": format!("0x{}", "77".repeat(32)), "status": "0x1", "blockHash": format!("0x{}", "88".repeat(32)),
+                    "blockNumber": "0x10", "gasUsed": "0x1d4c0", "logs": []}}),
+                _ => return axum::Json(json!({"jsonrpc": "2.0", "id": 1, "error": {"code": -32601, "message": "method not found"}})),
+            };
+            axum::Json(json!({"jsonrpc": "2.0", "id": 1, "result": result}))
+        }
+    });
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, router).await.unwrap() });
+    (url, asked)
+}
+
+alloy_sol_types::sol! {
+    struct PackedUserOperation {
+        address sender;
+        uint256 nonce;
+        bytes initCode;
+        bytes callData;
+        bytes32 accountGasLimits;
+        uint256 preVerificationGas;
+        bytes32 gasFees;
+        bytes paymasterAndData;
+        bytes signature;
+    }
+    function getUserOpHash(PackedUserOperation userOp) view returns (bytes32);
+}
+
+/// Issue 26, sponsored gas: with a bundler and a paymaster service configured, a batch is a user
+/// operation from the account (the delegation as eip7702Auth), its gas from the paymaster (stub
+/// data to estimate with, then the final data), signed over what the real EntryPoint v0.8 hashes;
+/// the account holds no ETH at all. Its status comes from the bundler.
+async fn sponsored_batches_are_user_operations_through_the_bundler(b: Backend) {
+    use alloy_sol_types::SolCall;
+    const PAYMASTER: &str = "0x000000000000000000000000000000000000Fa1d";
+    const OP_HASH: &str = "0x1111111111111111111111111111111111111111111111111111111111111111";
+    let anvil = Anvil::start();
+    let deployed = common::deploy_devchain(&anvil.url);
+    let implementation = deployed["smartAccount"]["implementation"].as_str().unwrap().to_owned();
+    let deployer = deployed["deployer"].as_str().unwrap().to_owned();
+    // The real EntryPoint v0.8, from the npm artifact, to check the hash that was signed.
+    let artifact = common::repo_root().join("devchain/node_modules/@account-abstraction/contracts/artifacts/EntryPoint.json");
+    let artifact: Value = serde_json::from_str(&std::fs::read_to_string(&artifact).expect("run `cd devchain && npm ci` (make test does)")).unwrap();
+    let hash = common::rpc(&anvil.url, "eth_sendTransaction", json!([{"from": deployer, "data": artifact["bytecode"], "gas": "0x1c9c380"}])).await;
+    let entry_point = common::receipt(&anvil.url, hash.as_str().unwrap()).await["contractAddress"].as_str().unwrap().to_owned();
+    let (services, asked) = stub_bundler(PAYMASTER, OP_HASH).await;
+    let mut chains = dev_chain(&[&anvil.url]);
+    chains.apply_deployment(&deployed.to_string()).unwrap();
+    let account = chains.by_id.get_mut("eip155:31337").unwrap().smart_account.as_mut().unwrap();
+    account.bundler = Some(services.clone());
+    account.paymaster = Some(services.clone());
+    account.entry_point = Some(entry_point.clone());
+    let (port, inbox) = mail_sink().await;
+    let kek = sigil_server::wallet::keys::Kek::generate_hex();
+    let Some((s, frame)) = start_on(b, chains, &kek, port).await else { return };
+    let (token, user) = log_in(&frame, &inbox, "fay@example.com", "device-0008-secret-0123456789abcdef").await;
+    let evm = user["accounts"].as_array().unwrap().iter().find(|a| a["namespace"] == "eip155").unwrap()["address"].as_str().unwrap().to_owned();
+    assert_eq!(common::rpc(&anvil.url, "eth_getBalance", json!([evm, "latest"])).await, "0x0", "the account pays nothing");
+
+    let batch = json!([{"version": "2.0.0", "chainId": "0x7a69", "atomicRequired": true, "calls": [
+        {"to": "0x000000000000000000000000000000000000b0b0", "data": "0x"},
+        {"to": "0x000000000000000000000000000000000000b0b1", "data": "0x1234"},
+    ]}]);
+    let sent = wallet_rpc(&frame, &token, "wallet_sendCalls", batch, "smartAccount").await;
+    let id = sent["result"]["id"].as_str().unwrap_or_else(|| panic!("{sent}")).to_owned();
+    let methods: Vec<String> = asked.lock().unwrap().iter().map(|(m, _)| m.clone()).collect();
+    assert_eq!(methods, ["pm_getPaymasterStubData", "eth_estimateUserOperationGas", "pm_getPaymasterData", "eth_sendUserOperation"]);
+    let (op, sent_to) = {
+        let list = asked.lock().unwrap();
+        (list[3].1[0].clone(), list[3].1[1].clone())
+    };
+    assert_eq!(sent_to.as_str().map(str::to_lowercase), Some(entry_point.to_lowercase()));
+    // The paymaster's final data, the bundler's gas, and the delegation for this chain at the
+    // account's own nonce (the bundler sends the transaction).
+    assert_eq!((op["paymaster"].as_str(), op["paymasterData"].as_str()), (Some(PAYMASTER), Some("0xabcd")));
+    assert_eq!((op["callGasLimit"].as_str(), op["paymasterVerificationGasLimit"].as_str()), (Some("0x30000"), Some("0x18000")));
+    assert_eq!(op["factory"], "0x7702000000000000000000000000000000000000");
+    let auth = &op["eip7702Auth"];
+    assert_eq!((auth["chainId"].as_str(), auth["nonce"].as_str()), (Some("0x7a69"), Some("0x0")));
+    assert_eq!(auth["address"].as_str().map(str::to_lowercase), Some(implementation.to_lowercase()));
+    // The params of every call named the same EntryPoint and chain.
+    assert!(asked.lock().unwrap().iter().filter(|(m, _)| m.starts_with("pm_")).all(|(_, p)| p[1] == sent_to && p[2] == "0x7a69"));
+
+    // What was signed is what the EntryPoint hashes (once the account is delegated, as the
+    // bundler's transaction makes it), and the signature is the account's.
+    let designator = format!("0xef0100{}", implementation.trim_start_matches("0x").to_lowercase());
+    common::rpc(&anvil.url, "anvil_setCode", json!([evm, designator])).await;
+    let word = |f: &str| alloy_primitives::U256::from_str_radix(op[f].as_str().unwrap().trim_start_matches("0x"), 16).unwrap();
+    let pack = |hi: alloy_primitives::U256, lo: alloy_primitives::U256| alloy_primitives::B256::from((hi << 128) | lo);
+    let hex = |f: &str| alloy_primitives::hex::decode(op[f].as_str().unwrap().trim_start_matches("0x")).unwrap();
+    let paymaster: alloy_primitives::Address = PAYMASTER.parse().unwrap();
+    let packed = PackedUserOperation {
+        sender: evm.parse().unwrap(),
+        nonce: word("nonce"),
+        initCode: [alloy_primitives::hex::decode("7702000000000000000000000000000000000000").unwrap(), hex("factoryData")].concat().into(),
+        callData: hex("callData").into(),
+        accountGasLimits: pack(word("verificationGasLimit"), word("callGasLimit")),
+        preVerificationGas: word("preVerificationGas"),
+        gasFees: pack(word("maxPriorityFeePerGas"), word("maxFeePerGas")),
+        paymasterAndData: [
+            paymaster.as_slice(),
+            &word("paymasterVerificationGasLimit").to_be_bytes::<32>()[16..],
+            &word("paymasterPostOpGasLimit").to_be_bytes::<32>()[16..],
+            &hex("paymasterData"),
+        ]
+        .concat()
+        .into(),
+        signature: hex("signature").into(),
+    };
+    let call = format!("0x{}", alloy_primitives::hex::encode(getUserOpHashCall { userOp: packed }.abi_encode()));
+    let expected = common::rpc(&anvil.url, "eth_call", json!([{"to": entry_point, "data": call}, "latest"])).await;
+    let expected: alloy_primitives::B256 = expected.as_str().unwrap().parse().unwrap();
+    let signature: alloy_primitives::Signature = op["signature"].as_str().unwrap().parse().unwrap();
+    assert_eq!(signature.recover_address_from_prehash(&expected).unwrap().to_checksum(None), evm);
+
+    // Its status: pending, then the bundler's receipt, as one atomic batch.
+    assert_eq!(wallet_rpc(&frame, &token, "wallet_getCallsStatus", json!([id]), "smartAccount").await["result"]["status"], 100);
+    let status = wallet_rpc(&frame, &token, "wallet_getCallsStatus", json!([id]), "smartAccount").await["result"].clone();
+    assert_eq!((status["status"].as_i64(), status["atomic"].as_bool()), (Some(200), Some(true)), "{status}");
+    assert_eq!(status["receipts"][0]["transactionHash"], format!("0x{}", "77".repeat(32)));
+    // The EOA preference never asks the bundler: its calls are the account's own transactions,
+    // which an account without ETH cannot pay for (the node's refusal is the answer).
+    let before = asked.lock().unwrap().len();
+    let eoa = json!([{"version": "2.0.0", "calls": [{"to": "0x000000000000000000000000000000000000b0b0"}]}]);
+    let refused = wallet_rpc(&frame, &token, "wallet_sendCalls", eoa, "eoa").await;
+    assert!(refused["error"]["message"].as_str().is_some_and(|m| m.to_lowercase().contains("insufficient funds")), "{refused}");
+    assert_eq!(asked.lock().unwrap().len(), before);
+    s.stop().await;
 }

@@ -86,11 +86,23 @@ pub struct ChainConfig {
 }
 
 /// `smart_account = { implementation = "0x.." }`: the Simple7702Account (eth-infinitism's
-/// account-abstraction v0.8) that embedded wallets delegate to.
+/// account-abstraction v0.8) that embedded wallets delegate to. With `bundler` and `paymaster`
+/// (off by default), batches are ERC-4337 user operations whose gas the paymaster service
+/// (ERC-7677) pays: `{ implementation = "0x..", bundler = "https://..", paymaster = "https://.." }`.
 #[derive(Debug, Clone, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct SmartAccount {
     pub implementation: String,
+    /// An ERC-4337 bundler's JSON-RPC URL (eth_estimateUserOperationGas, eth_sendUserOperation,
+    /// eth_getUserOperationReceipt).
+    #[serde(default)]
+    pub bundler: Option<String>,
+    /// An ERC-7677 paymaster service's URL (pm_getPaymasterStubData, pm_getPaymasterData).
+    #[serde(default)]
+    pub paymaster: Option<String>,
+    /// The EntryPoint v0.8 (default: its canonical address, the one Simple7702Account trusts).
+    #[serde(default)]
+    pub entry_point: Option<String>,
 }
 
 /// A chain's swap source, one key of its `swap` table:
@@ -313,6 +325,17 @@ impl Chains {
             if let Some(account) = &chain.smart_account {
                 if chain.kind() != ChainKind::Evm || sigil_core::evm::parse_address(&account.implementation).is_none() {
                     return Err(invalid(format!("smart_account.implementation '{}' must be an EVM address on an eip155 chain", account.implementation)));
+                }
+                if account.bundler.is_some() != account.paymaster.is_some() {
+                    return Err(invalid("smart_account: bundler and paymaster go together (sponsored batches need both)".into()));
+                }
+                for url in account.bundler.iter().chain(&account.paymaster) {
+                    if !url::Url::parse(url).is_ok_and(|u| matches!(u.scheme(), "http" | "https")) {
+                        return Err(invalid(format!("smart_account: '{url}' is not an http(s) URL")));
+                    }
+                }
+                if let Some(entry_point) = account.entry_point.as_deref().filter(|e| sigil_core::evm::parse_address(e).is_none()) {
+                    return Err(invalid(format!("smart_account.entry_point '{entry_point}' is not an EVM address")));
                 }
             }
             if let Some(registry) = &chain.ens_registry {

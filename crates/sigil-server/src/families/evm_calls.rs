@@ -25,6 +25,7 @@ use alloy_sol_types::{sol, SolCall};
 use serde_json::{json, Value};
 
 use super::evm::{chain_number, fees, params, quantity, read, same_address, send_transaction};
+use super::evm_sponsored::Sponsor;
 use super::{RpcError, SignError};
 use crate::rpc::Rpc;
 
@@ -108,7 +109,7 @@ pub fn sign_authorization(key: &PrivateKeySigner, chain_id: u64, implementation:
 }
 
 /// An authorization as JSON-RPC carries it (`authorizationList` of a call to estimate).
-fn authorization_json(a: &SignedAuthorization) -> Value {
+pub(super) fn authorization_json(a: &SignedAuthorization) -> Value {
     json!({
         "chainId": format!("{:#x}", a.chain_id()),
         "address": a.address().to_checksum(None),
@@ -178,17 +179,39 @@ pub fn parse_batch(p: &Value, chain_id: u64, ours: Address) -> Result<Batch, Sig
     Ok(Batch { atomic_required: request.get("atomicRequired").and_then(Value::as_bool).unwrap_or(false), calls })
 }
 
-/// A batch's id: `0x`, the chain id (8 bytes), 01 when atomic else 00, then each transaction hash.
-pub fn batch_id(chain_id: u64, atomic: bool, hashes: &[String]) -> String {
-    let mut id = format!("0x{chain_id:016x}{:02x}", u8::from(atomic));
+/// How a batch was sent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Sent {
+    /// Transaction by transaction.
+    OneByOne,
+    /// One transaction from the account itself.
+    Atomic,
+    /// One sponsored user operation, through the chain's bundler.
+    UserOperation,
+}
+
+impl Sent {
+    fn flag(self) -> u8 {
+        match self {
+            Sent::OneByOne => 0,
+            Sent::Atomic => 1,
+            Sent::UserOperation => 2,
+        }
+    }
+}
+
+/// A batch's id: `0x`, the chain id (8 bytes), how it was sent (00 one by one, 01 atomic, 02 a
+/// user operation), then each transaction hash (the user operation's hash).
+pub fn batch_id(chain_id: u64, sent: Sent, hashes: &[String]) -> String {
+    let mut id = format!("0x{chain_id:016x}{:02x}", sent.flag());
     for h in hashes {
         id.push_str(h.trim_start_matches("0x"));
     }
     id
 }
 
-/// The chain id, atomicity and transaction hashes an id of batch_id carries.
-pub fn parse_batch_id(id: &str) -> Option<(u64, bool, Vec<String>)> {
+/// The chain id, how the batch was sent and the hashes an id of batch_id carries.
+pub fn parse_batch_id(id: &str) -> Option<(u64, Sent, Vec<String>)> {
     let body = id.strip_prefix("0x")?;
     if !body.is_ascii() || body.len() < 18 + 64 || (body.len() - 18) % 64 != 0 || (body.len() - 18) / 64 > MAX_CALLS {
         return None;
@@ -197,12 +220,14 @@ pub fn parse_batch_id(id: &str) -> Option<(u64, bool, Vec<String>)> {
         return None;
     }
     let chain = u64::from_str_radix(&body[..16], 16).ok()?;
-    let atomic = match &body[16..18] {
-        "00" => false,
-        "01" => true,
+    let hashes: Vec<String> = body.as_bytes()[18..].chunks(64).map(|h| format!("0x{}", String::from_utf8_lossy(h).to_ascii_lowercase())).collect();
+    let sent = match &body[16..18] {
+        "00" => Sent::OneByOne,
+        "01" => Sent::Atomic,
+        "02" if hashes.len() == 1 => Sent::UserOperation,
         _ => return None,
     };
-    Some((chain, atomic, body.as_bytes()[18..].chunks(64).map(|h| format!("0x{}", String::from_utf8_lossy(h).to_ascii_lowercase())).collect()))
+    Some((chain, sent, hashes))
 }
 
 async fn broadcast(rpc: &Arc<Rpc>, chain: &str, raw: Vec<u8>) -> Result<String, SignError> {
@@ -232,9 +257,13 @@ pub async fn send_calls(key: &PrivateKeySigner, rpc: &Arc<Rpc>, chain: &str, p: 
             let tx = json!([{"to": call.target.to_checksum(None), "value": format!("{:#x}", call.value), "data": call.data.to_string()}]);
             hashes.push(send_transaction(key, rpc, chain, &tx).await?);
         }
-        return Ok(json!({"id": batch_id(chain_id, false, &hashes)}));
+        return Ok(json!({"id": batch_id(chain_id, Sent::OneByOne, &hashes)}));
     };
     let input: Bytes = executeBatchCall { calls: batch.calls }.abi_encode().into();
+    if let Some(sponsor) = rpc.chains().get(chain).and_then(|c| c.smart_account.as_ref()).and_then(Sponsor::of) {
+        let hash = super::evm_sponsored::send(key, rpc, (chain, chain_id), (implementation, delegated), input, &sponsor).await?;
+        return Ok(json!({"id": batch_id(chain_id, Sent::UserOperation, &[hash])}));
+    }
     let nonce = quantity(&read(rpc, chain, "eth_getTransactionCount", json!([from.to_checksum(None), "pending"])).await?).unwrap_or_default().to::<u64>();
     // The sender is the authority: its nonce goes up for the transaction before the
     // authorization is checked, so the authorization carries the one after.
@@ -285,7 +314,7 @@ pub async fn send_calls(key: &PrivateKeySigner, rpc: &Arc<Rpc>, chain: &str, p: 
         }
     };
     let hash = broadcast(rpc, chain, raw).await?;
-    Ok(json!({"id": batch_id(chain_id, true, &[hash])}))
+    Ok(json!({"id": batch_id(chain_id, Sent::Atomic, &[hash])}))
 }
 
 /// `wallet_getCallsStatus([id])`: 100 while a transaction has no receipt; then 200 when every
@@ -294,16 +323,27 @@ pub async fn send_calls(key: &PrivateKeySigner, rpc: &Arc<Rpc>, chain: &str, p: 
 pub async fn calls_status(rpc: &Arc<Rpc>, p: &Value) -> Result<Value, SignError> {
     let id = params(p, 1)?[0].as_str().unwrap_or_default();
     let unknown = || refused(5730, "Unknown bundle id");
-    let (chain_id, atomic, hashes) = parse_batch_id(id).ok_or_else(unknown)?;
+    let (chain_id, sent, hashes) = parse_batch_id(id).ok_or_else(unknown)?;
     let chain = format!("eip155:{chain_id}");
-    if rpc.chains().get(&chain).is_none() {
-        return Err(unknown());
-    }
+    let Some(config) = rpc.chains().get(&chain) else { return Err(unknown()) };
+    let atomic = sent != Sent::OneByOne;
+    let pending = || json!({"version": VERSION, "id": id, "chainId": format!("{chain_id:#x}"), "atomic": atomic, "status": 100});
     let mut receipts = Vec::with_capacity(hashes.len());
-    for hash in &hashes {
+    if sent == Sent::UserOperation {
+        let sponsor = config.smart_account.as_ref().and_then(Sponsor::of).ok_or_else(unknown)?;
+        match super::evm_sponsored::receipt(&sponsor, &hashes[0]).await? {
+            None => return Ok(pending()),
+            // The operation's own outcome: its transaction may succeed while the calls reverted.
+            Some((success, mut receipt)) => {
+                receipt["status"] = if success { "0x1" } else { "0x0" }.into();
+                receipts.push(receipt);
+            }
+        }
+    }
+    for hash in hashes.iter().filter(|_| sent != Sent::UserOperation) {
         let receipt = read(rpc, &chain, "eth_getTransactionReceipt", json!([hash])).await?;
         if receipt.is_null() {
-            return Ok(json!({"version": VERSION, "id": id, "chainId": format!("{chain_id:#x}"), "atomic": atomic, "status": 100}));
+            return Ok(pending());
         }
         receipts.push(receipt);
     }
@@ -391,13 +431,17 @@ mod tests {
     #[test]
     fn batch_ids_carry_chain_atomicity_and_hashes() {
         let hashes = vec![format!("0x{}", "ab".repeat(32)), format!("0x{}", "cd".repeat(32))];
-        let id = batch_id(31337, false, &hashes);
-        assert_eq!(parse_batch_id(&id), Some((31337, false, hashes.clone())));
-        assert_eq!(parse_batch_id(&batch_id(1, true, &hashes[..1])), Some((1, true, hashes[..1].to_vec())));
-        for bad in ["", "0x", "0x00", &id[..id.len() - 1], &id.replace("ab", "zz"), &format!("{}02{}", &id[..18], &id[20..])] {
+        let id = batch_id(31337, Sent::OneByOne, &hashes);
+        assert_eq!(parse_batch_id(&id), Some((31337, Sent::OneByOne, hashes.clone())));
+        assert_eq!(parse_batch_id(&batch_id(1, Sent::Atomic, &hashes[..1])), Some((1, Sent::Atomic, hashes[..1].to_vec())));
+        assert_eq!(parse_batch_id(&batch_id(1, Sent::UserOperation, &hashes[..1])), Some((1, Sent::UserOperation, hashes[..1].to_vec())));
+        // A user operation is one hash; other flags are not ids of this wallet.
+        for bad in
+            ["", "0x", "0x00", &id[..id.len() - 1], &id.replace("ab", "zz"), &format!("{}02{}", &id[..18], &id[20..]), &format!("{}03{}", &id[..18], &id[20..])]
+        {
             assert_eq!(parse_batch_id(bad), None, "{bad}");
         }
-        assert_eq!(parse_batch_id(&batch_id(1, true, &vec![hashes[0].clone(); MAX_CALLS + 1])), None);
+        assert_eq!(parse_batch_id(&batch_id(1, Sent::Atomic, &vec![hashes[0].clone(); MAX_CALLS + 1])), None);
     }
 
     #[test]

@@ -11,6 +11,7 @@
 pub mod bitcoin;
 pub mod evm;
 pub mod evm_calls;
+pub mod evm_sponsored;
 pub mod solana;
 
 use std::sync::Arc;
