@@ -7,8 +7,7 @@ import {
   type GetWalletsParams,
   type WalletListCache,
 } from '@sigil/core/api'
-import type { CaipNetwork, ChainNamespace, ResolvedOptions, Wallet } from '@sigil/core'
-import { arbitrum, bitcoin, bitcoinTestnet, ethereum, polygon, solana, solanaDevnet, solanaTestnet } from '@sigil/core/networks'
+import type { CaipNetwork, CaipNetworkId, ChainNamespace, ResolvedOptions, Wallet } from '@sigil/core'
 
 /** Image preload timeout (spec section 9). */
 export const IMAGE_PRELOAD_TIMEOUT_MS = 2000
@@ -16,8 +15,23 @@ export const IMAGE_PRELOAD_TIMEOUT_MS = 2000
 export const SEARCH_DEBOUNCE_MS = 300
 /** How many of a family's wallets the Connect view asks for (it shows fewer: some are already listed otherwise). */
 const FAMILY_WALLETS = 8
-/** The networks directory records name for each family, beside the page's own (a dev chain is in none). */
-const KNOWN_NETWORKS: readonly CaipNetwork[] = [ethereum, arbitrum, polygon, solana, solanaDevnet, solanaTestnet, bitcoin, bitcoinTestnet]
+/**
+ * The chains directory records name for each family, beside the page's own (a dev chain is in
+ * none): the ids of @sigil/core/networks' ethereum, arbitrum, polygon, solana, solanaDevnet,
+ * solanaTestnet, bitcoin and bitcoinTestnet (directory.test.ts checks them). Ids rather than the
+ * networks themselves: @sigil/core/networks loads with the page, and what this chunk used of it
+ * (the Solana and Bitcoin networks' data) went into the page's first script with it.
+ */
+export const KNOWN_CHAINS: readonly CaipNetworkId[] = [
+  'eip155:1',
+  'eip155:42161',
+  'eip155:137',
+  'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp',
+  'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1',
+  'solana:4uhcVJyU9pJkvQyS88uRDiswHXSCkY3z',
+  'bip122:000000000019d6689c085ae165831e93',
+  'bip122:000000000933ea01ad0ee984209779ba',
+]
 
 export interface Directory {
   readonly api: DirectoryClient
@@ -56,7 +70,10 @@ export function createDirectory(options: ResolvedOptions, fetchImpl?: typeof fet
     searchParams: (search) => ({ ...filter, page: 1, entries: MAX_SEARCH_RESULTS, search }),
     featuredParams: () => (featuredIds.length ? { include: featuredIds, entries: featuredIds.length } : undefined),
     familyParams(namespace, networks) {
-      const chains = [...networks, ...KNOWN_NETWORKS].filter((n) => n.chainNamespace === namespace).map((n) => n.caipNetworkId)
+      const chains = [
+        ...networks.filter((n) => n.chainNamespace === namespace).map((n) => n.caipNetworkId),
+        ...KNOWN_CHAINS.filter((id) => id.startsWith(`${namespace}:`)),
+      ]
       return { ...filter, page: 1, entries: FAMILY_WALLETS, chains: [...new Set(chains)] }
     },
     walletImage: (wallet) => (wallet.image_id ? api.walletImageUrl(wallet.image_id) : wallet.image_url || undefined),
