@@ -73,8 +73,8 @@ curl -fsS -H 'content-type: application/json' -d "$CALL" "$RPC" | grep -q '"resu
 printf 'wrk.method = "POST"\nwrk.headers["Content-Type"] = "application/json"\nwrk.body = [[%s]]\n' "$CALL" > "$WORK/call.lua"
 # What an ETH -> SGL quote needs from the chain, sent straight to anvil as one batch: the amounts
 # along the route, the pool's reserves (the price impact) and the account's balance (its issues).
-# The server sends the same calls (the balance in a request of its own, at the same time): the
-# floor a quote stands on, beside the one eth_call of the goal.
+# The server sends the same calls, in one batch too: the floor a quote stands on, beside the one
+# eth_call of the goal.
 PAIR="$(field 'd.uniswapV2.pools.find((p) => p.tokens.includes("ETH") && p.tokens.includes("SGL")).address')"
 RESERVES="{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"eth_call\",\"params\":[{\"to\":\"$PAIR\",\"data\":\"0x0902f1ac\"},\"latest\"]}"
 BALANCE="{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"eth_getBalance\",\"params\":[\"$ACCOUNT\",\"latest\"]}"
@@ -110,4 +110,4 @@ for CONNECTIONS in 1 "$LOAD"; do
       'BEGIN { printf "%-32s %10.0f %9.3f %9.3f %12.2f %12.2f  %s%s\n", n, r, a, b, a / c, a / h, g, (g != "" ? (a / c <= 3 ? ": met" : ": NOT met") : "") }'
   done
 done
-printf '\nA quote asks the router getAmountsOut along the path it found best for the pair (kept 30 s; else every candidate: direct and one hop through each base token) with the route'"'"'s reserves in one batch, and with userAddress the balance and allowance in parallel. The last row is those calls sent straight to anvil: the quote'"'"'s floor.\n'
+printf '\nA quote asks the router getAmountsOut along the path it found best for the pair (kept 30 s; else every candidate: direct and one hop through each base token) with the route'"'"'s reserves and, with userAddress, the balance and allowance, in one batch. The last row is those calls sent straight to anvil: the quote'"'"'s floor.\n'
