@@ -10,8 +10,13 @@ export default defineConfig({
     sourcemap: true,
     minify: false,
     target: 'es2022',
-    // calls.ts (the EIP-5792 hooks) is an entry of its own: only pages that batch calls load it.
-    lib: { entry: { index: 'src/index.ts', calls: 'src/calls.ts' }, formats: ['es'], fileName: (_format, name) => `${name}.js` },
+    // calls.ts (the EIP-5792 hooks) and headless/ (hooks for a host's own wallet UI) are entries
+    // of their own: only pages that use them load them.
+    lib: {
+      entry: { index: 'src/index.ts', calls: 'src/calls.ts', headless: 'src/headless/index.ts' },
+      formats: ['es'],
+      fileName: (_format, name) => `${name}.js`,
+    },
     rollupOptions: {
       external: [/^react($|\/)/, /^react-dom($|\/)/, /^@sigil\//],
       output: { chunkFileNames: 'chunks/[name].js' },
