@@ -79,6 +79,8 @@ describe('smart accounts: EIP-5792 batches', () => {
     expect(getAddress(await t.page.getByTestId('address').innerText())).toBe(address)
     expect(await tokenBalance(t.env.rpcUrl, sgl(), RECIPIENT)).toBe(before + ONE_SGL)
     expect(await allowance(address)).toBe(ONE_SGL)
+    // The wallet now says its batches are atomic, no longer just ready to be.
+    await expect.poll(() => calls.atomic(t.page).innerText(), { timeout: 15_000 }).toBe('supported')
 
     // The Account view: the switch says the smart account; EOA keeps the address.
     await openModal(t.page)

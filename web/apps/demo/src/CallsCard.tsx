@@ -1,5 +1,6 @@
 import { useAppKitAccount, useAppKitNetwork } from '@sigil/react'
 import { useCallsStatus, useCapabilities, useSendCalls } from '@sigil/react/calls'
+import { useEffect } from 'react'
 import { encodeFunctionData } from 'viem'
 import { config, devChain } from './config.js'
 import { erc20Abi } from './contracts.js'
@@ -20,6 +21,12 @@ export function CallsCard() {
   const { sendCalls, data: id, error, isPending, reset } = useSendCalls()
   const status = useCallsStatus(id, { pollUntilFinal: true, intervalMs: 250 })
   const capabilities = useCapabilities({ chainIds: [`0x${devChain.id.toString(16)}`] })
+  // A batch done may have changed what the account is (the embedded wallet's first one delegates it).
+  const final = (status.data?.status ?? 0) >= 200
+  const { refetch } = capabilities
+  useEffect(() => {
+    if (final) refetch()
+  }, [final, refetch])
   if (!address || chainId !== devChain.id) return null
   const atomic = (capabilities.data?.[`0x${devChain.id.toString(16)}`]?.atomic as { status?: string } | undefined)?.status
   const batch = (atomicRequired: boolean) => {
