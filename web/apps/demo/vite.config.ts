@@ -33,8 +33,13 @@ export default defineConfig(({ command }) => ({
               tags: ['$initial'],
             },
             { name: 'sigil', test: /[\\/]packages[\\/](core|react|adapter-evm|adapter-solana|adapter-bitcoin|wagmi)[\\/]dist[\\/]/, tags: ['$initial'] },
-            // families.ts (the Solana and Bitcoin parts) stays a chunk of its own, loaded on demand.
-            { name: 'demo', test: /[\\/]apps[\\/]demo[\\/]src[\\/](?!families\.ts)/ },
+            // The words of the login and calls errors: loaded with the modal, and also without it by
+            // the headless page's login and the calls card. One chunk for both, so the page's first
+            // script names one file to preload with the modal, not two.
+            { name: 'words', test: /[\\/]packages[\\/]core[\\/]dist[\\/]messages[\\/](login|calls)\.js$/ },
+            // families.ts (the Solana and Bitcoin parts) and HeadlessPage.tsx (?headless=on) stay
+            // chunks of their own, loaded on demand.
+            { name: 'demo', test: /[\\/]apps[\\/]demo[\\/]src[\\/](?!families\.ts|HeadlessPage\.tsx)/ },
           ],
         },
       },

@@ -25,8 +25,16 @@ export const config = {
    * providers the server was given with --socials; Farcaster always); none by default.
    */
   socials: socialsOf(new URLSearchParams(location.search).get('socials') ?? import.meta.env.VITE_SIGIL_SOCIALS),
-  /** Sign-in with the wallet: required by default; `?siwx=off|optional` or VITE_SIGIL_SIWX overrides. */
-  siwx: siwxMode(new URLSearchParams(location.search).get('siwx') ?? import.meta.env.VITE_SIGIL_SIWX),
+  /**
+   * `?headless=on`: the page's own wallet UI on `@sigil/react/headless` (HeadlessPage.tsx), no
+   * modal: it is never loaded (no prefetch), and sign-in is off unless `?siwx=` asks for it.
+   */
+  headless: new URLSearchParams(location.search).get('headless') === 'on',
+  /** Sign-in with the wallet: required by default (off on the headless page); `?siwx=off|optional` or VITE_SIGIL_SIWX overrides. */
+  siwx: siwxMode(
+    new URLSearchParams(location.search).get('siwx') ??
+      (new URLSearchParams(location.search).get('headless') === 'on' ? 'off' : import.meta.env.VITE_SIGIL_SIWX),
+  ),
   /** What one sign-in covers: its chain by default; `?siwxScope=family` one session for every chain of the family. */
   siwxScope: (new URLSearchParams(location.search).get('siwxScope') === 'family' ? 'family' : 'chain') as 'chain' | 'family',
   /** How Bitcoin wallets sign the sign-in message: BIP-322 by default; `?bitcoinSignIn=ecdsa` asks for the legacy ECDSA signature. */

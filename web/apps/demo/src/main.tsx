@@ -3,6 +3,7 @@ import { resolveOptions, walletConnectConnectors, type SigilOptions } from '@sig
 import { createAppKit, serverSiwx, type ThemeMode } from '@sigil/react'
 import { WagmiAdapter } from '@sigil/wagmi'
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
+import { lazy, Suspense } from 'react'
 import { createRoot } from 'react-dom/client'
 import { WagmiProvider } from 'wagmi'
 import { App, ConfigError } from './App.js'
@@ -22,6 +23,8 @@ const themeMode: ThemeMode =
 document.documentElement.dataset.theme = themeMode
 
 const root = createRoot(document.getElementById('root') as HTMLElement)
+// `?headless=on`: the page's own buttons on @sigil/react/headless, loaded as a chunk of its own.
+const HeadlessPage = lazy(() => import('./HeadlessPage.js').then((m) => ({ default: m.HeadlessPage })))
 /** Creates the modal and renders the page; `extra` are the Solana and Bitcoin parts, when asked for. */
 function start(extra: FamilyParts | undefined) {
   try {
@@ -55,6 +58,8 @@ function start(extra: FamilyParts | undefined) {
     } satisfies SigilOptions
     createAppKit({
       ...options,
+      // The headless page never shows the modal: its code is not fetched ahead either.
+      ...(config.headless ? { prefetch: false } : {}),
       adapters: [...(families.includes('eip155') ? [wagmiAdapter] : []), ...(extra?.adapters ?? [])],
       // The page's own list (the families' wallets too) replaces the default one: WalletConnect,
       // whose session then holds every family, and the injected wallets go first, as by default.
@@ -64,7 +69,13 @@ function start(extra: FamilyParts | undefined) {
     root.render(
       <WagmiProvider config={wagmiAdapter.wagmiConfig}>
         <QueryClientProvider client={queryClient}>
-          <App themeKey={THEME_KEY} />
+          {config.headless ? (
+            <Suspense fallback={null}>
+              <HeadlessPage />
+            </Suspense>
+          ) : (
+            <App themeKey={THEME_KEY} />
+          )}
         </QueryClientProvider>
       </WagmiProvider>,
     )

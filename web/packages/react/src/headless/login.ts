@@ -3,14 +3,26 @@
  * modal's views call (`@sigil/core/login`, loaded with the first step, never with the page).
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
-import { isMobileDevice, toSigilError, type Connection, type SigilError, type SigilState, type SocialProvider } from '@sigil/core'
+import { toSigilError, type Connection, type SigilError, type SigilState, type SocialProvider } from '@sigil/core'
 import type { LoginState } from '@sigil/core/login'
 import { useAppKitSelector, useInstance } from '../hooks.js'
-import { openLoginPopup } from '../modal/features/social/login-window.js'
 
 export type { LoginState } from '@sigil/core/login'
 
 const loginActions = () => import('@sigil/core/login')
+
+/**
+ * Opens the empty login window, centred on the page's, as the modal's social buttons do (its
+ * name is theirs too: a second click reuses the window); null when the browser blocked it. The
+ * provider's URL follows once known. Kept apart from the modal's code, which loads with the modal.
+ */
+function openLoginWindow(): Window | null {
+  const width = 500
+  const height = 640
+  const left = Math.round(window.screenX + Math.max(0, (window.outerWidth - width) / 2))
+  const top = Math.round(window.screenY + Math.max(0, (window.outerHeight - height) / 2))
+  return window.open('', 'sigil-social-login', `popup=yes,width=${width},height=${height},left=${left},top=${top}`)
+}
 
 /** Where an email login stands: the address to give, the device to approve from the email, the code to type, done. */
 export type EmailLoginStep = 'email' | 'verify-device' | 'verify-otp' | 'connected'
@@ -159,8 +171,10 @@ export function useSocialLogin(): UseSocialLogin {
       running.current?.abort()
       const attempt = new AbortController()
       running.current = attempt
-      // The window opens now, inside the click: a window opened after an await is blocked.
-      const popup = provider === 'farcaster' || isMobileDevice(client) ? undefined : openLoginPopup()
+      // The window opens now, inside the click: a window opened after an await is blocked. (On a
+      // phone the whole page goes to the provider. `client.context.isMobile` rather than the
+      // `isMobileDevice` selector, whose module loads with the modal's chunk.)
+      const popup = provider === 'farcaster' || client.context.isMobile() ? undefined : openLoginWindow()
       attempt.signal.addEventListener('abort', () => popup?.close(), { once: true })
       setState({ isPending: true, error: undefined })
       try {

@@ -7,10 +7,10 @@ import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore
 import {
   ConnectorNotFoundError,
   findConnectorForWallet,
+  isWalletConnectConnector,
   toSigilError,
   WALLET_CONNECT_ID,
   walletConnectLink,
-  walletConnectOf,
   type Connection,
   type Connector,
   type SigilError,
@@ -18,13 +18,25 @@ import {
   type Wallet,
   type WalletConnectState,
 } from '@sigil/core'
-import type { GetWalletsParams, WalletListEntry } from '@sigil/core/api'
+import type { GetWalletsParams, WalletListCache, WalletListEntry } from '@sigil/core/api'
 import type { AppKit } from '../appkit.js'
 import { useAppKitSelector, useInstance } from '../hooks.js'
-import type { Directory } from '../modal/directory.js'
 
 /** Search wait before asking the directory (spec section 9). */
 const SEARCH_DEBOUNCE_MS = 300
+
+/**
+ * The directory as the hooks read it: the pages the modal's All Wallets view asks for (the
+ * host's include/exclude ids applied), in a cache of their own. Built on `@sigil/core/api` rather
+ * than on the modal's directory module: sharing that module would split it out of the modal's
+ * chunk, and the page's first script would name one more file to preload with it.
+ */
+interface Directory {
+  readonly cache: WalletListCache
+  pageParams(page: number): GetWalletsParams
+  searchParams(search: string): GetWalletsParams
+  walletImage(wallet: Wallet): string | undefined
+}
 
 /** One directory per instance, shared by every hook of the page; its code loads with the first list asked for. */
 const directories = new WeakMap<AppKit, Promise<Directory>>()
@@ -32,7 +44,20 @@ const directories = new WeakMap<AppKit, Promise<Directory>>()
 function directoryOf(appKit: AppKit): Promise<Directory> {
   let directory = directories.get(appKit)
   if (!directory) {
-    directory = import('../modal/directory.js').then((m) => m.createDirectory(appKit.client.options))
+    const { options } = appKit.client
+    directory = import('@sigil/core/api').then((api) => {
+      const client = api.directoryClientFor(options)
+      const filter: GetWalletsParams = {
+        ...(options.includeWalletIds.length ? { include: options.includeWalletIds } : {}),
+        ...(options.excludeWalletIds.length ? { exclude: options.excludeWalletIds } : {}),
+      }
+      return {
+        cache: api.createWalletListCache(client),
+        pageParams: (page) => ({ ...filter, page, entries: api.WALLETS_PAGE_SIZE }),
+        searchParams: (search) => ({ ...filter, page: 1, entries: api.MAX_SEARCH_RESULTS, search }),
+        walletImage: (wallet) => (wallet.image_id ? client.walletImageUrl(wallet.image_id) : wallet.image_url || undefined),
+      }
+    })
     directories.set(appKit, directory)
     directory.catch(() => directories.delete(appKit))
   }
@@ -296,8 +321,13 @@ export function useWalletConnectUri(): UseWalletConnectUri {
   const appKit = useInstance()
   // The connector joins the page's list once its source has started: read again when the list changes.
   const connectors = useAppKitSelector(selectConnectors)
+  // (Read from the page's connectors rather than with `walletConnectOf`: that selector's module
+  // loads with the modal's chunk, and sharing it would split it out of there.)
   // biome-ignore lint/correctness/useExhaustiveDependencies: connectors: a WalletConnect connector may join later
-  const connector = useMemo(() => walletConnectOf(appKit.client), [appKit, connectors])
+  const connector = useMemo(() => {
+    const found = appKit.client.context.connectors.get(WALLET_CONNECT_ID)
+    return isWalletConnectConnector(found) ? found : undefined
+  }, [appKit, connectors])
   const subscribe = useCallback((onChange: () => void) => connector?.subscribeState(onChange) ?? noop, [connector])
   const read = useCallback(() => connector?.getState() ?? IDLE_WC, [connector])
   const state = useSyncExternalStore(subscribe, read, read)
