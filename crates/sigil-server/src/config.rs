@@ -468,6 +468,12 @@ grouped_settings! {
             #[arg(value_name = "HEX")]
             signer_key <- names_signer_key: Secret, env "SIGIL_NAMES_SIGNER_KEY", check |k: &Secret| crate::profile::parse_signer_key(k.expose()).map(|_| ()).map_err(|e| Invalid(e.to_owned()));
         }
+        /// Existing AppKit sites: what the AppKit client is told at start.
+        appkit: AppkitSettings {
+            /// Remote features the AppKit client may turn on (GET /appkit/v1/config), comma-separated from activity, swap, onramp, multi_wallet, or none; each is on only when this server serves it.
+            #[arg(value_name = "FEATURES")]
+            features <- appkit_features: String = "activity,swap,onramp,multi_wallet", env "SIGIL_APPKIT_FEATURES", check |f: &String| crate::appkit::parse_features(f).map(|_| ());
+        }
         /// Chains and the JSON-RPC proxy.
         rpc: RpcConfig {
             /// Chains file (TOML, the format of config/chains.toml) replacing the built-in chain list.

@@ -7,6 +7,7 @@
 
 pub mod account;
 pub mod analytics;
+pub mod appkit;
 pub mod auth;
 pub mod cache;
 pub mod chains;
@@ -163,6 +164,7 @@ pub fn routes(state: &AppState) -> (Router<AppState>, utoipa::openapi::OpenApi) 
     let (project_routes, mut api) = OpenApiRouter::with_openapi(ApiDoc::openapi())
         .merge(directory::router())
         .merge(analytics::router())
+        .merge(appkit::router())
         .merge(projects::router())
         .merge(chains::router())
         .merge(account::router())

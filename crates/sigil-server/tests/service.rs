@@ -124,6 +124,7 @@ async fn openapi_is_true(b: Backend) {
     assert_eq!(status, 200);
     let paths: Vec<String> = doc["paths"].as_object().unwrap().keys().cloned().collect();
     let expected = [
+        "/appkit/v1/config",
         "/auth/v1/authenticate",
         "/auth/v1/nonce",
         "/auth/v1/session",

@@ -42,6 +42,11 @@ pub fn token(symbol_or_address: &str) -> Option<&'static str> {
     set::TOKENS.iter().find(|(s, _)| s.eq_ignore_ascii_case(symbol)).map(|(_, svg)| *svg)
 }
 
+/// A wallet icon by the set's name for it (`coinbase`, `ledger`, ...).
+pub fn wallet_named(icon: &str) -> Option<&'static str> {
+    set::WALLETS.iter().find(|w| w.icon == icon).map(|w| w.svg)
+}
+
 fn plain(name: &str) -> String {
     name.chars().filter(char::is_ascii_alphanumeric).map(|c| c.to_ascii_lowercase()).collect()
 }

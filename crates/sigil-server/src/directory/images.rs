@@ -35,6 +35,9 @@ fn image(headers: &HeaderMap, content_type: &str, bytes: Vec<u8>, etag: &str) ->
     };
     let h = res.headers_mut();
     h.insert(header::CACHE_CONTROL, HeaderValue::from_static(CACHE_CONTROL));
+    // Public images any page may read: the AppKit client fetches network and connector images
+    // as blobs from the site's origin.
+    h.insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, HeaderValue::from_static("*"));
     if let Ok(v) = HeaderValue::from_str(etag) {
         h.insert(header::ETAG, v);
     }
@@ -92,13 +95,31 @@ fn catalogue_image(table: &[(&str, &str)], kind: &str, id: &str, headers: &Heade
     Ok(generated(headers, &id.to_ascii_uppercase(), label))
 }
 
-/// A network or namespace image, by CAIP-2 id (e.g. eip155:1), namespace or network name: the
-/// icon set's, else generated initials.
+/// A network or namespace image, by CAIP-2 id (e.g. eip155:1), namespace or network name, or by
+/// the image id the AppKit client gives a network or connector: the icon set's, else generated
+/// initials.
 #[utoipa::path(get, path = "/public/getAssetImage/{id}", tag = "directory",
     params(("id" = String, Path)),
     responses((status = 200, content_type = "image/svg+xml"), (status = 304), (status = 404, body = crate::error::ErrorBody)))]
 pub async fn asset_image(Path(id): Path<String>, headers: HeaderMap) -> ApiResult<Response> {
+    if let Some(appkit) = crate::appkit::ids::image_id(&id) {
+        return Ok(appkit_image(&headers, appkit));
+    }
     catalogue_image(catalogue::ASSETS, "asset", &id, &headers, icons::asset)
+}
+
+/// An image id of the AppKit client's networks and connectors: drawn as the network (by its
+/// CAIP-2 id) or the wallet it stands for.
+fn appkit_image(headers: &HeaderMap, image: &crate::appkit::ids::ImageId) -> Response {
+    use crate::appkit::ids::Target;
+    let (svg, seed) = match image.target {
+        Target::Network(caip2) => (icons::asset(caip2), caip2.to_ascii_uppercase()),
+        Target::Connector(wallet) => (wallet.and_then(icons::wallet_named), image.label.to_owned()),
+    };
+    match svg {
+        Some(svg) => icon(headers, svg),
+        None => generated(headers, &seed, image.label),
+    }
 }
 
 /// A fiat currency image, by ISO 4217 code (e.g. USD).

@@ -1,5 +1,6 @@
 //! The gate in front of every project route (directory, blockchain, sign-in): the request must
-//! name a known project (`projectId` query parameter), and a browser request must come from one
+//! name a known project (`projectId` query parameter; for a POST without it, the JSON body's
+//! top-level `projectId`, as the AppKit client sends `/v1/fungible/price`), and a browser request must come from one
 //! of its allowed origins. CORS is answered here, per project, so a project's data is only
 //! readable by its pages.
 
@@ -8,6 +9,7 @@ use std::future::{ready, Future};
 use std::sync::Arc;
 use std::task::{Context, Poll};
 
+use axum::body::Body;
 use axum::extract::Request;
 use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -60,6 +62,9 @@ where
     fn call(&mut self, req: Request) -> Self::Future {
         let id = match project_id(&req) {
             Ok(id) => id,
+            // The AppKit client names the project of some POSTs in their JSON body only.
+            Err(_) if req.method() == Method::POST => return self.admit_by_body(req),
+            Err(_) if is_post_preflight(&req) => return Box::pin(ready(Ok(open_preflight(&req)))),
             Err(refused) => return Box::pin(ready(Ok(refused))),
         };
         if let Some(project) = self.state.projects.cached(&id) {
@@ -68,20 +73,60 @@ where
                 Err(answer) => Box::pin(ready(Ok(answer))),
             };
         }
-        // The service made ready serves this request; its clone waits for the next one.
+        let (inner, state) = self.take();
+        Box::pin(find_and_admit(state, inner, id, req))
+    }
+}
+
+impl<S> Gate<S>
+where
+    S: tower::Service<Request, Response = Response, Error = Infallible> + Clone + Send + 'static,
+    S::Future: Send + 'static,
+{
+    /// The service made ready, to serve this request; its clone waits for the next one.
+    fn take(&mut self) -> (S, AppState) {
         let clone = self.inner.clone();
-        let mut inner = std::mem::replace(&mut self.inner, clone);
-        let state = self.state.clone();
+        (std::mem::replace(&mut self.inner, clone), self.state.clone())
+    }
+
+    /// A POST without `projectId` in its query: the project is the body's top-level
+    /// `projectId` (a JSON object), read within the body limit; anything else is refused as
+    /// a request without one.
+    fn admit_by_body(&mut self, req: Request) -> BoxFuture<'static, Result<Response, Infallible>> {
+        let limit = self.state.config.settings.server.body_limit;
+        let (inner, state) = self.take();
         Box::pin(async move {
-            let project = match state.projects.find(&state.db, &id).await {
-                Ok(p) => p,
-                Err(e) => return Ok(ApiError::from(e).into_response()),
+            let (parts, body) = req.into_parts();
+            let Ok(bytes) = axum::body::to_bytes(body, limit).await else {
+                return Ok(ApiError::project_id_missing().into_response());
             };
-            match admit(project, req) {
-                Ok((req, origin)) => with_cors(inner.call(req), origin).await,
-                Err(answer) => Ok(answer),
+            #[derive(serde::Deserialize)]
+            struct Named {
+                #[serde(rename = "projectId")]
+                project_id: Option<String>,
             }
+            let named = serde_json::from_slice::<Named>(&bytes).ok().and_then(|n| n.project_id);
+            let id = match checked(named.as_deref()) {
+                Ok(id) => id,
+                Err(refused) => return Ok(refused),
+            };
+            find_and_admit(state, inner, id, Request::from_parts(parts, Body::from(bytes))).await
         })
+    }
+}
+
+async fn find_and_admit<S>(state: AppState, mut inner: S, id: String, req: Request) -> Result<Response, Infallible>
+where
+    S: tower::Service<Request, Response = Response, Error = Infallible> + Send + 'static,
+    S::Future: Send + 'static,
+{
+    let project = match state.projects.find(&state.db, &id).await {
+        Ok(p) => p,
+        Err(e) => return Ok(ApiError::from(e).into_response()),
+    };
+    match admit(project, req) {
+        Ok((req, origin)) => with_cors(inner.call(req), origin).await,
+        Err(answer) => Ok(answer),
     }
 }
 
@@ -90,13 +135,38 @@ fn project_id(req: &Request) -> Result<String, Response> {
     // Read on every request: a scan for the one parameter, with no allocation when it needs
     // no decoding (ProjectQuery documents it; handlers that want st/sv extract it).
     let id = crate::query::param(req.uri().query().unwrap_or(""), "projectId");
-    let Some(id) = id.as_deref().filter(|s| !s.is_empty()) else {
+    checked(id.as_deref())
+}
+
+fn checked(id: Option<&str>) -> Result<String, Response> {
+    let Some(id) = id.filter(|s| !s.is_empty()) else {
         return Err(ApiError::project_id_missing().into_response());
     };
     if !is_project_id(id) {
         return Err(ApiError::project_id_invalid().into_response());
     }
     Ok(id.to_owned())
+}
+
+fn is_post_preflight(req: &Request) -> bool {
+    req.method() == Method::OPTIONS && req.headers().get(header::ACCESS_CONTROL_REQUEST_METHOD).is_some_and(|m| m == "POST")
+}
+
+/// The preflight of a POST whose project is in its body (not known yet): the POST may be sent;
+/// it is then checked like any other (project, origin), and only an admitted answer is readable.
+fn open_preflight(req: &Request) -> Response {
+    let origin = req.headers().get(header::ORIGIN).and_then(|v| v.to_str().ok());
+    preflight_answer(origin)
+}
+
+fn preflight_answer(origin: Option<&str>) -> Response {
+    let mut res = StatusCode::NO_CONTENT.into_response();
+    let headers = res.headers_mut();
+    add_cors(headers, origin);
+    headers.insert(header::ACCESS_CONTROL_ALLOW_METHODS, HeaderValue::from_static(ALLOWED_METHODS));
+    headers.insert(header::ACCESS_CONTROL_ALLOW_HEADERS, HeaderValue::from_static(ALLOWED_HEADERS));
+    headers.insert(header::ACCESS_CONTROL_MAX_AGE, HeaderValue::from_static("600"));
+    res
 }
 
 /// Lets the request through to its route, with the project in its extensions and the origin
@@ -114,13 +184,7 @@ fn admit(project: Option<Arc<Project>>, mut req: Request) -> Result<(Request, Op
         }
     }
     if preflight {
-        let mut res = StatusCode::NO_CONTENT.into_response();
-        let headers = res.headers_mut();
-        add_cors(headers, origin.as_deref());
-        headers.insert(header::ACCESS_CONTROL_ALLOW_METHODS, HeaderValue::from_static(ALLOWED_METHODS));
-        headers.insert(header::ACCESS_CONTROL_ALLOW_HEADERS, HeaderValue::from_static(ALLOWED_HEADERS));
-        headers.insert(header::ACCESS_CONTROL_MAX_AGE, HeaderValue::from_static("600"));
-        return Err(res);
+        return Err(preflight_answer(origin.as_deref()));
     }
     req.extensions_mut().insert(project);
     Ok((req, origin))
