@@ -368,7 +368,8 @@ async fn token_balances_and_on_chain_pair_price() {
     let symbols: Vec<&str> = body["balances"].as_array().unwrap().iter().map(|b| b["symbol"].as_str().unwrap()).collect();
     assert_eq!(symbols, ["ETH", "SGL"]);
     let token = &body["balances"][1];
-    assert_eq!(token["address"].as_str().unwrap().to_lowercase(), sgl.to_lowercase());
+    // CAIP-10, as the AppKit client reads it.
+    assert_eq!(token["address"].as_str().unwrap().to_lowercase(), format!("{DEV}:{sgl}").to_lowercase());
     assert_eq!(token["quantity"], json!({"decimals": "18", "numeric": "1000"}));
     assert_eq!((token["price"].as_f64(), token["value"].as_f64()), (Some(2.5), Some(2500.0)));
 

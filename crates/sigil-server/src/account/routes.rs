@@ -39,7 +39,8 @@ pub struct TokenBalance {
     pub symbol: String,
     /// CAIP-2 chain id.
     pub chain_id: String,
-    /// Token contract address; null for the native currency.
+    /// The token as a CAIP-10 id (`eip155:1:0xA0b8…`, `solana:…:<mint>`); null for the native
+    /// currency.
     pub address: Option<String>,
     /// Fiat value of the quantity (0 on testnets and without a price).
     pub value: f64,
@@ -157,7 +158,8 @@ pub async fn balance(
             name: h.name,
             symbol: h.symbol,
             chain_id: chain.id.clone(),
-            address: h.token,
+            // CAIP-10, as the AppKit client keeps only tokens of the active chain's id.
+            address: h.token.map(|t| format!("{}:{t}", chain.id)),
             value,
             price,
             quantity: Quantity { decimals: h.decimals.to_string(), numeric },
@@ -174,6 +176,7 @@ pub struct PriceRequest {
     /// CAIP-10 token ids, e.g. eip155:1:0xA0b8...; the chain's native currency is
     /// eip155:N:native.
     pub addresses: Vec<String>,
+    /// The project, when the query has none (the AppKit client names it here only).
     #[serde(rename = "projectId")]
     pub project_id: Option<String>,
 }

@@ -25,7 +25,7 @@ const devBalances = {
       name: 'Sigil',
       symbol: 'SGL',
       chainId: 'eip155:31337',
-      address: SGL,
+      address: `eip155:31337:${SGL}`,
       value: 0,
       price: 0,
       quantity: { decimals: '18', numeric: '987000' },
@@ -54,7 +54,7 @@ describe('blockchain client: balances', () => {
     expect(calledUrl(fetch, 1).searchParams.has('forceUpdate')).toBe(false)
   })
 
-  it('parses the balances: no address for the native entry, icons as the server gives them', async () => {
+  it('parses the balances: no address for the native entry, a token address on its chain (the server gives CAIP-10), icons as the server gives them', async () => {
     const balances = await client(fakeFetch(200, devBalances)).getBalances(ADDRESS, { chainId: 'eip155:31337' })
     expect(balances).toEqual([
       {
@@ -78,6 +78,12 @@ describe('blockchain client: balances', () => {
       },
     ])
     expect('address' in (balances[0] ?? {})).toBe(false)
+  })
+
+  it('a bare token address (older servers) is kept as it is', async () => {
+    const bare = { balances: [{ ...devBalances.balances[1], address: SGL }] }
+    const balances = await client(fakeFetch(200, bare)).getBalances(ADDRESS, { chainId: 'eip155:31337' })
+    expect(balances[0]?.address).toBe(SGL)
   })
 
   it('an unsupported chain is an empty list', async () => {

@@ -81,6 +81,9 @@ export interface BlockchainClient {
   resolveName?(name: string, params: { chainId: CaipNetworkId }): Promise<string | null>
 }
 
+/** A token's address on its chain: the server names tokens by CAIP-10 id (`eip155:1:0x…`). */
+const onChain = (address: string, chainId: string): string => (address.startsWith(`${chainId}:`) ? address.slice(chainId.length + 1) : address)
+
 export function createBlockchainClient(options: BlockchainClientOptions): BlockchainClient {
   const baseUrl = options.baseUrl.replace(/\/+$/, '')
   const doFetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init))
@@ -106,7 +109,7 @@ export function createBlockchainClient(options: BlockchainClientOptions): Blockc
           name: b.name,
           symbol: b.symbol,
           chainId: b.chainId,
-          ...(b.address ? { address: b.address } : {}),
+          ...(b.address ? { address: onChain(b.address, b.chainId) } : {}),
           ...(typeof b.value === 'number' ? { value: b.value } : {}),
           price: b.price ?? 0,
           quantity: b.quantity,
