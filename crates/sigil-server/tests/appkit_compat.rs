@@ -137,6 +137,23 @@ async fn analytics_event_as_the_client_posts_it() {
     let stored: (String, Option<String>) =
         sqlx::query_as("SELECT props, sdk_type FROM analytics_events WHERE project_id = $1").bind(&s.project).fetch_one(&s.db).await.unwrap();
     assert_eq!((serde_json::from_str::<Value>(&stored.0).unwrap(), stored.1.as_deref()), (event["props"].clone(), Some("appkit")));
+
+    // Its error reports carry the time as an ISO string.
+    let error = json!({
+        "eventId": "0b7e1a52-9c3d-4e8f-a1b2-c3d4e5f60718",
+        "url": "https://shop.example/",
+        "domain": "shop.example",
+        "timestamp": "2026-11-27T04:40:00.125Z",
+        "props": {"type": "error", "event": "API_ERROR", "errorType": "Error", "errorMessage": "x", "stackTrace": "Error: x"}
+    });
+    let res = s.http.post(&url).header("Origin", SITE).body(error.to_string()).send().await.unwrap();
+    assert_eq!(res.status(), 202);
+    let (at,): (i64,) = sqlx::query_as("SELECT event_timestamp FROM analytics_events WHERE event_id = $1")
+        .bind("0b7e1a52-9c3d-4e8f-a1b2-c3d4e5f60718")
+        .fetch_one(&s.db)
+        .await
+        .unwrap();
+    assert_eq!(at, 1_795_754_400_125);
     s.stop().await;
 }
 

@@ -545,6 +545,11 @@ fn check_timestamp(line: usize, field: Field, value: &str) -> Result<(), ParseEr
     parse_time(field, value).map(|_| ()).map_err(|_| ParseError::new(line, field, format!("'{}' is not an RFC 3339 date-time", shorten(value))))
 }
 
+/// Parse an RFC 3339 date-time (e.g. `2021-09-30T16:25:24.000Z`, as JavaScript's `toISOString` writes it).
+pub fn parse_rfc3339(value: &str) -> Option<OffsetDateTime> {
+    OffsetDateTime::parse(value, &Rfc3339).ok()
+}
+
 /// Format a date-time as RFC 3339 (e.g. `2021-09-30T16:25:24Z` in UTC), for building messages.
 pub fn format_rfc3339(t: OffsetDateTime) -> String {
     // Formatting a valid OffsetDateTime as RFC 3339 only fails for years outside 0..=9999.

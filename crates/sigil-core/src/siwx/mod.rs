@@ -13,8 +13,8 @@ mod tests;
 mod fuzz;
 
 pub use message::{
-    canonical_address, check_bitcoin_address, check_evm_address, check_solana_address, format_rfc3339, is_valid_nonce, to_checksum_address, Field,
-    InvalidAddress, Namespace, ParseError, SignInMessage, TimeError, MAX_CLOCK_SKEW,
+    canonical_address, check_bitcoin_address, check_evm_address, check_solana_address, format_rfc3339, is_valid_nonce, parse_rfc3339, to_checksum_address,
+    Field, InvalidAddress, Namespace, ParseError, SignInMessage, TimeError, MAX_CLOCK_SKEW,
 };
 pub use verify::{
     decode_hex, eip1271_call_data, eip191_hash, is_eip1271_magic, recover_eip191, verify_bitcoin, verify_eip191, verify_message, verify_solana, VerifyError,

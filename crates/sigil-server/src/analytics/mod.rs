@@ -44,11 +44,29 @@ pub struct Event {
     pub url: String,
     /// Page host.
     pub domain: String,
-    /// Milliseconds since the Unix epoch.
+    /// Milliseconds since the Unix epoch, or an RFC 3339 date-time (the AppKit client's error
+    /// events), kept as milliseconds.
+    #[serde(deserialize_with = "timestamp_ms")]
+    #[schema(value_type = i64)]
     pub timestamp: i64,
     /// Event properties; `type: "error"` marks an error event (at most 5 a minute).
     #[schema(value_type = Object)]
     pub props: serde_json::Map<String, serde_json::Value>,
+}
+
+/// A timestamp as a number of milliseconds, or as an RFC 3339 string (out of range: -1, refused
+/// by the check that follows).
+fn timestamp_ms<'de, D: serde::Deserializer<'de>>(d: D) -> Result<i64, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Timestamp {
+        Millis(i64),
+        Text(String),
+    }
+    Ok(match Timestamp::deserialize(d)? {
+        Timestamp::Millis(ms) => ms,
+        Timestamp::Text(text) => sigil_core::siwx::parse_rfc3339(&text).and_then(|t| i64::try_from(t.unix_timestamp_nanos() / 1_000_000).ok()).unwrap_or(-1),
+    })
 }
 
 #[derive(Serialize, ToSchema)]
@@ -161,6 +179,10 @@ mod tests {
         assert_eq!(with("url", "ftp://a.com".into()), "Invalid parameter 'url': expected an http(s) URL of at most 2048 characters");
         assert_eq!(with("domain", "".into()), "Invalid parameter 'domain': expected a host name");
         assert_eq!(with("timestamp", (-1).into()), "Invalid parameter 'timestamp': expected milliseconds since the Unix epoch");
+        assert_eq!(with("timestamp", "yesterday".into()), "Invalid parameter 'timestamp': expected milliseconds since the Unix epoch");
+        let mut iso = good.clone();
+        iso["timestamp"] = "2025-11-20T10:00:00.250Z".into();
+        assert_eq!(parse_event(&body(iso)).unwrap().timestamp, 1_763_632_800_250);
         assert!(with("props", "x".into()).starts_with("Invalid request body:"));
         assert!(parse_event(b"{").unwrap_err().message.starts_with("Request body is not valid JSON"));
     }
