@@ -192,3 +192,19 @@ async fn price_with_the_project_in_the_body_only() {
     assert!(res.headers()["access-control-allow-headers"].to_str().unwrap().contains("Content-Type"));
     s.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn balance_refreshed_after_a_swap() {
+    // After a swap the client asks again with forceUpdate = the two tokens' CAIP-10 ids. (The
+    // tokens' CAIP-10 addresses in the answer: tests/rpc.rs, against a chain.)
+    let s = server(|c| c.chains = Default::default()).await;
+    let tokens = "eip155:1:0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee,eip155:1:0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48";
+    let url = s.url(&format!(
+        "/v1/account/0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266/balance?currency=usd&chainId=eip155:1&forceUpdate={tokens}&st=appkit&sv=html-wagmi-1.8.0&projectId={}",
+        s.project
+    ));
+    let res = s.http.get(url).header("Origin", SITE).send().await.unwrap();
+    assert_eq!(res.status(), 200);
+    assert_eq!(res.json::<Value>().await.unwrap(), json!({"balances": []}));
+    s.stop().await;
+}

@@ -64,10 +64,19 @@ pub struct BalanceQuery {
     pub chain_id: Option<String>,
     /// Fiat currency; `usd`.
     pub currency: Option<String>,
-    /// Skip the 30 s cache.
+    /// Skip the 30 s cache: `true`, or the CAIP-10 ids of the tokens just traded, comma-separated
+    /// (the AppKit client's form after a swap; the whole answer is read again); `false` or empty:
+    /// the cache may answer.
     #[serde(rename = "forceUpdate")]
     #[param(rename = "forceUpdate")]
-    pub force_update: Option<bool>,
+    pub force_update: Option<String>,
+}
+
+impl BalanceQuery {
+    /// Whether the cache is skipped.
+    pub fn forced(&self) -> bool {
+        text(&self.force_update).is_some_and(|v| !v.eq_ignore_ascii_case("false") && v != "0")
+    }
 }
 
 /// Recent balance answers by (chain, address, currency).
@@ -130,7 +139,7 @@ pub async fn balance(
     let chain_id = text(&query.chain_id).ok_or_else(|| ApiError::invalid_param("chainId", "required, e.g. eip155:1"))?;
     let parsed: ChainId = chain_id.parse().map_err(|e| ApiError::invalid_param("chainId", e))?;
     let currency = currency(&query.currency)?;
-    let force = query.force_update.unwrap_or(false);
+    let force = query.forced();
     let family = parsed.known_namespace().and_then(Family::of_namespace);
     let owner = match family {
         Some(family) => family.check_address(&address).map_err(|expected| ApiError::invalid_param("address", format!("expected {expected}")))?,
@@ -233,6 +242,15 @@ pub async fn price(
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn force_update_forms() {
+        let forced = |v: Option<&str>| super::BalanceQuery { force_update: v.map(str::to_owned), ..Default::default() }.forced();
+        assert!(
+            forced(Some("true")) && forced(Some("eip155:1:0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee,eip155:1:0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48"))
+        );
+        assert!(!forced(None) && !forced(Some("")) && !forced(Some("false")) && !forced(Some("0")));
+    }
+
     #[test]
     fn a_symbol_is_one_encoded_path_segment() {
         assert_eq!(super::path_segment("USDC.e"), "USDC.e");
