@@ -183,7 +183,7 @@ pub struct PriceRequest {
     /// Fiat currency; `usd`.
     pub currency: String,
     /// CAIP-10 token ids, e.g. eip155:1:0xA0b8...; the chain's native currency is
-    /// eip155:N:native.
+    /// eip155:N:native (or, as the AppKit client writes it, eip155:N:0xeeee…eeee).
     pub addresses: Vec<String>,
     /// The project, when the query has none (the AppKit client names it here only).
     #[serde(rename = "projectId")]
@@ -226,7 +226,9 @@ pub async fn price(
     for caip in &req.addresses {
         let id: AccountId = caip.parse().map_err(|e| ApiError::invalid_param("addresses", e))?;
         let Some(chain) = chains.get(&id.chain.to_string()) else { continue };
-        let (token, name, symbol) = if id.address.eq_ignore_ascii_case("native") {
+        let native =
+            id.address.eq_ignore_ascii_case("native") || (id.chain.namespace() == "eip155" && id.address.eq_ignore_ascii_case(crate::convert::NATIVE_ADDRESS));
+        let (token, name, symbol) = if native {
             (None, chain.native.name.clone(), chain.native.symbol.clone())
         } else {
             let Some(t) = chain.token(&id.address) else { continue };
