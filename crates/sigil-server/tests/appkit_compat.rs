@@ -177,6 +177,15 @@ async fn price_with_the_project_in_the_body_only() {
     let (status, _, body) = price(SITE, json!({"currency": "usd", "addresses": []})).await;
     assert_eq!((status, body["error"]["message"].as_str()), (400, Some("Project ID Not Configured")));
 
+    // Its swap transaction names the project the same way: the gate lets it through to the
+    // route (which says what is wrong with the swap itself).
+    let swap = json!({"amount": "1", "eip155": {"slippage": "1"}, "projectId": s.project, "from": "eip155:1:0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee",
+        "to": "eip155:1:0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48", "userAddress": "eip155:1:0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266", "disableEstimate": false});
+    let res = s.http.post(s.url("/v1/convert/build-transaction")).header("Origin", SITE).json(&swap).send().await.unwrap();
+    assert_eq!(res.headers()["access-control-allow-origin"], SITE);
+    let body: Value = res.json().await.unwrap();
+    assert_ne!(body["error"]["message"], "Project ID Not Configured", "{body}");
+
     // Its preflight (a JSON POST) carries no project: answered so that the POST may be sent.
     let res = s
         .http
