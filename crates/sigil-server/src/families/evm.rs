@@ -223,9 +223,22 @@ pub async fn send_transaction(key: &PrivateKeySigner, rpc: &Arc<Rpc>, chain: &st
         access_list: Default::default(),
         input: data,
     };
-    let signature = key.sign_hash_sync(&unsigned.signature_hash()).map_err(|e| SignError::Params(e.to_string()))?;
-    let raw = format!("0x{}", hex::encode(unsigned.into_signed(signature).encoded_2718()));
-    let hash = read(rpc, chain, "eth_sendRawTransaction", json!([raw])).await?;
+    broadcast(rpc, chain, sign_raw(key, unsigned)?).await
+}
+
+/// `tx` signed by `key`, EIP-2718 encoded.
+pub(super) fn sign_raw<T>(key: &PrivateKeySigner, tx: T) -> Result<Vec<u8>, SignError>
+where
+    T: SignableTransaction<alloy_primitives::Signature>,
+    alloy_consensus::Signed<T>: Encodable2718,
+{
+    let signature = key.sign_hash_sync(&tx.signature_hash()).map_err(|e| SignError::Params(e.to_string()))?;
+    Ok(tx.into_signed(signature).encoded_2718())
+}
+
+/// Sends a signed transaction through the proxy; its hash.
+pub(super) async fn broadcast(rpc: &Arc<Rpc>, chain: &str, raw: Vec<u8>) -> Result<String, SignError> {
+    let hash = read(rpc, chain, "eth_sendRawTransaction", json!([format!("0x{}", hex::encode(raw))])).await?;
     hash.as_str().map(str::to_owned).ok_or_else(|| SignError::Unreachable("the chain gave no transaction hash".into()))
 }
 

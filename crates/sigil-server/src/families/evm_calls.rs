@@ -15,8 +15,7 @@
 
 use std::sync::Arc;
 
-use alloy_consensus::{SignableTransaction, TxEip1559, TxEip7702};
-use alloy_eips::eip2718::Encodable2718;
+use alloy_consensus::{TxEip1559, TxEip7702};
 use alloy_eips::eip7702::{Authorization, SignedAuthorization};
 use alloy_primitives::{hex, Address, Bytes, TxKind, U256};
 use alloy_signer::SignerSync;
@@ -24,7 +23,7 @@ use alloy_signer_local::PrivateKeySigner;
 use alloy_sol_types::{sol, SolCall};
 use serde_json::{json, Value};
 
-use super::evm::{chain_number, fees, params, quantity, read, same_address, send_transaction};
+use super::evm::{broadcast, chain_number, fees, params, quantity, read, same_address, send_transaction, sign_raw};
 use super::evm_sponsored::Sponsor;
 use super::{RpcError, SignError};
 use crate::rpc::Rpc;
@@ -230,11 +229,6 @@ pub fn parse_batch_id(id: &str) -> Option<(u64, Sent, Vec<String>)> {
     Some((chain, sent, hashes))
 }
 
-async fn broadcast(rpc: &Arc<Rpc>, chain: &str, raw: Vec<u8>) -> Result<String, SignError> {
-    let hash = read(rpc, chain, "eth_sendRawTransaction", json!([format!("0x{}", hex::encode(raw))])).await?;
-    hash.as_str().map(str::to_owned).ok_or_else(|| SignError::Unreachable("the chain gave no transaction hash".into()))
-}
-
 /// `wallet_sendCalls`: the batch's id (`{id}`), sent atomically from the smart account where it
 /// can be, else call by call.
 pub async fn send_calls(key: &PrivateKeySigner, rpc: &Arc<Rpc>, chain: &str, p: &Value, preference: AccountType) -> Result<Value, SignError> {
@@ -294,8 +288,7 @@ pub async fn send_calls(key: &PrivateKeySigner, rpc: &Arc<Rpc>, chain: &str, p: 
                 authorization_list: vec![authorization],
                 input,
             };
-            let signature = key.sign_hash_sync(&tx.signature_hash()).map_err(|e| SignError::Params(e.to_string()))?;
-            tx.into_signed(signature).encoded_2718()
+            sign_raw(key, tx)?
         }
         None => {
             let tx = TxEip1559 {
@@ -309,8 +302,7 @@ pub async fn send_calls(key: &PrivateKeySigner, rpc: &Arc<Rpc>, chain: &str, p: 
                 access_list: Default::default(),
                 input,
             };
-            let signature = key.sign_hash_sync(&tx.signature_hash()).map_err(|e| SignError::Params(e.to_string()))?;
-            tx.into_signed(signature).encoded_2718()
+            sign_raw(key, tx)?
         }
     };
     let hash = broadcast(rpc, chain, raw).await?;

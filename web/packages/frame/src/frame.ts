@@ -206,11 +206,11 @@ export function startFrame(win: Window = window): FrameController {
     }
   }
   const enabledIn = (status: Map<number, string>) => [...status].filter(([, s]) => s !== 'unsupported').map(([id]) => id)
+  /** The current chain's numeric id (NaN off EVM). */
+  const chainNumber = () => Number(chainId.split(':')[1])
   /** The account type calls are sent as on the current chain: the preference where it can be a smart account, else EOA. */
-  const accountTypeOn = (status: Map<number, string>): 'eoa' | 'smartAccount' => {
-    const here = Number(chainId.split(':')[1])
-    return session.preferredAccountType() === 'smartAccount' && enabledIn(status).includes(here) ? 'smartAccount' : 'eoa'
-  }
+  const accountTypeOn = (status: Map<number, string>): 'eoa' | 'smartAccount' =>
+    session.preferredAccountType() === 'smartAccount' && enabledIn(status).includes(chainNumber()) ? 'smartAccount' : 'eoa'
 
   const userOf = async (u: ApiUser): Promise<FrameUser> => {
     const evm = u.accounts.find((a) => a.namespace === 'eip155') ?? u.accounts[0]
@@ -224,7 +224,7 @@ export function startFrame(win: Window = window): FrameController {
       // One address is both: the EOA, and the smart account it is delegated to (EIP-7702).
       accounts: u.accounts.map((a) => (a.namespace === 'eip155' ? { ...a, type } : a)),
       preferredAccountType: type,
-      smartAccountDeployed: status.get(Number(chainId.split(':')[1])) === 'supported',
+      smartAccountDeployed: status.get(chainNumber()) === 'supported',
     }
   }
 

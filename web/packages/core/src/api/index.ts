@@ -23,4 +23,4 @@ export {
   type GetBalancesParams,
   type Identity,
 } from '../features/account/blockchain.js'
-export { blockchainClientFor, directoryClientFor } from './from-options.js'
+export { blockchainClientFor, directoryClientFor, walletListQueries, type WalletListQueries } from './from-options.js'

@@ -18,7 +18,7 @@ import {
   type Wallet,
   type WalletConnectState,
 } from '@sigil/core'
-import type { GetWalletsParams, WalletListCache, WalletListEntry } from '@sigil/core/api'
+import type { GetWalletsParams, WalletListCache, WalletListEntry, WalletListQueries } from '@sigil/core/api'
 import type { AppKit } from '../appkit.js'
 import { useAppKitSelector, useInstance } from '../hooks.js'
 
@@ -26,16 +26,14 @@ import { useAppKitSelector, useInstance } from '../hooks.js'
 const SEARCH_DEBOUNCE_MS = 300
 
 /**
- * The directory as the hooks read it: the pages the modal's All Wallets view asks for (the
- * host's include/exclude ids applied), in a cache of their own. Built on `@sigil/core/api` rather
- * than on the modal's directory module: sharing that module would split it out of the modal's
- * chunk, and the page's first script would name one more file to preload with it.
+ * The directory as the hooks read it: the pages the modal's All Wallets view asks for
+ * (`walletListQueries`, the host's include/exclude ids applied), in a cache of their own. Built
+ * on `@sigil/core/api` rather than on the modal's directory module: sharing that module would
+ * split it out of the modal's chunk, and the page's first script would name one more file to
+ * preload with it.
  */
-interface Directory {
+interface Directory extends WalletListQueries {
   readonly cache: WalletListCache
-  pageParams(page: number): GetWalletsParams
-  searchParams(search: string): GetWalletsParams
-  walletImage(wallet: Wallet): string | undefined
 }
 
 /** One directory per instance, shared by every hook of the page; its code loads with the first list asked for. */
@@ -47,16 +45,7 @@ function directoryOf(appKit: AppKit): Promise<Directory> {
     const { options } = appKit.client
     directory = import('@sigil/core/api').then((api) => {
       const client = api.directoryClientFor(options)
-      const filter: GetWalletsParams = {
-        ...(options.includeWalletIds.length ? { include: options.includeWalletIds } : {}),
-        ...(options.excludeWalletIds.length ? { exclude: options.excludeWalletIds } : {}),
-      }
-      return {
-        cache: api.createWalletListCache(client),
-        pageParams: (page) => ({ ...filter, page, entries: api.WALLETS_PAGE_SIZE }),
-        searchParams: (search) => ({ ...filter, page: 1, entries: api.MAX_SEARCH_RESULTS, search }),
-        walletImage: (wallet) => (wallet.image_id ? client.walletImageUrl(wallet.image_id) : wallet.image_url || undefined),
-      }
+      return { cache: api.createWalletListCache(client), ...api.walletListQueries(options, client) }
     })
     directories.set(appKit, directory)
     directory.catch(() => directories.delete(appKit))

@@ -1,8 +1,7 @@
 import {
   createWalletListCache,
   directoryClientFor,
-  MAX_SEARCH_RESULTS,
-  WALLETS_PAGE_SIZE,
+  walletListQueries,
   type DirectoryClient,
   type GetWalletsParams,
   type WalletListCache,
@@ -58,16 +57,13 @@ export interface Directory {
 export function createDirectory(options: ResolvedOptions, fetchImpl?: typeof fetch): Directory {
   const api = directoryClientFor(options, fetchImpl)
   const cache = createWalletListCache(api)
-  const filter: GetWalletsParams = {
-    ...(options.includeWalletIds.length ? { include: options.includeWalletIds } : {}),
-    ...(options.excludeWalletIds.length ? { exclude: options.excludeWalletIds } : {}),
-  }
+  const { filter, pageParams, searchParams, walletImage } = walletListQueries(options, api)
   const featuredIds = options.featuredWalletIds
   const directory: Directory = {
     api,
     cache,
-    pageParams: (page) => ({ ...filter, page, entries: WALLETS_PAGE_SIZE }),
-    searchParams: (search) => ({ ...filter, page: 1, entries: MAX_SEARCH_RESULTS, search }),
+    pageParams,
+    searchParams,
     featuredParams: () => (featuredIds.length ? { include: featuredIds, entries: featuredIds.length } : undefined),
     familyParams(namespace, networks) {
       const chains = [
@@ -76,7 +72,7 @@ export function createDirectory(options: ResolvedOptions, fetchImpl?: typeof fet
       ]
       return { ...filter, page: 1, entries: FAMILY_WALLETS, chains: [...new Set(chains)] }
     },
-    walletImage: (wallet) => (wallet.image_id ? api.walletImageUrl(wallet.image_id) : wallet.image_url || undefined),
+    walletImage,
     networkImage(network) {
       if (network.assets?.imageUrl) return network.assets.imageUrl
       return network.assets?.imageId ? api.assetImageUrl(network.assets.imageId) : undefined
