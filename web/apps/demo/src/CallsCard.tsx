@@ -44,8 +44,8 @@ export function CallsCard() {
     <section className="card" aria-labelledby="calls-heading">
       <h1 id="calls-heading">Batched calls (EIP-5792)</h1>
       <p className="note">
-        <code>useSendCalls</code>, <code>useCallsStatus</code> and <code>useCapabilities</code> from <code>@sigil/react</code>: approve and transfer 1 SGL in
-        one batch.
+        <code>useSendCalls</code>, <code>useCallsStatus</code> and <code>useCapabilities</code> from <code>@sigil/react/calls</code>: approve and transfer 1 SGL
+        in one batch.
       </p>
       <dl>
         <Field label="Atomic batches" value={atomic ?? (capabilities.isPending ? '…' : 'unsupported')} testId="calls-atomic" />
