@@ -289,8 +289,6 @@ export const ui = {
     },
   },
   activity: {
-    /** Month headings and dates are written for this locale. */
-    locale: 'en-US',
     list: 'Transactions',
     /** Past-tense names of the history API's operation types. */
     operations: {

@@ -26,6 +26,9 @@ type M = Messages['ui']['activity']
 const selectActivity = (s: SigilState) => s.activity
 const selectAddress = (s: SigilState) => s.chains[s.activeNamespace]?.account.address
 
+/** Month headings and dates are written for this locale. */
+const ACTIVITY_LOCALE = 'en-US'
+
 /** Skeleton rows while the first page loads. */
 const SKELETON_ROWS = 5
 /** Relative times are written again this often. */
@@ -47,7 +50,7 @@ export function ActivityList() {
   const address = useStore(selectAddress)
   const state = useMemo(() => activityState(activity, account), [activity, account])
   const rows = useMemo(() => activityRows(activity, account), [activity, account])
-  const groups = useMemo(() => groupByMonth(rows, (r) => r.transaction.metadata.minedAt, m.locale), [rows, m.locale])
+  const groups = useMemo(() => groupByMonth(rows, (r) => r.transaction.metadata.minedAt, ACTIVITY_LOCALE), [rows])
   const spamShown = state.showSpam ? rows.filter((r) => r.transaction.metadata.spam).length : 0
   const now = useClock(CLOCK_MS)
   const polling = rows.some((r) => r.pending && now - Date.parse(r.transaction.metadata.minedAt) < ACTIVITY_POLL_FOR_MS)
@@ -185,7 +188,7 @@ function ActivityItem({ row, address, network, now, m }: { row: ActivityRow; add
             {a}
           </span>
         ))}
-        <span className="when" title={new Date(metadata.minedAt).toLocaleString(m.locale)}>
+        <span className="when" title={new Date(metadata.minedAt).toLocaleString(ACTIVITY_LOCALE)}>
           {timeText}
         </span>
       </span>
