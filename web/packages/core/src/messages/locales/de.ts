@@ -235,7 +235,7 @@ const messages: Translation = {
     },
     connect: {
       wallets: 'Wallets',
-      recent: 'Zuletzt',
+      recent: 'Zuletzt genutzt',
       installed: 'Installiert',
       qrCode: 'QR-Code',
       allWallets: 'Alle Wallets',
