@@ -86,7 +86,7 @@ const messages: Translation = {
     gasPriceNetworkNotSupported: '此网络不支持获取 Gas 价格',
     noRoute: (from: string, to: string) => `此网络上没有从 ${from} 到 ${to} 的兑换路径。`,
     insufficientBalance: (balance: string, symbol: string) => `余额不足：账户持有 ${balance} ${symbol}。`,
-    insufficientAllowance: (symbol: string) => `兑换合约无权使用这么多 ${symbol}：请先批准该金额。`,
+    insufficientAllowance: (symbol: string) => `兑换合约无权使用这么多 ${symbol}：请先授权该金额。`,
     insufficientLiquidity: '资金池的流动性不足以兑换此金额。',
     priceMoved: '价格变动超出了你的滑点容差：请查看新的报价。',
     quoteExpired: '报价已过期：请查看新的报价。',
