@@ -171,7 +171,7 @@ const messages: Translation = {
     frame: {
       title: 'Billetera integrada de Sigil',
       ready: 'La billetera integrada está lista.',
-      approveTitle: (app: string) => `${app} te pide una aprobación`,
+      approveTitle: (app: string) => `${app} solicita tu aprobación`,
       thisApp: 'Esta aplicación',
       approve: 'Aprobar',
       reject: 'Rechazar',
@@ -217,7 +217,7 @@ const messages: Translation = {
       notLoggedIn: 'No has iniciado sesión en la billetera integrada',
       invalidMessage: 'Mensaje no válido',
       exportIntro: (app: string) =>
-        `Tus claves privadas se muestran aquí, en la página de la propia billetera, y nunca a ${app}. Quien las tenga controla tu billetera.`,
+        `Tus claves privadas se muestran aquí, en la página de la propia billetera, y nunca se comparten con ${app}. Quien las tenga controla tu billetera.`,
       exportSendCode: 'Enviarme un código por correo',
       exportCodeSent: 'Escribe el código que te enviamos por correo',
       exportCode: 'Código',
@@ -502,7 +502,7 @@ const messages: Translation = {
       maxHint: 'Intercambia todo el saldo de este token en la cuenta',
       switchTokens: 'Invertir los tokens',
       slippage: 'Tolerancia de deslizamiento',
-      slippageHint: 'El intercambio falla antes que darte menos que la cotización menos este porcentaje.',
+      slippageHint: 'El intercambio se cancela si fueras a recibir menos de lo cotizado, descontado este porcentaje.',
       quoting: 'Obteniendo una cotización…',
       steps: {
         selectFrom: 'Elige el token que pagas',
