@@ -217,7 +217,7 @@ const messages: Translation = {
       notLoggedIn: 'Você não está conectado à carteira integrada',
       invalidMessage: 'Mensagem inválida',
       exportIntro: (app: string) =>
-        `Suas chaves privadas aparecem aqui, na página da própria carteira, e nunca para ${app}. Quem tiver essas chaves controla a sua carteira.`,
+        `Suas chaves privadas aparecem aqui, na página da própria carteira, e nunca são compartilhadas com ${app}. Quem tiver essas chaves controla a sua carteira.`,
       exportSendCode: 'Enviar um código por e-mail',
       exportCodeSent: 'Digite o código que enviamos por e-mail',
       exportCode: 'Código',
@@ -500,7 +500,7 @@ const messages: Translation = {
       maxHint: 'Trocar todo o saldo deste token na conta',
       switchTokens: 'Inverter os tokens',
       slippage: 'Tolerância de slippage',
-      slippageHint: 'A troca falha em vez de entregar menos que a cotação menos esta porcentagem.',
+      slippageHint: 'A troca falha se você for receber menos do que a cotação, descontada esta porcentagem.',
       quoting: 'Buscando uma cotação…',
       steps: {
         selectFrom: 'Escolha o token a pagar',
