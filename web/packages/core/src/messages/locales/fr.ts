@@ -220,7 +220,7 @@ const messages: Translation = {
       notLoggedIn: 'Vous n’êtes pas connecté au portefeuille intégré',
       invalidMessage: 'Message non valide',
       exportIntro: (app: string) =>
-        `Vos clés privées s’affichent ici, dans la page du portefeuille lui-même, jamais dans ${app}. Toute personne qui les détient contrôle votre portefeuille.`,
+        `Vos clés privées s’affichent ici, dans la page propre au portefeuille, et ne sont jamais transmises à ${app}. Toute personne qui les détient contrôle votre portefeuille.`,
       exportSendCode: 'M’envoyer un code par e-mail',
       exportCodeSent: 'Saisissez le code reçu par e-mail',
       exportCode: 'Code',
@@ -240,7 +240,7 @@ const messages: Translation = {
       allWallets: 'Tous les portefeuilles',
       walletsCount: ' portefeuilles',
       directoryUnreachable: 'L’annuaire des portefeuilles est injoignable.',
-      newToWallets: 'Nouveau dans les portefeuilles\u00a0?',
+      newToWallets: 'Vous découvrez les portefeuilles\u00a0?',
       getWallet: 'Obtenir un portefeuille',
       email: 'E-mail',
       continueWithEmail: 'Continuer avec un e-mail',
@@ -507,7 +507,7 @@ const messages: Translation = {
       maxHint: 'Échanger tout le solde de ce jeton sur le compte',
       switchTokens: 'Inverser les jetons',
       slippage: 'Tolérance de slippage',
-      slippageHint: 'L’échange échoue plutôt que de vous donner moins que le devis diminué de cette part.',
+      slippageHint: 'L’échange échoue plutôt que de vous verser moins que le devis, diminué de ce pourcentage.',
       quoting: 'Obtention d’un devis…',
       steps: {
         selectFrom: 'Choisissez le jeton à payer',
