@@ -221,7 +221,7 @@ const messages: Translation = {
       notLoggedIn: 'Du bist nicht bei der eingebetteten Wallet angemeldet',
       invalidMessage: 'Ungültige Nachricht',
       exportIntro: (app: string) =>
-        `Deine privaten Schlüssel werden hier angezeigt, auf der eigenen Seite der Wallet – niemals für ${app}. Wer sie hat, kontrolliert deine Wallet.`,
+        `Deine privaten Schlüssel werden hier angezeigt, auf der eigenen Seite der Wallet, und nie an ${app} weitergegeben. Wer sie hat, kontrolliert deine Wallet.`,
       exportSendCode: 'Code per E-Mail senden',
       exportCodeSent: 'Gib den Code ein, den wir dir per E-Mail gesendet haben',
       exportCode: 'Code',
