@@ -497,7 +497,7 @@ const messages: Translation = {
       maxHint: 'Hesaptaki bu token’ın tamamını takas et',
       switchTokens: 'Token’ların yerini değiştir',
       slippage: 'Kayma toleransı',
-      slippageHint: 'Takas, tekliften bu oran kadar eksiğinden daha azını vermektense başarısız olur.',
+      slippageHint: 'Alacağınız miktar, teklifin bu oran düşülmüş hâlinden az olursa takas başarısız olur.',
       quoting: 'Teklif alınıyor…',
       steps: {
         selectFrom: 'Ödenecek token’ı seçin',
