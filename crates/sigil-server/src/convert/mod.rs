@@ -24,7 +24,7 @@ pub mod routes;
 pub mod uniswap_v2;
 pub mod zerox;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::Mutex;
 use std::time::Duration;
 
@@ -87,6 +87,9 @@ pub struct Convert {
     /// token in, token out, the amount's bits), kept uniswap_v2::ROUTE_KEPT: a quote then asks
     /// that path only (its amounts are always read fresh), not every candidate.
     routes: crate::cache::TtlCache<(String, Address, Address, Address, usize), Vec<Address>>,
+    /// Routers whose getAmountsOut answered what the V2 formula gives from the same reserves, by
+    /// (chain, router): their quotes read the reserves alone (uniswap_v2::amounts_out).
+    reserve_priced: Mutex<HashSet<(String, Address)>>,
     http: reqwest::Client,
 }
 
@@ -101,7 +104,15 @@ impl Convert {
             .build()
             .expect("the swap client builds");
         let routes = crate::cache::TtlCache::new(uniswap_v2::ROUTE_KEPT, uniswap_v2::ROUTES_MAX);
-        Convert { settings: settings.clone(), routers: Default::default(), pairs: Default::default(), spenders: Default::default(), routes, http }
+        Convert {
+            settings: settings.clone(),
+            routers: Default::default(),
+            pairs: Default::default(),
+            spenders: Default::default(),
+            routes,
+            reserve_priced: Default::default(),
+            http,
+        }
     }
 
     fn known_spender(&self, chain: &str, source: &AggregatorSource) -> Option<Address> {

@@ -93,6 +93,26 @@ pub fn price_impact(route: &Route, reserves: &[(U256, U256)]) -> Option<f64> {
     Some((impact.max(0.0) * 100.0).round() / 100.0)
 }
 
+/// What a V2 router's `getAmountsOut` answers along `path` from its pairs' `reserves` (the
+/// library's getAmountOut per hop, the pool keeping FEE_PER_MILLE of each input). None when the
+/// reserves do not fit the path or one is 0 (the router reverts then).
+pub fn amounts_out(amount_in: U256, path: &[Address], reserves: &[(U256, U256)]) -> Option<Vec<U256>> {
+    if path.len() != reserves.len() + 1 {
+        return None;
+    }
+    let mut amounts = vec![amount_in];
+    for (hop, &(reserve0, reserve1)) in path.windows(2).zip(reserves) {
+        let (reserve_in, reserve_out) = if hop[0] < hop[1] { (reserve0, reserve1) } else { (reserve1, reserve0) };
+        if reserve_in.is_zero() || reserve_out.is_zero() {
+            return None;
+        }
+        // Amounts and reserves are uint112: the products stay far below 2^256.
+        let with_fee = *amounts.last()? * U256::from(1000 - FEE_PER_MILLE);
+        amounts.push(with_fee * reserve_out / (reserve_in * U256::from(1000) + with_fee));
+    }
+    Some(amounts)
+}
+
 /// The router's swap call for `route`: its call data, and the value sent with it (selling the
 /// native coin only).
 pub fn swap_call(from: Asset, to: Asset, route: &Route, amount_out_min: U256, recipient: Address, deadline: U256) -> (String, Option<U256>) {
@@ -155,6 +175,9 @@ impl Convert {
     ) -> Result<Found, SwapError> {
         let key = (chain.to_owned(), router.address, a, b, amount.bit_len());
         if let Some(path) = self.routes.get(&key) {
+            if let Some(found) = self.quote_from_reserves(rpc, chain, router, &path, amount, riders).await {
+                return Ok(found);
+            }
             match self.quote_paths(rpc, chain, router, vec![path], amount, riders).await {
                 Ok(found) if !found.route.amount_out().is_zero() => return Ok(found),
                 _ => {}
@@ -166,6 +189,34 @@ impl Convert {
         let found = self.quote_paths(rpc, chain, router, paths, amount, riders).await?;
         self.routes.put(key, found.route.path.clone());
         Ok(found)
+    }
+
+    /// The route along `path` computed from its pairs' reserves, read in one batch with the
+    /// `riders`: one call a hop fewer than asking the router, and the same amounts, for a router
+    /// whose `getAmountsOut` was seen to answer what amounts_out computes (a fork with another fee
+    /// is asked itself). None when that is not known of the router, a pair is not known yet, or
+    /// the amounts come to nothing: the caller asks the router then.
+    async fn quote_from_reserves(&self, rpc: &Rpc, chain: &str, router: &RouterInfo, path: &[Address], amount: U256, riders: &[Call]) -> Option<Found> {
+        if !self.reserve_priced.lock().unwrap_or_else(|e| e.into_inner()).contains(&(chain.to_owned(), router.address)) {
+            return None;
+        }
+        let pairs: Vec<Address> = {
+            let known = self.pairs.lock().unwrap_or_else(|e| e.into_inner());
+            path.windows(2).map(|w| known.get(&(chain.to_owned(), router.factory, w[0].min(w[1]), w[0].max(w[1]))).copied()).collect::<Option<_>>()?
+        };
+        let mut batch: Vec<Call> = pairs.iter().map(|p| eth_call(&hex(*p), &call_data(&getReservesCall {}))).collect();
+        batch.extend_from_slice(riders);
+        let mut results = calls::batch(rpc, chain, &batch).await.ok()?;
+        let rider_results = results.split_off(pairs.len().min(results.len()));
+        let reserves: Vec<(U256, U256)> = results
+            .iter()
+            .map(|r| r.as_deref().and_then(decode_return::<getReservesCall>).map(|r| (U256::from(r.reserve0), U256::from(r.reserve1))))
+            .collect::<Option<_>>()?;
+        let route = Route { path: path.to_vec(), amounts: amounts_out(amount, path, &reserves)? };
+        if route.amount_out().is_zero() {
+            return None;
+        }
+        Some(Found { route, reserves: Some(reserves), riders: rider_results })
     }
 
     /// The best of `paths` for `amount` (see best_route), in one batch with the known pairs'
@@ -227,6 +278,11 @@ impl Convert {
             Some(route) if route.amount_out().is_zero() => Err(SwapError::AmountTooSmall),
             Some(route) => {
                 let reserves = reserves_of(&route);
+                // The router's amounts read beside the reserves they come from: when they are
+                // what the V2 formula gives, later quotes of this router compute them instead.
+                if reserves.as_deref().and_then(|r| amounts_out(route.amounts[0], &route.path, r)).as_ref() == Some(&route.amounts) {
+                    self.reserve_priced.lock().unwrap_or_else(|e| e.into_inner()).insert((chain.to_owned(), router.address));
+                }
                 Ok(Found { route, reserves, riders: rider_results })
             }
             None => {
@@ -322,6 +378,20 @@ mod tests {
         assert_eq!(price_impact(&back, &[(U256::from(2_000_000u64), U256::from(1_000_000u64))]), Some(0.2));
         assert_eq!(price_impact(&route, &[(U256::ZERO, U256::from(5))]), None);
         assert_eq!(price_impact(&route, &[]), None);
+    }
+
+    #[test]
+    fn amounts_from_reserves_as_the_router_gives_them() {
+        // Router02's getAmountsOut for 1e18 through 10e18:20000e6, then 20000e6:5e21 (the second
+        // pair sells its higher token): 997 * in * out / (1000 * in_reserve + 997 * in) per hop.
+        let e18 = U256::from(10u64).pow(U256::from(18));
+        let path = [addr(1), addr(2), addr(0)];
+        let reserves = [(U256::from(10u64) * e18, U256::from(20_000_000_000u64)), (U256::from(5000u64) * e18, U256::from(20_000_000_000u64))];
+        let amounts = amounts_out(e18, &path, &reserves).unwrap();
+        assert_eq!(amounts[1], U256::from(1_813_221_787u64));
+        assert_eq!(amounts[2], "414480966371451701578".parse::<U256>().unwrap());
+        assert_eq!(amounts_out(e18, &path, &reserves[..1]), None);
+        assert_eq!(amounts_out(e18, &path[..2], &[(U256::ZERO, U256::from(1))]), None);
     }
 
     #[test]
