@@ -125,10 +125,19 @@ FARCASTER_REGISTRY="$(node -e 'console.log(require("./var/devchain.json").farcas
 # The embedded wallet's frame page, served by the server on its frame origin.
 (cd web && npm run build -w @sigil/frame)
 
+# Deposits from an exchange: the sandbox exchange (a page of the server's own, in an exchange's
+# place) deposits from a development key of Sigil's own, funded here with 1000 dev-chain ETH.
+PAY_SANDBOX_KEY=f1ddd47091b30789fce9de25b7576edfa10917071c594c6d2da3ae00cd1fece3
+PAY_SANDBOX_ADDRESS=0xfc276b622053EF94D3D68F2866Ce858605209eD8
+node -e 'fetch(process.argv[1], { method: "POST", headers: { "content-type": "application/json" },
+  body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "anvil_setBalance", params: [process.argv[2], "0x3635c9adc5dea00000"] }) })
+  .then((r) => r.json()).then((r) => { if (r.error) { console.error(r.error); process.exit(1) } })' "http://127.0.0.1:$CHAIN_PORT/" "$PAY_SANDBOX_ADDRESS"
+
 # Buying with a card: the sandbox provider (a page of the server's own, in a real provider's
 # place) pays what is bought from anvil's account 9, a well-known development key.
 # The names gateway signs with devchain/deploy.mjs's DEV_NAMES_SIGNER_KEY (public, dev only).
 SIGIL_ONRAMP_SANDBOX_KEY=2a871d0798f97d79848a013d4936a73bf4cc922c825d33c1cf7073dff6d409c6 \
+SIGIL_PAY_SANDBOX_KEY="$PAY_SANDBOX_KEY" \
 SIGIL_NAMES_SIGNER_KEY=3cd2e9b3a2fcc4dd50078cb0011b92ee4b4075d95e83f586e3f2288cb3dd7858 \
 $SIGIL serve --listen "127.0.0.1:$API_PORT" --chains var/chains.toml --dev-deployment var/devchain.json \
   --frame-listen "127.0.0.1:$FRAME_PORT" --kek-file var/kek \

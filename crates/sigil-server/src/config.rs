@@ -453,6 +453,24 @@ grouped_settings! {
             #[arg(value_name = "SECS")]
             timeout <- onramp_timeout: Seconds as Duration = "10", env "SIGIL_ONRAMP_TIMEOUT", check within(Seconds(1)..=Seconds(60));
         }
+        /// Deposits from an exchange (the pay area): the operator's exchanges, the sandbox exchange, the sessions' rules.
+        pay: PaySettings {
+            /// Exchanges visitors may deposit from (TOML: [[exchange]] id, name, image_url, url with placeholders {address} {network} {chainId} {asset} {amount} {symbol} {sessionId}, optional assets). None: no exchange but the sandbox's.
+            #[arg(value_name = "FILE")]
+            exchanges <- pay_exchanges: PathBuf, env "SIGIL_PAY_EXCHANGES", check |p: &PathBuf| crate::pay::load_exchanges(p).map(|_| ()).map_err(Invalid);
+            /// Private key (64 hex digits) of an account on the sandbox chain: turns on the sandbox exchange, which deposits from it. Development and tests only.
+            #[arg(value_name = "HEX")]
+            sandbox_key <- pay_sandbox_key: Secret, env "SIGIL_PAY_SANDBOX_KEY", check check_sandbox_key;
+            /// The chain (CAIP-2, a configured EVM chain) the sandbox exchange deposits on.
+            #[arg(value_name = "CAIP2")]
+            sandbox_chain <- pay_sandbox_chain: String = "eip155:31337", env "SIGIL_PAY_SANDBOX_CHAIN";
+            /// Seconds a deposit session waits for the deposit before it is FAILED (10..=86400).
+            #[arg(value_name = "SECS")]
+            session_ttl <- pay_session_ttl: Seconds as Duration = "1800", env "SIGIL_PAY_SESSION_TTL", check within(Seconds(10)..=Seconds(86_400));
+            /// Deposit sessions one project may start per hour.
+            #[arg(value_name = "N")]
+            sessions_per_hour <- pay_sessions_per_hour: u32 = "200", env "SIGIL_PAY_SESSIONS_PER_HOUR", check at_least_one;
+        }
         /// Account names (the profile area): the zones, the registration's rules, the gateway's signer.
         names: NamesSettings {
             /// Zones account names are registered under, comma-separated (e.g. sigil.id,example.xyz).
@@ -636,6 +654,13 @@ impl Config {
             let chain = &settings.onramp.sandbox_chain;
             if !chain.starts_with("eip155:") || chains.get(chain).is_none() {
                 let setting = Setting { key: "onramp_sandbox_chain", env: "SIGIL_ONRAMP_SANDBOX_CHAIN" };
+                return Err(setting.invalid(format!("'{chain}' is not a configured EVM chain")));
+            }
+        }
+        if settings.pay.sandbox_key.is_some() {
+            let chain = &settings.pay.sandbox_chain;
+            if !chain.starts_with("eip155:") || chains.get(chain).is_none() {
+                let setting = Setting { key: "pay_sandbox_chain", env: "SIGIL_PAY_SANDBOX_CHAIN" };
                 return Err(setting.invalid(format!("'{chain}' is not a configured EVM chain")));
             }
         }

@@ -29,6 +29,7 @@ pub mod metrics;
 pub mod nfts;
 pub mod onramp;
 pub mod paging;
+pub mod pay;
 pub mod profile;
 pub mod projects;
 pub mod query;
@@ -99,6 +100,8 @@ pub struct Shared {
     pub onramp: Arc<onramp::Onramp>,
     /// Account names: the zones, the registration's rules, the gateway's signer.
     pub profile: Arc<profile::Profile>,
+    /// Deposits from an exchange: the exchanges, the sandbox exchange's sender, the sessions' rules.
+    pub pay: Arc<pay::Pay>,
 }
 
 impl AppState {
@@ -120,6 +123,7 @@ impl AppState {
         let convert = Arc::new(convert::Convert::new(&config.settings.convert));
         let onramp = Arc::new(onramp::Onramp::new(&config.settings.onramp, &config.chains));
         let profile = Arc::new(profile::Profile::new(&config.settings.names));
+        let pay = Arc::new(pay::Pay::new(&config.settings.pay, &config.chains, &config.public_url));
         AppState(Arc::new(Shared {
             db,
             config: Arc::new(config),
@@ -140,6 +144,7 @@ impl AppState {
             convert,
             onramp,
             profile,
+            pay,
         }))
     }
 }
@@ -173,6 +178,7 @@ pub fn routes(state: &AppState) -> (Router<AppState>, utoipa::openapi::OpenApi) 
         .merge(convert::router())
         .merge(onramp::router())
         .merge(profile::router())
+        .merge(pay::router())
         .merge(identity::router())
         .merge(auth::router())
         .merge(rpc::router())
@@ -183,6 +189,7 @@ pub fn routes(state: &AppState) -> (Router<AppState>, utoipa::openapi::OpenApi) 
         .merge(directory::image_router())
         .merge(nfts::image_router())
         .merge(onramp::sandbox_router())
+        .merge(pay::sandbox_router())
         .merge(profile::gateway_router())
         .merge(relay::routes::router())
         .merge(health::router())
