@@ -118,13 +118,13 @@ export async function shown(page: Page, target: Locator): Promise<Shown> {
   return { inFrame: within(frame), inCard: within(card), inViewport: within(viewport && { x: 0, y: 0, ...viewport }), onTop }
 }
 
-/** Types the code into the six inputs, one key at a time. */
+/** Types the code into the code field, one key at a time. */
 export async function typeCode(page: Page, code: string): Promise<void> {
   await emb.otpInputs(page).first().click()
   await page.keyboard.type(code)
 }
 
-/** Pastes the code into the first input (a paste event with the text, as a clipboard gives it). */
+/** Pastes the code into the code field (a paste event with the text, as a clipboard gives it). */
 export async function pasteCode(page: Page, code: string): Promise<void> {
   await emb
     .otpInputs(page)

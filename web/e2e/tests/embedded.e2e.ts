@@ -75,7 +75,9 @@ describe('embedded wallet: email login', () => {
     await emb.otpView(t.page).waitFor({ state: 'visible', timeout: 30_000 })
     expect(deviceAsks.every((status) => status === 200)).toBe(true)
     expect(consoleErrors).toEqual([])
-    expect(await emb.otpInputs(t.page).count()).toBe(6)
+    // The code is one field (one name, the one-time-code autofill), drawn as six boxes.
+    expect(await emb.otpInputs(t.page).count()).toBe(1)
+    expect(await emb.otpInputs(t.page).getAttribute('autocomplete')).toBe('one-time-code')
     const codeMail = await waitForMail(t.env.mailUrl, email, LOGIN_CODE, deviceMail.id)
     const code = codeOf(codeMail)
     // The resend countdown is live: it shows seconds left and counts down.

@@ -2,7 +2,7 @@ import { act } from 'react'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { AppKit } from './appkit.js'
 import { ConnectButton } from './ConnectButton.js'
-import { cleanup, flush, render, shadow, stubDirectory, testAppKit, waitFor } from './test-utils.js'
+import { cleanup, flush, render, shadow, stubDirectory, testAppKit, waitFor, dialogName } from './test-utils.js'
 
 let current: AppKit | undefined
 afterEach(() => {
@@ -36,7 +36,7 @@ describe('<ConnectButton/>', () => {
     })
     expect(appKit.client.store.getState().modal.open).toBe(true)
     const dialog = await waitFor(() => shadow().querySelector('[role=dialog]'))
-    expect(dialog?.getAttribute('aria-label')).toBe('Connect Wallet')
+    expect(dialogName(dialog)).toBe('Connect Wallet')
     expect(dialog?.getAttribute('data-view')).toBe('Connect')
   })
 

@@ -141,6 +141,13 @@ export function shadow(): ShadowRoot {
   return host.shadowRoot
 }
 
+/** The modal dialog's accessible name: the text of the header title it is labelled by (aria-labelledby). */
+export function dialogName(dialog: Element | null | undefined = shadow().querySelector('[role=dialog]')): string | null | undefined {
+  const id = dialog?.getAttribute('aria-labelledby')
+  if (!dialog || !id) return dialog?.getAttribute('aria-label')
+  return (dialog.getRootNode() as ShadowRoot | Document).getElementById(id)?.textContent
+}
+
 /** Polls `check` (inside act) until it returns without throwing. */
 export async function waitFor<T>(check: () => T, timeoutMs = 3000): Promise<T> {
   const start = Date.now()

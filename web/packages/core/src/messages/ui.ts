@@ -198,6 +198,7 @@ export const ui = {
     qr: 'WalletConnect QR code',
     generating: 'Generating QR code…',
     copyLink: 'Copy link',
+    link: 'WalletConnect link',
     linkCopied: 'Link copied',
     copyFailed: 'Could not copy the link',
     openInApp: 'Open and continue in the wallet app',

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { hideNotification, showError, showSuccess, SigilError } from '@sigil/core'
 import type { AppKit } from '../appkit.js'
 import { ConnectButton } from '../ConnectButton.js'
-import { cleanup, press, render, shadow, stubDirectory, testAppKit, waitFor } from '../test-utils.js'
+import { cleanup, press, render, shadow, stubDirectory, testAppKit, waitFor, dialogName } from '../test-utils.js'
 
 let current: AppKit | undefined
 afterEach(() => {
@@ -32,7 +32,10 @@ describe('modal shell', () => {
     const host = document.querySelector('sigil-modal') as HTMLElement
     expect(host.parentElement).toBe(document.body)
     expect(dialog.getAttribute('aria-modal')).toBe('true')
-    expect(dialog.getAttribute('aria-label')).toBe('Connect Wallet')
+    expect(dialogName(dialog)).toBe('Connect Wallet')
+    // named by its header title (an h2 in the dialog), not a copy of it
+    expect(shadow().getElementById(dialog.getAttribute('aria-labelledby') ?? '')?.tagName).toBe('H2')
+    expect(dialog.contains(shadow().getElementById(dialog.getAttribute('aria-labelledby') ?? ''))).toBe(true)
     expect(shadow().querySelector('.root')?.getAttribute('data-theme')).toBe('dark')
     // Nothing of the modal is in the light DOM.
     expect(document.querySelector('[role=dialog]')).toBeNull()
@@ -110,15 +113,19 @@ describe('router-driven views', () => {
       return el
     })
     expect(all.textContent).toContain('95')
+    // the first view is not announced (the dialog's name says it); the next ones are, politely
+    const announcer = dialog.querySelector('[data-testid=view-announcer]')
+    expect([announcer?.getAttribute('role'), announcer?.textContent]).toEqual(['status', ''])
     act(() => all.click())
     expect(view()).toBe('AllWallets')
-    expect(dialog.getAttribute('aria-label')).toBe('All Wallets')
+    expect(dialogName(dialog)).toBe('All Wallets')
+    expect(dialog.querySelector('[data-testid=view-announcer]')?.textContent).toBe('All Wallets')
     const back = shadow().querySelector<HTMLButtonElement>('[aria-label=Back]')
     act(() => back?.click())
     expect(view()).toBe('Connect')
     act(() => appKit.client.push('Networks'))
     expect(view()).toBe('Networks')
-    expect(dialog.getAttribute('aria-label')).toBe('Choose Network')
+    expect(dialogName(dialog)).toBe('Choose Network')
   })
 
   it('Connect lists the announced wallet first, then recommended directory wallets and All Wallets', async () => {

@@ -1,6 +1,6 @@
 import { currentRoute, hideNotification, openingViewOf, type RouteEntry, type SigilClient, type SigilState } from '@sigil/core'
 import { messages } from '@sigil/core/messages'
-import { Activity, memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type CSSProperties, type ReactNode } from 'react'
+import { Activity, memo, useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type CSSProperties, type ReactNode } from 'react'
 import type { AppKit } from '../appkit.js'
 import { ModalContext, useMessages, useModal, useStore, type ModalContextValue } from './context.js'
 import type { Directory } from './directory.js'
@@ -177,6 +177,7 @@ const Dialog = memo(function Dialog({
   const innerRef = useRef<HTMLDivElement>(null)
   const [height, setHeight] = useState<number>()
   const [shaking, setShaking] = useState(false)
+  const titleId = useId()
 
   const close = useCallback(() => void client.close(), [client])
   const canGoBack = history.length > 1 && route.view !== 'UnsupportedChain' && route.view !== 'SIWXSignMessage' && route.view !== 'ConnectingSiwe'
@@ -260,7 +261,15 @@ const Dialog = memo(function Dialog({
         if (e.target === e.currentTarget && canClose) close()
       }}
     >
-      <div ref={cardRef} className={shaking ? 'card shake' : 'card'} role="dialog" aria-modal="true" aria-label={title} tabIndex={-1} data-view={route.view}>
+      <div
+        ref={cardRef}
+        className={shaking ? 'card shake' : 'card'}
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby={titleId}
+        tabIndex={-1}
+        data-view={route.view}
+      >
         <div className="header">
           {canGoBack ? (
             <button type="button" className="icon-btn" aria-label={m.ui.back} onClick={() => client.goBack()}>
@@ -269,7 +278,7 @@ const Dialog = memo(function Dialog({
           ) : (
             <span />
           )}
-          <Title key={title} text={title} enter={navigated || title !== opened.title} />
+          <Title key={title} id={titleId} text={title} enter={navigated || title !== opened.title} />
           {canClose ? (
             <button type="button" className="icon-btn" aria-label={m.ui.close} onClick={close}>
               <Icons.close />
@@ -286,6 +295,10 @@ const Dialog = memo(function Dialog({
             </ViewFrame>
           </div>
         </div>
+        {/* A view that replaces another is announced by its title (the first one names the dialog). */}
+        <p className="sr" role="status" data-testid="view-announcer">
+          {navigated ? title : ''}
+        </p>
       </div>
     </div>
   )
@@ -353,7 +366,11 @@ function Toast({ notification }: { notification: SigilState['notification'] }) {
 }
 
 /** The header title; it fades in when it changes, not with the modal. */
-function Title({ text, enter }: { text: string; enter: boolean }) {
+function Title({ id, text, enter }: { id: string; text: string; enter: boolean }) {
   const [entering] = useState(enter)
-  return <h2 className={entering ? 'title enter' : 'title'}>{text}</h2>
+  return (
+    <h2 id={id} className={entering ? 'title enter' : 'title'}>
+      {text}
+    </h2>
+  )
 }

@@ -55,6 +55,8 @@ button{font:inherit;color:inherit}
 .row .families{font-size:12px;color:var(--c-fg2);overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
 .tag{flex:none;white-space:nowrap;font-size:11px;font-weight:600;padding:3px 7px;border-radius:999px;background:var(--c-bg);color:var(--c-fg2);text-transform:uppercase;letter-spacing:.02em}
 .tag.accent{color:var(--sigil-accent)}
+/* The accent is a mid blue: on the dark card it is lightened to keep small text at 4.5:1 (WCAG AA). */
+.root[data-theme=dark] .tag.accent{color:color-mix(in srgb,var(--sigil-accent) 65%,#fff)}
 .tag.ok{color:var(--c-success)}
 .img{position:relative;flex:none;width:40px;height:40px;border-radius:var(--r-s);overflow:hidden;background:var(--c-surface2)}
 .img img{width:100%;height:100%;object-fit:cover;display:block;transition:opacity .15s}
@@ -92,6 +94,7 @@ button{font:inherit;color:inherit}
 .siwx-actions{display:flex;flex-wrap:wrap;gap:8px;width:100%;margin-top:4px}.siwx-actions .btn{flex:1 1 0;min-width:max-content}
 .wc-qr{position:relative;width:100%;max-width:280px;aspect-ratio:1;display:flex;align-items:center;justify-content:center;border-radius:var(--r-l);background:#fff;padding:8px;box-sizing:border-box;border:1px solid var(--c-border)}
 .wc-qr .wc-logo{position:absolute;left:50%;top:50%;transform:translate(-50%,-50%);display:flex;background:#fff;border-radius:12px;padding:4px}
+.wc-uri{all:unset;box-sizing:border-box;width:100%;max-width:280px;height:32px;padding:0 10px;border-radius:var(--r-s);background:var(--c-surface);border:1px solid var(--c-border);color:var(--c-fg2);font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:12px;text-overflow:ellipsis;white-space:nowrap;overflow:hidden}
 .wc-relay{display:flex;align-items:center;gap:8px;justify-content:center;flex-wrap:wrap}
 .headline{font-size:16px;font-weight:600;margin:0}
 .sub{font-size:14px;color:var(--c-fg2);margin:0}
@@ -120,9 +123,12 @@ button{font:inherit;color:inherit}
 .net-check{color:var(--sigil-accent)}
 .email{display:flex;gap:8px;flex-wrap:wrap}
 .email .sub{flex-basis:100%;margin:0}
-.otp{display:flex;gap:8px;justify-content:center}
-.otp input{all:unset;width:40px;height:48px;text-align:center;font-size:20px;border-radius:var(--r-m);background:var(--c-surface);border:1px solid var(--c-border);color:var(--c-fg)}
-.otp input:focus{border-color:var(--sigil-accent)}
+.otp{position:relative;display:flex;gap:8px;justify-content:center;width:100%}
+.otp span{flex:0 1 40px;min-width:0;height:48px;display:flex;align-items:center;justify-content:center;font-size:20px;border-radius:var(--r-m);background:var(--c-surface);border:1px solid var(--c-border);color:var(--c-fg)}
+.otp:focus-within span[data-active]{border-color:var(--sigil-accent);box-shadow:0 0 0 1px var(--sigil-accent)}
+.otp input{position:absolute;inset:0;width:100%;height:100%;margin:0;padding:0;border:0;background:transparent;color:transparent;caret-color:transparent;font-size:16px;cursor:text}
+.otp input:focus-visible{outline:none !important}.otp input::selection{background:transparent}
+.otp input[disabled]{cursor:progress}
 .email-verify{gap:12px}
 .approve{display:flex;flex-direction:column;gap:8px}
 .approve-slot{height:290px;display:flex;align-items:center;justify-content:center;border-radius:var(--r-m)}
@@ -202,7 +208,7 @@ button{font:inherit;color:inherit}
 .link{appearance:none;border:0;background:none;padding:0;font:inherit;font-weight:600;color:var(--c-fg);text-decoration:underline;text-underline-offset:2px;cursor:pointer;white-space:nowrap}
 .link:hover{color:var(--sigil-accent)}
 a.row{text-decoration:none}a.row .tag{display:inline-flex;align-items:center;gap:4px}
-.divider{display:flex;align-items:center;gap:10px;margin:12px 0;color:var(--c-fg3);font-size:12px}
+.divider{display:flex;align-items:center;gap:10px;margin:12px 0;color:var(--c-fg2);font-size:12px}
 .gate{all:unset;display:block;min-width:0}.gate[disabled]{opacity:.5}.gate[disabled] .row{cursor:not-allowed}
 .gate>.btn{width:100%}
 .legal{display:flex;align-items:flex-start;gap:10px;margin:0 0 12px;padding:10px 12px;border-radius:var(--r-m);background:var(--c-surface);font-size:13px;line-height:18px;color:var(--c-fg2);cursor:pointer}
@@ -261,5 +267,6 @@ a.activity-link:hover{background:var(--c-surface2)}
 @keyframes shimmer{from{transform:translateX(-100%)}to{transform:translateX(100%)}}
 @keyframes shake{10%,90%{transform:translateX(-1px)}20%,80%{transform:translateX(2px)}30%,50%,70%{transform:translateX(-4px)}40%,60%{transform:translateX(4px)}}
 @media (max-width:430px){.overlay{align-items:flex-end;padding:0}.card{width:100%;border-bottom-left-radius:0;border-bottom-right-radius:0}}
-@media (prefers-reduced-motion:reduce){*,*::before,*::after{animation-duration:1ms !important;transition-duration:1ms !important}}
+/* Reduced motion: no view slide, title fade, height transition, shake or spinning; each shows its end state at once. */
+@media (prefers-reduced-motion:reduce){*,*::before,*::after{animation-duration:0s !important;animation-delay:0s !important;animation-iteration-count:1 !important;transition-duration:0s !important;transition-delay:0s !important}}
 `

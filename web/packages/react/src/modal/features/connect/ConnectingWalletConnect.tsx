@@ -182,11 +182,15 @@ export function ConnectingWalletConnectView({ route }: { route: Route }) {
       {ready && state.uri ? (
         <QrCode text={state.uri} label={m.qr} testId="wc-qr" logo={{ src: logo, name }} />
       ) : (
-        <div className="wc-qr" aria-busy="true" data-testid="wc-qr-loading">
+        <div className="wc-qr" role="status" aria-busy="true" data-testid="wc-qr-loading">
           <span className="sub">{state.pairing === 'expired' ? m.expired : failure ? '' : m.generating}</span>
         </div>
       )}
       <p className="sub">{directoryWallet ? m.scan(name) : m.scanAny}</p>
+      {ready && state.uri ? (
+        // The QR code's link as text: read, selected or copied without a camera.
+        <input className="wc-uri" readOnly value={state.uri} aria-label={m.link} spellCheck={false} onFocus={(e) => e.target.select()} data-testid="wc-uri" />
+      ) : null}
     </>
   ) : (
     <>

@@ -15,80 +15,70 @@ import {
   verifyUpdateEmailSecondary,
   waitForDeviceApproval,
 } from '@sigil/core/login'
-import { useCallback, useEffect, useRef, useState, type ClipboardEvent, type FormEvent, type KeyboardEvent } from 'react'
+import { useCallback, useEffect, useId, useRef, useState, type ClipboardEvent, type FormEvent } from 'react'
 import type { ViewProps } from '../../registry.js'
 import { useMessages, useModal } from '../../context.js'
 
 const DIGITS = 6
 
-/** Six one-digit inputs; typing moves on, Backspace moves back, a pasted code fills them all. */
-export function OtpInput({ onComplete, disabled, resetKey }: { onComplete: (code: string) => void; disabled?: boolean; resetKey?: number }) {
+/**
+ * The 6-digit code: one field (one name for assistive tech, `one-time-code` for the browser's and
+ * the phone's autofill, a pasted code fills it), drawn as six boxes under a transparent input.
+ */
+export function OtpInput({
+  onComplete,
+  disabled,
+  resetKey,
+  errorId,
+}: {
+  onComplete: (code: string) => void
+  disabled?: boolean
+  resetKey?: number
+  /** The id of the error shown for the last code, if any (the field is then invalid and described by it). */
+  errorId?: string
+}) {
   const m = useMessages().ui.email
-  const [digits, setDigits] = useState<string[]>(() => Array(DIGITS).fill(''))
-  const refs = useRef<(HTMLInputElement | null)[]>([])
-  // biome-ignore lint/correctness/useExhaustiveDependencies: a new resetKey clears the inputs
+  const [code, setCode] = useState('')
+  const ref = useRef<HTMLInputElement>(null)
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new resetKey clears the field
   useEffect(() => {
-    setDigits(Array(DIGITS).fill(''))
-    refs.current[0]?.focus()
+    setCode('')
+    ref.current?.focus()
   }, [resetKey])
-  const update = (next: string[]) => {
-    setDigits(next)
-    if (next.every((d) => d !== '')) onComplete(next.join(''))
+  const update = (text: string) => {
+    const next = text.replace(/\D/g, '').slice(0, DIGITS)
+    setCode(next)
+    if (next.length === DIGITS) onComplete(next)
   }
-  const onInput = (i: number, value: string) => {
-    const only = value.replace(/\D/g, '')
-    if (only.length > 1) {
-      fill(i, only)
-      return
-    }
-    const next = [...digits]
-    next[i] = only
-    update(next)
-    if (only && i < DIGITS - 1) refs.current[i + 1]?.focus()
-  }
-  const fill = (from: number, text: string) => {
-    const next = [...digits]
-    for (let k = 0; k < text.length && from + k < DIGITS; k++) next[from + k] = text[k] as string
-    update(next)
-    refs.current[Math.min(from + text.length, DIGITS - 1)]?.focus()
-  }
-  const onPaste = (i: number, event: ClipboardEvent<HTMLInputElement>) => {
+  const onPaste = (event: ClipboardEvent<HTMLInputElement>) => {
     const text = event.clipboardData.getData('text').replace(/\D/g, '')
     if (!text) return
     event.preventDefault()
-    fill(text.length >= DIGITS ? 0 : i, text.slice(0, DIGITS))
-  }
-  const onKey = (i: number, event: KeyboardEvent<HTMLInputElement>) => {
-    if (event.key === 'Backspace' && !digits[i] && i > 0) {
-      const next = [...digits]
-      next[i - 1] = ''
-      setDigits(next)
-      refs.current[i - 1]?.focus()
-      event.preventDefault()
-    } else if (event.key === 'ArrowLeft' && i > 0) refs.current[i - 1]?.focus()
-    else if (event.key === 'ArrowRight' && i < DIGITS - 1) refs.current[i + 1]?.focus()
+    update(text)
   }
   return (
-    // biome-ignore lint/a11y/useSemanticElements: six inputs of one code, named together
-    <div className="otp" role="group" aria-label={m.code} data-testid="otp-inputs">
-      {digits.map((digit, i) => (
-        <input
-          // biome-ignore lint/suspicious/noArrayIndexKey: the six positions are fixed
-          key={i}
-          ref={(el) => {
-            refs.current[i] = el
-          }}
-          inputMode="numeric"
-          autoComplete={i === 0 ? 'one-time-code' : 'off'}
-          aria-label={m.digit(i + 1)}
-          value={digit}
-          disabled={disabled}
-          onChange={(e) => onInput(i, e.target.value)}
-          onPaste={(e) => onPaste(i, e)}
-          onKeyDown={(e) => onKey(i, e)}
-          onFocus={(e) => e.target.select()}
-        />
+    <div className="otp" data-testid="otp-inputs">
+      {Array.from({ length: DIGITS }, (_, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: the six positions are fixed
+        <span key={i} aria-hidden="true" data-active={i === Math.min(code.length, DIGITS - 1) || undefined}>
+          {code[i] ?? ''}
+        </span>
       ))}
+      <input
+        ref={ref}
+        inputMode="numeric"
+        autoComplete="one-time-code"
+        pattern="[0-9]*"
+        maxLength={DIGITS}
+        spellCheck={false}
+        aria-label={m.code}
+        aria-invalid={errorId ? true : undefined}
+        aria-describedby={errorId}
+        value={code}
+        disabled={disabled}
+        onChange={(e) => update(e.target.value)}
+        onPaste={onPaste}
+      />
     </div>
   )
 }
@@ -154,6 +144,7 @@ export function EmailVerifyOtpView({ route }: ViewProps<'EmailVerifyOtp'>) {
   const [error, setError] = useState<string>()
   const [resetKey, setResetKey] = useState(0)
   const [left, restart] = useCooldown(() => emailCooldownMs(client))
+  const errorId = useId()
 
   const verify = useCallback(
     async (otp: string) => {
@@ -187,12 +178,12 @@ export function EmailVerifyOtpView({ route }: ViewProps<'EmailVerifyOtp'>) {
   return (
     <div className="state email-verify" data-testid="email-verify-otp">
       <p className="sub">{m.codeSentTo(email)}</p>
-      <OtpInput onComplete={(code) => void verify(code)} disabled={busy} resetKey={resetKey} />
+      <OtpInput onComplete={(code) => void verify(code)} disabled={busy} resetKey={resetKey} errorId={error ? errorId : undefined} />
       <p className="sub" aria-live="polite">
         {busy ? m.verifying : m.codeValid}
       </p>
       {error ? (
-        <p className="sub err" role="alert" data-testid="otp-error">
+        <p className="sub err" role="alert" id={errorId} data-testid="otp-error">
           {error}
         </p>
       ) : null}
@@ -266,6 +257,7 @@ export function UpdateEmailView() {
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<string>()
   const [resetKey, setResetKey] = useState(0)
+  const errorId = useId()
   // When the last code of the change went out: another one 30 s later.
   const sentAt = useRef(0)
   const [left, restart] = useCooldown(() => Math.max(0, sentAt.current + EMAIL_COOLDOWN_MS - Date.now()))
@@ -338,12 +330,12 @@ export function UpdateEmailView() {
           <p className="sub" data-testid="update-email-step" data-step={step.step}>
             {step.step === 'primary' ? m.updatePrimary(loginEmail(client) ?? '') : m.updateSecondary(step.newEmail)}
           </p>
-          <OtpInput key={step.step} onComplete={onCode} disabled={busy} resetKey={resetKey} />
+          <OtpInput key={step.step} onComplete={onCode} disabled={busy} resetKey={resetKey} errorId={error ? errorId : undefined} />
           <ResendButton left={left} busy={busy} onResend={() => resend(step.newEmail)} label={m.resend} labelIn={m.resendIn} testId="update-email-resend" />
         </>
       )}
       {error ? (
-        <p className="sub err" role="alert" data-testid="update-email-error">
+        <p className="sub err" role="alert" id={errorId} data-testid="update-email-error">
           {error}
         </p>
       ) : null}

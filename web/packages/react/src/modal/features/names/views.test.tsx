@@ -3,7 +3,7 @@ import { act } from 'react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { fakeAdapter } from '../../../../../core/src/test-utils/index.js'
 import type { AppKit } from '../../../appkit.js'
-import { cleanup, serverBalance, shadow, stubDirectory, testAppKit, waitFor } from '../../../test-utils.js'
+import { cleanup, serverBalance, shadow, stubDirectory, testAppKit, waitFor, dialogName } from '../../../test-utils.js'
 
 let current: AppKit | undefined
 afterEach(() => {
@@ -70,7 +70,7 @@ const type = (el: HTMLInputElement | null, value: string) =>
     el?.dispatchEvent(new Event('input', { bubbles: true }))
   })
 const click = (el: Element | null | undefined) => act(async () => (el as HTMLElement | null)?.click())
-const title = () => shadow().querySelector('[role=dialog]')?.getAttribute('aria-label')
+const title = () => dialogName()
 
 describe('names: RegisterAccountName -> RegisterAccountNameSuccess', () => {
   it('is offered on the Account view unless the host turns names off', async () => {

@@ -4,7 +4,7 @@ import { act } from 'react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { fakeAdapter } from '../../../../../core/src/test-utils/index.js'
 import type { AppKit } from '../../../appkit.js'
-import { cleanup, serverBalance, shadow, stubDirectory, testAppKit, waitFor } from '../../../test-utils.js'
+import { cleanup, serverBalance, shadow, stubDirectory, testAppKit, waitFor, dialogName } from '../../../test-utils.js'
 
 let current: AppKit | undefined
 afterEach(() => {
@@ -175,7 +175,7 @@ describe('NftItem -> SendNft -> SendNftPreview -> WalletSendSent', () => {
     await waitFor(() => expect(cards()).toHaveLength(1))
     await click(cards()[0])
     await waitFor(() => expect(byTest('nft-item')).not.toBeNull())
-    expect(shadow().querySelector('[role=dialog]')?.getAttribute('aria-label')).toBe('Sigil Badge')
+    expect(dialogName()).toBe('Sigil Badge')
     const item = byTest('nft-item')
     expect(item?.querySelector('img')?.getAttribute('alt')).toBe('Sigil Badge #7')
     expect(byTest('nft-name')?.textContent).toBe('Sigil Badge #7')
@@ -205,7 +205,7 @@ describe('NftItem -> SendNft -> SendNftPreview -> WalletSendSent', () => {
     await waitFor(() => expect(byTest('nft-send')).not.toBeNull())
     await click(byTest('nft-send'))
     await waitFor(() => expect(byTest('send-nft')).not.toBeNull())
-    expect(shadow().querySelector('[role=dialog]')?.getAttribute('aria-label')).toBe('Send NFT')
+    expect(dialogName()).toBe('Send NFT')
     // An ERC-721 has no amount to choose.
     expect(byTest('nft-amount-input')).toBeNull()
     expect(byTest('send-submit')?.textContent).toBe('Enter a Receiver')
@@ -216,7 +216,7 @@ describe('NftItem -> SendNft -> SendNftPreview -> WalletSendSent', () => {
     expect(byTest<HTMLButtonElement>('send-submit')?.disabled).toBe(false)
     await click(byTest('send-submit'))
     await waitFor(() => expect(byTest('send-fee')?.textContent).toBe('up to 0.00018 ETH'))
-    expect(shadow().querySelector('[role=dialog]')?.getAttribute('aria-label')).toBe('Review Send')
+    expect(dialogName()).toBe('Review Send')
     expect(byTest('send-preview-to')?.textContent).toBe('alice.eth0x70…dc79C8')
     expect(byTest('nft-send-head')?.textContent).toBe('Sigil Badge #1Sigil Badge')
     expect(sendNft).not.toHaveBeenCalled()

@@ -3,7 +3,7 @@ import { act } from 'react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { fakeAdapter } from '../../../../../core/src/test-utils/index.js'
 import type { AppKit } from '../../../appkit.js'
-import { cleanup, serverBalance, shadow, stubDirectory, testAppKit, waitFor } from '../../../test-utils.js'
+import { cleanup, serverBalance, shadow, stubDirectory, testAppKit, waitFor, dialogName } from '../../../test-utils.js'
 
 let current: AppKit | undefined
 afterEach(() => {
@@ -115,7 +115,7 @@ const type = (el: HTMLInputElement | null, value: string) =>
     el?.dispatchEvent(new Event('input', { bubbles: true }))
   })
 const click = (el: Element | null | undefined) => act(async () => (el as HTMLElement | null)?.click())
-const title = () => shadow().querySelector('[role=dialog]')?.getAttribute('aria-label')
+const title = () => dialogName()
 
 describe('onramp: OnRamp -> OnRampProgress', () => {
   it('Buy comes first among the wallet features, and only while the host leaves onramp on', async () => {
@@ -154,7 +154,7 @@ describe('onramp: OnRamp -> OnRampProgress', () => {
     expect(open).toHaveBeenCalledTimes(1)
     expect(popup.location.href).toBe('http://127.0.0.1:8080/onramp/sandbox/s1')
     expect(title()).toBe('Buying')
-    expect(shadow().querySelector('[role=status]')?.textContent).toBe('Finish the purchase in the Sigil sandbox window')
+    expect(shadow().querySelector('.view [role=status]')?.textContent).toBe('Finish the purchase in the Sigil sandbox window')
     expect(byTest('onramp-paying')?.textContent).toBe('250 USD for 0.098500 ETH')
     const minted = server.asked.find((a) => a.url.pathname === '/v1/generators/onrampurl')?.body as { provider: string; presetFiatAmount: number }
     expect(minted).toMatchObject({ provider: 'sandbox', presetFiatAmount: 250 })
@@ -176,7 +176,7 @@ describe('onramp: OnRamp -> OnRampProgress', () => {
     await waitFor(() => expect(byTest<HTMLButtonElement>('onramp-continue')?.disabled).toBe(false))
     await click(byTest('onramp-continue'))
     await waitFor(() => expect(byTest('onramp-progress')).not.toBeNull())
-    expect(shadow().querySelector('[role=status]')?.textContent).toBe('The browser did not open the Sigil sandbox window.')
+    expect(shadow().querySelector('.view [role=status]')?.textContent).toBe('The browser did not open the Sigil sandbox window.')
     expect(byTest<HTMLAnchorElement>('onramp-open')?.href).toBe('http://127.0.0.1:8080/onramp/sandbox/s1')
     server.state.status = 'failed'
     await waitFor(() => expect(byTest('onramp-failed')).not.toBeNull(), 8000)

@@ -2,7 +2,7 @@ import qrcode from 'qrcode-generator'
 import { act } from 'react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { AppKit } from '../../../appkit.js'
-import { ADDRESS, cleanup, shadow, stubDirectory, testAppKit, waitFor } from '../../../test-utils.js'
+import { ADDRESS, cleanup, shadow, stubDirectory, testAppKit, waitFor, dialogName } from '../../../test-utils.js'
 
 let current: AppKit | undefined
 afterEach(() => {
@@ -48,7 +48,7 @@ function pathOf(text: string): string {
 describe('Receive view', () => {
   it('the plain address as a QR code and as text, the network by name and icon, and only its assets', async () => {
     const { view } = await receiveView()
-    expect(shadow().querySelector('[role=dialog]')?.getAttribute('aria-label')).toBe('Receive')
+    expect(dialogName()).toBe('Receive')
     const qr = view.querySelector('[data-testid=receive-qr]') as SVGElement
     expect(qr.getAttribute('role')).toBe('img')
     expect(qr.getAttribute('aria-label')).toBe('QR code of your address on Sigil Dev')

@@ -6,7 +6,7 @@ import { fakeAdapter } from '../../../../../core/src/test-utils/index.js'
 import { ethereum, sigilDev } from '@sigil/core/networks'
 import type { AppKit } from '../../../appkit.js'
 import { MODAL_CSS } from '../../styles.js'
-import { cleanup, serverBalance, shadow, stubDirectory, testAppKit, waitFor } from '../../../test-utils.js'
+import { cleanup, serverBalance, shadow, stubDirectory, testAppKit, waitFor, dialogName } from '../../../test-utils.js'
 
 let current: AppKit | undefined
 afterEach(() => {
@@ -73,7 +73,7 @@ describe('send: WalletSend -> WalletSendSelectToken -> WalletSendPreview -> Wall
     expect(submit()?.disabled).toBe(true)
     await click(byTest('send-token'))
     await waitFor(() => expect(byTest('send-select-token')).not.toBeNull())
-    expect(shadow().querySelector('[role=dialog]')?.getAttribute('aria-label')).toBe('Choose a Token')
+    expect(dialogName()).toBe('Choose a Token')
     const options = () => [...shadow().querySelectorAll('[data-testid=send-token-option]')].map((o) => o.getAttribute('data-symbol'))
     expect(options()).toEqual(['ETH', 'SGL'])
     await type(shadow().querySelector('input[type=search]'), 'sig')
@@ -123,7 +123,7 @@ describe('send: WalletSend -> WalletSendSelectToken -> WalletSendPreview -> Wall
     await waitFor(() => expect(submit()?.textContent).toBe('Review Send'))
     await click(submit())
     await waitFor(() => expect(byTest('send-fee')?.textContent).toBe('up to 0.000042 ETH'))
-    expect(shadow().querySelector('[role=dialog]')?.getAttribute('aria-label')).toBe('Review Send')
+    expect(dialogName()).toBe('Review Send')
     expect(byTest('send-preview-amount')?.textContent).toBe('2.5 SGL')
     expect(byTest('send-preview-to')?.textContent).toBe('alice.eth0x70…dc79C8')
     expect(sendTransfer).not.toHaveBeenCalled()
@@ -206,7 +206,7 @@ describe('TransactionFailed: an approved request of the embedded wallet that fai
       return el
     })
     expect(view.querySelector('[role=alert]')?.textContent).toBe(message)
-    expect(shadow().querySelector('[role=dialog]')?.getAttribute('aria-label')).toBe('Transaction not sent')
+    expect(dialogName()).toBe('Transaction not sent')
     await act(async () => button('OK')?.click())
     expect(appKit.client.store.getState().modal.open).toBe(false)
   })

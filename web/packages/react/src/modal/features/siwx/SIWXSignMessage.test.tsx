@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { localSiwx, type SIWXConfig, type SIWXSession } from '@sigil/core'
 import type { AppKit } from '../../../appkit.js'
 import { useAppKitSiwx, type AppKitSiwx } from '../../../hooks.js'
-import { ADDRESS, cleanup, flush, MemoryStorage, press, render, shadow, stubDirectory, testAppKit, waitFor } from '../../../test-utils.js'
+import { ADDRESS, cleanup, flush, MemoryStorage, press, render, shadow, stubDirectory, testAppKit, waitFor, dialogName } from '../../../test-utils.js'
 
 let current: AppKit | undefined
 afterEach(() => {
@@ -73,7 +73,7 @@ function SiwxProbe() {
 describe('SIWXSignMessage view', () => {
   it('shows site and wallet icons, title, statement, Cancel and Sign; no Close while sign-in is required', async () => {
     const { dialog } = await connected(fakeSiwx())
-    expect(dialog.getAttribute('aria-label')).toBe('Sign in with your wallet')
+    expect(dialogName(dialog)).toBe('Sign in with your wallet')
     expect(dialog.textContent).toContain('Test App wants to connect to your wallet')
     expect(dialog.textContent).toContain('Sign in to the test app.')
     const images = [...dialog.querySelectorAll('.siwx-icons img')].map((img) => img.getAttribute('src'))

@@ -4,7 +4,7 @@ import { act } from 'react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { fakeAdapter } from '../../../../../core/src/test-utils/index.js'
 import type { AppKit } from '../../../appkit.js'
-import { cleanup, serverBalance, shadow, stubDirectory, testAppKit, waitFor } from '../../../test-utils.js'
+import { cleanup, serverBalance, shadow, stubDirectory, testAppKit, waitFor, dialogName } from '../../../test-utils.js'
 
 let current: AppKit | undefined
 afterEach(() => {
@@ -109,7 +109,7 @@ const type = (el: HTMLInputElement | null, value: string) =>
   })
 const click = (el: Element | null | undefined) => act(async () => (el as HTMLElement | null)?.click())
 const submit = () => byTest<HTMLButtonElement>('swap-submit')
-const title = () => shadow().querySelector('[role=dialog]')?.getAttribute('aria-label')
+const title = () => dialogName()
 
 async function swapForm(options: Parameters<typeof account>[0] = {}) {
   const s = await account(options)
