@@ -8,9 +8,11 @@
 //     the email/socials chunk, with what they import that is not loaded yet
 //   - each feature chunk loaded later (views, directory client, sign-in, balances, checksums)
 //   - the page's own share (react, its libraries, its code), each on its own line
-// Pass --no-build to measure the existing web/apps/demo/dist.
+// Also reported, not budgeted: the Next.js example's page (web/apps/next), the scripts it loads
+// before any interaction, from its .next build output (web's `npm run build` builds it too).
+// Pass --no-build to measure the existing web/apps/demo/dist and web/apps/next/.next.
 import { execSync } from 'node:child_process'
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { gzipSync } from 'node:zlib'
 
@@ -70,8 +72,38 @@ for (const [name, label] of Object.entries(PAGE)) {
   const list = keys.filter((k) => owner(k) === name && (name !== 'demo' || initial.includes(k)))
   console.log(`  ${label.padEnd(37)} ${kb(sum(list))}`)
 }
+nextExample()
 if (sigilBytes > BUDGET) {
   console.error(`FAIL: Sigil's JS before the modal opens is ${kb(sigilBytes)}, over the ${kb(BUDGET)} budget`)
   process.exit(1)
 }
 console.log('size: 1 passed, 0 failed')
+
+/**
+ * The Next.js example's `/` page: the scripts its server-rendered HTML loads before any
+ * interaction, gzip -9: the framework's (Next's runtime, react-dom: build-manifest.json
+ * rootMainFiles) and the layout's and page's client components (with Sigil's connect button and
+ * hooks: the client reference manifest's entryJSFiles). The polyfills only load in browsers
+ * without modules, and the modal loads on first open.
+ */
+function nextExample() {
+  const next = join(root, 'web/apps/next/.next')
+  const manifestFile = join(next, 'server/app/page_client-reference-manifest.js')
+  if (!existsSync(manifestFile)) {
+    console.log('Next.js example page: not built (npm run build in web/ builds it)')
+    return
+  }
+  const { rootMainFiles } = JSON.parse(readFileSync(join(next, 'build-manifest.json'), 'utf8'))
+  // The manifest is a script that sets globalThis.__RSC_MANIFEST; its JSON is the assignment's value.
+  const source = readFileSync(manifestFile, 'utf8')
+  const rsc = JSON.parse(source.slice(source.indexOf('= {', source.indexOf('["/page"]')) + 2).replace(/;\s*$/, ''))
+  const entries = Object.entries(rsc.entryJSFiles).filter(([entry]) => /\/apps\/next\/app\/(layout|page)$/.test(entry))
+  const appFiles = [...new Set(entries.flatMap(([, list]) => list))].filter((f) => !rootMainFiles.includes(f))
+  const size = (list) => list.reduce((n, f) => n + gzipSync(readFileSync(join(next, f)), { level: 9 }).length, 0)
+  const names = (list) => list.map((f) => f.replace(/^static\/chunks\//, '')).join(', ')
+  const framework = size(rootMainFiles)
+  const app = size(appFiles)
+  console.log(`Next.js example page (web/apps/next), first-load JS: ${kb(framework + app)} (reported, not budgeted)`)
+  console.log(`  ${'Next.js runtime, react, react-dom'.padEnd(37)} ${kb(framework)} [${names(rootMainFiles)}]`)
+  console.log(`  ${'layout and page (Sigil, app router)'.padEnd(37)} ${kb(app)} [${names(appFiles)}]`)
+}

@@ -37,7 +37,7 @@ export interface AppKitOptions extends SigilOptions {
 /** `open()`'s options: a view and its parameters (`{ view: 'Networks' }`). */
 export type OpenAppKitOptions = OpenOptions
 
-/** The modal instance `createAppKit` returns. Hooks read the most recently created one. */
+/** The modal instance `createAppKit` returns. Hooks read the one of `<SigilProvider>`, else the most recently created one. */
 export interface AppKit {
   readonly client: SigilClient
   /** Settles once a stored connection was restored (or found gone). */
@@ -217,9 +217,13 @@ export function createAppKit(options: AppKitOptions): AppKit {
     },
   }
 
-  current?.destroy()
-  current = appKit
-  for (const l of listeners) l()
-  if (prefetchOnIdle && typeof window !== 'undefined') whenIdle(() => void appKit.prefetch().catch(() => undefined))
+  // On a server every render makes its own instance, given to hooks by <SigilProvider>: none is
+  // the module's, which concurrent requests would share (and replace under each other).
+  if (typeof window !== 'undefined') {
+    current?.destroy()
+    current = appKit
+    for (const l of listeners) l()
+    if (prefetchOnIdle) whenIdle(() => void appKit.prefetch().catch(() => undefined))
+  }
   return appKit
 }

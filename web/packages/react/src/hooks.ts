@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useSyncExternalStore } from 'react'
+import { createContext, useCallback, useContext, useMemo, useSyncExternalStore } from 'react'
 import type {
   CaipNetwork,
   CaipNetworkId,
@@ -18,10 +18,17 @@ import { accountOf, publicStateOf, type AppKitAccount, type AppKitState } from '
 
 export type { AppKitAccount, AppKitState } from './state.js'
 
-/** The current instance, re-read when a new one is created. */
+/**
+ * The instance a `<SigilProvider appKit>` above gives (server rendering: one per request), else
+ * the one `createAppKit` made last in the page.
+ */
+export const AppKitContext = createContext<AppKit | undefined>(undefined)
+
+/** The instance hooks use: the provider's, else the page's current one, re-read when a new one is created. */
 export function useInstance(): AppKit {
+  const provided = useContext(AppKitContext)
   const appKit = useSyncExternalStore(subscribeAppKit, peekAppKit, peekAppKit)
-  return appKit ?? getAppKit()
+  return provided ?? appKit ?? getAppKit()
 }
 
 /** Subscribes to one slice of the store; `select` must return a stable value (a state part or a primitive). */

@@ -24,6 +24,7 @@ export {
 } from './hooks.js'
 export type { AppKitNetworkState } from './state.js'
 export { ConnectButton, type ConnectButtonProps } from './ConnectButton.js'
+export { SigilProvider, type SigilProviderProps } from './provider.js'
 export type {
   CaipNetwork,
   ChainAdapter,
