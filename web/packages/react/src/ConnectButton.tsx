@@ -21,7 +21,7 @@ const STYLE_ID = 'sigil-connect-button-style'
 // so that the button fits a header; a long name is cut with an ellipsis rather than widen the page.
 const CSS = `.sigil-cb{all:unset;box-sizing:border-box;display:inline-flex;align-items:center;gap:8px;height:40px;padding:0 16px;border-radius:999px;background:var(--sigil-accent,#3b6cf6);color:#fff;font:600 15px/1 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;cursor:pointer;white-space:nowrap;max-width:100%;min-width:0;transition:filter .12s}
 .sigil-cb:hover{filter:brightness(1.08)}.sigil-cb:focus-visible{outline:2px solid var(--sigil-accent,#3b6cf6);outline-offset:2px}
-.sigil-cb[data-size=sm]{height:32px;padding:0 12px;font-size:13px}.sigil-cb[aria-busy=true]{opacity:.8;cursor:progress}
+.sigil-cb[data-size=sm]{height:32px;padding:0 12px;font-size:13px}.sigil-cb[aria-busy=true]{cursor:progress}
 .sigil-cb[data-connected]{background:var(--sigil-cb-connected-bg,#f1f3f3);color:var(--sigil-cb-connected-fg,#141414);border:1px solid rgba(0,0,0,.08)}
 .sigil-cb>span{overflow:hidden;text-overflow:ellipsis}.sigil-cb-bal{opacity:.7;font-weight:500}@media (max-width:480px){.sigil-cb-bal{display:none}}`
 
