@@ -60,10 +60,18 @@ const connectView = opening(['modal', 'connect', 'EmailSocial'])
 const counted = new Set([...initial, ...connectView])
 
 console.log('Sigil demo page, gzip -9 (1 KB = 1024 bytes)')
-console.log(`Sigil JS before the modal opens:        ${kb(sigilBytes)} (budget ${kb(BUDGET)}) [${files(sigilInitial)}]`)
+console.log(`Sigil JS before the modal opens:        ${kb(sigilBytes)} = ${sigilBytes} B (budget ${kb(BUDGET)} = ${BUDGET} B, i18n in) [${files(sigilInitial)}]`)
 console.log(`Connect view opened, email and socials: ${kb(sum(connectView))} more [${files(connectView)}]`)
+// Each locale's words (web/packages/core/src/messages/locales/<tag>.ts): one chunk loads, at idle, for a visitor whose language is not English.
+const LOCALE_CHUNK = /^([a-z]{2}|[a-z]{2}-[A-Z]{2})$/
+const locales = keys.filter((k) => manifest[k].isDynamicEntry && owner(k) === 'sigil' && LOCALE_CHUNK.test(manifest[k].name) && manifest[k].src?.includes('messages/locales/'))
+console.log('locale chunks (one loads, with the modal chunk, for a visitor not reading English):')
+for (const key of locales) {
+  const extra = [...closure(key)].filter((k) => !counted.has(k) && owner(k) === 'sigil')
+  console.log(`  ${manifest[key].name.padEnd(37)} ${kb(sum(extra))} = ${sum(extra)} B [${files(extra)}]`)
+}
 console.log('feature chunks loaded later:')
-for (const key of keys.filter((k) => manifest[k].isDynamicEntry && !counted.has(k) && owner(k) === 'sigil')) {
+for (const key of keys.filter((k) => manifest[k].isDynamicEntry && !counted.has(k) && owner(k) === 'sigil' && !locales.includes(k))) {
   const extra = [...closure(key)].filter((k) => !counted.has(k) && owner(k) === 'sigil')
   console.log(`  ${manifest[key].name.padEnd(37)} ${kb(sum(extra))} [${files(extra)}]`)
 }

@@ -175,6 +175,7 @@ export function createSigil(input: SigilOptions, deps: SigilDependencies = {}): 
         storage: deps.storage ?? defaultBackend(),
         dappData: { ...(options.metadata ? { metadata: options.metadata } : {}), sdkType: options.sdkType },
         theme: () => ({ themeMode: store.getState().themeMode, themeVariables: store.getState().themeVariables }),
+        locale: () => store.getState().locale?.tag,
         families,
       }),
     )

@@ -34,7 +34,7 @@ export function floorDecimals(value: string | number, decimals: number): string 
   return decimals > 0 ? `${sign}${parts.integer}.${fraction}` : `${sign}${parts.integer}`
 }
 
-/** Numbers printed without exponent notation, so 1e-7 floors to 0.000 rather than failing to parse. */
+/** Numbers printed without exponent notation, so 1e-7 floors to 0.000 rather than failing to parse (text to compute on, not to show: always en-US). */
 function toPlainString(value: number): string {
   if (!Number.isFinite(value)) return '0'
   return value.toLocaleString('en-US', { useGrouping: false, maximumFractionDigits: 20 })
@@ -46,10 +46,15 @@ export function formatBalance(value: string | number | undefined, symbol?: strin
   return symbol ? `${amount} ${symbol}` : amount
 }
 
-/** Fiat amount with 2 decimals, rounded half up: 12.345 -> '12.35'. */
-export function formatFiat(value: number | string, currency?: string): string {
+/** A fiat amount as decimal text with 2 decimals, rounded half up: 12.345 -> '12.35'. */
+export function roundFiat(value: number | string): string {
   const amount = typeof value === 'string' ? Number(value) : value
   // Shifting the decimal point in text avoids 1.005 * 100 === 100.49999….
-  const text = Number.isFinite(amount) ? (Math.round(Number(`${toPlainString(amount)}e2`)) / 100).toFixed(2) : '0.00'
+  return Number.isFinite(amount) ? (Math.round(Number(`${toPlainString(amount)}e2`)) / 100).toFixed(2) : '0.00'
+}
+
+/** Fiat amount with 2 decimals, rounded half up: 12.345 -> '12.35' (English; the modal writes it for its locale with `formatMoney` of ./i18n.ts). */
+export function formatFiat(value: number | string, currency?: string): string {
+  const text = roundFiat(value)
   return currency === 'USD' ? `$${text}` : currency ? `${text} ${currency}` : text
 }

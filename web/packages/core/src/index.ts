@@ -99,6 +99,7 @@ export {
   updateChain,
   type BalanceStatus,
   type ChainState,
+  type LocaleState,
   type NotificationState,
   type NotificationVariant,
   type ProviderEntry,

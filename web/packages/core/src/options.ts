@@ -3,6 +3,7 @@ import { SDK_TYPE, SDK_VERSION } from './version.js'
 import { siweSiwx, type SIWEConfig } from './features/siwx/config.js'
 import { rpcUrlOf } from './networks.js'
 import type { SIWXConfig } from './features/siwx/types.js'
+import type { MessageOverrides } from './i18n.js'
 import type { CaipNetwork } from './types.js'
 
 /** Sections of the Connect view, in display order. */
@@ -102,6 +103,13 @@ export interface SigilOptions {
   walletConnect?: false | { relayUrl?: string }
   /** The visitor's country (ISO 3166-1 alpha-2) for buying with a card: it picks the providers that serve it; default: the browser language's region. */
   country?: string
+  /**
+   * The modal's language: a tag ('de', 'pt-BR', 'ar'…) negotiated against the shipped locales
+   * ('de-AT' is 'de'); default the browser's languages, then English. `setLocale` changes it later.
+   */
+  locale?: string
+  /** The host's own texts, per shipped locale tag, replacing any of the catalogue's: `{ de: { ui: { connectWallet: 'Verbinden' } } }`. */
+  messages?: MessageOverrides
 }
 
 /** WalletConnect as resolved: the relay to use, and Sigil's Verify endpoint (its origin). */
@@ -127,6 +135,8 @@ export interface ResolvedOptions {
   allowUnsupportedChain: boolean
   enableNetworkSwitch: boolean
   embedded: boolean
+  locale?: string | undefined
+  messages?: MessageOverrides | undefined
   /** `siwx`, or `siweConfig` carried onto it. */
   siwx: SIWXConfig | undefined
   termsConditionsUrl?: string | undefined

@@ -163,6 +163,15 @@ export interface ProviderEntry {
   connectorId: string
 }
 
+/** The modal's language once its words have loaded (see ./i18n.ts); absent until then (English). */
+export interface LocaleState {
+  /** A shipped locale tag: 'en', 'de', 'pt-BR', 'ar'… */
+  tag: string
+  dir: 'ltr' | 'rtl'
+  /** The connect button's words in it (the button lives in the host page, which does not load the catalogue). */
+  connectButton: { label: string; loading: string }
+}
+
 /** The single store. The React layer subscribes to slices of it. */
 export interface SigilState {
   modal: { open: boolean; loading: boolean }
@@ -192,6 +201,8 @@ export interface SigilState {
   activity?: ActivityState | undefined
   /** The NFTs tab's list and this session's NFT sends (the nfts feature's state); absent until wanted. */
   nfts?: NftsState | undefined
+  /** The modal's language, set by the modal chunk once the locale's words have loaded. */
+  locale?: LocaleState | undefined
 }
 
 export type SigilStore = StoreApi<SigilState>

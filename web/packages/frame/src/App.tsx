@@ -1,10 +1,8 @@
-import { messages } from '@sigil/core/messages'
 import { type ReactNode, type RefObject, useEffect, useLayoutEffect, useRef, useState, useSyncExternalStore } from 'react'
 import { type AddressLine, describe } from './describe.js'
 import type { Approval, FrameController, FrameState, KeyExport } from './frame.js'
 import { useArmed } from './visibility.js'
-
-const m = messages.ui.frame
+import { m } from './words.js'
 
 /** The frame's own view: empty while hidden; the approval of a request, or the key export, when the modal shows it. */
 export function App({ controller }: { controller: FrameController }) {
@@ -137,9 +135,9 @@ function AddressItem({ line }: { line: AddressLine }) {
   return (
     <li className="address" data-testid="frame-address">
       <span>{line.label}</span>{' '}
-      <span className="addr" title={line.address} data-address={line.address}>
+      <bdi className="addr" dir="ltr" title={line.address} data-address={line.address}>
         {shortAddress(line.address)}
-      </span>
+      </bdi>
       <CopyButton text={line.address} label={m.copyAddress(line.label)} />
     </li>
   )

@@ -2,6 +2,8 @@
  * The embedded-wallet API on this frame's own origin (/wallet/v1/...). The session token is
  * kept in this origin's storage only and sent as a bearer token; it never leaves the frame.
  */
+import { localeTag } from './words.js'
+
 const TOKEN_KEY = 'sigil-frame:token'
 /** The device secret: the server knows this device by its hash; it is only ever sent to this origin. */
 const DEVICE_KEY = 'sigil-frame:device-secret'
@@ -90,6 +92,8 @@ async function call<T>(method: 'GET' | 'POST', path: string, body?: unknown, aut
   if (body !== undefined) headers['content-type'] = 'application/json'
   const token = session.token()
   if (auth && token) headers.authorization = `Bearer ${token}`
+  // The emails the server sends (codes, device links) are written in the modal's locale.
+  headers['accept-language'] = localeTag()
   const res = await fetch(`/wallet/v1/${path}`, {
     method,
     headers,
@@ -108,10 +112,12 @@ export const api = {
     call<{ action: 'VERIFY_DEVICE' | 'VERIFY_OTP' | 'CONNECT' }>('POST', 'connect-email', {
       email,
       deviceSecret: session.deviceSecret(),
+      locale: localeTag(),
       ...(session.token() ? { token: session.token() } : {}),
     }),
   /** Asked every 2 s while the user opens the emailed link: VERIFY_DEVICE until it was, then VERIFY_OTP (a code was sent). */
-  connectDevice: (email: string) => call<{ action: 'VERIFY_DEVICE' | 'VERIFY_OTP' }>('POST', 'connect-device', { email, deviceSecret: session.deviceSecret() }),
+  connectDevice: (email: string) =>
+    call<{ action: 'VERIFY_DEVICE' | 'VERIFY_OTP' }>('POST', 'connect-device', { email, deviceSecret: session.deviceSecret(), locale: localeTag() }),
   connectOtp: (email: string, otp: string) =>
     call<{ token: string; user: ApiUser }>('POST', 'connect-otp', { email, otp, deviceSecret: session.deviceSecret() }),
   user: () => call<ApiUser>('GET', 'user', undefined, true),

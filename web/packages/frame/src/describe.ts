@@ -7,11 +7,9 @@
  * Networks are named by the frame itself when it knows them, else by the name the host page
  * gave (SYNC_DAPP_DATA), else by their CAIP-2 id.
  */
-import { messages } from '@sigil/core/messages'
 import { arbitrum, bitcoin, bitcoinTestnet, ethereum, polygon, sigilDev, solana, solanaDevnet, solanaTestnet } from '@sigil/core/networks'
 import { getBase58Encoder } from '@solana/codecs-strings'
-
-const m = messages.ui.frame
+import { m } from './words.js'
 
 /** An address line: its label and the address (the view shows it short, in full on hover and when copied). */
 export interface AddressLine {

@@ -9,8 +9,8 @@ import { AppRequest, FrameMessage, originAllowed, ResultOf, rpcSafety, RPC_NOT_A
 import { z } from 'zod'
 import { api, ApiError, type ApiUser, type ChainError, type LoginClaim, session } from './api.js'
 import { batchTokens, type HostNames, stripHidden, type Tokens } from './describe.js'
+import { m, setLocale } from './words.js'
 
-const m = messages.ui.frame
 const HEARTBEAT_MS = 5_000
 const VERSION = '0.1.0'
 /**
@@ -91,6 +91,8 @@ export interface FrameState {
   /** The host page's names for its networks (the frame names those it knows itself). */
   networkNames: HostNames
   themeMode: 'light' | 'dark'
+  /** The locale whose words show (the modal's). */
+  locale: string
 }
 
 type Listener = () => void
@@ -135,13 +137,21 @@ export function startFrame(win: Window = window): FrameController {
   // QR code, names the channel too, as the Farcaster protocol has it; the session it yields
   // stays here.)
   let farcasterChannel: string | undefined
-  let state: FrameState = { approval: undefined, keyExport: undefined, appName: undefined, networkNames: new Map(), themeMode: 'light' }
+  let state: FrameState = { approval: undefined, keyExport: undefined, appName: undefined, networkNames: new Map(), themeMode: 'light', locale: 'en' }
   let exportDone: (() => void) | undefined
   const listeners = new Set<Listener>()
   const set = (patch: Partial<FrameState>) => {
     state = { ...state, ...patch }
     for (const l of [...listeners]) l()
   }
+  /** Shows the frame in the modal's locale (negotiated); its words re-render once loaded. */
+  const applyLocale = (requested: string) =>
+    void setLocale(requested, win.document).then(
+      (locale) => set({ locale }),
+      () => undefined,
+    )
+  const requestedLocale = params.get('locale')
+  if (requestedLocale) applyLocale(requestedLocale)
   let approvalDone: ((ok: boolean) => void) | undefined
   /** Login windows that came back: state -> claim secret (null: it failed, the server says why). */
   const returned = new Map<string, string | null>()
@@ -302,6 +312,8 @@ export function startFrame(win: Window = window): FrameController {
     switch (request.type) {
       case 'CONNECT_EMAIL': {
         email = request.payload.email
+        // The modal's locale now: the code or link goes out in it (the words follow once loaded).
+        if (request.payload.locale) applyLocale(request.payload.locale)
         return api.connectEmail(email)
       }
       case 'CONNECT_DEVICE':

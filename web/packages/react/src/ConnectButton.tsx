@@ -4,7 +4,7 @@ import { useAppKit, useAppKitAccount, useAppKitSelector, useInstance } from './h
 import type { SigilState } from '@sigil/core'
 
 export interface ConnectButtonProps {
-  /** Text while disconnected. Default 'Connect Wallet'. */
+  /** Text while disconnected. Default 'Connect Wallet' in the modal's locale. */
   label?: string
   /** Text while a connection is being made or restored. Default 'Connecting…'. */
   loadingLabel?: string
@@ -34,6 +34,7 @@ function injectStyle(): void {
 }
 
 const selectLoading = (s: SigilState) => s.modal.loading
+const selectWords = (s: SigilState) => s.locale?.connectButton
 /** The account's name (ENS for eip155), as the Account view shows it. */
 const selectName = (s: SigilState) => s.chains[s.activeNamespace]?.account.profileName
 
@@ -41,20 +42,15 @@ const selectName = (s: SigilState) => s.chains[s.activeNamespace]?.account.profi
  * Opens the modal: 'Connect Wallet' when disconnected, the account (balance, and its name where
  * it has one, else the shortened address) when connected. Memoised: the host re-rendering (e.g. on the modal opening) does not re-render it.
  */
-export const ConnectButton = memo(function ConnectButton({
-  label = connectButtonMessages.label,
-  loadingLabel = connectButtonMessages.loading,
-  balance = true,
-  size = 'md',
-  className,
-  style,
-}: ConnectButtonProps) {
+export const ConnectButton = memo(function ConnectButton({ label, loadingLabel, balance = true, size = 'md', className, style }: ConnectButtonProps) {
   useEffect(injectStyle, [])
   const appKit = useInstance()
   const { open } = useAppKit()
   const account = useAppKitAccount()
   const loading = useAppKitSelector(selectLoading)
   const name = useAppKitSelector(selectName)
+  // English until the modal chunk has loaded the visitor's locale (at idle, or on the first open).
+  const words = useAppKitSelector(selectWords) ?? connectButtonMessages
   const connecting = account.status === 'connecting'
   // Hovering or focusing the button is a strong hint: get the modal and wallet list ready.
   const warm = useCallback(() => void appKit.prefetch().catch(() => undefined), [appKit])
@@ -69,7 +65,7 @@ export const ConnectButton = memo(function ConnectButton({
         <span title={account.address}>{name ?? shortenAddress(account.address)}</span>
       </>
     )
-  } else content = connecting ? loadingLabel : label
+  } else content = connecting ? (loadingLabel ?? words.loading) : (label ?? words.label)
 
   return (
     <button

@@ -71,6 +71,12 @@ export interface AppKit {
   getEvent(): SigilEvent
   setThemeMode(mode: ThemeMode): void
   setThemeVariables(variables: ThemeVariables): void
+  /**
+   * Switches the modal's language at run time ('de', 'ar', or the visitor's list, best first),
+   * negotiated against the shipped locales; settles once its words have loaded and the open modal
+   * re-rendered in it (`useAppKitLocale()` then says its tag).
+   */
+  setLocale(locale: string | readonly string[]): Promise<void>
   switchNetwork(network: CaipNetwork): Promise<void>
   disconnect(namespace?: ChainNamespace): Promise<void>
   /** Loads the modal code and warms the wallet list; called on idle unless `prefetch: false`. */
@@ -90,6 +96,8 @@ export interface ModalHandle {
    * reveal it.
    */
   prefetchWallets(): Promise<void>
+  /** Loads `locale`'s words (its chunk) and shows the modal in it. */
+  setLocale(locale: string | readonly string[]): Promise<void>
   unmount(): void
 }
 
@@ -197,6 +205,7 @@ export function createAppKit(options: AppKitOptions): AppKit {
     getEvent: () => sigil.getEvent() ?? created,
     setThemeMode: (mode) => sigil.setThemeMode(mode),
     setThemeVariables: (variables) => store.setState({ themeVariables: { ...variables } }),
+    setLocale: (locale) => loadModal().then((m) => m.setLocale(locale)),
     switchNetwork: (network) => sigil.switchNetwork(network),
     disconnect: (namespace) => sigil.disconnect(namespace),
     async prefetch() {

@@ -160,3 +160,23 @@ export function useAppKitSiwx(): AppKitSiwx {
   const siwx = useAppKitSelector(selectSiwx)
   return useMemo(() => ({ session: siwx.session, status: siwx.status, error: siwx.error, signOut: () => appKit.client.siwx.signOut() }), [appKit, siwx])
 }
+
+const selectLocale = (s: SigilState) => s.locale
+
+export interface AppKitLocale {
+  /** The shipped locale the modal speaks ('en' until its words have loaded). */
+  locale: string
+  dir: 'ltr' | 'rtl'
+  /** Switches it at run time: see `AppKit.setLocale`. */
+  setLocale(locale: string | readonly string[]): Promise<void>
+}
+
+/** The modal's language, and a switch that re-renders the open modal in another. */
+export function useAppKitLocale(): AppKitLocale {
+  const appKit = useInstance()
+  const state = useAppKitSelector(selectLocale)
+  return useMemo(
+    () => ({ locale: state?.tag ?? 'en', dir: state?.dir ?? 'ltr', setLocale: (l: string | readonly string[]) => appKit.setLocale(l) }),
+    [appKit, state],
+  )
+}

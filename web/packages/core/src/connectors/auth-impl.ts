@@ -56,6 +56,7 @@ export function createAuthImpl(options: AuthConnectorOptions, { emit, emitReques
       chainId,
       version: options.version,
       ...(options.enableLogger ? { enableLogger: true } : {}),
+      ...(options.locale?.() ? { locale: options.locale() } : {}),
       onHeight: (height) => emitRequest({ type: 'frame-height', height }),
     })
     bridge = created
@@ -282,7 +283,9 @@ export function createAuthImpl(options: AuthConnectorOptions, { emit, emitReques
         const wait = last > 0 ? last + EMAIL_COOLDOWN_MS - Date.now() : 0
         if (wait > 0 && storage.getItem(LoginCacheKeys.email) === trimmed) throw new SigilError(tryAgainAfter(wait), 'RATE_LIMITED')
         chainId = options.chainId()
-        const { action } = await frame().request('CONNECT_EMAIL', { email: trimmed })
+        const locale = options.locale?.()
+        // The modal's locale goes with the request: the code or link is emailed in it.
+        const { action } = await frame().request('CONNECT_EMAIL', { email: trimmed, ...(locale ? { locale } : {}) })
         rememberSocial(undefined)
         storage.setItem(LoginCacheKeys.email, trimmed)
         // A code or a device link went out: the server sends the next one 30 s later at the soonest.

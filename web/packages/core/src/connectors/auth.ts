@@ -65,6 +65,8 @@ export interface AuthConnectorOptions {
   storage: KeyValueStorage
   /** The host's name and icons, for the frame's approval view; the SDK type. */
   dappData?: { metadata?: Metadata; sdkType: string }
+  /** The modal's locale tag ('en' until its words have loaded), which the frame and its emails follow. */
+  locale?: () => string | undefined
   /** The modal's theme, which the frame follows. */
   theme?: () => { themeMode: ThemeMode; themeVariables: ThemeVariables }
   /** What each namespace's family does over the frame (the host's adapters' session capabilities). */

@@ -26,6 +26,8 @@ export interface FrameBridgeOptions {
   chainId: string
   version: string
   enableLogger?: boolean
+  /** The modal's locale ('de', 'ar'…): the frame's views and the emails it has sent follow it. */
+  locale?: string
   /** Where the iframe goes; the page's document by default. */
   document?: Document
   /** Hears the height the frame's view needs (FRAME_HEIGHT), to size the iframe to it. */
@@ -86,6 +88,7 @@ export class FrameBridge {
       chainId: options.chainId,
       version: options.version,
       enableLogger: String(Boolean(options.enableLogger)),
+      ...(options.locale ? { locale: options.locale } : {}),
     }).toString()
     const iframe = doc.createElement('iframe')
     iframe.src = src.toString()

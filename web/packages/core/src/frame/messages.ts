@@ -11,6 +11,8 @@ import { FRAME_NAMESPACES } from './namespaces.js'
 const id = z.string().regex(/^[A-Za-z0-9-]{8,64}$/)
 const otp = z.string().regex(/^\d{6}$/)
 const email = z.string().min(3).max(254)
+/** A BCP 47 tag (the modal's locale): it only picks the frame's words and the emails' language. */
+const locale = z.string().regex(/^[A-Za-z0-9-]{2,35}$/)
 const accountType = z.enum(['eoa', 'smartAccount', 'payment'])
 const chainId = z.union([z.number().int().nonnegative(), z.string().min(1).max(100)])
 /** A provider id as the server names it: google, github, … or a configured issuer's id. */
@@ -21,7 +23,7 @@ const networkName = z.object({ caipNetworkId: z.string().min(3).max(100), name: 
 /** Every app-to-frame request: its type and payload. */
 export const AppRequest = z.discriminatedUnion('type', [
   z.object({ id, type: z.literal('SWITCH_NETWORK'), payload: z.object({ chainId }) }),
-  z.object({ id, type: z.literal('CONNECT_EMAIL'), payload: z.object({ email }) }),
+  z.object({ id, type: z.literal('CONNECT_EMAIL'), payload: z.object({ email, locale: locale.optional() }) }),
   z.object({ id, type: z.literal('CONNECT_DEVICE') }),
   z.object({ id, type: z.literal('CONNECT_OTP'), payload: z.object({ otp }) }),
   z.object({ id, type: z.literal('CONNECT_SOCIAL'), payload: z.object({ uri: z.string().max(4096), preferredAccountType: accountType.optional() }) }),

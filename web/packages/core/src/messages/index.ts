@@ -31,6 +31,9 @@ export interface Messages {
   ui: typeof ui
 }
 
+export type { PluralForms, Translation } from './translation.js'
+export { plural } from './translation.js'
+
 export const en: Messages = { rpc, errors, featureErrors, calls, accountType, connectButton, login, names, onramp, send, swap, ui }
 
 /** The catalogue in use. */

@@ -1,9 +1,10 @@
 import { currentRoute, hideNotification, openingViewOf, type RouteEntry, type SigilClient, type SigilState } from '@sigil/core'
-import { messages } from '@sigil/core/messages'
 import { Activity, memo, useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type CSSProperties, type ReactNode } from 'react'
 import type { AppKit } from '../appkit.js'
+import { useStoreSelector } from '../selector.js'
 import { ModalContext, useMessages, useModal, useStore, type ModalContextValue } from './context.js'
 import type { Directory } from './directory.js'
+import type { Locales } from './i18n.js'
 import { TIMINGS } from './styles.js'
 import { Icons } from './ui.js'
 import { titleOf, viewOf } from './views.js'
@@ -17,6 +18,7 @@ const selectThemeMode = (s: SigilState) => s.themeMode
 const selectThemeVariables = (s: SigilState) => s.themeVariables
 const selectNotification = (s: SigilState) => s.notification
 const selectSiwxStatus = (s: SigilState) => s.siwx.status
+const selectLocale = (s: SigilState) => s.locale
 
 /** The shown view, from the registry; a new route object for the same view and data renders nothing new. */
 const View = memo(
@@ -78,11 +80,33 @@ function opensOnConnect(client: SigilClient): (state: SigilState) => boolean {
  * view rendered ahead, hidden (an <Activity> in hidden mode: display none, no effects), so
  * opening only reveals it.
  */
-export function ModalRoot({ appKit, directory, shadow, prerender = false }: { appKit: AppKit; directory: Directory; shadow: ShadowRoot; prerender?: boolean }) {
+export function ModalRoot({
+  appKit,
+  directory,
+  locales,
+  shadow,
+  prerender = false,
+}: {
+  appKit: AppKit
+  directory: Directory
+  locales: Locales
+  shadow: ShadowRoot
+  prerender?: boolean
+}) {
   const [shakeCount, setShakeCount] = useState(0)
+  // A new locale (its words loaded) is a new context value: every view renders again in it.
+  const locale = useStoreSelector(appKit.client.store, selectLocale)
   const value = useMemo<ModalContextValue>(
-    () => ({ appKit, client: appKit.client, directory, messages, shake: () => setShakeCount((n) => n + 1) }),
-    [appKit, directory],
+    () => ({
+      appKit,
+      client: appKit.client,
+      directory,
+      messages: locales.messagesOf(locale?.tag),
+      locale: locale?.tag ?? 'en',
+      dir: locale?.dir ?? 'ltr',
+      shake: () => setShakeCount((n) => n + 1),
+    }),
+    [appKit, directory, locales, locale],
   )
   return (
     <ModalContext.Provider value={value}>
@@ -92,7 +116,7 @@ export function ModalRoot({ appKit, directory, shadow, prerender = false }: { ap
 }
 
 function ModalFrame({ shadow, shakeCount, prerender }: { shadow: ShadowRoot; shakeCount: number; prerender: boolean }) {
-  const { client } = useModal()
+  const { client, locale, dir } = useModal()
   const modal = useStore(selectModal)
   const selectOpensOnConnect = useMemo(() => opensOnConnect(client), [client])
   const connectNext = useStore(selectOpensOnConnect)
@@ -140,7 +164,7 @@ function ModalFrame({ shadow, shakeCount, prerender }: { shadow: ShadowRoot; sha
   if (!modal.open && !(prerender && connectNext && armed === session)) return null
   return (
     <Activity key={session} mode={modal.open ? 'visible' : 'hidden'}>
-      <div className="root" data-theme={themeMode} style={style}>
+      <div className="root" data-theme={themeMode} style={style} lang={locale} dir={dir}>
         <Dialog shadow={shadow} shakeCount={shakeCount} history={history} openedOn={openedOn} />
       </div>
     </Activity>

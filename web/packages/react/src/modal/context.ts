@@ -1,17 +1,21 @@
-import { createContext, useCallback, useContext, useEffect, useRef, useSyncExternalStore } from 'react'
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useSyncExternalStore } from 'react'
 import type { SigilClient, SigilState } from '@sigil/core'
 import type { Messages } from '@sigil/core/messages'
 import type { GetWalletsParams, WalletListEntry } from '@sigil/core/api'
 import type { AppKit } from '../appkit.js'
 import { useStoreSelector } from '../selector.js'
 import type { Directory } from './directory.js'
+import { formatFor, type Format } from './i18n.js'
 
 export interface ModalContextValue {
   appKit: AppKit
   client: SigilClient
   directory: Directory
-  /** The message catalogue the views take their words from (English). */
+  /** The message catalogue the views take their words from, in the modal's locale. */
   messages: Messages
+  /** The modal's locale ('en', 'de', 'ar'…), for Intl formatting. */
+  locale: string
+  dir: 'ltr' | 'rtl'
   /** Shakes the card (an error the user should notice). */
   shake(): void
 }
@@ -27,6 +31,17 @@ export function useModal(): ModalContextValue {
 /** The words of the modal, from the message catalogue. */
 export function useMessages(): Messages {
   return useModal().messages
+}
+
+/** The modal's locale tag, for Intl formatting (numbers, dates) in views. */
+export function useLocale(): string {
+  return useModal().locale
+}
+
+/** Numbers, money and dates written for the modal's locale (Intl), and a keep-left-to-right for text inside sentences. */
+export function useFormat(): Format {
+  const { locale, dir } = useModal()
+  return useMemo(() => formatFor(locale, dir), [locale, dir])
 }
 
 /** One slice of the store; `select` must return a stable value. */

@@ -6,6 +6,7 @@ import { createRoot } from 'react-dom/client'
 import { flushSync } from 'react-dom'
 import type { AppKit, ModalHandle } from '../appkit.js'
 import { createDirectory } from './directory.js'
+import { createLocales, initialLocale } from './i18n.js'
 import { ModalRoot } from './Modal.js'
 import { MODAL_CSS } from './styles.js'
 import { preloadViews } from './views.js'
@@ -34,19 +35,22 @@ export function mountModal(appKit: AppKit): ModalHandle {
   shadow.appendChild(container)
   document.body.appendChild(host)
   const directory = createDirectory(appKit.client.options)
+  // The visitor's locale: its words load (a chunk of their own) while the page is idle, ahead of the first open.
+  const locales = createLocales(appKit)
+  void locales.setLocale(initialLocale(appKit)).catch(() => undefined)
   // The views likely first: the wallet list (with its email and social parts when on), and the account once connected.
   const preload = () => preloadViews(['Connect', 'Account'], appKit.client.options)
   void preload().catch(() => undefined)
   const root = createRoot(container)
   // Synchronous first render: when the modal is already open, it shows in this task.
-  flushSync(() => root.render(<ModalRoot appKit={appKit} directory={directory} shadow={shadow} />))
+  flushSync(() => root.render(<ModalRoot appKit={appKit} directory={directory} locales={locales} shadow={shadow} />))
   let prerendering = false
   let unmounted = false
   // Once the wallet list is cached, the Connect view is rendered ahead, hidden, at idle priority.
   const prerender = () => {
     if (prerendering || unmounted) return
     prerendering = true
-    root.render(<ModalRoot appKit={appKit} directory={directory} shadow={shadow} prerender />)
+    root.render(<ModalRoot appKit={appKit} directory={directory} locales={locales} shadow={shadow} prerender />)
   }
   return {
     // The Connect view is rendered as soon as the wallet list is cached and its code is loaded (a
@@ -56,6 +60,7 @@ export function mountModal(appKit: AppKit): ModalHandle {
       const viewsLoaded = preload()
       await Promise.all([directory.prefetch(() => void viewsLoaded.then(prerender, () => undefined)), viewsLoaded])
     },
+    setLocale: (locale) => locales.setLocale(locale),
     unmount() {
       unmounted = true
       root.unmount()

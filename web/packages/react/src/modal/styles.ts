@@ -27,7 +27,7 @@ export const MODAL_CSS = /* css */ `
   --r-m:calc(var(--sigil-border-radius-master)*4);--r-l:calc(var(--sigil-border-radius-master)*7);
   --t-view:${TIMINGS.viewTransition}ms;--t-header:${TIMINGS.headerText}ms;--t-height:${TIMINGS.modalHeight}ms;--t-shake:${TIMINGS.shake}ms;
   font-family:var(--sigil-font-family);font-size:15px;line-height:1.35;color:var(--c-fg);
-  -webkit-font-smoothing:antialiased;text-align:left;
+  -webkit-font-smoothing:antialiased;text-align:start;
 }
 .root[data-theme=light]{--c-bg:#ffffff;--c-fg:#141414;--c-fg2:#5c6464;--c-fg3:#9aa3a3;--c-surface:#f3f4f4;--c-surface2:#e9ebeb;--c-border:rgba(0,0,0,.08);--c-overlay:rgba(0,0,0,.3);--c-error:#c0223a;--c-success:#08702f;--c-shadow:0 16px 48px rgba(0,0,0,.18)}
 .root[data-theme=dark]{--c-bg:#121313;--c-fg:#e4e7e7;--c-fg2:#949e9e;--c-fg3:#6c7474;--c-surface:#1e2020;--c-surface2:#272a2a;--c-border:rgba(255,255,255,.08);--c-overlay:rgba(0,0,0,.55);--c-error:#f6737e;--c-success:#26d962;--c-shadow:0 16px 48px rgba(0,0,0,.5)}
@@ -41,6 +41,9 @@ export const MODAL_CSS = /* css */ `
 .sizer{transition:height var(--t-height) ease;overflow:hidden;min-height:0}
 .body{padding:8px 14px 14px}
 .view.enter{animation:view-in var(--t-view) ease both}
+[dir=rtl] .view.enter{animation-name:view-in-rtl}
+[dir=rtl] svg.mirror{transform:scaleX(-1)}
+bdi[dir=ltr]{unicode-bidi:isolate}
 .scroll{overflow-y:auto;max-height:min(520px,calc(100vh - 120px));margin:0 -14px;padding:0 14px}
 button{font:inherit;color:inherit}
 .icon-btn{appearance:none;border:0;margin:0;padding:0;background:none;font:inherit;text-align:inherit;line-height:inherit;letter-spacing:inherit;word-spacing:inherit;text-transform:inherit;text-indent:inherit;text-shadow:inherit;text-rendering:inherit;box-sizing:border-box;width:36px;height:36px;display:inline-flex;align-items:center;justify-content:center;border-radius:50%;color:var(--c-fg2);cursor:pointer}
@@ -90,7 +93,7 @@ button{font:inherit;color:inherit}
 .connecting .ring{position:absolute;inset:0;border-radius:calc(var(--r-l) + 6px);border:3px solid transparent;border-top-color:var(--sigil-accent);border-right-color:var(--sigil-accent);animation:spin 1s linear infinite}
 .connecting .ring.err{animation:none;border-color:var(--c-error)}
 .connecting .ring.ok{animation:none;border-color:var(--c-success)}
-.siwx-icons{display:flex;align-items:center}.siwx-icons .img + .img{margin-left:-12px;box-shadow:0 0 0 4px var(--c-bg, transparent)}
+.siwx-icons{display:flex;align-items:center}.siwx-icons .img + .img{margin-inline-start:-12px;box-shadow:0 0 0 4px var(--c-bg, transparent)}
 .siwx-actions{display:flex;flex-wrap:wrap;gap:8px;width:100%;margin-top:4px}.siwx-actions .btn{flex:1 1 0;min-width:max-content}
 .wc-qr{position:relative;width:100%;max-width:280px;aspect-ratio:1;display:flex;align-items:center;justify-content:center;border-radius:var(--r-l);background:#fff;padding:8px;box-sizing:border-box;border:1px solid var(--c-border)}
 .wc-qr .wc-logo{position:absolute;left:50%;top:50%;transform:translate(-50%,-50%);display:flex;background:#fff;border-radius:12px;padding:4px}
@@ -111,12 +114,12 @@ button{font:inherit;color:inherit}
 .panel{min-height:72px;display:flex;align-items:center;justify-content:center;color:var(--c-fg2);font-size:14px}
 .panel.tokens{flex-direction:column;align-items:stretch;justify-content:flex-start;gap:6px}
 .refresh[aria-busy=true] svg{animation:spin 1s linear infinite}
-.tokens-head{display:flex;align-items:center;justify-content:space-between;gap:8px;min-height:36px;padding-left:4px}
+.tokens-head{display:flex;align-items:center;justify-content:space-between;gap:8px;min-height:36px;padding-inline-start:4px}
 .token{display:flex;align-items:center;gap:12px;min-height:52px;padding:8px 12px 8px 10px;border-radius:var(--r-m);background:var(--c-surface);color:var(--c-fg)}
 .token .img.sm{width:32px;height:32px}
 .token .meta,.token .amount{display:flex;flex-direction:column;min-width:0}
 .token .meta{flex:1}
-.token .amount{align-items:flex-end;text-align:right;font-variant-numeric:tabular-nums}
+.token .amount{align-items:flex-end;text-align:end;font-variant-numeric:tabular-nums}
 .token .name{font-weight:500;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
 .token .symbol,.token .value{font-size:12px;color:var(--c-fg2)}
 .fiat{font-size:14px;font-weight:600;color:var(--c-fg)}
@@ -151,7 +154,7 @@ button{font:inherit;color:inherit}
 .send-max{all:unset;cursor:pointer;font-size:13px;font-weight:600;color:var(--c-fg);text-decoration:underline;text-underline-offset:2px;padding:2px 6px;border-radius:6px}
 .send-max:focus-visible{outline:2px solid var(--sigil-accent)}
 .send-max[disabled]{opacity:.6;cursor:progress}
-.send-resolved{margin:0;min-height:16px;font-size:12px;overflow-wrap:anywhere;text-align:left}
+.send-resolved{margin:0;min-height:16px;font-size:12px;overflow-wrap:anywhere;text-align:start}
 .send-actions{display:flex;gap:8px;justify-content:flex-end;margin-top:6px}
 .send-actions .btn{flex:1}
 .send-preview{display:flex;flex-direction:column;gap:10px;margin:4px 0}
@@ -161,7 +164,7 @@ button{font:inherit;color:inherit}
 .send-facts>div{display:flex;justify-content:space-between;align-items:center;gap:12px;min-height:36px;font-size:14px}
 .send-facts>div+div{border-top:1px solid var(--c-border)}
 .send-facts dt{color:var(--c-fg2);white-space:nowrap}
-.send-facts dd{margin:0;display:inline-flex;align-items:center;gap:6px;text-align:right;min-width:0;font-variant-numeric:tabular-nums}
+.send-facts dd{margin:0;display:inline-flex;align-items:center;gap:6px;text-align:end;min-width:0;font-variant-numeric:tabular-nums}
 .send-facts .img.sm{width:20px;height:20px}
 .send-name{font-weight:600}
 .token-pick .amount{display:flex;flex-direction:column;align-items:flex-end;font-variant-numeric:tabular-nums}
@@ -174,18 +177,18 @@ button{font:inherit;color:inherit}
 .swap-switch svg{transform:rotate(90deg)}
 .swap-out{flex:1;min-width:0;font-size:28px;font-weight:600;color:var(--c-fg);font-variant-numeric:tabular-nums;overflow-wrap:anywhere}
 .swap-slippage{display:inline-flex;align-items:center;gap:4px;font-size:15px}
-.swap-slippage input{all:unset;width:56px;text-align:right;font-size:15px;color:var(--c-fg);font-variant-numeric:tabular-nums;border-bottom:1px solid var(--c-border)}
+.swap-slippage input{all:unset;width:56px;text-align:end;font-size:15px;color:var(--c-fg);font-variant-numeric:tabular-nums;border-bottom:1px solid var(--c-border)}
 .swap-slippage input[aria-invalid]{border-color:var(--c-error)}
-.swap-note{margin:0;font-size:12px;text-align:left}
-.swap-unlimited{display:flex;gap:8px;align-items:flex-start;font-size:13px;color:var(--c-fg2);text-align:left}
+.swap-note{margin:0;font-size:12px;text-align:start}
+.swap-unlimited{display:flex;gap:8px;align-items:flex-start;font-size:13px;color:var(--c-fg2);text-align:start}
 .onramp-select{padding:0 10px;font-weight:600;appearance:auto}
 .onramp-providers{display:grid;gap:6px;margin:0;padding:0;border:0;min-width:0}
 .onramp-providers legend{padding:0 0 6px}
-.onramp-provider{display:flex;align-items:center;gap:10px;padding:10px 12px;border-radius:var(--r-m);background:var(--c-surface);border:1px solid var(--c-border);cursor:pointer;text-align:left}
+.onramp-provider{display:flex;align-items:center;gap:10px;padding:10px 12px;border-radius:var(--r-m);background:var(--c-surface);border:1px solid var(--c-border);cursor:pointer;text-align:start}
 .onramp-provider:has(input:checked){border-color:var(--sigil-accent)}
 .onramp-provider input{accent-color:var(--sigil-accent);margin:0}
 .onramp-provider-name{display:flex;flex-direction:column;flex:1;font-weight:600;font-size:14px}
-.onramp-provider-quote{display:flex;flex-direction:column;align-items:flex-end;font-size:14px;font-variant-numeric:tabular-nums;text-align:right}
+.onramp-provider-quote{display:flex;flex-direction:column;align-items:flex-end;font-size:14px;font-variant-numeric:tabular-nums;text-align:end}
 .onramp-provider .sub{margin:0;font-size:12px;font-weight:400}
 .onramp-wait svg{animation:spin 1s linear infinite}
 .send-sent a.btn{text-decoration:none;justify-content:center}
@@ -231,13 +234,13 @@ a.activity-link:hover{background:var(--c-surface2)}
 .activity-icon{position:relative;flex:none;display:flex}
 .activity-icon .img.sm{width:32px;height:32px}
 .activity-glyph{display:flex;align-items:center;justify-content:center;width:32px;height:32px;border-radius:50%;background:var(--c-surface2);color:var(--c-fg2)}
-.activity-dot{position:absolute;right:-2px;bottom:-2px;width:12px;height:12px;border-radius:50%;border:2px solid var(--c-surface)}
+.activity-dot{position:absolute;inset-inline-end:-2px;bottom:-2px;width:12px;height:12px;border-radius:50%;border:2px solid var(--c-surface)}
 .activity-dot.pending{background:var(--sigil-accent)}
 .activity-dot.failed{background:var(--c-error)}
 .activity-link .meta{flex:1;min-width:0;display:flex;flex-direction:column;gap:2px}
 .activity-link .name{display:flex;align-items:center;gap:6px;font-weight:500}
 .activity-link .party{font-size:12px;color:var(--c-fg2);overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
-.activity-link .amount{display:flex;flex-direction:column;align-items:flex-end;text-align:right;font-variant-numeric:tabular-nums;font-weight:500;white-space:nowrap}
+.activity-link .amount{display:flex;flex-direction:column;align-items:flex-end;text-align:end;font-variant-numeric:tabular-nums;font-weight:500;white-space:nowrap}
 .activity-link .amount .in{color:var(--c-success)}
 .activity-link .when{font-size:12px;font-weight:400;color:var(--c-fg2)}
 .activity-row.spam .activity-link{background:var(--c-bg);border:1px dashed var(--c-error)}
@@ -255,7 +258,7 @@ a.activity-link:hover{background:var(--c-surface2)}
 .receive .qr svg{width:208px;height:208px}
 .receive-net{display:inline-flex;align-items:center;gap:8px;height:32px;padding:0 12px 0 6px;border-radius:999px;background:var(--c-surface);font-size:14px;font-weight:500}
 .receive-addr{margin:0;max-width:100%;font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:12px;overflow-wrap:anywhere;text-wrap:balance;color:var(--c-fg)}
-.receive-note{display:flex;gap:8px;align-items:flex-start;margin:0;padding:10px 12px;border-radius:var(--r-m);background:var(--c-surface);font-size:13px;color:var(--c-fg2);text-align:left}
+.receive-note{display:flex;gap:8px;align-items:flex-start;margin:0;padding:10px 12px;border-radius:var(--r-m);background:var(--c-surface);font-size:13px;color:var(--c-fg2);text-align:start}
 .receive-note svg{flex:none;margin-top:1px}
 .receive-compat{display:flex;flex-direction:column;gap:6px;width:100%}
 .receive-nets{display:flex;flex-wrap:wrap;gap:6px;justify-content:center;margin:0;padding:0;list-style:none}
@@ -263,6 +266,7 @@ a.activity-link:hover{background:var(--c-surface2)}
 @keyframes fade{from{opacity:0}to{opacity:1}}
 @keyframes fade-out{from{opacity:1}to{opacity:0}}
 @keyframes view-in{from{opacity:0;transform:translateX(6px)}to{opacity:1;transform:none}}
+@keyframes view-in-rtl{from{opacity:0;transform:translateX(-6px)}to{opacity:1;transform:none}}
 @keyframes spin{to{transform:rotate(360deg)}}
 @keyframes shimmer{from{transform:translateX(-100%)}to{transform:translateX(100%)}}
 @keyframes shake{10%,90%{transform:translateX(-1px)}20%,80%{transform:translateX(2px)}30%,50%,70%{transform:translateX(-4px)}40%,60%{transform:translateX(4px)}}

@@ -1,8 +1,10 @@
 import { useCallback, useMemo, useState, type ReactNode } from 'react'
 import { isImagePreloaded } from './directory.js'
 
-const svg = (path: ReactNode, size = 18) => (
+/** `mirror`: a directional icon (back, chevron), turned around in a right-to-left locale by the modal's CSS. */
+const svg = (path: ReactNode, size = 18, mirror = false) => (
   <svg
+    className={mirror ? 'mirror' : undefined}
     width={size}
     height={size}
     viewBox="0 0 24 24"
@@ -21,8 +23,8 @@ const svg = (path: ReactNode, size = 18) => (
 export const Icons = {
   close: () => svg(<path d="M6 6l12 12M18 6L6 18" />),
   more: () => svg(<path d="M5 12h.01M12 12h.01M19 12h.01" strokeWidth="3" />),
-  back: () => svg(<path d="M15 18l-6-6 6-6" />),
-  chevron: () => svg(<path d="M9 18l6-6-6-6" />, 16),
+  back: () => svg(<path d="M15 18l-6-6 6-6" />, 18, true),
+  chevron: () => svg(<path d="M9 18l6-6-6-6" />, 16, true),
   copy: () =>
     svg(
       <>
@@ -84,6 +86,18 @@ export const Icons = {
       </>,
       28,
     ),
+}
+
+/**
+ * An address, hash or amount: read left to right whatever the locale's direction (an isolated
+ * <bdi dir="ltr">), so the bidi algorithm cannot reorder its parts in a right-to-left page.
+ */
+export function Ltr({ children, title }: { children: ReactNode; title?: string | undefined }) {
+  return (
+    <bdi dir="ltr" title={title}>
+      {children}
+    </bdi>
+  )
 }
 
 type ImageState = 'loading' | 'loaded' | 'error'

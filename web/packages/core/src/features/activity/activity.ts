@@ -259,7 +259,7 @@ export interface MonthGroup<T> {
 
 /** Rows grouped by the year and month they were mined in (the visitor's time zone), in the rows' order. */
 export function groupByMonth<T>(rows: readonly T[], minedAt: (row: T) => string, locale: string): MonthGroup<T>[] {
-  const format = new Intl.DateTimeFormat(locale, { month: 'long', year: 'numeric' })
+  const format = new Intl.DateTimeFormat(locale, { month: 'long', year: 'numeric', numberingSystem: 'latn' })
   const groups: MonthGroup<T>[] = []
   for (const row of rows) {
     const time = new Date(minedAt(row))

@@ -1,9 +1,6 @@
 import {
   canSend as familyCanSend,
   errorText,
-  floorDecimals,
-  formatBalance,
-  formatFiat,
   shortenAddress,
   showError,
   showSuccess,
@@ -21,9 +18,9 @@ import { canRegisterName, openRegisterName } from '@sigil/core/names'
 import { canBuy } from '@sigil/core/onramp'
 import { canSwap } from '@sigil/core/swap'
 import type { Messages } from '@sigil/core/messages'
-import { useMessages, useModal, useStore } from '../../context.js'
+import { useFormat, useMessages, useModal, useStore } from '../../context.js'
 import { providerLabel } from '../social/login-window.js'
-import { Icons, Identicon, RemoteImage } from '../../ui.js'
+import { Icons, Identicon, Ltr, RemoteImage } from '../../ui.js'
 import { loadable } from '../../loadable.js'
 import { useDisplayAddress } from '../../display-address.js'
 import type { ViewProps } from '../../registry.js'
@@ -111,8 +108,12 @@ export function AccountView({ route }: ViewProps<'Account'>) {
     }
   }, [client])
 
+  const format = useFormat()
+  // The tabs run right to left in a right-to-left locale: the arrow keys follow what is seen.
+  const forward = format.dir === 'rtl' ? 'ArrowLeft' : 'ArrowRight'
+  const backward = format.dir === 'rtl' ? 'ArrowRight' : 'ArrowLeft'
   const onTabKey = (event: KeyboardEvent) => {
-    const delta = event.key === 'ArrowRight' ? 1 : event.key === 'ArrowLeft' ? -1 : 0
+    const delta = event.key === forward ? 1 : event.key === backward ? -1 : 0
     if (!delta) return
     event.preventDefault()
     const next = (tab + delta + tabs.length) % tabs.length
@@ -141,7 +142,7 @@ export function AccountView({ route }: ViewProps<'Account'>) {
         {account?.profileImage ? <RemoteImage src={account.profileImage} name={address} className="lg round" /> : <Identicon address={address} />}
         <div className="addr">
           <span title={address} data-testid="account-address">
-            {account?.profileName ?? shortenAddress(address)}
+            <Ltr>{account?.profileName ?? shortenAddress(address)}</Ltr>
           </span>
           <button type="button" className="icon-btn" aria-label={copied ? m.addressCopied : m.copyAddress} onClick={() => void copy()}>
             {copied ? <Icons.check /> : <Icons.copy />}
@@ -153,11 +154,17 @@ export function AccountView({ route }: ViewProps<'Account'>) {
           </button>
         ) : null}
         <div className="balance" data-testid="account-balance">
-          {account?.balance !== undefined ? formatBalance(account.balance, account.balanceSymbol) : isPending(chain?.balanceStatus) ? '…' : '—'}
+          {account?.balance !== undefined ? (
+            <Ltr>{`${format.amount(account.balance)}${account.balanceSymbol ? ` ${account.balanceSymbol}` : ''}`}</Ltr>
+          ) : isPending(chain?.balanceStatus) ? (
+            '…'
+          ) : (
+            '—'
+          )}
         </div>
         {fiatTotal !== undefined ? (
           <div className="fiat" data-testid="account-fiat">
-            {formatFiat(fiatTotal, 'USD')}
+            <Ltr>{format.money(fiatTotal, 'USD')}</Ltr>
           </div>
         ) : null}
         <div style={{ display: 'flex', gap: 8, marginTop: 6, flexWrap: 'wrap', justifyContent: 'center' }}>
@@ -173,7 +180,7 @@ export function AccountView({ route }: ViewProps<'Account'>) {
             <Icons.chevron />
           </button>
           {account?.addressExplorerUrl ? (
-            <a className="pill" href={account.addressExplorerUrl} target="_blank" rel="noreferrer noopener" style={{ paddingLeft: 12 }}>
+            <a className="pill" href={account.addressExplorerUrl} target="_blank" rel="noreferrer noopener" style={{ paddingInlineStart: 12 }}>
               {m.explorer} <Icons.external />
             </a>
           ) : null}
@@ -277,6 +284,7 @@ function EmbeddedAccount({
 }) {
   const { client } = useModal()
   const ui = useMessages().ui
+  const format = useFormat()
   const email = loginEmail(client)
   const switchable = useStore(() => canSwitchAccountType(client))
   return (
@@ -293,7 +301,7 @@ function EmbeddedAccount({
           {ui.social.signedInWith(providerLabel(ui, socialProvider), socialName(ui, userName, email))}
         </span>
       ) : email ? (
-        <span data-testid="account-email">{ui.email.signedInAs(email)}</span>
+        <span data-testid="account-email">{ui.email.signedInAs(format.ltr(email))}</span>
       ) : null}
       <button type="button" className="pill" onClick={() => client.push('UpdateEmail')} data-testid="edit-email">
         {ui.email.editEmail}
@@ -392,6 +400,7 @@ function TokenList({ tokens, status, onRefresh }: { tokens: readonly TokenBalanc
 /** Icon, name and symbol; quantity floored to 3 decimals and, when priced, its fiat value. */
 function TokenRow({ token }: { token: TokenBalance }) {
   const value = tokenFiatValue(token)
+  const format = useFormat()
   return (
     <li className="token" data-testid="token-row" data-symbol={token.symbol}>
       <RemoteImage src={token.iconUrl || undefined} name={token.symbol} className="sm" />
@@ -401,9 +410,13 @@ function TokenRow({ token }: { token: TokenBalance }) {
       </span>
       <span className="amount">
         <span className="quantity" data-testid="token-quantity">
-          {floorDecimals(token.quantity.numeric, 3)}
+          <Ltr>{format.amount(token.quantity.numeric)}</Ltr>
         </span>
-        {value !== undefined ? <span className="value">{formatFiat(value, 'USD')}</span> : null}
+        {value !== undefined ? (
+          <span className="value">
+            <Ltr>{format.money(value, 'USD')}</Ltr>
+          </span>
+        ) : null}
       </span>
     </li>
   )

@@ -1,4 +1,5 @@
 import { explorerUrl, floorDecimals, shortenAddress, type CaipNetwork, type SigilState } from '@sigil/core'
+import { formatAgo } from '@sigil/core/i18n'
 import {
   ACTIVITY_POLL_FOR_MS,
   ACTIVITY_POLL_MS,
@@ -17,17 +18,15 @@ import {
 } from '@sigil/core/activity'
 import type { Messages } from '@sigil/core/messages'
 import { useEffect, useId, useMemo, useRef, useState } from 'react'
-import { useMessages, useModal, useStore } from '../../context.js'
-import { RemoteImage } from '../../ui.js'
+import { useFormat, useMessages, useModal, useStore } from '../../context.js'
+import type { Format } from '../../i18n.js'
+import { Ltr, RemoteImage } from '../../ui.js'
 import { useNextPageOnScroll } from '../../next-page.js'
 
 type M = Messages['ui']['activity']
 
 const selectActivity = (s: SigilState) => s.activity
 const selectAddress = (s: SigilState) => s.chains[s.activeNamespace]?.account.address
-
-/** Month headings and dates are written for this locale. */
-const ACTIVITY_LOCALE = 'en-US'
 
 /** Skeleton rows while the first page loads. */
 const SKELETON_ROWS = 5
@@ -44,13 +43,14 @@ const CLOCK_MS = 30_000
 export function ActivityList() {
   const { client } = useModal()
   const m = useMessages().ui.activity
+  const format = useFormat()
   const activity = useStore(selectActivity)
   const account = useStore(activeActivityAccount)
   const network = useStore(activeNetwork)
   const address = useStore(selectAddress)
   const state = useMemo(() => activityState(activity, account), [activity, account])
   const rows = useMemo(() => activityRows(activity, account), [activity, account])
-  const groups = useMemo(() => groupByMonth(rows, (r) => r.transaction.metadata.minedAt, ACTIVITY_LOCALE), [rows])
+  const groups = useMemo(() => groupByMonth(rows, (r) => r.transaction.metadata.minedAt, format.locale), [rows, format.locale])
   const spamShown = state.showSpam ? rows.filter((r) => r.transaction.metadata.spam).length : 0
   const now = useClock(CLOCK_MS)
   const polling = rows.some((r) => r.pending && now - Date.parse(r.transaction.metadata.minedAt) < ACTIVITY_POLL_FOR_MS)
@@ -110,7 +110,7 @@ export function ActivityList() {
             </h3>
             <ul className="list" aria-busy={loading}>
               {group.rows.map((row) => (
-                <ActivityItem key={row.transaction.id} row={row} address={address} network={network} now={now} m={m} />
+                <ActivityItem key={row.transaction.id} row={row} address={address} network={network} now={now} m={m} format={format} />
               ))}
             </ul>
           </section>
@@ -132,7 +132,21 @@ export function ActivityList() {
 }
 
 /** One transaction: what happened, with whom, how much, and when; its status when not confirmed. */
-function ActivityItem({ row, address, network, now, m }: { row: ActivityRow; address: string | undefined; network: CaipNetwork; now: number; m: M }) {
+function ActivityItem({
+  row,
+  address,
+  network,
+  now,
+  m,
+  format,
+}: {
+  row: ActivityRow
+  address: string | undefined
+  network: CaipNetwork
+  now: number
+  m: M
+  format: Format
+}) {
   const t = row.transaction
   const { metadata } = t
   // A send of this session the chain has not taken yet (once it has, it reads as any send).
@@ -141,9 +155,9 @@ function ActivityItem({ row, address, network, now, m }: { row: ActivityRow; add
   const label = sending ? m.sending : (m.operations[op] ?? m.otherOperation)
   const spam = metadata.spam ?? undefined
   const transfers = t.transfers.slice(0, 2)
-  const amounts = transfers.map((transfer) => amountText(op, transfer))
+  const amounts = transfers.map((transfer) => amountText(op, transfer, format))
   const party = counterparty(t, address, network.nativeCurrency.symbol)
-  const partyText = party.address ? m[party.relation](shortenAddress(party.address)) : ''
+  const partyText = party.address ? m[party.relation](format.ltr(shortenAddress(party.address))) : ''
   const time = relativeTime(metadata.minedAt, now)
   const timeText = time.unit === 'now' ? m.time.now : m.time[time.unit](time.value)
   const status = metadata.status === 'pending' ? m.pending : metadata.status === 'failed' ? m.failed : undefined
@@ -175,7 +189,7 @@ function ActivityItem({ row, address, network, now, m }: { row: ActivityRow; add
           {spam ? (
             <span className="spam-note">{m.spamReasons[spam.reason] ?? m.spamOther}</span>
           ) : (
-            <bdi dir="ltr" title={party.address}>
+            <bdi dir={format.dir} title={party.address}>
               {partyText}
             </bdi>
           )}
@@ -185,10 +199,10 @@ function ActivityItem({ row, address, network, now, m }: { row: ActivityRow; add
         {amounts.map((a, i) => (
           // biome-ignore lint/suspicious/noArrayIndexKey: a transaction's transfers keep their order
           <span key={i} className={a.startsWith('+') ? 'in' : undefined} data-testid="activity-amount">
-            {a}
+            <Ltr>{a}</Ltr>
           </span>
         ))}
-        <span className="when" title={new Date(metadata.minedAt).toLocaleString(ACTIVITY_LOCALE)}>
+        <span className="when" title={whenTitle(metadata.minedAt, time, format)}>
           {timeText}
         </span>
       </span>
@@ -215,13 +229,21 @@ function ActivityItem({ row, address, network, now, m }: { row: ActivityRow; add
   )
 }
 
-/** '+1.5 SGL': the sign by the operation, the quantity floored to 3 decimals without trailing zeros ('<0.001' when less). */
-function amountText(op: string, transfer: TransactionTransfer): string {
+const INTL_UNITS = { min: 'minute', hr: 'hour', day: 'day', month: 'month', year: 'year' } as const
+
+/** The time's tooltip: how long ago in the locale's words (Intl.RelativeTimeFormat) and the date and time. */
+function whenTitle(minedAt: string, time: ReturnType<typeof relativeTime>, format: Format): string {
+  const date = format.dateTime(minedAt)
+  return time.unit === 'now' ? date : `${formatAgo(time.value, INTL_UNITS[time.unit], format.locale)} · ${date}`
+}
+
+/** '+1.5 SGL': the sign by the operation, the quantity floored to 3 decimals without trailing zeros ('<0.001' when less), in the locale's writing. */
+function amountText(op: string, transfer: TransactionTransfer, format: Format): string {
   const sign = amountSign(op, transfer)
   const symbol = transfer.fungible_info?.symbol ?? transfer.nft_info?.name ?? ''
   const numeric = transfer.quantity.numeric
-  let quantity = floorDecimals(numeric, 3).replace(/\.?0+$/, '')
-  if (quantity === '0' && Number(numeric) > 0) quantity = '<0.001'
+  const floored = floorDecimals(numeric, 3).replace(/\.0*$|(\.\d*?)0+$/, '$1')
+  const quantity = floored === '0' && Number(numeric) > 0 ? `<${format.decimal('0.001')}` : format.decimal(floored)
   return `${sign}${quantity}${symbol ? ` ${symbol}` : ''}`
 }
 

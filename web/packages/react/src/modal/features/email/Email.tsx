@@ -17,7 +17,7 @@ import {
 } from '@sigil/core/login'
 import { useCallback, useEffect, useId, useRef, useState, type ClipboardEvent, type FormEvent } from 'react'
 import type { ViewProps } from '../../registry.js'
-import { useMessages, useModal } from '../../context.js'
+import { useFormat, useMessages, useModal } from '../../context.js'
 
 const DIGITS = 6
 
@@ -138,6 +138,7 @@ export function EmailVerifyOtpView({ route }: ViewProps<'EmailVerifyOtp'>) {
   const { client, shake } = useModal()
   const ui = useMessages().ui
   const m = ui.email
+  const format = useFormat()
   const available = embeddedWalletAvailable(client)
   const { email } = route.data
   const [busy, setBusy] = useState(false)
@@ -177,7 +178,7 @@ export function EmailVerifyOtpView({ route }: ViewProps<'EmailVerifyOtp'>) {
   if (!available) return <Missing />
   return (
     <div className="state email-verify" data-testid="email-verify-otp">
-      <p className="sub">{m.codeSentTo(email)}</p>
+      <p className="sub">{m.codeSentTo(format.ltr(email))}</p>
       <OtpInput onComplete={(code) => void verify(code)} disabled={busy} resetKey={resetKey} errorId={error ? errorId : undefined} />
       <p className="sub" aria-live="polite">
         {busy ? m.verifying : m.codeValid}
@@ -195,6 +196,7 @@ export function EmailVerifyOtpView({ route }: ViewProps<'EmailVerifyOtp'>) {
 export function EmailVerifyDeviceView({ route }: ViewProps<'EmailVerifyDevice'>) {
   const { client } = useModal()
   const m = useMessages().ui.email
+  const format = useFormat()
   const available = embeddedWalletAvailable(client)
   const { email } = route.data
   const [error, setError] = useState<string>()
@@ -226,7 +228,7 @@ export function EmailVerifyDeviceView({ route }: ViewProps<'EmailVerifyDevice'>)
   return (
     <div className="state email-verify" data-testid="email-verify-device">
       <p className="title">{m.deviceTitle}</p>
-      <p className="sub">{m.deviceSentTo(email)}</p>
+      <p className="sub">{m.deviceSentTo(format.ltr(email))}</p>
       <p className="sub" aria-live="polite">
         {m.deviceWaiting}
       </p>

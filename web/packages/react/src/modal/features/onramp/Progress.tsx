@@ -3,7 +3,7 @@ import { finishOnramp, leaveOnramp, watchOnramp } from '@sigil/core/onramp'
 import { useEffect } from 'react'
 import type { ViewProps } from '../../registry.js'
 import { useMessages, useModal, useStore } from '../../context.js'
-import { Icons } from '../../ui.js'
+import { Icons, Ltr } from '../../ui.js'
 
 const selectNetwork = (s: SigilState) => s.activeCaipNetwork
 
@@ -45,11 +45,11 @@ export function OnRampProgressView({ route }: ViewProps<'OnRampProgress'>) {
             {m.transaction}{' '}
             {url ? (
               <a href={url} target="_blank" rel="noreferrer noopener" title={progress.txHash} data-testid="onramp-explorer">
-                {hash} <Icons.external />
+                <Ltr>{hash}</Ltr> <Icons.external />
               </a>
             ) : (
               <code title={progress.txHash} data-testid="onramp-hash">
-                {hash}
+                <Ltr>{hash}</Ltr>
               </code>
             )}
           </p>

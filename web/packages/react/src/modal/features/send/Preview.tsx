@@ -3,7 +3,7 @@ import { confirmSend, formatFee, heldToken, prepareSend, type PreparedSend } fro
 import { useEffect, useState } from 'react'
 import type { ViewProps } from '../../registry.js'
 import { useMessages, useModal, useStore } from '../../context.js'
-import { RemoteImage } from '../../ui.js'
+import { Ltr, RemoteImage } from '../../ui.js'
 import { selectNetwork, selectTokens } from './WalletSend.js'
 
 const selectAddress = (s: SigilState) => s.chains[s.activeNamespace]?.account.address
@@ -86,13 +86,19 @@ export function SendFacts({ from, to, name, fee }: { from: string | undefined; t
     <dl className="send-facts">
       <div>
         <dt>{m.from}</dt>
-        <dd title={from}>{from ? shortenAddress(from) : '—'}</dd>
+        <dd title={from}>{from ? <Ltr>{shortenAddress(from)}</Ltr> : '—'}</dd>
       </div>
       <div>
         <dt>{m.to}</dt>
         <dd data-testid="send-preview-to">
-          {name ? <span className="send-name">{name}</span> : null}
-          <span title={to}>{shortenAddress(to)}</span>
+          {name ? (
+            <span className="send-name">
+              <Ltr>{name}</Ltr>
+            </span>
+          ) : null}
+          <span title={to}>
+            <Ltr>{shortenAddress(to)}</Ltr>
+          </span>
         </dd>
       </div>
       <div>

@@ -1,14 +1,15 @@
-import { floorDecimals, formatFiat, tokenFiatValue } from '@sigil/core'
+import { tokenFiatValue } from '@sigil/core'
 import { chooseSendToken, tokenKey } from '@sigil/core/send'
 import { useState } from 'react'
-import { useMessages, useModal, useStore } from '../../context.js'
-import { RemoteImage, SearchField } from '../../ui.js'
+import { useFormat, useMessages, useModal, useStore } from '../../context.js'
+import { Ltr, RemoteImage, SearchField } from '../../ui.js'
 import { selectTokens } from './WalletSend.js'
 
 /** Choosing the token to send: the account's tokens with their balances, searchable by name, symbol or address. */
 export function WalletSendSelectTokenView() {
   const { client } = useModal()
   const m = useMessages().ui.account.send
+  const format = useFormat()
   const tokens = useStore(selectTokens) ?? []
   const [query, setQuery] = useState('')
   const q = query.trim().toLowerCase()
@@ -35,8 +36,14 @@ export function WalletSendSelectTokenView() {
                     <span className="families">{t.symbol}</span>
                   </span>
                   <span className="amount">
-                    <span className="quantity">{floorDecimals(t.quantity.numeric, 3)}</span>
-                    {value !== undefined ? <span className="families">{formatFiat(value, 'USD')}</span> : null}
+                    <span className="quantity">
+                      <Ltr>{format.amount(t.quantity.numeric)}</Ltr>
+                    </span>
+                    {value !== undefined ? (
+                      <span className="families">
+                        <Ltr>{format.money(value, 'USD')}</Ltr>
+                      </span>
+                    ) : null}
                   </span>
                 </button>
               </li>

@@ -1,4 +1,4 @@
-import { errorText, floorDecimals, formatFiat, formatUnits, type SigilState } from '@sigil/core'
+import { errorText, formatUnits, type SigilState } from '@sigil/core'
 import {
   heldToken,
   isName,
@@ -13,7 +13,7 @@ import {
 } from '@sigil/core/send'
 import { useEffect, useId, useRef, useState } from 'react'
 import type { ViewProps } from '../../registry.js'
-import { useMessages, useModal, useStore } from '../../context.js'
+import { useFormat, useMessages, useModal, useStore } from '../../context.js'
 import { Icons, RemoteImage } from '../../ui.js'
 
 export const selectTokens = (s: SigilState) => s.chains[s.activeNamespace]?.account.tokenBalance
@@ -90,7 +90,8 @@ export function WalletSendView({ route }: ViewProps<'WalletSend'>) {
   const form = { ...(token ? { token: tokenKey(token) } : {}), amount, to: to.trim() }
   const price = token?.price ?? 0
   const units = Number(amount)
-  const fiat = price > 0 && amount.trim() && Number.isFinite(units) ? formatFiat(units * price, 'USD') : undefined
+  const format = useFormat()
+  const fiat = price > 0 && amount.trim() && Number.isFinite(units) ? format.money(units * price, 'USD') : undefined
 
   const max = async () => {
     if (!token) return
@@ -124,7 +125,7 @@ export function WalletSendView({ route }: ViewProps<'WalletSend'>) {
           </label>
           {token ? (
             <span className="send-balance" data-testid="send-balance">
-              {m.balance(floorDecimals(token.quantity.numeric, 3), token.symbol)}
+              {m.balance(format.ltr(format.amount(token.quantity.numeric)), token.symbol)}
             </span>
           ) : null}
         </div>

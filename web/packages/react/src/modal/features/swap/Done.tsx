@@ -1,7 +1,7 @@
 import { explorerUrl, shortenAddress } from '@sigil/core'
 import type { ViewProps } from '../../registry.js'
 import { useMessages, useModal, useStore } from '../../context.js'
-import { Icons } from '../../ui.js'
+import { Icons, Ltr } from '../../ui.js'
 import { selectNetwork } from './tokens.js'
 
 /** An amount as the done state says it: at most 6 decimals (rounded down). */
@@ -26,11 +26,11 @@ export function SwapDoneView({ route }: ViewProps<'SwapDone'>) {
         {m.transaction}{' '}
         {url && explorer ? (
           <a href={url} target="_blank" rel="noreferrer noopener" title={done.hash} aria-label={`${hash}, ${m.viewOn(explorer)}`} data-testid="swap-explorer">
-            {hash} <Icons.external />
+            <Ltr>{hash}</Ltr> <Icons.external />
           </a>
         ) : (
           <code title={done.hash} data-testid="swap-hash">
-            {hash}
+            <Ltr>{hash}</Ltr>
           </code>
         )}
       </p>

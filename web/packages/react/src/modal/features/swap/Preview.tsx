@@ -14,8 +14,8 @@ import {
 } from '@sigil/core/swap'
 import { useEffect, useRef, useState } from 'react'
 import type { ViewProps } from '../../registry.js'
-import { useMessages, useModal, useStore } from '../../context.js'
-import { RemoteImage } from '../../ui.js'
+import { useFormat, useMessages, useModal, useStore } from '../../context.js'
+import { Ltr, RemoteImage } from '../../ui.js'
 import { selectNetwork, swapAmount } from './tokens.js'
 
 const selectNativeSymbol = (s: SigilState) => s.activeCaipNetwork.nativeCurrency
@@ -39,6 +39,7 @@ function rateOf(quoted: QuotedSwap): string {
 export function SwapPreviewView({ route }: ViewProps<'SwapPreview'>) {
   const { client, directory } = useModal()
   const messages = useMessages()
+  const format = useFormat()
   const m = messages.ui.swap
   const network = useStore(selectNetwork)
   const native = useStore(selectNativeSymbol)
@@ -130,7 +131,7 @@ export function SwapPreviewView({ route }: ViewProps<'SwapPreview'>) {
         <span className="sub">{m.youReceive}</span>
         <span className="send-total" data-testid="swap-preview-to">
           <RemoteImage src={to.logoUri || undefined} name={to.symbol} className="sm" />
-          {quoted ? `${swapAmount(quoted.quote.toAmount, to.decimals)} ${to.symbol}` : `… ${to.symbol}`}
+          {quoted ? <Ltr>{`${format.decimal(swapAmount(quoted.quote.toAmount, to.decimals))} ${to.symbol}`}</Ltr> : `… ${to.symbol}`}
         </span>
       </div>
       {moved ? (
@@ -142,17 +143,17 @@ export function SwapPreviewView({ route }: ViewProps<'SwapPreview'>) {
         {quoted ? (
           <div>
             <dt>{m.rateLabel}</dt>
-            <dd data-testid="swap-rate">{m.rate(from.symbol, rateOf(quoted), to.symbol)}</dd>
+            <dd data-testid="swap-rate">{m.rate(from.symbol, format.ltr(format.decimal(rateOf(quoted))), to.symbol)}</dd>
           </div>
         ) : null}
         <div>
           <dt>{m.minimumReceived}</dt>
-          <dd data-testid="swap-minimum">{quoted ? `${swapAmount(quoted.minimumReceived, to.decimals)} ${to.symbol}` : '…'}</dd>
+          <dd data-testid="swap-minimum">{quoted ? <Ltr>{`${format.decimal(swapAmount(quoted.minimumReceived, to.decimals))} ${to.symbol}`}</Ltr> : '…'}</dd>
         </div>
         {quoted?.quote.priceImpact !== undefined ? (
           <div>
             <dt>{m.priceImpact}</dt>
-            <dd data-testid="swap-price-impact">{m.percent(quoted.quote.priceImpact.toFixed(2))}</dd>
+            <dd data-testid="swap-price-impact">{m.percent(format.decimal(quoted.quote.priceImpact.toFixed(2)))}</dd>
           </div>
         ) : null}
         <div>

@@ -1,9 +1,8 @@
-import { floorDecimals } from '@sigil/core'
 import { chooseSwapToken, heldSwapToken, swapBalanceOf, type SwapToken } from '@sigil/core/swap'
 import { useState } from 'react'
 import type { ViewProps } from '../../registry.js'
-import { useMessages, useModal, useStore } from '../../context.js'
-import { RemoteImage, SearchField } from '../../ui.js'
+import { useFormat, useMessages, useModal, useStore } from '../../context.js'
+import { Ltr, RemoteImage, SearchField } from '../../ui.js'
 import { selectHeld, useSwapTokens } from './tokens.js'
 
 /**
@@ -14,6 +13,7 @@ import { selectHeld, useSwapTokens } from './tokens.js'
 export function SwapSelectTokenView({ route }: ViewProps<'SwapSelectToken'>) {
   const { client } = useModal()
   const m = useMessages().ui.swap
+  const format = useFormat()
   const held = useStore(selectHeld)
   const { tokens, error } = useSwapTokens()
   const [query, setQuery] = useState('')
@@ -44,7 +44,9 @@ export function SwapSelectTokenView({ route }: ViewProps<'SwapSelectToken'>) {
                   </span>
                   {entry ? (
                     <span className="amount">
-                      <span className="quantity">{floorDecimals(entry.quantity.numeric, 3)}</span>
+                      <span className="quantity">
+                        <Ltr>{format.amount(entry.quantity.numeric)}</Ltr>
+                      </span>
                     </span>
                   ) : null}
                 </button>

@@ -1,4 +1,4 @@
-import { errorText, floorDecimals } from '@sigil/core'
+import { errorText } from '@sigil/core'
 import { parseAmount } from '@sigil/core/send'
 import {
   DEFAULT_SLIPPAGE_BPS,
@@ -18,7 +18,7 @@ import {
 import { replaceView } from '@sigil/core'
 import { useEffect, useId, useState } from 'react'
 import type { ViewProps } from '../../registry.js'
-import { useMessages, useModal, useStore } from '../../context.js'
+import { useFormat, useMessages, useModal, useStore } from '../../context.js'
 import { Icons, RemoteImage } from '../../ui.js'
 import { selectHeld, selectNetwork, swapAmount, useSwapTokens } from './tokens.js'
 
@@ -57,6 +57,7 @@ function useLiveQuote(from: SwapToken | undefined, to: SwapToken | undefined, am
 export function SwapView({ route }: ViewProps<'Swap'>) {
   const { client } = useModal()
   const m = useMessages().ui.swap
+  const format = useFormat()
   const held = useStore(selectHeld)
   const network = useStore(selectNetwork)
   const { tokens, error: listError } = useSwapTokens()
@@ -110,7 +111,7 @@ export function SwapView({ route }: ViewProps<'Swap'>) {
           </label>
           {from ? (
             <span className="send-balance" data-testid="swap-balance">
-              {m.balance(floorDecimals(balance?.quantity.numeric ?? '0', 3), from.symbol)}
+              {m.balance(format.ltr(format.amount(balance?.quantity.numeric ?? '0')), from.symbol)}
             </span>
           ) : null}
         </div>
