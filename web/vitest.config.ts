@@ -16,6 +16,7 @@ export default defineConfig({
       { find: /^@sigil\/core\/account-type$/, replacement: `${src('core')}/features/account/account-type.ts` },
       { find: /^@sigil\/core\/swap$/, replacement: `${src('core')}/features/swap/index.ts` },
       { find: /^@sigil\/core\/onramp$/, replacement: `${src('core')}/features/onramp/index.ts` },
+      { find: /^@sigil\/core\/pay$/, replacement: `${src('core')}/features/pay/index.ts` },
       { find: /^@sigil\/core\/names$/, replacement: `${src('core')}/features/names/index.ts` },
       { find: /^@sigil\/core\/activity$/, replacement: `${src('core')}/features/activity/index.ts` },
       { find: /^@sigil\/core\/nfts$/, replacement: `${src('core')}/features/nfts/index.ts` },

@@ -25,13 +25,16 @@ import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { TestProject } from 'vitest/node'
-import type { DevchainDeployment } from './chain.js'
+import { rpc, type DevchainDeployment } from './chain.js'
 import { bitcoinKey } from './bitcoin-wallet.js'
 import { ANVIL_BIN, ARTIFACTS_DIR, BITCOIN_WALLET_LABEL, REPO_ROOT, SIGIL_BIN, SOLANA_WALLET_LABEL, WEB_DIR, type E2eEnv } from './paths.js'
 import { solanaKey } from './solana-wallet.js'
 
 /** Anvil's account 9 (its default mnemonic): the onramp sandbox's float; no test wallet uses it. */
 const ANVIL_ACCOUNT_9_KEY = '2a871d0798f97d79848a013d4936a73bf4cc922c825d33c1cf7073dff6d409c6'
+/** The pay sandbox exchange's key (scripts/demo.sh's, dev only; no anvil account, so no test wallet sends from it) and its address, funded below. */
+const PAY_SANDBOX_KEY = 'f1ddd47091b30789fce9de25b7576edfa10917071c594c6d2da3ae00cd1fece3'
+const PAY_SANDBOX_ADDRESS = '0xfc276b622053EF94D3D68F2866Ce858605209eD8'
 // The names gateway's signer: devchain/deploy.mjs's DEV_NAMES_SIGNER_KEY (public, dev only), whose
 // address the deployment's offchain resolver trusts.
 const DEV_NAMES_SIGNER_KEY = '3cd2e9b3a2fcc4dd50078cb0011b92ee4b4075d95e83f586e3f2288cb3dd7858'
@@ -205,6 +208,8 @@ native = { name = "Bitcoin", symbol = "BTC", decimals = 8 }
     })
     if (deploy.status !== 0) throw new Error(`node devchain/deploy.mjs failed (${deploy.status}):\n${deploy.stderr.slice(-4000)}`)
     const devchain = JSON.parse(readFileSync(deployment, 'utf8')) as DevchainDeployment
+    // 1000 ETH for the pay sandbox exchange to deposit from.
+    await rpc(rpcUrl, 'anvil_setBalance', [PAY_SANDBOX_ADDRESS, '0x3635c9adc5dea00000'])
 
     // The mail sink the server sends codes to (SMTP) and the tests read (HTTP).
     const mail = start('mail-sink', process.execPath, [
@@ -295,6 +300,7 @@ fields = { id = "/sub", username = "/preferred_username", email = "/email", emai
         ...sigilEnv,
         SIGIL_KEK: randomBytes(32).toString('hex'),
         SIGIL_ONRAMP_SANDBOX_KEY: ANVIL_ACCOUNT_9_KEY,
+        SIGIL_PAY_SANDBOX_KEY: PAY_SANDBOX_KEY,
         SIGIL_NAMES_SIGNER_KEY: DEV_NAMES_SIGNER_KEY,
       },
     )

@@ -103,6 +103,25 @@ export interface ViewParams {
     status?: 'pending' | 'completed' | 'failed'
     txHash?: string | undefined
   }
+  // pay
+  /** A deposit from an exchange (issue 27's `pay`): the asset (CAIP-19) and amount; kept when the user goes back from a deposit. */
+  PayWithExchange: { asset?: string; amount?: string }
+  /**
+   * A deposit in the exchange's window: what is deposited, the exchange's page (offered as a link
+   * when the window did not open), followed until the server says it arrived or failed.
+   */
+  PayProgress: {
+    sessionId: string
+    exchangeId: string
+    exchange: string
+    url: string
+    opened: boolean
+    amount: string
+    symbol: string
+    network: string
+    status?: 'SUCCESS' | 'FAILED'
+    txHash?: string | undefined
+  }
   // names
   /** Choosing an account name: the label typed, and why the last registration failed (spec section 4: a failure comes back here). */
   RegisterAccountName: { label?: string; error?: string }

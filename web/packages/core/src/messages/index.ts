@@ -11,6 +11,7 @@ import { featureErrors } from './features.js'
 import { login } from './login.js'
 import { names } from './names.js'
 import { onramp } from './onramp.js'
+import { pay } from './pay.js'
 import { send } from './send.js'
 import { swap } from './swap.js'
 import { ui } from './ui.js'
@@ -26,6 +27,8 @@ export interface Messages {
   login: typeof login
   names: typeof names
   onramp: typeof onramp
+  /** Not in `Translation` yet: English in every locale. */
+  pay: typeof pay
   send: typeof send
   swap: typeof swap
   ui: typeof ui
@@ -34,7 +37,7 @@ export interface Messages {
 export type { PluralForms, Translation } from './translation.js'
 export { plural } from './translation.js'
 
-export const en: Messages = { rpc, errors, featureErrors, calls, accountType, connectButton, login, names, onramp, send, swap, ui }
+export const en: Messages = { rpc, errors, featureErrors, calls, accountType, connectButton, login, names, onramp, pay, send, swap, ui }
 
 /** The catalogue in use. */
 export const messages: Messages = en

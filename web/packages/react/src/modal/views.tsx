@@ -10,6 +10,7 @@ import { emailViews } from './features/email/views.js'
 import { nameViews } from './features/names/views.js'
 import { nftViews } from './features/nfts/views.js'
 import { onrampViews } from './features/onramp/views.js'
+import { payViews } from './features/pay/views.js'
 import { receiveViews } from './features/receive/views.js'
 import { sendViews } from './features/send/views.js'
 import { siwxViews } from './features/siwx/views.js'
@@ -28,6 +29,7 @@ export const views: ViewEntries = {
   ...sendViews,
   ...swapViews,
   ...onrampViews,
+  ...payViews,
   ...nameViews,
   ...receiveViews,
   ...nftViews,

@@ -16,6 +16,7 @@ import { accountTypeOf, canSwitchAccountType, setPreferredAccountType, type Pref
 import { loginEmail } from '@sigil/core/login'
 import { canRegisterName, openRegisterName } from '@sigil/core/names'
 import { canBuy } from '@sigil/core/onramp'
+import { canPay } from '@sigil/core/pay'
 import { canSwap } from '@sigil/core/swap'
 import type { Messages } from '@sigil/core/messages'
 import { useFormat, useMessages, useModal, useStore } from '../../context.js'
@@ -52,6 +53,7 @@ const shownTabs = new WeakMap<object, string>()
 export function AccountView({ route }: ViewProps<'Account'>) {
   const { client, directory } = useModal()
   const ui = useMessages().ui
+  const payLabel = useMessages().pay.open
   const m = ui.account
   const tabs = tabsOf(m, client.options.features.history)
   const chain = useStore(selectChain)
@@ -214,6 +216,12 @@ export function AccountView({ route }: ViewProps<'Account'>) {
               </button>
             ) : null
           })}
+          {/* The spec's pay entry (issue 27): after the wallet features, while the host turned `pay` on. */}
+          {canPay(client) ? (
+            <button type="button" className="btn secondary" onClick={() => client.push('PayWithExchange', {})} data-testid="account-pay">
+              {payLabel}
+            </button>
+          ) : null}
         </div>
       </div>
       <div className="tabs" role="tablist" aria-label={m.tabsLabel}>
