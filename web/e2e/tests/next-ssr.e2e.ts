@@ -2,7 +2,7 @@
  * The Next.js (App Router) host example, web/apps/next, rendered by its own server: built once
  * (`next build`, into a folder of its own) and started with `next start` on a free port, pointed
  * at this run's Sigil server and anvil, with a project allowing its origin. The page's HTML from
- * the server has the connect button; Chromium hydrates it with no hydration error and no console
+ * the server has the connect button and its style; Chromium hydrates it with no hydration error and no console
  * error, keeping the server's button; the injected test wallet connects through the modal; after
  * a reload the server's HTML is the disconnected page again (the connection is in the browser's
  * localStorage) and the browser's instance restores it: the address shows.
@@ -163,6 +163,8 @@ describe('Next.js App Router example (web/apps/next): server rendering', () => {
     expect(html).toMatch(/<button type="button" class="sigil-cb"[^>]*aria-haspopup="dialog">Connect Wallet<\/button>/)
     expect(html).toContain('<dd data-testid="status">disconnected</dd>')
     expect(html).toContain('<dd data-testid="network">Sigil Dev</dd>')
+    // Its style is in the page's head: the button is styled before any script runs.
+    expect(html).toMatch(/<head>.*<style data-precedence="sigil" data-href="sigil-connect-button-style">\.sigil-cb\{.*<\/head>/s)
   })
 
   it('hydrates with no warning, connects the test wallet through the modal, and is connected again after a reload', async () => {
@@ -171,6 +173,9 @@ describe('Next.js App Router example (web/apps/next): server rendering', () => {
     await hydrated(page)
     expect(await keptServerButton(page)).toBe(true)
     expect(await ui.status(page).innerText()).toBe('disconnected')
+    // The server's style, kept once (the client render did not add another).
+    expect(await page.locator('style[data-href="sigil-connect-button-style"]').count()).toBe(1)
+    expect(await ui.connectButton(page).evaluate((b) => getComputedStyle(b).borderRadius)).toBe('999px')
 
     await connectTestWallet(page)
     const [first] = await accounts(env.rpcUrl)

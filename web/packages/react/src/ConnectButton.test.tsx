@@ -12,7 +12,7 @@ afterEach(() => {
 
 /** The display the button's stylesheet gives `el` through its media rules that match the window now (happy-dom's computed style leaves them out). */
 function mediaDisplay(el: Element): string | undefined {
-  const sheet = (document.getElementById('sigil-connect-button-style') as HTMLStyleElement).sheet as CSSStyleSheet
+  const sheet = (document.querySelector('style[data-href="sigil-connect-button-style"]') as HTMLStyleElement).sheet as CSSStyleSheet
   let display: string | undefined
   for (const rule of [...sheet.cssRules]) {
     if (!(rule instanceof CSSMediaRule) || !window.matchMedia(rule.conditionText).matches) continue

@@ -1,5 +1,5 @@
 import { connectButtonMessages, formatBalance, shortenAddress } from '@sigil/core'
-import { memo, useCallback, useEffect, type CSSProperties, type ReactNode } from 'react'
+import { memo, useCallback, type CSSProperties, type ReactNode } from 'react'
 import { useAppKit, useAppKitAccount, useAppKitSelector, useInstance } from './hooks.js'
 import type { SigilState } from '@sigil/core'
 
@@ -25,14 +25,6 @@ const CSS = `.sigil-cb{all:unset;box-sizing:border-box;display:inline-flex;align
 .sigil-cb[data-connected]{background:var(--sigil-cb-connected-bg,#f1f3f3);color:var(--sigil-cb-connected-fg,#141414);border:1px solid rgba(0,0,0,.08)}
 .sigil-cb>span{overflow:hidden;text-overflow:ellipsis}.sigil-cb-bal{opacity:.7;font-weight:500}@media (max-width:480px){.sigil-cb-bal{display:none}}`
 
-function injectStyle(): void {
-  if (typeof document === 'undefined' || document.getElementById(STYLE_ID)) return
-  const style = document.createElement('style')
-  style.id = STYLE_ID
-  style.textContent = CSS
-  document.head.appendChild(style)
-}
-
 const selectLoading = (s: SigilState) => s.modal.loading
 const selectWords = (s: SigilState) => s.locale?.connectButton
 /** The account's name (ENS for eip155), as the Account view shows it. */
@@ -43,7 +35,6 @@ const selectName = (s: SigilState) => s.chains[s.activeNamespace]?.account.profi
  * it has one, else the shortened address) when connected. Memoised: the host re-rendering (e.g. on the modal opening) does not re-render it.
  */
 export const ConnectButton = memo(function ConnectButton({ label, loadingLabel, balance = true, size = 'md', className, style }: ConnectButtonProps) {
-  useEffect(injectStyle, [])
   const appKit = useInstance()
   const { open } = useAppKit()
   const account = useAppKitAccount()
@@ -67,20 +58,27 @@ export const ConnectButton = memo(function ConnectButton({ label, loadingLabel, 
     )
   } else content = connecting ? (loadingLabel ?? words.loading) : (label ?? words.label)
 
+  // React puts the style in the document's head once, however many buttons there are; a server
+  // render sends it with the page, so the button is styled before any script runs.
   return (
-    <button
-      type="button"
-      className={className ? `sigil-cb ${className}` : 'sigil-cb'}
-      style={style}
-      data-size={size}
-      data-connected={account.isConnected ? '' : undefined}
-      aria-busy={busy}
-      aria-haspopup="dialog"
-      onClick={onClick}
-      onPointerEnter={warm}
-      onFocus={warm}
-    >
-      {content}
-    </button>
+    <>
+      <style href={STYLE_ID} precedence="sigil">
+        {CSS}
+      </style>
+      <button
+        type="button"
+        className={className ? `sigil-cb ${className}` : 'sigil-cb'}
+        style={style}
+        data-size={size}
+        data-connected={account.isConnected ? '' : undefined}
+        aria-busy={busy}
+        aria-haspopup="dialog"
+        onClick={onClick}
+        onPointerEnter={warm}
+        onFocus={warm}
+      >
+        {content}
+      </button>
+    </>
   )
 })
