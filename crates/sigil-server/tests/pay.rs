@@ -301,7 +301,7 @@ async fn token_deposit(backend: Backend) {
     );
     assert_eq!(
         error(&ts, "reown_getExchangePayUrl", pay_params("acme", "eip155:31337/erc20:0x000000000000000000000000000000000000dead", "1", &to)).await.1,
-        "Invalid parameter 'asset': 0x000000000000000000000000000000000000dead is not a token of Sigil Dev's list"
+        "Invalid parameter 'asset': 0x000000000000000000000000000000000000dead is not supported on Sigil Dev (not a token of its list)"
     );
     let pay = result(
         &ts,
@@ -335,12 +335,12 @@ async fn validation(backend: Backend) {
             pay_params("acme", "ETH", "1", &to),
             "Invalid parameter 'asset': expected a CAIP-19 asset id such as eip155:1/slip44:60 (the coin) or eip155:1/erc20:0x… (a token)",
         ),
-        (pay_params("acme", "eip155:999/slip44:60", "1", &to), "Invalid parameter 'asset': network eip155:999 is not served by this server"),
+        (pay_params("acme", "eip155:999/slip44:60", "1", &to), "Invalid parameter 'asset': network eip155:999 is not supported by this server"),
         (
             pay_params("acme", "solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp/slip44:501", "1", &to),
             "Invalid parameter 'asset': only EVM (eip155) assets can be deposited",
         ),
-        (pay_params("mainnet-only", ETH, "1", &to), "Invalid parameter 'asset': Mainnet Only does not deposit eip155:31337/slip44:60"),
+        (pay_params("mainnet-only", ETH, "1", &to), "Invalid parameter 'asset': eip155:31337/slip44:60 is not supported by Mainnet Only"),
         (pay_params("acme", ETH, "", &to), "Invalid parameter 'amount': expected a decimal number such as 0.05"),
         (pay_params("acme", ETH, "-1", &to), "Invalid parameter 'amount': expected a decimal number such as 0.05"),
         (pay_params("acme", ETH, "1e18", &to), "Invalid parameter 'amount': expected a decimal number such as 0.05"),

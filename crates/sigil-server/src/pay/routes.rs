@@ -149,12 +149,13 @@ fn exchanges(state: &AppState, params: &Map<String, Value>) -> Result<Value, Rpc
     Ok(json!({"exchanges": exchanges, "total": total}))
 }
 
-/// The asset's chain and what it is there, or why not.
+/// The asset's chain and what it is there, or why not (the messages say "is not supported", which
+/// the AppKit client shows as its unsupported-asset error).
 fn checked_asset<'a>(state: &'a AppState, raw: &str) -> Result<(AssetId, &'a crate::chains::ChainConfig, super::KnownAsset), RpcError> {
     let asset = parse_asset(raw).map_err(|m| invalid("asset", m))?;
-    let chain = state.config.chains.get(&asset.chain).ok_or_else(|| invalid("asset", format!("network {} is not served by this server", asset.chain)))?;
+    let chain = state.config.chains.get(&asset.chain).ok_or_else(|| invalid("asset", format!("network {} is not supported by this server", asset.chain)))?;
     let known = known_asset(chain, &asset)
-        .ok_or_else(|| invalid("asset", format!("{} is not a token of {}'s list", asset.token.as_deref().unwrap_or(""), chain.name)))?;
+        .ok_or_else(|| invalid("asset", format!("{} is not supported on {} (not a token of its list)", asset.token.as_deref().unwrap_or(""), chain.name)))?;
     Ok((asset, chain, known))
 }
 
@@ -216,7 +217,7 @@ async fn pay_url(state: &AppState, project: &Project, addr: std::net::IpAddr, pa
     let raw_asset = req_str(params, "asset", ASSET_SHAPE)?;
     let (asset, chain, known) = checked_asset(state, raw_asset)?;
     if !exchange.serves(&asset) {
-        return Err(invalid("asset", format!("{} does not deposit {}", exchange.name, asset.caip19())));
+        return Err(invalid("asset", format!("{} is not supported by {}", asset.caip19(), exchange.name)));
     }
     let (amount, units) = amount_param(params, known.decimals)?;
     let recipient = recipient_param(params, &asset.chain)?;
