@@ -1,7 +1,8 @@
 /**
  * Every flow of the modal by keyboard alone (Tab, Shift+Tab, Enter, Escape, and typing into
  * fields; no click): the injected test wallet with the required sign-in (SIWX), a network switch
- * and a send, the email code (from the mail sink), and WalletConnect's QR view (its link as text,
+ * and a send, the email code (from the mail sink) and the embedded wallet's approval in its frame
+ * (reached by Tab), and WalletConnect's QR view (its link as text,
  * copied with the keyboard, approved by a wallet in Node). Focus stays in the dialog while it is
  * open and goes back to what opened it; Escape closes except where the spec blocks closing (the
  * required sign-in); each new view is announced by its title.
@@ -206,6 +207,29 @@ describe('keyboard only', () => {
     await expect.poll(() => field.evaluate(isFocused)).toBe(true)
     await page.keyboard.type(code)
     await waitConnected(page, 30_000)
+
+    // A message to sign: the embedded wallet's frame, laid over ApproveTransaction, is reached by
+    // Tab (the modal's cycle takes it in), and its Reject works with Enter.
+    await activate(page, emb.provider.signMessage(page))
+    await emb.approval(page).waitFor({ state: 'visible', timeout: 20_000 })
+    // Closing is blocked while a request waits for its approval: Escape leaves it.
+    await page.keyboard.press('Escape')
+    expect(await ui.dialog(page).getAttribute('data-view')).toBe('ApproveTransaction')
+    const reject = emb.rejectButton(page)
+    const rejectFocused = () => reject.evaluate((el) => el === document.activeElement).catch(() => false)
+    for (let i = 0; i < 12 && !(await rejectFocused()); i++) await page.keyboard.press('Tab')
+    expect(await rejectFocused(), "Tab never reached the frame's Reject").toBe(true)
+    // The frame arms its buttons once its view has been seen for a moment: Enter until the request is answered.
+    await expect
+      .poll(
+        async () => {
+          if (await emb.approval(page).isVisible()) await page.keyboard.press('Enter')
+          return emb.provider.requestError(page).innerText()
+        },
+        { timeout: 15_000, interval: 1_000 },
+      )
+      .toBe('4001: User rejected the request.')
+    await expect.poll(() => page.getByTestId('modal-state').innerText()).toBe('closed')
   })
 
   it("WalletConnect: the QR code's link as text, copied with the keyboard; a wallet in Node approves it", async () => {

@@ -340,6 +340,9 @@ describe('banners', () => {
     const { appKit } = await openModal()
     act(() => showSuccess(appKit.client.store, 'Address copied'))
     await waitFor(() => expect(toast()?.textContent).toBe('Address copied'))
+    // said by the dialog's polite announcer (it outlives the banner); an error is an alert of its own
+    expect(shadow().querySelector('[data-testid=view-announcer]')?.textContent).toBe('Address copied')
+    expect(toast()?.getAttribute('role')).toBeNull()
     const start = Date.now()
     act(() => showError(appKit.client.store, 'Could not copy the address'))
     // The open one stays while it fades out...

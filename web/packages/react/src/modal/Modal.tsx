@@ -196,6 +196,15 @@ const Dialog = memo(function Dialog({
   if (opened.on !== openedOn) setOpened({ on: openedOn, title })
   const [navigated, setNavigated] = useState(false)
   if (!navigated && viewKey !== openedOn) setNavigated(true)
+  // What the polite announcer says last: a view that replaced another (by its title), or a banner
+  // that is not an error (errors are alerts of their own). It lives as long as the dialog, so
+  // screen readers hear each change.
+  const [said, setSaid] = useState({ view: '', notification, text: '' })
+  const viewSaid = navigated ? `${viewKey}|${title}` : ''
+  if (said.view !== viewSaid || said.notification !== notification) {
+    const banner = said.notification !== notification && notification.open && notification.variant !== 'error' ? notification.message : undefined
+    setSaid({ view: viewSaid, notification, text: banner ?? (said.view !== viewSaid && navigated ? title : said.text) })
+  }
   const cardRef = useRef<HTMLDivElement>(null)
   const overlayRef = useRef<HTMLDivElement>(null)
   const innerRef = useRef<HTMLDivElement>(null)
@@ -248,21 +257,27 @@ const Dialog = memo(function Dialog({
       }
       if (event.key !== 'Tab') return
       const focusables = [...card.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((el) => !el.closest('[inert]') && el.getAttribute('aria-hidden') !== 'true')
-      const first = focusables[0]
-      const last = focusables[focusables.length - 1]
+      // The embedded wallet's frame, while it is laid over the view (its approval), comes after the card's controls.
+      const frame = document.querySelector<HTMLIFrameElement>('iframe[data-sigil-frame][tabindex="0"]') ?? undefined
+      const lastControl = focusables[focusables.length - 1]
+      const first = focusables[0] ?? frame
+      const last = frame ?? lastControl
       if (!first || !last) {
         event.preventDefault()
         card.focus()
         return
       }
-      const active = shadow.activeElement
-      const inside = active !== null && card.contains(active)
+      const active = frame && document.activeElement === frame ? frame : shadow.activeElement
+      const inside = active !== null && (card.contains(active) || active === frame)
       if (event.shiftKey && (!inside || active === first || active === card)) {
         event.preventDefault()
         last.focus()
       } else if (!event.shiftKey && (!inside || active === last)) {
         event.preventDefault()
         first.focus()
+      } else if (!event.shiftKey && frame && active === lastControl) {
+        event.preventDefault()
+        frame.focus()
       }
     }
     document.addEventListener('keydown', onKey, true)
@@ -319,9 +334,9 @@ const Dialog = memo(function Dialog({
             </ViewFrame>
           </div>
         </div>
-        {/* A view that replaces another is announced by its title (the first one names the dialog). */}
+        {/* A view that replaces another is announced by its title (the first one names the dialog), and banners too. */}
         <p className="sr" role="status" data-testid="view-announcer">
-          {navigated ? title : ''}
+          {said.text}
         </p>
       </div>
     </div>
@@ -379,7 +394,7 @@ function Toast({ notification }: { notification: SigilState['notification'] }) {
   return (
     <div
       className="toast"
-      role={shown.variant === 'error' ? 'alert' : 'status'}
+      role={shown.variant === 'error' ? 'alert' : undefined}
       data-variant={shown.variant}
       data-closing={closing || undefined}
       title={shown.message}

@@ -86,6 +86,9 @@ describe('ConnectingWalletConnect', () => {
     expect(session.connect).toHaveBeenCalledTimes(1)
     expect(shadow().textContent).toContain('Scan this QR code with a WalletConnect wallet')
     expect([...shadow().querySelectorAll('button')].some((b) => b.textContent?.includes('Copy link'))).toBe(true)
+    // the QR code's link as text too: a read-only field, named
+    const link = shadow().querySelector<HTMLInputElement>('[data-testid="wc-uri"]')
+    expect([link?.value, link?.readOnly, link?.getAttribute('aria-label')]).toEqual([URI, true, 'WalletConnect link'])
     await waitFor(() => expect(shadow().querySelector('h2')?.textContent).toBe('WalletConnect'))
   })
 
@@ -222,6 +225,29 @@ describe('ConnectingWalletConnect', () => {
     })
     expect(line.textContent).toBe("Don't have Rainbow?Get it")
     expect(line.querySelector('a')?.getAttribute('href')).toBe('https://rainbow.me/')
+  })
+
+  it('the Mobile, Desktop and Web tabs are one Tab stop; the arrow keys move between them', async () => {
+    const { appKit } = setup()
+    await act(() => appKit.open())
+    const wallet: Wallet = { ...RAINBOW, desktop_link: 'rainbow-desktop://', webapp_link: 'https://app.rainbow.me/' }
+    await act(async () => appKit.client.push('ConnectingWalletConnect', { wallet }))
+    const tabs = await waitFor(() => {
+      const list = [...shadow().querySelectorAll<HTMLButtonElement>('[role=tab]')]
+      if (list.length !== 3) throw new Error('no tabs')
+      return list
+    })
+    const state = () => tabs.map((t) => `${t.textContent}:${t.getAttribute('aria-selected')}:${t.tabIndex}`)
+    expect(state()).toEqual(['Mobile:true:0', 'Desktop:false:-1', 'Web:false:-1'])
+    const press = (key: string) => act(async () => void shadow().activeElement?.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true })))
+    act(() => tabs[0]?.focus())
+    await press('ArrowRight')
+    expect(state()).toEqual(['Mobile:false:-1', 'Desktop:true:0', 'Web:false:-1'])
+    expect(shadow().activeElement?.textContent).toBe('Desktop')
+    await press('ArrowLeft')
+    await press('ArrowLeft')
+    expect(state()).toEqual(['Mobile:false:-1', 'Desktop:false:-1', 'Web:true:0'])
+    expect(shadow().activeElement?.textContent).toBe('Web')
   })
 
   it("on an iPhone, 'Get it' is the wallet's App Store page", async () => {

@@ -13,7 +13,7 @@ import {
   type WalletConnectConnector,
   type WalletConnectState,
 } from '@sigil/core'
-import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react'
+import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type KeyboardEvent } from 'react'
 import { useMessages, useModal, useOnce } from '../../context.js'
 import { QrCode } from '../../qr.js'
 import { Icons, RemoteImage, WALLET_CONNECT_LOGO } from '../../ui.js'
@@ -127,6 +127,17 @@ export function ConnectingWalletConnectView({ route }: { route: Route }) {
     }
   }, [state.uri, m])
 
+  // The tabs: one Tab stop, the arrow keys move between them (as seen: reversed right to left).
+  const onTabKey = (event: KeyboardEvent<HTMLDivElement>) => {
+    const step = event.key === 'ArrowRight' ? 1 : event.key === 'ArrowLeft' ? -1 : 0
+    if (!step) return
+    event.preventDefault()
+    const rtl = getComputedStyle(event.currentTarget).direction === 'rtl'
+    const next = (tabs.indexOf(tab) + (rtl ? -step : step) + tabs.length) % tabs.length
+    setTab(tabs[next] as Tab)
+    event.currentTarget.querySelectorAll<HTMLButtonElement>('[role=tab]')[next]?.focus()
+  }
+
   if (!connector) return <WalletNotInstalledView route={route} />
 
   const sessionExpired = state.error?.code === 'SESSION_EXPIRED'
@@ -211,9 +222,9 @@ export function ConnectingWalletConnectView({ route }: { route: Route }) {
   return (
     <div className="connecting" data-testid="wc-view" data-status={failure ? 'error' : state.pairing} data-relay={state.relay}>
       {tabs.length > 1 ? (
-        <div className="tabs" role="tablist" aria-label={m.tabsLabel} style={{ width: '100%' }}>
+        <div className="tabs" role="tablist" aria-label={m.tabsLabel} style={{ width: '100%' }} onKeyDown={onTabKey}>
           {tabs.map((t) => (
-            <button key={t} type="button" role="tab" className="tab" aria-selected={tab === t} onClick={() => setTab(t)}>
+            <button key={t} type="button" role="tab" className="tab" aria-selected={tab === t} tabIndex={tab === t ? 0 : -1} onClick={() => setTab(t)}>
               {m.tabs[t]}
             </button>
           ))}

@@ -139,6 +139,8 @@ describe('onramp: OnRamp -> OnRampProgress', () => {
     expect(byTest('onramp-limits')?.textContent).toBe('From 10.00 to 7500.00 USD')
     await waitFor(() => expect(byTest('onramp-quote-sandbox')?.textContent).toContain('about 0.039400 ETH'))
     expect(byTest('onramp-quote-sandbox')?.textContent).toContain('Total 100.00 USD')
+    // a new quote is announced politely
+    expect(byTest('onramp-quote-sandbox')?.getAttribute('aria-live')).toBe('polite')
     // A provider that did not answer shows sample figures, said so.
     await waitFor(() => expect(byTest('onramp-quote-meld')?.textContent).toContain('Sample figures'))
 

@@ -157,6 +157,8 @@ describe('swap: Swap -> SwapSelectToken -> SwapPreview -> SwapDone', () => {
     expect(submit()?.textContent).toBe('Not Enough Funds')
     await type(byTest('swap-amount'), '0.1')
     await waitFor(() => expect(byTest('swap-to-amount')?.textContent).toBe('250'))
+    // a new quote is announced: the amount is an <output> (a polite status region), busy while it is asked for
+    expect(byTest('swap-to-amount')?.tagName).toBe('OUTPUT')
     expect(submit()?.textContent).toBe('Review Swap')
     expect(submit()?.disabled).toBe(false)
 
