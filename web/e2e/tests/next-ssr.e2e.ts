@@ -14,7 +14,7 @@ import { join } from 'node:path'
 import type { Browser, BrowserContext, ConsoleMessage, Page } from 'playwright-core'
 import { getAddress } from 'viem'
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest'
-import { launchBrowser, newWalletPage, pageErrors, wallet } from '../src/browser.js'
+import { launchBrowser, newWalletPage, offLoopback, pageErrors, pageRequests, wallet } from '../src/browser.js'
 import { accounts } from '../src/chain.js'
 import { SIGIL_BIN, WEB_DIR } from '../src/paths.js'
 import { connectTestWallet, ui, waitConnected } from '../src/ui.js'
@@ -199,5 +199,7 @@ describe('Next.js App Router example (web/apps/next): server rendering', () => {
     expect(messages.filter((m) => HYDRATION.test(m))).toEqual([])
     expect(messages.filter((m) => m.startsWith('error:'))).toEqual([])
     expect(pageErrors(page)).toEqual([])
+    // Nothing left this machine (no telemetry, no vendor host).
+    expect(offLoopback(pageRequests(page))).toEqual([])
   })
 })
