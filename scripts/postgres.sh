@@ -2,6 +2,8 @@
 # A throw-away PostgreSQL server for tests, from Debian's packages, on 127.0.0.1 only.
 #   scripts/postgres.sh start   -> installs if needed, starts, prints the admin URL
 #   scripts/postgres.sh stop
+# SIGIL_PG_DURABLE=1 keeps PostgreSQL's defaults (fsync, synchronous commit) rather than turning
+# them off as the tests do: the benches measure commits as a deployment makes them.
 set -euo pipefail
 PORT="${SIGIL_PG_PORT:-54329}"
 DIR="${SIGIL_PG_DIR:-${TMPDIR:-/tmp}/sigil-test-pg-$PORT}"
@@ -22,6 +24,9 @@ install() {
   fi
 }
 
+FAST="-c fsync=off -c synchronous_commit=off"
+[ "${SIGIL_PG_DURABLE:-}" = 1 ] && FAST=""
+
 case "${1:-}" in
   start)
     install
@@ -34,7 +39,7 @@ case "${1:-}" in
     fi
     if ! as_pg "$BIN/pg_ctl" -D "$DIR/data" status >/dev/null 2>&1; then
       as_pg "$BIN/pg_ctl" -D "$DIR/data" -w -l "$DIR/server.log" \
-        -o "-c listen_addresses=127.0.0.1 -p $PORT -k $DIR/sock -c fsync=off -c synchronous_commit=off -c max_connections=300" start >&2 \
+        -o "-c listen_addresses=127.0.0.1 -p $PORT -k $DIR/sock $FAST -c max_connections=300" start >&2 \
         || { cat "$DIR/server.log" >&2; exit 1; }
     fi
     echo "postgres://postgres@127.0.0.1:$PORT/postgres"

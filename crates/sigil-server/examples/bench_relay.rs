@@ -3,6 +3,9 @@
 //! pattern through a plain WebSocket echo server in this process as the baseline.
 //!
 //! Usage: bench_relay <relay ws url> <projectId> <server pid> [sockets] [messages]
+//!        bench_relay two-process <relay ws url of A> <relay ws url of B> <projectId> [messages]
+//! The second form measures two server processes on one PostgreSQL database: pairs whose
+//! publisher and subscriber are both on A, then pairs publishing on A and subscribed on B.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -83,9 +86,73 @@ where
     Figures { p50: percentile(&all, 0.5), p99: percentile(&all, 0.99), per_second: all.len() as f64 / elapsed }
 }
 
+/// Publish -> delivery over `pairs` (publisher on `send_url`, subscriber on `recv_url`) at once,
+/// `messages` in all; each publisher waits for its delivery, acks it, and waits for the publish's
+/// answer (the message stored) before the next. `seeds`: the first client key of this run.
+async fn relay_pairs(send_url: &str, recv_url: &str, project: &str, pairs: usize, messages: usize, seeds: u64) -> Figures {
+    let ids = Arc::new(AtomicU64::new(2_000_000_000 + seeds * 1_000));
+    let (send_url, recv_url, project) = (send_url.to_owned(), recv_url.to_owned(), project.to_owned());
+    measure(pairs, messages, |i, n| {
+        let (send_url, recv_url, project, ids) = (send_url.clone(), recv_url.clone(), project.clone(), ids.clone());
+        async move {
+            let topic = format!("{:064x}", 9_000_000 + seeds + i as u64);
+            let mut receiver = relay_socket(&recv_url, &project, seeds + i as u64 * 2).await;
+            let mut sender = relay_socket(&send_url, &project, seeds + 1 + i as u64 * 2).await;
+            call(&mut receiver, 1_000_000_001, "irn_subscribe", json!({"topic": topic})).await;
+            let mut out = Vec::with_capacity(n);
+            for k in 0..n {
+                let t0 = Instant::now();
+                let id = ids.fetch_add(1, Ordering::Relaxed);
+                let publish = json!({"id": id, "jsonrpc": "2.0", "method": "irn_publish", "params": {"topic": topic, "message": format!("bench-{seeds}-{i}-{k}"), "ttl": 300, "tag": 1108}});
+                sender.send(Message::text(publish.to_string())).await.unwrap();
+                let push = next_text(&mut receiver).await;
+                out.push(t0.elapsed().as_secs_f64() * 1000.0);
+                receiver.send(Message::text(json!({"id": push["id"], "jsonrpc": "2.0", "result": true}).to_string())).await.unwrap();
+                next_text(&mut sender).await; // the publish's answer
+            }
+            out
+        }
+    })
+    .await
+}
+
+/// `x0.62 (goal >= x0.5)`: a ratio and its goal, and whether it is met.
+fn against(ratio: f64, goal: &str) -> String {
+    let (op, bound) = goal.split_at(2);
+    let bound: f64 = bound.trim().trim_start_matches('x').parse().unwrap_or(f64::NAN);
+    let met = if op == ">=" { ratio >= bound } else { ratio <= bound };
+    format!("x{ratio:.2} (goal {op} x{bound}{})", if met { "" } else { ", not met" })
+}
+
+/// Two server processes on one database: same-process pairs on A, then cross-process pairs
+/// (publish on A, deliver on B), the same pattern as the main run.
+async fn two_process(args: &[String]) {
+    let (a, b, project) = (&args[2], &args[3], &args[4]);
+    let messages: usize = args.get(5).and_then(|v| v.parse().ok()).unwrap_or(8_000);
+    let pairs = 16;
+    // A short warm-up on each path (connections, caches) before anything is counted.
+    relay_pairs(a, a, project, pairs, pairs * 20, 700_000).await;
+    relay_pairs(a, b, project, pairs, pairs * 20, 710_000).await;
+    let same = relay_pairs(a, a, project, pairs, messages, 800_000).await;
+    let cross = relay_pairs(a, b, project, pairs, messages, 900_000).await;
+    println!("Sigil relay across two server processes on one PostgreSQL database, {pairs} pairs, {messages} messages each way, 127.0.0.1, release build");
+    println!("  {:<44} {:>10} {:>10} {:>12}", "", "p50 ms", "p99 ms", "messages/s");
+    println!("  {:<44} {:>10.3} {:>10.3} {:>12.0}", "same process: publish on A -> delivery on A", same.p50, same.p99, same.per_second);
+    println!("  {:<44} {:>10.3} {:>10.3} {:>12.0}", "cross-process: publish on A -> delivery on B", cross.p50, cross.p99, cross.per_second);
+    println!(
+        "  cross-process to same-process: p50 {}, p99 x{:.2}, messages/s x{:.2}",
+        against(cross.p50 / same.p50, "<= x2"),
+        cross.p99 / same.p99,
+        cross.per_second / same.per_second
+    );
+}
+
 #[tokio::main]
 async fn main() {
     let args: Vec<String> = std::env::args().collect();
+    if args.get(1).map(String::as_str) == Some("two-process") {
+        return two_process(&args).await;
+    }
     let (url, project, server_pid) = (args[1].clone(), args[2].clone(), args[3].parse::<u32>().unwrap());
     let sockets: usize = args.get(4).and_then(|v| v.parse().ok()).unwrap_or(10_000);
     let messages: usize = args.get(5).and_then(|v| v.parse().ok()).unwrap_or(20_000);
@@ -118,29 +185,7 @@ async fn main() {
     let per_socket_kib = (rss_after.saturating_sub(rss_before)) as f64 / held.len().max(1) as f64;
 
     // Publish to delivery through the relay, while those sockets stay open.
-    let ids = Arc::new(AtomicU64::new(2_000_000_000));
-    let relay = measure(pairs, messages, |i, n| {
-        let (url, project, ids) = (url.clone(), project.clone(), ids.clone());
-        async move {
-            let topic = format!("{:064x}", 9_000_000 + i);
-            let mut receiver = relay_socket(&url, &project, 500_000 + i as u64 * 2).await;
-            let mut sender = relay_socket(&url, &project, 500_001 + i as u64 * 2).await;
-            call(&mut receiver, 1_000_000_001, "irn_subscribe", json!({"topic": topic})).await;
-            let mut out = Vec::with_capacity(n);
-            for k in 0..n {
-                let t0 = Instant::now();
-                let id = ids.fetch_add(1, Ordering::Relaxed);
-                let publish = json!({"id": id, "jsonrpc": "2.0", "method": "irn_publish", "params": {"topic": topic, "message": format!("bench-{i}-{k}"), "ttl": 300, "tag": 1108}});
-                sender.send(Message::text(publish.to_string())).await.unwrap();
-                let push = next_text(&mut receiver).await;
-                out.push(t0.elapsed().as_secs_f64() * 1000.0);
-                receiver.send(Message::text(json!({"id": push["id"], "jsonrpc": "2.0", "result": true}).to_string())).await.unwrap();
-                next_text(&mut sender).await; // the publish's answer
-            }
-            out
-        }
-    })
-    .await;
+    let relay = relay_pairs(&url, &url, &project, pairs, messages, 500_000).await;
 
     // The baseline: a plain WebSocket echo server, the same pattern (a frame out, one back).
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
@@ -179,6 +224,11 @@ async fn main() {
     println!("  {:<36} {:>10} {:>10} {:>12}", "", "p50 ms", "p99 ms", "messages/s");
     println!("  {:<36} {:>10.3} {:>10.3} {:>12.0}", "relay: publish -> delivery", relay.p50, relay.p99, relay.per_second);
     println!("  {:<36} {:>10.3} {:>10.3} {:>12.0}", "plain WebSocket echo (baseline)", echo.p50, echo.p99, echo.per_second);
-    println!("  ratio to baseline: p50 x{:.2}, p99 x{:.2}, messages/s x{:.2}", relay.p50 / echo.p50, relay.p99 / echo.p99, relay.per_second / echo.per_second);
+    println!(
+        "  ratio to baseline: messages/s {}, p50 x{:.2}, p99 {}",
+        against(relay.per_second / echo.per_second, ">= x0.5"),
+        relay.p50 / echo.p50,
+        against(relay.p99 / echo.p99, "<= x1.5")
+    );
     drop(held);
 }

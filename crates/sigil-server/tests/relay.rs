@@ -140,6 +140,7 @@ both_backends!(
     mailbox_limits,
     sockets_per_address,
     mailbox_survives_a_restart,
+    answered_publishes_survive_kill_9,
     session_methods_of_2_21_clients,
     limits_and_pings
 );
@@ -388,6 +389,107 @@ async fn mailbox_survives_a_restart(b: Backend) {
     let fetched = request(&mut wallet, json!(1_000_000_004u64), "irn_fetchMessages", json!({"topic": t})).await;
     assert_eq!(fetched["result"], json!({"messages": [], "hasMore": false}));
     second.stop().await.unwrap();
+}
+
+/// A server process, killed with SIGKILL when dropped (also when the test fails).
+struct Killed(std::process::Child);
+
+impl Drop for Killed {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// The `sigil serve` binary on `url`, once it answers on a free port; its relay URL.
+async fn serve_process(url: &str) -> (Killed, String) {
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_sigil"))
+        .args(["serve", "--listen", &format!("127.0.0.1:{port}")])
+        .env("SIGIL_DATABASE_URL", url)
+        .env("SIGIL_LOG", "error")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let child = Killed(child);
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while reqwest::get(format!("http://127.0.0.1:{port}/health")).await.map(|r| r.status().as_u16()).ok() != Some(200) {
+        assert!(Instant::now() < deadline, "the server did not start");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    (child, format!("ws://127.0.0.1:{port}/relay"))
+}
+
+/// A publish is answered only once its message would survive a crash. Eight clients publish
+/// at once (the writer commits them together, in batches), the process is killed with SIGKILL
+/// while publishes are still coming, and a new process delivers every message that had been
+/// answered.
+async fn answered_publishes_survive_kill_9(b: Backend) {
+    let dir = tempfile::tempdir().unwrap();
+    let Some(url) = common::fresh_database(b, &dir).await else { return };
+    let db = sigil_server::db::connect(&url).await.unwrap();
+    let project = sigil_server::projects::create(&db, "Relay", &["*".to_owned()], Default::default()).await.unwrap().id;
+    let connect = |seed: u8, base: String| {
+        let project = project.clone();
+        async move {
+            let t = sigil_core::relay_auth::sign(&SigningKey::from_bytes(&[seed; 32]), &base, now(), now() + 3600);
+            tokio_tungstenite::connect_async(format!("{base}?auth={t}&projectId={project}")).await.unwrap().0
+        }
+    };
+    let (mut server, base) = serve_process(&url).await;
+    let answered = std::sync::Arc::new(std::sync::Mutex::new(Vec::<(String, String)>::new()));
+    let mut publishers = Vec::new();
+    for p in 0..8u8 {
+        let mut ws = connect(40 + p, base.clone()).await;
+        let answered = answered.clone();
+        publishers.push(tokio::spawn(async move {
+            let t = topic(60 + p);
+            // Sent without waiting for the answers, so the writer has many at once.
+            for k in 0..40u64 {
+                let publish =
+                    json!({"id": 1_000_000_000u64 + k, "jsonrpc": "2.0", "method": "irn_publish", "params": publish(&t, &format!("m-{p}-{k}"), 1108)});
+                if ws.send(Message::text(publish.to_string())).await.is_err() {
+                    return;
+                }
+            }
+            while let Some(Ok(frame)) = ws.next().await {
+                let Message::Text(text) = frame else { continue };
+                let v: Value = serde_json::from_str(&text).unwrap();
+                if v["result"] == true {
+                    let k = v["id"].as_u64().unwrap() - 1_000_000_000;
+                    answered.lock().unwrap().push((t.clone(), format!("m-{p}-{k}")));
+                }
+            }
+        }));
+    }
+    // Killed once some publishes are answered, while the rest are still on their way.
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while answered.lock().unwrap().len() < 60 {
+        assert!(Instant::now() < deadline, "publishes were not answered");
+        tokio::time::sleep(Duration::from_millis(1)).await;
+    }
+    server.0.kill().unwrap();
+    server.0.wait().unwrap();
+    for p in publishers {
+        p.await.unwrap();
+    }
+    let answered = answered.lock().unwrap().clone();
+    assert!(answered.len() >= 60);
+
+    let (_server, base) = serve_process(&url).await;
+    let mut wallet = connect(39, base).await;
+    let topics: Vec<String> = (0..8u8).map(|p| topic(60 + p)).collect();
+    request(&mut wallet, json!(1_000_000_001u64), "irn_batchSubscribe", json!({"topics": topics})).await;
+    let mut delivered = std::collections::HashSet::new();
+    while let Ok(Some(Ok(frame))) = tokio::time::timeout(Duration::from_millis(1500), wallet.next()).await {
+        let Message::Text(text) = frame else { continue };
+        let v: Value = serde_json::from_str(&text).unwrap();
+        let data = &v["params"]["data"];
+        delivered.insert((data["topic"].as_str().unwrap().to_owned(), data["message"].as_str().unwrap().to_owned()));
+    }
+    let lost: Vec<_> = answered.iter().filter(|m| !delivered.contains(*m)).collect();
+    assert!(lost.is_empty(), "{} of {} answered publishes were lost: {lost:?}", lost.len(), answered.len());
 }
 
 async fn session_methods_of_2_21_clients(b: Backend) {

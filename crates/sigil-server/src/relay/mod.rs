@@ -3,7 +3,11 @@
 //! stored (store.rs) until its TTL ends, delivered at once to the topic's connected
 //! subscribers except its publisher, and on subscribe to whoever comes later and has not
 //! acknowledged it. Processes sharing one PostgreSQL database tell each other of new messages
-//! with LISTEN/NOTIFY, so a client on one process reaches a client on another.
+//! with LISTEN/NOTIFY, so a client on one process reaches a client on another: a message that
+//! fits in a notification is announced with its text at once, beside its storage, as it is
+//! delivered on its own process; every message is announced again by id in the transaction
+//! that stores it (for the others to fetch what they did not hear of, and to forget what
+//! they did).
 //!
 //! What one client can hold is limited (quota.rs): bytes in the mailbox per client identity and
 //! per address, a cap on the whole mailbox, a shorter life for undelivered messages of clients
@@ -142,9 +146,52 @@ pub struct Relay {
     /// an ack can never come before the message it acknowledges is stored.
     writes: mpsc::UnboundedSender<Write>,
     writes_in: Mutex<Option<mpsc::UnboundedReceiver<Write>>>,
-    /// Messages published lately (topic, id), so one published again is not delivered again.
+    /// Messages published lately (topic, id), so one published again is not delivered again;
+    /// on PostgreSQL also those announced by the other processes, so each is delivered once.
     recent: Mutex<Recent>,
+    /// Announcements of new messages with their text, sent at once (PostgreSQL).
+    announce: mpsc::Sender<String>,
+    announce_in: Mutex<Option<mpsc::Receiver<String>>>,
+    /// Messages the other processes announced that are not known to be stored yet, by topic:
+    /// a subscriber arriving before they are stored gets them from here.
+    pending: Mutex<Pending>,
 }
+
+/// Announced messages not yet known to be stored: by topic, and their order to forget the
+/// oldest (at most PENDING).
+#[derive(Default)]
+struct Pending {
+    by_topic: HashMap<String, Vec<Arc<Stored>>>,
+    order: std::collections::VecDeque<(String, String)>,
+}
+
+impl Pending {
+    fn add(&mut self, m: Arc<Stored>) {
+        self.order.push_back((m.topic.clone(), m.id.clone()));
+        self.by_topic.entry(m.topic.clone()).or_default().push(m);
+        while self.order.len() > PENDING {
+            if let Some((topic, id)) = self.order.pop_front() {
+                self.take(&topic, &id);
+            }
+        }
+    }
+
+    /// Forgets a message (it is stored now); whether it was here.
+    fn take(&mut self, topic: &str, id: &str) -> bool {
+        let Some(list) = self.by_topic.get_mut(topic) else { return false };
+        let before = list.len();
+        list.retain(|m| m.id != id);
+        let found = list.len() < before;
+        if list.is_empty() {
+            self.by_topic.remove(topic);
+        }
+        found
+    }
+}
+
+/// Announced messages kept for late subscribers at most (their storage normally follows
+/// within milliseconds).
+const PENDING: usize = 2048;
 
 /// (topic, message id) of recent messages: a set to look up, and their order to forget the oldest.
 type Recent = (HashSet<(String, String)>, std::collections::VecDeque<(String, String)>);
@@ -152,11 +199,71 @@ type Recent = (HashSet<(String, String)>, std::collections::VecDeque<(String, St
 /// How many recent messages are remembered for that.
 const RECENT: usize = 65_536;
 
+/// An `irn_subscription` push, serialized as it is built (no JSON tree in between).
+#[derive(serde::Serialize)]
+struct PushFrame<'a> {
+    id: u64,
+    jsonrpc: &'static str,
+    method: &'static str,
+    params: PushParams<'a>,
+}
+
+#[derive(serde::Serialize)]
+struct PushParams<'a> {
+    id: &'a str,
+    data: PushData<'a>,
+}
+
+#[derive(serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+struct PushData<'a> {
+    topic: &'a str,
+    message: &'a str,
+    published_at: i64,
+    tag: i64,
+    attestation: &'a str,
+}
+
+/// PostgreSQL's notifications carry less than 8000 bytes.
+const NOTE_MAX: usize = 7_900;
+
+/// A message as an early announcement carries it (`Relay::early_note`).
+#[derive(serde::Serialize, serde::Deserialize)]
+struct Carried {
+    message: String,
+    tag: i64,
+    attestation: Option<String>,
+    publisher: String,
+    publisher_address: String,
+    published_at: i64,
+    expires_at: i64,
+    seq: i64,
+}
+
+impl Carried {
+    fn into_stored(self, topic: &str, id: &str) -> Stored {
+        Stored {
+            topic: topic.to_owned(),
+            id: id.to_owned(),
+            message: self.message,
+            tag: self.tag,
+            attestation: self.attestation,
+            publisher: self.publisher,
+            publisher_address: self.publisher_address,
+            published_at: self.published_at,
+            expires_at: self.expires_at,
+            seq: self.seq,
+        }
+    }
+}
+
 /// What the writer does: store a message (its publisher waits to know whether it was new),
 /// or record that a client acknowledged one.
 pub enum Write {
-    Store(Stored, tokio::sync::oneshot::Sender<Result<bool, ()>>),
-    Ack(Ack),
+    Store(Arc<Stored>, tokio::sync::oneshot::Sender<Result<bool, ()>>),
+    /// An ack, and whether it is the first this process saw of its publisher by another
+    /// client (the publisher is then recorded as known).
+    Ack(Ack, bool),
     /// Answered once everything queued before it is written (see `subscribe`).
     Flush(tokio::sync::oneshot::Sender<()>),
 }
@@ -175,7 +282,11 @@ pub fn message_id(message: &str) -> String {
 impl Relay {
     pub fn new(db: Db, settings: RelaySettings, postgres: bool) -> Relay {
         let (writes, writes_in) = mpsc::unbounded_channel();
+        let (announce, announce_in) = mpsc::channel(QUEUE);
         Relay {
+            announce,
+            announce_in: Mutex::new(Some(announce_in)),
+            pending: Default::default(),
             writes,
             writes_in: Mutex::new(Some(writes_in)),
             recent: Default::default(),
@@ -312,7 +423,13 @@ impl Relay {
         // (delivery runs while it is written): read the mailbox once everything queued so far
         // is written, so such a message comes from there instead of being missed.
         self.written().await;
-        self.deliver_waiting(conn, topic).await?;
+        // Announced by another process and maybe not stored yet: taken before the mailbox is
+        // read, so a message is either here or there (or both: sent once).
+        let announced: Vec<Arc<Stored>> = self.pending.lock().unwrap_or_else(|e| e.into_inner()).by_topic.get(topic).cloned().unwrap_or_default();
+        let sent = self.deliver_waiting(conn, topic).await?;
+        for m in announced.iter().filter(|m| m.publisher != conn.client && !sent.contains(&m.id)) {
+            self.push(conn, m);
+        }
         Ok(subscription_id(topic, &conn.client))
     }
 
@@ -327,17 +444,22 @@ impl Relay {
         }
     }
 
-    /// Everything stored on `topic` that `conn`'s client did not publish, in order.
-    async fn deliver_waiting(&self, conn: &Arc<Conn>, topic: &str) -> Result<(), RpcError> {
+    /// Everything stored on `topic` that `conn`'s client did not publish, in order; their ids.
+    async fn deliver_waiting(&self, conn: &Arc<Conn>, topic: &str) -> Result<HashSet<String>, RpcError> {
         let mut after = i64::MIN;
+        let mut sent = HashSet::new();
         loop {
             let page = store::waiting(&self.db, topic, &conn.client, now_ms(), after, PAGE).await.map_err(|e| self.storage_failed(e))?;
             for m in &page {
                 self.push(conn, m);
             }
-            match page.last() {
-                Some(last) if page.len() as i64 == PAGE => after = last.seq,
-                _ => return Ok(()),
+            let full = page.len() as i64 == PAGE;
+            if let Some(last) = page.last() {
+                after = last.seq;
+            }
+            sent.extend(page.into_iter().map(|m| m.id));
+            if !full {
+                return Ok(sent);
             }
         }
     }
@@ -397,7 +519,7 @@ impl Relay {
             RpcError::handler("MailboxLimitExceeded", why)
         })?;
         let give_back = || self.usage.lock().unwrap_or_else(|e| e.into_inner()).give_back(place, &conn.client, conn.address, bytes);
-        let stored = Stored {
+        let stored = Arc::new(Stored {
             id: message_id(&p.message),
             topic: p.topic,
             message: p.message,
@@ -408,29 +530,22 @@ impl Relay {
             published_at: now,
             expires_at,
             seq: self.seq(),
-        };
+        });
         // Delivered to who listens while it is stored; the publisher is answered once it is
         // stored, so a restart loses nothing it was told was sent. The store is queued before
         // the delivery, so an ack always finds it. A message published again (a client that
         // saw no answer) is delivered once.
         let (done, stored_as) = tokio::sync::oneshot::channel();
         let _ = self.writes.send(Write::Store(stored.clone(), done));
-        let seen_before = {
-            let mut recent = self.recent.lock().unwrap_or_else(|e| e.into_inner());
-            let key = (stored.topic.clone(), stored.id.clone());
-            let seen = !recent.0.insert(key.clone());
-            if !seen {
-                recent.1.push_back(key);
-                if recent.1.len() > RECENT {
-                    if let Some(old) = recent.1.pop_front() {
-                        recent.0.remove(&old);
-                    }
-                }
-            }
-            seen
-        };
+        let seen_before = self.seen(&stored.topic, &stored.id);
         if !seen_before {
             self.fan_out(&stored);
+            if self.notify_others {
+                // At once, beside the storage (when it fits; else the stored note carries its id).
+                if let Some(note) = self.early_note(&stored) {
+                    let _ = self.announce.try_send(note);
+                }
+            }
         }
         match stored_as.await {
             Ok(Ok(true)) => {}
@@ -443,13 +558,79 @@ impl Relay {
                 return Err(RpcError::internal());
             }
         }
-        if self.notify_others {
-            let note = format!("{} {} {}", self.instance, stored.topic, stored.id);
-            if let Err(e) = sqlx::query("SELECT pg_notify($1, $2)").bind(CHANNEL).bind(note).execute(&self.db).await {
-                tracing::warn!(error = %e, "telling the other relay processes of a message failed; they deliver it on subscribe");
+        Ok(())
+    }
+
+    /// The announcement of a new message with its text (`E instance topic id json`), sent at
+    /// once, when it fits in a notification.
+    fn early_note(&self, m: &Stored) -> Option<String> {
+        let carried = Carried {
+            message: m.message.clone(),
+            tag: m.tag,
+            attestation: m.attestation.clone(),
+            publisher: m.publisher.clone(),
+            publisher_address: m.publisher_address.clone(),
+            published_at: m.published_at,
+            expires_at: m.expires_at,
+            seq: m.seq,
+        };
+        let whole = format!("E {} {} {} {}", self.instance, m.topic, m.id, serde_json::to_string(&carried).ok()?);
+        (whole.len() < NOTE_MAX).then_some(whole)
+    }
+
+    /// What the other processes are told in the transaction that stores a message
+    /// (`S instance topic id`): they fetch it unless its early note reached them.
+    fn note(&self, m: &Stored) -> String {
+        format!("S {} {} {}", self.instance, m.topic, m.id)
+    }
+
+    /// Whether (topic, id) was delivered here already; remembers it.
+    fn seen(&self, topic: &str, id: &str) -> bool {
+        let mut recent = self.recent.lock().unwrap_or_else(|e| e.into_inner());
+        let key = (topic.to_owned(), id.to_owned());
+        let seen = !recent.0.insert(key.clone());
+        if !seen {
+            recent.1.push_back(key);
+            if recent.1.len() > RECENT {
+                if let Some(old) = recent.1.pop_front() {
+                    recent.0.remove(&old);
+                }
             }
         }
-        Ok(())
+        seen
+    }
+
+    /// Sends the early announcements, many per statement, on a connection of their own that
+    /// does not wait for its commits to reach the disk: an announcement lost in a crash loses
+    /// no message (the stored note follows it), and waiting would cost every message a flush.
+    async fn announce_all(mut receiver: mpsc::Receiver<String>, database_url: &str) {
+        let mut batch = Vec::new();
+        loop {
+            let connected = async {
+                use sqlx::Connection;
+                let mut conn = sqlx::postgres::PgConnection::connect(database_url).await?;
+                sqlx::query("SET synchronous_commit = off").execute(&mut conn).await?;
+                loop {
+                    if batch.is_empty() && receiver.recv_many(&mut batch, 64).await == 0 {
+                        return Ok::<(), sqlx::Error>(());
+                    }
+                    let calls: Vec<String> = (0..batch.len()).map(|i| format!("pg_notify($1, ${})", i + 2)).collect();
+                    let sql = format!("SELECT {}", calls.join(", "));
+                    let mut query = sqlx::query(&sql).bind(CHANNEL);
+                    for note in &batch {
+                        query = query.bind(note);
+                    }
+                    let sent = query.execute(&mut conn).await;
+                    batch.clear();
+                    sent?;
+                }
+            };
+            match connected.await {
+                Ok(()) => return,
+                Err(e) => tracing::warn!(error = %e, "announcing relay messages failed; the others fetch them once stored"),
+            }
+            tokio::time::sleep(Duration::from_secs(1)).await;
+        }
     }
 
     /// Sends a stored message to this process's subscribers of its topic, except its publisher.
@@ -471,14 +652,13 @@ impl Relay {
         // A message without an attestation goes out with an empty one: wallets then skip Verify
         // instead of asking the vendor's server about it (nothing leaves the deployment).
         let attestation = m.attestation.as_deref().unwrap_or("");
-        let data = serde_json::json!({"topic": m.topic, "message": m.message, "publishedAt": m.published_at, "tag": m.tag, "attestation": attestation});
-        let frame = serde_json::json!({
-            "id": push_id, "jsonrpc": "2.0", "method": "irn_subscription",
-            "params": {"id": subscription_id(&m.topic, &conn.client), "data": data},
-        });
+        let subscription = subscription_id(&m.topic, &conn.client);
+        let data = PushData { topic: &m.topic, message: &m.message, published_at: m.published_at, tag: m.tag, attestation };
+        let frame = PushFrame { id: push_id, jsonrpc: "2.0", method: "irn_subscription", params: PushParams { id: &subscription, data } };
+        let frame = serde_json::to_string(&frame).expect("strings and numbers serialize");
         let ack = Ack { topic: m.topic.clone(), id: m.id.clone(), client: conn.client.clone(), publisher: m.publisher.clone(), expires_at: m.expires_at };
         conn.pushed.lock().unwrap_or_else(|e| e.into_inner()).insert(push_id, ack);
-        if conn.tx.try_send(Frame::Text(frame.to_string())).is_err() {
+        if conn.tx.try_send(Frame::Text(frame)).is_err() {
             // Too slow to read what it is sent: closed; it gets the rest when it subscribes again.
             conn.closed.notify_one();
         }
@@ -493,10 +673,8 @@ impl Relay {
     }
 
     fn record_ack(&self, ack: Ack) {
-        if ack.client != ack.publisher {
-            self.known.lock().unwrap_or_else(|e| e.into_inner()).insert(ack.publisher.clone());
-        }
-        let _ = self.writes.send(Write::Ack(ack));
+        let first = ack.client != ack.publisher && self.known.lock().unwrap_or_else(|e| e.into_inner()).insert(ack.publisher.clone());
+        let _ = self.writes.send(Write::Ack(ack, first));
     }
 
     /// Stores published messages and deletes acknowledged ones, in order, in batches (one
@@ -507,9 +685,26 @@ impl Relay {
         tokio::spawn(async move {
             let Some(mut receiver) = receiver else { return };
             let mut batch: Vec<Write> = Vec::new();
+            // One connection of the pool kept for the writer: on SQLite a connection that another
+            // one wrote behind drops its whole page cache and reads the mailbox's pages again.
+            let mut kept: Option<sqlx::pool::PoolConnection<sqlx::Any>> = None;
             while receiver.recv_many(&mut batch, 200).await > 0 {
                 let Some(relay) = relay.upgrade() else { return };
-                match store::write_all(&relay.db, &batch).await {
+                let note = |m: &Stored| relay.note(m);
+                let notify: store::Notify = if relay.notify_others { Some(&note) } else { None };
+                let written = async {
+                    if kept.is_none() {
+                        kept = Some(relay.db.acquire().await?);
+                    }
+                    let conn = kept.as_mut().expect("a connection was just kept");
+                    store::write_all(conn, &batch, notify).await
+                };
+                let written = written.await;
+                if written.is_err() {
+                    // A new connection for the next batch.
+                    kept = None;
+                }
+                match written {
                     Ok(fresh) => {
                         let mut fresh = fresh.into_iter();
                         for write in batch.drain(..) {
@@ -577,10 +772,19 @@ impl Relay {
         RpcError::internal()
     }
 
-    /// Follows the other processes' announcements (PostgreSQL LISTEN) until aborted.
+    /// Follows the other processes' announcements (PostgreSQL LISTEN), and sends this one's,
+    /// until aborted.
     pub fn spawn_listener(self: &Arc<Self>, database_url: String) -> tokio::task::JoinHandle<()> {
         let relay = Arc::downgrade(self);
-        tokio::spawn(async move {
+        // Ends once the relay is gone (its sender with it).
+        let announcements = self.announce_in.lock().unwrap_or_else(|e| e.into_inner()).take();
+        let announce_url = database_url.clone();
+        let announcing = async move {
+            if let Some(receiver) = announcements {
+                Relay::announce_all(receiver, &announce_url).await;
+            }
+        };
+        let listening = async move {
             loop {
                 let listened = async {
                     let mut listener = sqlx::postgres::PgListener::connect(&database_url).await?;
@@ -591,9 +795,29 @@ impl Relay {
                     loop {
                         let note = listener.recv().await?;
                         let Some(relay) = relay.upgrade() else { return Ok::<(), sqlx::Error>(()) };
-                        let mut parts = note.payload().splitn(3, ' ');
-                        let (Some(instance), Some(topic), Some(id)) = (parts.next(), parts.next(), parts.next()) else { continue };
-                        if instance == relay.instance || !relay.subscribers.read().unwrap_or_else(|e| e.into_inner()).contains_key(topic) {
+                        let mut parts = note.payload().splitn(5, ' ');
+                        let (Some(kind), Some(instance), Some(topic), Some(id)) = (parts.next(), parts.next(), parts.next(), parts.next()) else { continue };
+                        if instance == relay.instance {
+                            continue;
+                        }
+                        if kind == "E" {
+                            // Announced at once: delivered now, and kept for subscribers
+                            // arriving before it is stored.
+                            let Some(c) = parts.next().and_then(|whole| serde_json::from_str::<Carried>(whole).ok()) else { continue };
+                            if relay.seen(topic, id) {
+                                continue;
+                            }
+                            let m = Arc::new(c.into_stored(topic, id));
+                            relay.fan_out(&m);
+                            relay.pending.lock().unwrap_or_else(|e| e.into_inner()).add(m);
+                            continue;
+                        }
+                        // Stored: forgotten from the announced ones; fetched and delivered when
+                        // its early note never came.
+                        if relay.pending.lock().unwrap_or_else(|e| e.into_inner()).take(topic, id) {
+                            continue;
+                        }
+                        if !relay.subscribers.read().unwrap_or_else(|e| e.into_inner()).contains_key(topic) || relay.seen(topic, id) {
                             continue;
                         }
                         if let Some(m) = store::get(&relay.db, topic, id).await? {
@@ -614,6 +838,9 @@ impl Relay {
                 }
                 tokio::time::sleep(Duration::from_secs(1)).await;
             }
+        };
+        tokio::spawn(async move {
+            tokio::join!(announcing, listening);
         })
     }
 }

@@ -50,54 +50,105 @@ fn from_row(r: &sqlx::any::AnyRow) -> Result<Stored, sqlx::Error> {
 
 const COLUMNS: &str = "topic, id, message, tag, attestation, publisher, publisher_address, published_at, expires_at, seq";
 
-/// Stores messages and records acknowledgements, in order, in one transaction; for each
-/// message stored, false when the same message was already stored on its topic (a client
-/// sends a publish again when it saw no answer).
-pub async fn write_all(db: &Db, writes: &[super::Write]) -> Result<Vec<bool>, sqlx::Error> {
-    let insert =
-        format!("INSERT INTO relay_messages ({COLUMNS}, bytes) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) ON CONFLICT (topic, id) DO NOTHING");
-    let mut tx = db.begin().await?;
-    let mut fresh = Vec::new();
-    for write in writes {
-        match write {
-            super::Write::Store(m, _) => {
-                let done = sqlx::query(&insert)
-                    .bind(&m.topic)
-                    .bind(&m.id)
-                    .bind(&m.message)
-                    .bind(m.tag)
-                    .bind(&m.attestation)
-                    .bind(&m.publisher)
-                    .bind(&m.publisher_address)
-                    .bind(m.published_at)
-                    .bind(m.expires_at)
-                    .bind(m.seq)
-                    .bind(m.message.len() as i64)
-                    .execute(&mut *tx)
-                    .await?;
-                fresh.push(done.rows_affected() == 1);
-            }
-            super::Write::Ack(ack) => {
-                sqlx::query("INSERT INTO relay_acks (topic, id, client, expires_at) VALUES ($1, $2, $3, $4) ON CONFLICT (topic, id, client) DO NOTHING")
-                    .bind(&ack.topic)
-                    .bind(&ack.id)
-                    .bind(&ack.client)
-                    .bind(ack.expires_at)
-                    .execute(&mut *tx)
-                    .await?;
-                if ack.client != ack.publisher {
-                    sqlx::query("INSERT INTO relay_clients (client, known_at) VALUES ($1, $2) ON CONFLICT (client) DO NOTHING")
-                        .bind(&ack.publisher)
-                        .bind(crate::db::now_ms())
-                        .execute(&mut *tx)
-                        .await?;
+/// What the transaction storing a message tells the other processes of it, if anything.
+pub type Notify<'a> = Option<&'a (dyn Fn(&Stored) -> String + Sync)>;
+
+/// Stores messages and records acknowledgements in one transaction (a batch of the writer's
+/// queue), with one statement per table rather than one per row; for each message stored, false
+/// when the same message was already stored on its topic (a client sends a publish again when
+/// it saw no answer). `notify`: on PostgreSQL, the announcement of each newly stored message,
+/// sent in the same transaction (the other processes hear of it once it is committed).
+pub async fn write_all(conn: &mut sqlx::AnyConnection, writes: &[super::Write], notify: Notify<'_>) -> Result<Vec<bool>, sqlx::Error> {
+    use sqlx::Connection;
+    let messages: Vec<&Stored> = writes.iter().filter_map(|w| if let super::Write::Store(m, _) = w { Some(m.as_ref()) } else { None }).collect();
+    let acks: Vec<(&Ack, bool)> = writes.iter().filter_map(|w| if let super::Write::Ack(a, first) = w { Some((a, *first)) } else { None }).collect();
+    let mut tx = conn.begin().await?;
+    let mut fresh = Vec::with_capacity(messages.len());
+    if !messages.is_empty() {
+        let sql = format!(
+            "INSERT INTO relay_messages ({COLUMNS}, bytes) VALUES {} ON CONFLICT (topic, id) DO NOTHING RETURNING topic, id",
+            placeholders(messages.len(), 11)
+        );
+        let mut query = sqlx::query(&sql);
+        for m in &messages {
+            query = query
+                .bind(&m.topic)
+                .bind(&m.id)
+                .bind(&m.message)
+                .bind(m.tag)
+                .bind(&m.attestation)
+                .bind(&m.publisher)
+                .bind(&m.publisher_address)
+                .bind(m.published_at)
+                .bind(m.expires_at)
+                .bind(m.seq)
+                .bind(m.message.len() as i64);
+        }
+        let inserted = query.fetch_all(&mut *tx).await?;
+        let mut new: std::collections::HashSet<(String, String)> =
+            inserted.iter().map(|r| Ok((r.try_get::<String, _>(0)?, r.try_get::<String, _>(1)?))).collect::<Result<_, sqlx::Error>>()?;
+        // The same message twice in one batch is stored once: the first is the new one.
+        let mut notes = Vec::new();
+        for m in &messages {
+            let is_new = new.remove(&(m.topic.clone(), m.id.clone()));
+            if is_new {
+                if let Some(note) = notify {
+                    notes.push(note(m));
                 }
             }
-            super::Write::Flush(_) => {}
+            fresh.push(is_new);
+        }
+        if !notes.is_empty() {
+            let calls: Vec<String> = (0..notes.len()).map(|i| format!("pg_notify($1, ${})", i + 2)).collect();
+            let sql = format!("SELECT {}", calls.join(", "));
+            let mut query = sqlx::query(&sql).bind(super::CHANNEL);
+            for note in &notes {
+                query = query.bind(note);
+            }
+            query.execute(&mut *tx).await?;
+        }
+    }
+    if !acks.is_empty() {
+        let sql =
+            format!("INSERT INTO relay_acks (topic, id, client, expires_at) VALUES {} ON CONFLICT (topic, id, client) DO NOTHING", placeholders(acks.len(), 4));
+        let mut query = sqlx::query(&sql);
+        for (ack, _) in &acks {
+            query = query.bind(&ack.topic).bind(&ack.id).bind(&ack.client).bind(ack.expires_at);
+        }
+        query.execute(&mut *tx).await?;
+        // Publishers acknowledged by another client for the first time here.
+        let mut known: Vec<&str> = acks.iter().filter(|(a, first)| *first && a.client != a.publisher).map(|(a, _)| a.publisher.as_str()).collect();
+        known.sort_unstable();
+        known.dedup();
+        if !known.is_empty() {
+            let sql = format!("INSERT INTO relay_clients (client, known_at) VALUES {} ON CONFLICT (client) DO NOTHING", placeholders(known.len(), 2));
+            let mut query = sqlx::query(&sql);
+            let now = crate::db::now_ms();
+            for client in known {
+                query = query.bind(client).bind(now);
+            }
+            query.execute(&mut *tx).await?;
         }
     }
     tx.commit().await?;
     Ok(fresh)
+}
+
+/// `($1, $2), ($3, $4)` for 2 rows of 2 columns.
+fn placeholders(rows: usize, columns: usize) -> String {
+    let mut out = String::with_capacity(rows * columns * 5);
+    for r in 0..rows {
+        out.push_str(if r == 0 { "(" } else { ", (" });
+        for c in 0..columns {
+            if c > 0 {
+                out.push_str(", ");
+            }
+            out.push('$');
+            out.push_str(&(r * columns + c + 1).to_string());
+        }
+        out.push(')');
+    }
+    out
 }
 
 /// One stored message, if it is still there.
