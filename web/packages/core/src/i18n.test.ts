@@ -4,7 +4,7 @@ import { en } from './messages/index.js'
 import { plural, type Translation } from './messages/translation.js'
 
 /** The parts a locale translates (translation.ts's `Translation`). */
-const PARTS = ['accountType', 'calls', 'connectButton', 'featureErrors', 'login', 'names', 'onramp', 'send', 'swap', 'ui'] as const
+const PARTS = ['accountType', 'calls', 'connectButton', 'featureErrors', 'login', 'names', 'onramp', 'pay', 'send', 'swap', 'ui'] as const
 const english: Translation = Object.fromEntries(PARTS.map((part) => [part, en[part]])) as Translation
 
 type Leaf = { path: string; value: unknown }

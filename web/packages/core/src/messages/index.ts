@@ -27,7 +27,6 @@ export interface Messages {
   login: typeof login
   names: typeof names
   onramp: typeof onramp
-  /** Not in `Translation` yet: English in every locale. */
   pay: typeof pay
   send: typeof send
   swap: typeof swap

@@ -1,7 +1,7 @@
 /**
  * The pay feature's texts (a deposit from an exchange, issue 27): the Account view's entry, the
- * views' titles and words, and why a deposit cannot start. Not yet in `Translation`: every locale
- * shows these in English until its translators add them.
+ * views' titles and words, and why a deposit cannot start. Part of `Translation`: every locale
+ * translates them.
  */
 export const pay = {
   open: 'Deposit from exchange',

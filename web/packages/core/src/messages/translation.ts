@@ -17,7 +17,10 @@
 import type { Messages } from './index.js'
 
 /** The parts of the catalogue a locale translates. */
-export type Translation = Pick<Messages, 'accountType' | 'calls' | 'connectButton' | 'featureErrors' | 'login' | 'names' | 'onramp' | 'send' | 'swap' | 'ui'>
+export type Translation = Pick<
+  Messages,
+  'accountType' | 'calls' | 'connectButton' | 'featureErrors' | 'login' | 'names' | 'onramp' | 'pay' | 'send' | 'swap' | 'ui'
+>
 
 /** A translation's forms by CLDR plural category; `other` is always given. */
 export type PluralForms = Partial<Record<Intl.LDMLPluralRule, string>> & { other: string }

@@ -46,7 +46,8 @@ export function PayWithExchangeView({ route }: ViewProps<'PayWithExchange'>) {
   const [startError, setStartError] = useState<string>()
   const asset = assets.find((a) => a.id === assetId) ?? assets[0]
   const { exchanges, error: loadError } = useExchanges(asset?.id)
-  const refusal = asset && amount.trim() ? payAmountRefusal(amount, asset.decimals) : undefined
+  // The refusal in the active locale's words (payAmountRefusal's own text is English).
+  const refusal = asset && amount.trim() && payAmountRefusal(amount, asset.decimals) ? m.invalidAmount(asset.decimals) : undefined
   const ready = asset !== undefined && amount.trim() !== '' && !refusal
 
   const start = (exchange: Exchange) => {
