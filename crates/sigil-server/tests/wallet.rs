@@ -181,7 +181,8 @@ both_backends!(
     approval_links,
     upstream_calls_and_refreshes_are_budgeted_and_old_rows_pruned,
     smart_account_batches_from_the_same_address,
-    sponsored_batches_are_user_operations_through_the_bundler
+    sponsored_batches_are_user_operations_through_the_bundler,
+    emails_in_the_visitors_language
 );
 
 async fn email_login_codes_sessions_and_signing(b: Backend) {
@@ -975,5 +976,117 @@ async fn sponsored_batches_are_user_operations_through_the_bundler(b: Backend) {
     let refused = wallet_rpc(&frame, &token, "wallet_sendCalls", eoa, "eoa").await;
     assert!(refused["error"]["message"].as_str().is_some_and(|m| m.to_lowercase().contains("insufficient funds")), "{refused}");
     assert_eq!(asked.lock().unwrap().len(), before);
+    s.stop().await;
+}
+
+/// A mail's header `name`, its encoded words (RFC 2047, as lettre writes non-ASCII) decoded.
+fn header(mail: &str, name: &str) -> String {
+    use base64::Engine;
+    let prefix = format!("{name}: ");
+    let mut lines = mail.lines().skip_while(|l| !l.starts_with(&prefix));
+    let mut value = lines.next().unwrap_or_else(|| panic!("no {name} in {mail}"))[prefix.len()..].to_owned();
+    for more in lines.take_while(|l| l.starts_with(' ') || l.starts_with('\t')) {
+        value.push(' ');
+        value.push_str(more.trim_start());
+    }
+    // Words apart by whitespace, except between two encoded words (RFC 2047, 6.2).
+    let mut out = String::new();
+    let mut previous_encoded = false;
+    for token in value.split_whitespace() {
+        let encoded = token.starts_with("=?") && token.ends_with("?=");
+        if !(out.is_empty() || previous_encoded && encoded) {
+            out.push(' ');
+        }
+        match token.strip_prefix("=?").and_then(|t| t.strip_suffix("?=")).and_then(|t| t.rsplit_once('?')) {
+            Some((charset_and_b, text)) if encoded && charset_and_b.to_ascii_lowercase().ends_with("?b") => {
+                let bytes = base64::engine::general_purpose::STANDARD.decode(text).unwrap();
+                out.push_str(&String::from_utf8(bytes).unwrap());
+            }
+            _ => out.push_str(token),
+        }
+        previous_encoded = encoded;
+    }
+    out
+}
+
+/// A mail's body as text: base64 or quoted-printable decoded.
+fn body_text(mail: &str) -> String {
+    use base64::Engine;
+    let (head, body) = mail.split_once("\n\n").unwrap_or((mail, ""));
+    if head.to_ascii_lowercase().contains("content-transfer-encoding: base64") {
+        let joined: String = body.lines().map(str::trim).collect();
+        return String::from_utf8(base64::engine::general_purpose::STANDARD.decode(joined).unwrap()).unwrap();
+    }
+    let raw = body.replace("=\n", "");
+    let bytes = raw.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'=' && i + 2 < bytes.len() {
+            if let Ok(b) = u8::from_str_radix(&raw[i + 1..i + 3], 16) {
+                out.push(b);
+                i += 3;
+                continue;
+            }
+        }
+        out.push(bytes[i]);
+        i += 1;
+    }
+    String::from_utf8(out).unwrap()
+}
+
+/// Issue 28: the emails are written in the visitor's language: the frame names the modal's
+/// locale with the email login (or as Accept-Language); an unknown one, or none, is English.
+async fn emails_in_the_visitors_language(b: Backend) {
+    use sigil_server::wallet::mail_lang::Lang;
+    let anvil = Anvil::start();
+    let (port, inbox) = mail_sink().await;
+    let kek = sigil_server::wallet::keys::Kek::generate_hex();
+    let Some((s, frame)) = start(b, &anvil, &kek, port).await else { return };
+    let de = Lang::De.texts();
+    let ja = Lang::Ja.texts();
+
+    // German from the request's locale: the approval link's mail.
+    let email = "lena@example.com";
+    let device = "device-0028-secret-0123456789abcdef";
+    let (status, body) = frame.post("/wallet/v1/connect-email", None, json!({"email": email, "deviceSecret": device, "locale": "de-AT"})).await;
+    assert_eq!((status, body["action"].as_str()), (200, Some("VERIFY_DEVICE")), "{body}");
+    let link = last_mail(&inbox, email, 1).await;
+    assert_eq!(header(&link, "Subject"), de.device_subject);
+    let text = body_text(&link);
+    assert!(text.starts_with("Jemand meldet sich von einem neuen Gerät"), "{text}");
+    assert!(text.contains(&format!("approve-device?token={}", link_token(&link))), "{text}");
+    approve(&frame, &link).await;
+
+    // Japanese for the login code (the locale of this request), which logs in.
+    let (status, body) = frame.post("/wallet/v1/connect-device", None, json!({"email": email, "deviceSecret": device, "locale": "ja"})).await;
+    assert_eq!((status, body["action"].as_str()), (200, Some("VERIFY_OTP")), "{body}");
+    let mail = last_mail(&inbox, email, 2).await;
+    let subject = header(&mail, "Subject");
+    let code: String = subject.chars().take_while(char::is_ascii_digit).collect();
+    assert_eq!(code.len(), 6, "{subject}");
+    assert_eq!(subject, ja.login_subject.replace("{code}", &code));
+    // (SMTP lines end in CRLF.)
+    assert_eq!(body_text(&mail).replace("\r\n", "\n"), ja.login_body.replace("{code}", &code));
+    let (status, body) = frame.post("/wallet/v1/connect-otp", None, json!({"email": email, "otp": code, "deviceSecret": device})).await;
+    assert_eq!(status, 200, "{body}");
+    let token = body["token"].as_str().unwrap().to_owned();
+
+    // Without a locale in the body, Accept-Language (as the frame sends it): Arabic for the export code.
+    let res = frame.http.post(format!("{}/wallet/v1/export/request", frame.base)).bearer_auth(&token).header("accept-language", "ar").send().await.unwrap();
+    assert_eq!(res.status(), 204);
+    let mail = last_mail(&inbox, email, 3).await;
+    let subject = header(&mail, "Subject");
+    assert!(subject.ends_with(&Lang::Ar.texts().export_subject.replace("{code}", "")), "{subject}");
+
+    // An unknown tag, a malformed one, or none: English, as before.
+    for (n, locale) in [json!("xx-YY"), json!("de\r\nBcc: x@y.z"), Value::Null].into_iter().enumerate() {
+        let email = format!("other{n}@example.com");
+        let (status, body) = frame.post("/wallet/v1/connect-email", None, json!({"email": email, "deviceSecret": device, "locale": locale})).await;
+        assert_eq!(status, 200, "{body}");
+        let mail = last_mail(&inbox, &email, 1).await;
+        assert_eq!(header(&mail, "Subject"), "Approve this device to log in");
+        assert!(body_text(&mail).starts_with("Someone is logging in to your wallet from a new device"));
+    }
     s.stop().await;
 }

@@ -1,11 +1,14 @@
 //! Email for the embedded wallet, sent over SMTP (lettre): login codes, device approval
 //! links, and the codes that confirm an email change or a key export. The codes and links
-//! are secrets: they go into the message and nowhere else (never the log).
+//! are secrets: they go into the message and nowhere else (never the log). Each is written in the
+//! visitor's language (./mail_lang.rs).
 
 use lettre::message::Mailbox;
 use lettre::transport::smtp::authentication::Credentials;
 use lettre::transport::smtp::client::{Tls, TlsParameters};
 use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
+
+use super::mail_lang::{fill, Lang};
 
 /// How the server talks to its mail server.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, serde::Deserialize)]
@@ -94,46 +97,30 @@ impl Mailer {
         self.transport.send(message).await.map(|_| ()).map_err(|e| MailError::Send(e.to_string()))
     }
 
-    pub async fn login_code(&self, to: &str, code: &str) -> Result<(), MailError> {
-        self.send(
-            to,
-            &format!("{code} is your Sigil login code"),
-            format!("Your login code is {code}.\n\nIt is valid for 10 minutes. If you did not ask for it, ignore this email.\n"),
-        )
-        .await
+    /// A login code, in `lang`.
+    pub async fn login_code(&self, to: &str, code: &str, lang: Lang) -> Result<(), MailError> {
+        let t = lang.texts();
+        let values = [("code", code)];
+        self.send(to, &fill(t.login_subject, &values), fill(t.login_body, &values)).await
     }
 
     /// `device`: the browser, system and time of the login ("Chrome on Linux, 2026-11-26 12:30 UTC").
-    pub async fn device_approval(&self, to: &str, link: &str, device: &str) -> Result<(), MailError> {
-        self.send(
-            to,
-            "Approve this device to log in",
-            format!(
-                "Someone is logging in to your wallet from a new device: {device}.\n\nIf it is you, open this link and approve the device (it works once, for 10 minutes):\n{link}\n\nIf not, ignore this email: nobody can log in without the link.\n"
-            ),
-        )
-        .await
+    pub async fn device_approval(&self, to: &str, link: &str, device: &str, lang: Lang) -> Result<(), MailError> {
+        let t = lang.texts();
+        self.send(to, t.device_subject, fill(t.device_body, &[("device", device), ("link", link)])).await
     }
 
     /// A code that confirms a step on the wallet; the subject and text say which step, to the
-    /// address they are sent to.
-    pub async fn confirm_code(&self, to: &str, code: &str, step: Confirm<'_>) -> Result<(), MailError> {
-        let (subject, text) = match step {
-            Confirm::EmailChange { new_email } => (
-                format!("{code} confirms changing your wallet's email to {new_email}"),
-                format!("Someone asked to change your wallet's email address from {to} to {new_email}.\n\nIf it is you, your code is {code}."),
-            ),
-            Confirm::NewAddress => {
-                (format!("{code} confirms this address for your wallet"), format!("To make {to} your wallet's email address, your code is {code}."))
-            }
-            Confirm::Export => (format!("{code} confirms exporting your private key"), format!("To see your wallet's private keys, your code is {code}.")),
+    /// address they are sent to, in `lang`.
+    pub async fn confirm_code(&self, to: &str, code: &str, step: Confirm<'_>, lang: Lang) -> Result<(), MailError> {
+        let t = lang.texts();
+        let (subject, text, new_email) = match step {
+            Confirm::EmailChange { new_email } => (t.change_subject, t.change_text, new_email),
+            Confirm::NewAddress => (t.new_address_subject, t.new_address_text, ""),
+            Confirm::Export => (t.export_subject, t.export_text, ""),
         };
-        self.send(
-            to,
-            &subject,
-            format!("{text}\n\nIt is valid for 10 minutes. If you did not ask for it, ignore this email: nothing changes without the code.\n"),
-        )
-        .await
+        let values = [("code", code), ("to", to), ("new_email", new_email)];
+        self.send(to, &fill(subject, &values), format!("{}\n\n{}", fill(text, &values), t.code_footer)).await
     }
 }
 

@@ -9,6 +9,7 @@ pub mod keys;
 pub mod login;
 pub mod login_routes;
 pub mod mail;
+pub mod mail_lang;
 pub mod page;
 pub mod routes;
 pub mod social;
@@ -29,6 +30,7 @@ use crate::error::{ApiError, ErrorCode};
 use crate::families::Family;
 use keys::{Kek, KeyKind, Sealed};
 use mail::{Confirm, Mailer};
+use mail_lang::Lang;
 
 pub const CODE_TTL_MS: i64 = 10 * 60 * 1000;
 pub const CODE_COOLDOWN_MS: i64 = 30 * 1000;
@@ -228,20 +230,20 @@ impl Wallets {
         })
     }
 
-    /// A new code for `key` (hashed in storage, sent by email to `to`), bound to `device` for a
-    /// login ('' for the others, which need a session anyway).
-    async fn send_code(&self, key: &str, purpose: Purpose, payload: Option<&str>, to: &str, device: &str) -> Result<(), ApiError> {
+    /// A new code for `key` (hashed in storage, sent by email to `to` in `lang`), bound to `device`
+    /// for a login ('' for the others, which need a session anyway).
+    async fn send_code(&self, key: &str, purpose: Purpose, payload: Option<&str>, to: &str, device: &str, lang: Lang) -> Result<(), ApiError> {
         let mailer = self.mailer()?;
         let code = format!("{:06}", rand::rngs::OsRng.gen_range(0..1_000_000u32));
         self.issue(key, purpose, &code_hash(key, purpose, &code), payload, device).await?;
         let sent = match purpose {
-            Purpose::Login => mailer.login_code(to, &code).await,
+            Purpose::Login => mailer.login_code(to, &code, lang).await,
             Purpose::UpdatePrimary => {
                 let new_email = payload.ok_or_else(|| ApiError::internal("an email change without its address"))?;
-                mailer.confirm_code(to, &code, Confirm::EmailChange { new_email }).await
+                mailer.confirm_code(to, &code, Confirm::EmailChange { new_email }, lang).await
             }
-            Purpose::UpdateSecondary => mailer.confirm_code(to, &code, Confirm::NewAddress).await,
-            Purpose::Export => mailer.confirm_code(to, &code, Confirm::Export).await,
+            Purpose::UpdateSecondary => mailer.confirm_code(to, &code, Confirm::NewAddress, lang).await,
+            Purpose::Export => mailer.confirm_code(to, &code, Confirm::Export, lang).await,
             Purpose::Device => return Err(ApiError::internal("a device link is not a code")),
         };
         sent.map_err(Self::unavailable)
@@ -271,7 +273,7 @@ impl Wallets {
 
     /// "Connect email": a device with a live session for this email connects, an approved
     /// device gets a login code, any other device an approval link first.
-    pub async fn connect_email(&self, email: &str, device_secret: &str, token: Option<&str>, requester: &Requester) -> Result<Action, ApiError> {
+    pub async fn connect_email(&self, email: &str, device_secret: &str, token: Option<&str>, requester: &Requester, lang: Lang) -> Result<Action, ApiError> {
         let email = normalize_email(email).ok_or_else(|| ApiError::invalid_param("email", "not a valid email address"))?;
         let device = device_id(device_secret)?;
         if let Some(token) = token {
@@ -282,7 +284,7 @@ impl Wallets {
             }
         }
         if self.device_approved(&email, &device).await? {
-            self.send_code(&email, Purpose::Login, None, &email, &device).await?;
+            self.send_code(&email, Purpose::Login, None, &email, &device, lang).await?;
             return Ok(Action::VerifyOtp);
         }
         let mailer = self.mailer()?;
@@ -291,7 +293,7 @@ impl Wallets {
         let who = format!("{}, {}", describe_user_agent(requester.user_agent.as_deref()), format_time(now));
         self.issue(&email, Purpose::Device, &hash(&secret), Some(&who), &device).await?;
         let link = format!("{}{APPROVE_PATH}?token={secret}", self.frame_url);
-        mailer.device_approval(&email, &link, &who).await.map_err(Self::unavailable)?;
+        mailer.device_approval(&email, &link, &who, lang).await.map_err(Self::unavailable)?;
         Ok(Action::VerifyDevice)
     }
 
@@ -320,13 +322,13 @@ impl Wallets {
     /// "Connect device", which the frame asks every 2 s while the link is not opened yet: still
     /// VERIFY_DEVICE (an answer, not an error: waiting is the normal case) until the device is
     /// approved; then a login code goes out (VERIFY_OTP).
-    pub async fn connect_device(&self, email: &str, device_secret: &str) -> Result<Action, ApiError> {
+    pub async fn connect_device(&self, email: &str, device_secret: &str, lang: Lang) -> Result<Action, ApiError> {
         let email = normalize_email(email).ok_or_else(|| ApiError::invalid_param("email", "not a valid email address"))?;
         let device = device_id(device_secret)?;
         if !self.device_approved(&email, &device).await? {
             return Ok(Action::VerifyDevice);
         }
-        self.send_code(&email, Purpose::Login, None, &email, &device).await?;
+        self.send_code(&email, Purpose::Login, None, &email, &device, lang).await?;
         Ok(Action::VerifyOtp)
     }
 
@@ -418,7 +420,7 @@ impl Wallets {
     /// session whose login was proved in the last 10 minutes (a token taken from an older one
     /// cannot make the wallet's keys exportable to an address of the taker's choice). Whether
     /// another wallet uses the address is said only once its code was confirmed.
-    pub async fn update_email(&self, session: &Session, new_email: &str) -> Result<Action, ApiError> {
+    pub async fn update_email(&self, session: &Session, new_email: &str, lang: Lang) -> Result<Action, ApiError> {
         let new_email = normalize_email(new_email).ok_or_else(|| ApiError::invalid_param("email", "not a valid email address"))?;
         let user = &session.user;
         if user.email.as_deref() == Some(new_email.as_str()) {
@@ -428,11 +430,11 @@ impl Wallets {
             // Asked again for the address whose code is out (the current address's code was
             // right): that step's code again, to the new address (the code view's "Resend").
             Some(current) if self.live_payload(current, Purpose::UpdateSecondary).await?.as_deref() == Some(new_email.as_str()) => {
-                self.send_code(current, Purpose::UpdateSecondary, Some(&new_email), &new_email, "").await?;
+                self.send_code(current, Purpose::UpdateSecondary, Some(&new_email), &new_email, "", lang).await?;
                 Ok(Action::VerifySecondaryOtp)
             }
             Some(current) => {
-                self.send_code(current, Purpose::UpdatePrimary, Some(&new_email), current, "").await?;
+                self.send_code(current, Purpose::UpdatePrimary, Some(&new_email), current, "", lang).await?;
                 Ok(Action::VerifyPrimaryOtp)
             }
             None => {
@@ -443,7 +445,7 @@ impl Wallets {
                         "For your safety, log in again before adding an email address: log out, log in the way you did before, then add it",
                     ));
                 }
-                self.send_code(&code_key(&session.user_id, user), Purpose::UpdateSecondary, Some(&new_email), &new_email, "").await?;
+                self.send_code(&code_key(&session.user_id, user), Purpose::UpdateSecondary, Some(&new_email), &new_email, "", lang).await?;
                 Ok(Action::VerifySecondaryOtp)
             }
         }
@@ -455,11 +457,11 @@ impl Wallets {
     }
 
     /// The current address's code: then a code to the new one.
-    pub async fn update_email_primary(&self, user: &User, code: &str) -> Result<Action, ApiError> {
+    pub async fn update_email_primary(&self, user: &User, code: &str, lang: Lang) -> Result<Action, ApiError> {
         let current = email_of(user)?;
         let new_email =
             self.check_code(current, Purpose::UpdatePrimary, code, "").await?.ok_or_else(|| ApiError::internal("an email change without its address"))?;
-        self.send_code(current, Purpose::UpdateSecondary, Some(&new_email), &new_email, "").await?;
+        self.send_code(current, Purpose::UpdateSecondary, Some(&new_email), &new_email, "", lang).await?;
         Ok(Action::VerifySecondaryOtp)
     }
 
@@ -476,9 +478,9 @@ impl Wallets {
         Ok(new_email)
     }
 
-    pub async fn export_request(&self, user: &User) -> Result<(), ApiError> {
+    pub async fn export_request(&self, user: &User, lang: Lang) -> Result<(), ApiError> {
         let email = email_of(user)?;
-        self.send_code(email, Purpose::Export, None, email, "").await
+        self.send_code(email, Purpose::Export, None, email, "", lang).await
     }
 
     /// The user's own keys, after a fresh code to their email: for the frame to show, never the

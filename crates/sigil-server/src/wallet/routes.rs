@@ -14,6 +14,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::{IntoParams, ToSchema};
 
+use super::mail_lang::{Lang, MailLang};
 use super::{Action, Requester, Session, User, Wallets};
 use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::extract::{self, Query};
@@ -66,6 +67,9 @@ pub struct ConnectEmail {
     pub device_secret: String,
     /// The frame's current session token, if it has one (a live session for this email connects).
     pub token: Option<String>,
+    /// The visitor's locale ('de', 'pt-BR'…), which the emails are written in; only picks their
+    /// text (an unknown one is English). Without it, the request's Accept-Language.
+    pub locale: Option<String>,
 }
 
 #[derive(Serialize, ToSchema)]
@@ -81,10 +85,12 @@ pub async fn connect_email(
     _: FromFrame,
     _: WriteBudget,
     headers: HeaderMap,
+    MailLang(header_lang): MailLang,
     extract::Json(req): extract::Json<ConnectEmail>,
 ) -> ApiResult<Json<ActionReply>> {
     let requester = Requester { user_agent: headers.get(header::USER_AGENT).and_then(|v| v.to_str().ok()).map(str::to_owned) };
-    let action = wallets(&state)?.connect_email(&req.email, &req.device_secret, req.token.as_deref(), &requester).await?;
+    let lang = req.locale.as_deref().and_then(Lang::matching).unwrap_or(header_lang);
+    let action = wallets(&state)?.connect_email(&req.email, &req.device_secret, req.token.as_deref(), &requester, lang).await?;
     Ok(Json(ActionReply { action }))
 }
 
@@ -93,6 +99,8 @@ pub async fn connect_email(
 pub struct ConnectDevice {
     pub email: String,
     pub device_secret: String,
+    /// As in connect-email: the language of the login code's email.
+    pub locale: Option<String>,
 }
 
 /// Connect device, asked again and again while the user opens the emailed link: VERIFY_DEVICE
@@ -104,9 +112,11 @@ pub async fn connect_device(
     State(state): State<AppState>,
     _: FromFrame,
     _: WriteBudget,
+    MailLang(header_lang): MailLang,
     extract::Json(req): extract::Json<ConnectDevice>,
 ) -> ApiResult<Json<ActionReply>> {
-    Ok(Json(ActionReply { action: wallets(&state)?.connect_device(&req.email, &req.device_secret).await? }))
+    let lang = req.locale.as_deref().and_then(Lang::matching).unwrap_or(header_lang);
+    Ok(Json(ActionReply { action: wallets(&state)?.connect_device(&req.email, &req.device_secret, lang).await? }))
 }
 
 #[derive(Deserialize, IntoParams, ToSchema)]
@@ -348,10 +358,11 @@ pub async fn update_email(
     _: FromFrame,
     WalletSession(session): WalletSession,
     _: WriteBudget,
+    MailLang(lang): MailLang,
     extract::Json(req): extract::Json<UpdateEmail>,
 ) -> ApiResult<Json<ActionReply>> {
     let service = wallets(&state)?;
-    Ok(Json(ActionReply { action: service.update_email(&session, &req.email).await? }))
+    Ok(Json(ActionReply { action: service.update_email(&session, &req.email, lang).await? }))
 }
 
 /// The current address's code: a code to the new address (VERIFY_SECONDARY_OTP).
@@ -361,10 +372,11 @@ pub async fn update_email_primary(
     _: FromFrame,
     _: CodeBudget,
     WalletSession(session): WalletSession,
+    MailLang(lang): MailLang,
     extract::Json(req): extract::Json<Otp>,
 ) -> ApiResult<Json<ActionReply>> {
     let service = wallets(&state)?;
-    Ok(Json(ActionReply { action: service.update_email_primary(&session.user, &req.otp).await? }))
+    Ok(Json(ActionReply { action: service.update_email_primary(&session.user, &req.otp, lang).await? }))
 }
 
 /// The new address's code: the email changes.
@@ -382,8 +394,14 @@ pub async fn update_email_secondary(
 
 /// A code to confirm exporting the private keys.
 #[utoipa::path(post, path = "/wallet/v1/export/request", tag = "wallet", responses((status = 204, description = "Code sent")))]
-pub async fn export_request(State(state): State<AppState>, _: FromFrame, WalletSession(session): WalletSession, _: WriteBudget) -> ApiResult<StatusCode> {
-    wallets(&state)?.export_request(&session.user).await?;
+pub async fn export_request(
+    State(state): State<AppState>,
+    _: FromFrame,
+    WalletSession(session): WalletSession,
+    _: WriteBudget,
+    MailLang(lang): MailLang,
+) -> ApiResult<StatusCode> {
+    wallets(&state)?.export_request(&session.user, lang).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 

@@ -50,7 +50,7 @@ button{font:inherit;color:inherit}
 .icon-btn:hover{background:var(--c-surface);color:var(--c-fg)}
 :focus-visible{outline:2px solid var(--sigil-accent) !important;outline-offset:2px}
 .list{display:flex;flex-direction:column;gap:6px;margin:0;padding:0;list-style:none}
-.row{appearance:none;border:0;margin:0;outline-offset:0;font:inherit;text-align:inherit;line-height:inherit;letter-spacing:inherit;word-spacing:inherit;text-transform:inherit;text-indent:inherit;text-shadow:inherit;text-rendering:inherit;box-sizing:border-box;display:flex;align-items:center;gap:12px;width:100%;min-height:56px;padding:8px 12px 8px 8px;border-radius:var(--r-m);background:var(--c-surface);cursor:pointer;color:var(--c-fg)}
+.row{appearance:none;border:0;margin:0;outline-offset:0;font:inherit;text-align:inherit;line-height:inherit;letter-spacing:inherit;word-spacing:inherit;text-transform:inherit;text-indent:inherit;text-shadow:inherit;text-rendering:inherit;box-sizing:border-box;display:flex;align-items:center;gap:12px;width:100%;min-height:56px;padding-block:8px;padding-inline:8px 12px;border-radius:var(--r-m);background:var(--c-surface);cursor:pointer;color:var(--c-fg)}
 .row:hover:not([aria-disabled=true]){background:var(--c-surface2)}
 .row[aria-disabled=true]{opacity:.5;cursor:not-allowed}
 .row .name{flex:1;font-weight:500;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
@@ -106,7 +106,7 @@ button{font:inherit;color:inherit}
 .avatar{width:64px;height:64px;border-radius:50%;box-shadow:0 0 0 4px var(--c-surface)}
 .addr{display:flex;align-items:center;gap:4px;font-size:18px;font-weight:600}
 .balance{font-size:14px;color:var(--c-fg2)}
-.pill{all:unset;box-sizing:border-box;display:inline-flex;align-items:center;gap:8px;height:36px;padding:0 12px 0 6px;border-radius:999px;background:var(--c-surface);cursor:pointer;font-size:14px;font-weight:500}
+.pill{all:unset;box-sizing:border-box;display:inline-flex;align-items:center;gap:8px;height:36px;padding-block:0;padding-inline:6px 12px;border-radius:999px;background:var(--c-surface);cursor:pointer;font-size:14px;font-weight:500}
 .pill:hover{background:var(--c-surface2)}
 .tabs{display:flex;gap:4px;padding:4px;margin:12px 0 8px;border-radius:999px;background:var(--c-surface)}
 .tab{all:unset;box-sizing:border-box;flex:1;text-align:center;height:32px;line-height:32px;border-radius:999px;font-size:14px;color:var(--c-fg2);cursor:pointer}
@@ -115,7 +115,7 @@ button{font:inherit;color:inherit}
 .panel.tokens{flex-direction:column;align-items:stretch;justify-content:flex-start;gap:6px}
 .refresh[aria-busy=true] svg{animation:spin 1s linear infinite}
 .tokens-head{display:flex;align-items:center;justify-content:space-between;gap:8px;min-height:36px;padding-inline-start:4px}
-.token{display:flex;align-items:center;gap:12px;min-height:52px;padding:8px 12px 8px 10px;border-radius:var(--r-m);background:var(--c-surface);color:var(--c-fg)}
+.token{display:flex;align-items:center;gap:12px;min-height:52px;padding-block:8px;padding-inline:10px 12px;border-radius:var(--r-m);background:var(--c-surface);color:var(--c-fg)}
 .token .img.sm{width:32px;height:32px}
 .token .meta,.token .amount{display:flex;flex-direction:column;min-width:0}
 .token .meta{flex:1}
@@ -229,7 +229,7 @@ a.row{text-decoration:none}a.row .tag{display:inline-flex;align-items:center;gap
 .activity{display:flex;flex-direction:column;gap:4px;width:100%}
 .activity-scroll{max-height:min(340px,42vh);overflow-y:auto;margin:0 -6px;padding:0 6px}
 .activity .group-title{margin:8px 4px 6px}
-.activity-link{display:flex;align-items:center;gap:12px;min-height:56px;padding:8px 12px 8px 10px;border-radius:var(--r-m);background:var(--c-surface);color:var(--c-fg);text-decoration:none}
+.activity-link{display:flex;align-items:center;gap:12px;min-height:56px;padding-block:8px;padding-inline:10px 12px;border-radius:var(--r-m);background:var(--c-surface);color:var(--c-fg);text-decoration:none}
 a.activity-link:hover{background:var(--c-surface2)}
 .activity-icon{position:relative;flex:none;display:flex}
 .activity-icon .img.sm{width:32px;height:32px}
@@ -256,13 +256,13 @@ a.activity-link:hover{background:var(--c-surface2)}
 .account .account-actions{align-self:stretch}
 .receive{display:flex;flex-direction:column;align-items:center;gap:10px;text-align:center;padding-bottom:4px}
 .receive .qr svg{width:208px;height:208px}
-.receive-net{display:inline-flex;align-items:center;gap:8px;height:32px;padding:0 12px 0 6px;border-radius:999px;background:var(--c-surface);font-size:14px;font-weight:500}
+.receive-net{display:inline-flex;align-items:center;gap:8px;height:32px;padding-block:0;padding-inline:6px 12px;border-radius:999px;background:var(--c-surface);font-size:14px;font-weight:500}
 .receive-addr{margin:0;max-width:100%;font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:12px;overflow-wrap:anywhere;text-wrap:balance;color:var(--c-fg)}
 .receive-note{display:flex;gap:8px;align-items:flex-start;margin:0;padding:10px 12px;border-radius:var(--r-m);background:var(--c-surface);font-size:13px;color:var(--c-fg2);text-align:start}
 .receive-note svg{flex:none;margin-top:1px}
 .receive-compat{display:flex;flex-direction:column;gap:6px;width:100%}
 .receive-nets{display:flex;flex-wrap:wrap;gap:6px;justify-content:center;margin:0;padding:0;list-style:none}
-.receive-nets li{display:inline-flex;align-items:center;gap:6px;height:30px;padding:0 10px 0 4px;border-radius:999px;background:var(--c-surface);font-size:13px;color:var(--c-fg)}
+.receive-nets li{display:inline-flex;align-items:center;gap:6px;height:30px;padding-block:0;padding-inline:4px 10px;border-radius:999px;background:var(--c-surface);font-size:13px;color:var(--c-fg)}
 @keyframes fade{from{opacity:0}to{opacity:1}}
 @keyframes fade-out{from{opacity:1}to{opacity:0}}
 @keyframes view-in{from{opacity:0;transform:translateX(6px)}to{opacity:1;transform:none}}

@@ -15,7 +15,7 @@ const NFT_CSS = /* css */ `
 .nft-thumb{position:relative;display:block}
 /* Two lines at most: 'Sigil Badge' then '#12' rather than 'Sigil Badge…'. */
 .nft-name{display:-webkit-box;-webkit-box-orient:vertical;-webkit-line-clamp:2;overflow:hidden;overflow-wrap:anywhere;padding:0 2px 2px;font-size:13px;font-weight:500;line-height:1.3}
-.nft-count{position:absolute;right:4px;bottom:4px;padding:1px 7px;border-radius:999px;background:var(--c-bg);color:var(--c-fg);font-size:12px;font-weight:600;font-variant-numeric:tabular-nums}
+.nft-count{position:absolute;inset-inline-end:4px;bottom:4px;padding:1px 7px;border-radius:999px;background:var(--c-bg);color:var(--c-fg);font-size:12px;font-weight:600;font-variant-numeric:tabular-nums}
 .nft-art{position:relative;display:block;width:100%;aspect-ratio:1/1;overflow:hidden;background:var(--c-surface2)}
 .nft-art img{position:absolute;inset:0;width:100%;height:100%;object-fit:cover;display:block;transition:opacity .15s}
 .nft-art[data-state=loading] img{opacity:0}
