@@ -74,7 +74,7 @@ describe('Receive', () => {
         const page = await t.newPage({ theme, mobile })
         const view = await openReceive(page)
         const address = getAddress(await walletAccount(page))
-        expect(await ui.dialog(page).getAttribute('aria-label')).toBe('Receive')
+        expect(await page.getByRole('dialog', { name: 'Receive' }).count()).toBe(1)
 
         const qr = view.getByTestId('receive-qr')
         expect(await qr.getAttribute('aria-label')).toBe('QR code of your address on Sigil Dev')
