@@ -1,5 +1,19 @@
-import { describe, expect, it } from 'vitest'
-import { directionOf, formatAmount, formatDecimal, formatMoney, LOCALES, loadTranslation, messagesFor, negotiateLocale, pluralOf, type Locale } from './i18n.js'
+import { afterEach, describe, expect, it } from 'vitest'
+import { LoginBlockedError } from './features/login/errors.js'
+import { swapErrorText } from './features/swap/errors.js'
+import {
+  directionOf,
+  formatAmount,
+  setActiveMessages,
+  formatDecimal,
+  formatMoney,
+  LOCALES,
+  loadTranslation,
+  messagesFor,
+  negotiateLocale,
+  pluralOf,
+  type Locale,
+} from './i18n.js'
 import { en } from './messages/index.js'
 import { plural, type Translation } from './messages/translation.js'
 
@@ -180,5 +194,21 @@ describe('Intl formatting', () => {
   it('the English catalogue is unchanged by merging', () => {
     const locale: Locale = 'en'
     expect(messagesFor(locale, undefined).ui.activity.time.min(2)).toBe('2 mins')
+  })
+})
+
+describe('the features’ errors', () => {
+  afterEach(() => setActiveMessages(undefined))
+
+  it('are thrown in the active locale’s words (with its host overrides), English before one is set', async () => {
+    expect(swapErrorText('NO_ROUTE', { from: 'ETH', to: 'SGL' })).toBe('No route from ETH to SGL on this network.')
+    expect(new LoginBlockedError('google').message).toBe('Your browser blocked the login window')
+    const de = await loadTranslation('de')
+    setActiveMessages(messagesFor('de', de, { de: { login: { blocked: 'Popup blockiert' } } }))
+    expect(swapErrorText('NO_ROUTE', { from: 'ETH', to: 'SGL' })).toBe(de?.swap.noRoute('ETH', 'SGL'))
+    expect(swapErrorText('NO_ROUTE', { from: 'ETH', to: 'SGL' })).not.toBe('No route from ETH to SGL on this network.')
+    expect(new LoginBlockedError('google').message).toBe('Popup blockiert')
+    setActiveMessages(undefined)
+    expect(new LoginBlockedError('google').message).toBe('Your browser blocked the login window')
   })
 })

@@ -13,6 +13,8 @@ import { floorDecimals, roundFiat } from './format.js'
 import { en, type Messages } from './messages/index.js'
 import type { Translation } from './messages/translation.js'
 
+export { setActiveMessages } from './messages/active.js'
+
 type Loader = () => Promise<{ default: Translation }>
 
 /** One chunk per locale: the bundler splits each import() into its own file. A new locale is a line here. */

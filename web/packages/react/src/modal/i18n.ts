@@ -14,6 +14,7 @@ import {
   loadMessages,
   messagesFor,
   negotiateLocale,
+  setActiveMessages,
   type Locale,
 } from '@sigil/core/i18n'
 import type { Messages } from '@sigil/core/messages'
@@ -43,6 +44,8 @@ export function createLocales(appKit: AppKit): Locales {
         loaded.set(locale, messages)
       }
       if (wanted !== locale) return
+      // The errors the features throw (a swap's, a send's) in the same words.
+      setActiveMessages(messages)
       store.setState({ locale: { tag: locale, dir: directionOf(locale), connectButton: messages.connectButton } })
     },
   }

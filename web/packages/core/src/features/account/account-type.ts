@@ -10,9 +10,13 @@ import type { SigilClient } from '../../client.js'
 import { isAuthConnector } from '../../connectors/auth.js'
 import type { SigilContext } from '../../context.js'
 import { NotConnectedError, SigilError, toSigilError, type UserRejectedRequestError } from '../../errors.js'
-import { accountType as texts } from '../../messages/account-type.js'
+import { localized } from '../../messages/active.js'
+import { accountType as englishAccountType } from '../../messages/account-type.js'
 import type { SigilState } from '../../store.js'
 import type { AccountType, ChainNamespace } from '../../types.js'
+
+/** Its words in the visitor's locale (English until the modal loads one). */
+const texts = localized('accountType', englishAccountType)
 
 /** The account types a user may prefer. */
 export type PreferredAccountType = Exclude<AccountType, 'ordinal'>

@@ -6,12 +6,16 @@
 import { perClient } from '../../api/per-client.js'
 import { activeCaipAccount, activeNetwork } from '../../active-account.js'
 import type { SigilClient } from '../../client.js'
-import { featureErrors } from '../../messages/features.js'
+import { localized } from '../../messages/active.js'
+import { featureErrors as englishFeatureErrors } from '../../messages/features.js'
 import { isUnsupportedNetwork } from '../../networks.js'
 import { showError } from '../../notification.js'
 import type { SigilStore } from '../../store.js'
 import { createHistoryClient } from './api.js'
 import { activityOf, initialActivityState, type ActivityState, type PendingTransaction, type Transaction, type TransactionTransfer } from './state.js'
+
+/** Its words in the visitor's locale (English until the modal loads one). */
+const featureErrors = localized('featureErrors', englishFeatureErrors)
 
 /** While a sent transaction is not listed yet, the first page is asked again this often. */
 export const ACTIVITY_POLL_MS = 3000

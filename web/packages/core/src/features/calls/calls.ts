@@ -11,7 +11,8 @@ import type { CallsReceipt, CallsStatus, FamilyCalls, HostCall, WalletCapabiliti
 import { providerOf } from '../../connection.js'
 import type { SigilContext } from '../../context.js'
 import { errorCode, InvalidParamsRpcError, NotConnectedError, UnsupportedChainError, type SigilError, type UserRejectedRequestError } from '../../errors.js'
-import { calls as texts } from '../../messages/calls.js'
+import { localized } from '../../messages/active.js'
+import { calls as englishCalls } from '../../messages/calls.js'
 import type { ChainNamespace } from '../../types.js'
 import {
   AtomicityNotSupportedError,
@@ -23,6 +24,9 @@ import {
   type AtomicReadyWalletRejectedUpgradeError,
   type BundleTooLargeError,
 } from './errors.js'
+
+/** Its words in the visitor's locale (English until the modal loads one). */
+const texts = localized('calls', englishCalls)
 
 /** EIP-5792 is the eip155 family's standard. */
 const NAMESPACE: ChainNamespace = 'eip155'

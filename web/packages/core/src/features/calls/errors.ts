@@ -4,7 +4,11 @@
  * own error with one of these codes becomes its class (callsError).
  */
 import { errorCode, SigilError, toSigilError } from '../../errors.js'
-import { calls as texts } from '../../messages/calls.js'
+import { localized } from '../../messages/active.js'
+import { calls as englishCalls } from '../../messages/calls.js'
+
+/** Its words in the visitor's locale (English until the modal loads one). */
+const texts = localized('calls', englishCalls)
 
 /** 5700: a capability the request did not mark optional is one the wallet (or Sigil's one-by-one sending) lacks. */
 export class UnsupportedNonOptionalCapabilityError extends SigilError<5700> {

@@ -5,7 +5,11 @@
  * possible here (no embedded wallet). Any other failure is the frame's SigilError.
  */
 import { SigilError } from '../../errors.js'
-import { login } from '../../messages/login.js'
+import { localized } from '../../messages/active.js'
+import { login as englishLogin } from '../../messages/login.js'
+
+/** Its words in the visitor's locale (English until the modal loads one). */
+const login = localized('login', englishLogin)
 
 /** The person cancelled the login (at the provider, or by closing its window). */
 export class LoginCancelledError extends SigilError<'LOGIN_CANCELLED'> {

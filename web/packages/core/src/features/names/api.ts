@@ -7,8 +7,12 @@
  */
 import * as z from 'zod/mini'
 import { serverUrl, type ServerIdentity } from '../../api/http.js'
-import { names as texts } from '../../messages/names.js'
+import { localized } from '../../messages/active.js'
+import { names as englishNames } from '../../messages/names.js'
 import { NamesError } from './errors.js'
+
+/** Its words in the visitor's locale (English until the modal loads one). */
+const texts = localized('names', englishNames)
 
 export interface ProfileClientOptions extends ServerIdentity {
   /** The Sigil server; '' means the page's own origin. */

@@ -10,11 +10,15 @@ import { perClient } from '../../api/per-client.js'
 import { activeAccount, setAccountProps } from '../../account.js'
 import type { SigilClient } from '../../client.js'
 import { errorText, NotConnectedError } from '../../errors.js'
-import { names as texts } from '../../messages/names.js'
+import { localized } from '../../messages/active.js'
+import { names as englishNames } from '../../messages/names.js'
 import { pushView, replaceView } from '../../router.js'
 import type { ViewParams } from '../../store.js'
 import { createProfileClient, type NameSuggestion } from './api.js'
 import { NamesError } from './errors.js'
+
+/** Its words in the visitor's locale (English until the modal loads one). */
+const texts = localized('names', englishNames)
 
 /** Spec section 5: letters, digits and hyphens, at least 4 characters. */
 export const NAME_LABEL = /^[a-zA-Z0-9-]{4,}$/

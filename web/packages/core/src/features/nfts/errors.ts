@@ -4,7 +4,11 @@
  * refusals are the send feature's (InvalidReceiverError, NameNotResolvedError).
  */
 import { SigilError } from '../../errors.js'
-import { ui } from '../../messages/ui.js'
+import { localized } from '../../messages/active.js'
+import { ui as englishUi } from '../../messages/ui.js'
+
+/** Its words in the visitor's locale (English until the modal loads one). */
+const ui = localized('ui', englishUi)
 
 /** The amount is not a whole number from 1 to `held`. */
 export class InvalidNftAmountError extends SigilError<'INVALID_NFT_AMOUNT'> {

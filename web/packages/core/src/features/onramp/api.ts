@@ -8,8 +8,12 @@
  */
 import * as z from 'zod/mini'
 import { readServerResponse, serverUrl, type ServerIdentity } from '../../api/http.js'
-import { onramp as texts } from '../../messages/onramp.js'
+import { localized } from '../../messages/active.js'
+import { onramp as englishOnramp } from '../../messages/onramp.js'
 import { OnrampError } from './errors.js'
+
+/** Its words in the visitor's locale (English until the modal loads one). */
+const texts = localized('onramp', englishOnramp)
 
 export interface OnrampClientOptions extends ServerIdentity {
   /** The Sigil server; '' means the page's own origin. */

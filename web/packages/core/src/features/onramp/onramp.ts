@@ -11,7 +11,8 @@
 import { activeAccount } from '../../account.js'
 import type { SigilClient } from '../../client.js'
 import { NotConnectedError } from '../../errors.js'
-import { onramp as texts } from '../../messages/onramp.js'
+import { localized } from '../../messages/active.js'
+import { onramp as englishOnramp } from '../../messages/onramp.js'
 import { pushView, replaceView } from '../../router.js'
 import type { RouteEntry, ViewParams } from '../../store.js'
 import type { CaipNetwork } from '../../types.js'
@@ -20,6 +21,9 @@ import type { HistoryClient } from '../activity/api.js'
 import { perClient } from '../../api/per-client.js'
 import { createOnrampClient, type OnrampOptions, type OnrampQuote, type OnrampSession, type PaymentMethodLimit, type PurchaseCurrency } from './api.js'
 import type { OnrampError } from './errors.js'
+
+/** Its words in the visitor's locale (English until the modal loads one). */
+const texts = localized('onramp', englishOnramp)
 
 /** Namespaces a purchase can be sent to (spec section 9: eip155 and solana). */
 export const ONRAMP_NAMESPACES: readonly string[] = ['eip155', 'solana']

@@ -7,7 +7,11 @@
  * requests, never with the page.
  */
 import { errorCode, RpcErrorCode, SigilError } from '../../errors.js'
-import { send } from '../../messages/send.js'
+import { localized } from '../../messages/active.js'
+import { send as englishSend } from '../../messages/send.js'
+
+/** Its words in the visitor's locale (English until the modal loads one). */
+const send = localized('send', englishSend)
 
 /** The receiver is not an address of the network's family (its adapter's isAddress). */
 export class InvalidReceiverError extends SigilError<'INVALID_RECEIVER'> {

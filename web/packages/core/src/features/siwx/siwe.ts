@@ -3,9 +3,13 @@
  * the `siwx` machinery's implementation: the controller, its views and the host's hooks then
  * treat it as any other sign-in. Loaded on demand by `siweSiwx`.
  */
-import { featureErrors } from '../../messages/features.js'
+import { localized } from '../../messages/active.js'
+import { featureErrors as englishFeatureErrors } from '../../messages/features.js'
 import { rfc3339, toSiwxMessage } from './message.js'
 import type { SIWEConfig, SIWESession, SIWXConfig, SIWXMessageData, SIWXSession } from './types.js'
+
+/** Its words in the visitor's locale (English until the modal loads one). */
+const featureErrors = localized('featureErrors', englishFeatureErrors)
 
 type Impl = Omit<SIWXConfig, 'getRequired' | 'signOutOnDisconnect' | 'sessionScope' | 'view'>
 

@@ -7,8 +7,12 @@
  */
 import * as z from 'zod/mini'
 import { readServerResponse, serverUrl, type ServerIdentity } from '../../api/http.js'
-import { swap } from '../../messages/swap.js'
+import { localized } from '../../messages/active.js'
+import { swap as englishSwap } from '../../messages/swap.js'
 import { serverSwapError, SwapError } from './errors.js'
+
+/** Its words in the visitor's locale (English until the modal loads one). */
+const swap = localized('swap', englishSwap)
 
 /** The native currency's placeholder address in a CAIP-10 token id (`eip155:1:0xeeee…eeee`). */
 export const NATIVE_TOKEN_ADDRESS = '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee'

@@ -7,7 +7,11 @@
  * revert) become these; anything else keeps its own words.
  */
 import { SigilError } from '../../errors.js'
-import { swap } from '../../messages/swap.js'
+import { localized } from '../../messages/active.js'
+import { swap as englishSwap } from '../../messages/swap.js'
+
+/** Its words in the visitor's locale (English until the modal loads one). */
+const swap = localized('swap', englishSwap)
 
 export type SwapErrorCode =
   | 'NETWORK_NOT_SUPPORTED'

@@ -16,7 +16,8 @@ import type { SigilClient } from '../../client.js'
 import { providerOf } from '../../connection.js'
 import { NotConnectedError, type SigilError, type UserRejectedRequestError } from '../../errors.js'
 import { floorDecimals, formatUnits } from '../../format.js'
-import { swap as texts } from '../../messages/swap.js'
+import { localized } from '../../messages/active.js'
+import { swap as englishSwap } from '../../messages/swap.js'
 import { pushView, replaceView } from '../../router.js'
 import type { RouteEntry, ViewParams } from '../../store.js'
 import type { CaipNetwork, TokenBalance } from '../../types.js'
@@ -24,6 +25,9 @@ import { TransactionError } from '../send/errors.js'
 import { parseAmount, sendWithActivity, unitsOf } from '../send/send.js'
 import { createSwapClient, MAX_UINT256, NATIVE_TOKEN_ADDRESS, type SwapQuote, type SwapToken } from './api.js'
 import { SwapError, swapErrorText, swapReason } from './errors.js'
+
+/** Its words in the visitor's locale (English until the modal loads one). */
+const texts = localized('swap', englishSwap)
 
 /** The spec's slippage tolerance (section 9): 1 %, in basis points. */
 export const DEFAULT_SLIPPAGE_BPS = 100
