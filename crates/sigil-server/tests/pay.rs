@@ -343,7 +343,8 @@ async fn validation(backend: Backend) {
         (pay_params("mainnet-only", ETH, "1", &to), "Invalid parameter 'asset': eip155:31337/slip44:60 is not supported by Mainnet Only"),
         (pay_params("acme", ETH, "", &to), "Invalid parameter 'amount': expected a decimal number such as 0.05"),
         (pay_params("acme", ETH, "-1", &to), "Invalid parameter 'amount': expected a decimal number such as 0.05"),
-        (pay_params("acme", ETH, "1e18", &to), "Invalid parameter 'amount': expected a decimal number such as 0.05"),
+        (pay_params("acme", ETH, "1e-19", &to), "Invalid parameter 'amount': at most 18 decimals"),
+        (pay_params("acme", ETH, "0x10", &to), "Invalid parameter 'amount': expected a decimal number such as 0.05"),
         (pay_params("acme", ETH, "0.000", &to), "Invalid parameter 'amount': must be above 0"),
         (pay_params("acme", ETH, &"9".repeat(90), &to), "Invalid parameter 'amount': expected a decimal number such as 0.05"),
         (pay_params("acme", ETH, &"9".repeat(79), &to), "Invalid parameter 'amount': too large"),
@@ -372,9 +373,12 @@ async fn validation(backend: Backend) {
     let pay =
         result(&ts, "reown_getExchangePayUrl", json!({"exchangeId": "acme", "asset": ETH, "amount": 0.5, "recipient": format!("eip155:31337:{to}")})).await;
     assert!(pay["url"].as_str().unwrap().contains("&amount=0.5&"));
+    // As the AppKit client writes a small amount (Number(amount).toString()).
+    let pay = result(&ts, "reown_getExchangePayUrl", pay_params("acme", ETH, "1e-7", &to)).await;
+    assert!(pay["url"].as_str().unwrap().contains("&amount=0.0000001&"), "{pay}");
     // Nothing was stored for the refused ones.
     let count: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM pay_sessions").fetch_one(&ts.db).await.unwrap();
-    assert_eq!(count, 1);
+    assert_eq!(count, 2);
     assert_eq!(
         error(&ts, "reown_getExchangeBuyStatus", json!({"exchangeId": "acme"})).await.1,
         "Invalid parameter 'sessionId': required, e.g. the sessionId of reown_getExchangePayUrl"

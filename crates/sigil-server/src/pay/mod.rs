@@ -206,6 +206,36 @@ pub fn parse_amount(s: &str, decimals: u8) -> Result<(String, U256), String> {
     Ok((shown, units))
 }
 
+/// A number in exponent form as JavaScript's `Number.prototype.toString` writes very small or
+/// large amounts (`1e-7`, `1.5e+21`; the AppKit client sends `Number(amount).toString()`), written
+/// out as a plain decimal; anything else as it is.
+pub fn plain_decimal(s: &str) -> String {
+    let t = s.trim();
+    let Some((mantissa, exponent)) = t.split_once(['e', 'E']) else { return t.to_owned() };
+    let Ok(exponent) = exponent.strip_prefix('+').unwrap_or(exponent).parse::<i32>() else { return t.to_owned() };
+    let (whole, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    if whole.is_empty() || !whole.bytes().chain(frac.bytes()).all(|b| b.is_ascii_digit()) || !(-80..=80).contains(&exponent) {
+        return t.to_owned();
+    }
+    let digits = format!("{whole}{frac}");
+    // Where the point goes in `digits`.
+    let point = whole.len() as i32 + exponent;
+    let out = if point <= 0 {
+        format!("0.{}{digits}", "0".repeat((-point) as usize))
+    } else if point as usize >= digits.len() {
+        format!("{digits}{}", "0".repeat(point as usize - digits.len()))
+    } else {
+        format!("{}.{}", &digits[..point as usize], &digits[point as usize..])
+    };
+    let out = if out.contains('.') { out.trim_end_matches('0').trim_end_matches('.').to_owned() } else { out };
+    let trimmed = out.trim_start_matches('0');
+    if trimmed.is_empty() || trimmed.starts_with('.') {
+        format!("0{trimmed}")
+    } else {
+        trimmed.to_owned()
+    }
+}
+
 /// The pay area: the exchanges, the sandbox's sender, the sessions' rules.
 pub struct Pay {
     pub exchanges: Vec<Exchange>,
@@ -285,6 +315,18 @@ mod tests {
             assert!(parse_amount(bad, 18).is_err(), "{bad}");
         }
         assert!(parse_amount(&"9".repeat(79), 0).is_err());
+    }
+
+    #[test]
+    fn exponents_as_javascript_writes_them() {
+        assert_eq!(plain_decimal("1e-7"), "0.0000001");
+        assert_eq!(plain_decimal("1.5e-7"), "0.00000015");
+        assert_eq!(plain_decimal("1.5e+21"), "1500000000000000000000");
+        assert_eq!(plain_decimal("2E3"), "2000");
+        assert_eq!(plain_decimal("0.05"), "0.05");
+        assert_eq!(plain_decimal("1e-999"), "1e-999");
+        assert_eq!(plain_decimal("-1e3"), "-1e3");
+        assert_eq!(parse_amount(&plain_decimal("1e-7"), 18).unwrap().1, U256::from(100_000_000_000u64));
     }
 
     #[test]

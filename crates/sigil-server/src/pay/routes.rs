@@ -167,7 +167,7 @@ fn amount_param(params: &Map<String, Value>, decimals: u8) -> Result<(String, U2
         None | Some(Value::Null) => return Err(invalid("amount", "required, a decimal string such as \"0.05\"")),
         Some(_) => return Err(invalid("amount", "expected a decimal string such as \"0.05\"")),
     };
-    parse_amount(&text, decimals).map_err(|m| invalid("amount", m))
+    parse_amount(&super::plain_decimal(&text), decimals).map_err(|m| invalid("amount", m))
 }
 
 /// The recipient: CAIP-10 on the asset's chain, an EVM address; checksummed.
