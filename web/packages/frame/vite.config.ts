@@ -5,7 +5,7 @@ const core = fileURLToPath(new URL('../core/src', import.meta.url))
 
 // The frame page: built to dist/ (index.html and assets/), which the Sigil server serves on its
 // frame origin (--frame-dir) under a CSP of script-src 'self': no inline script. It takes the
-// core's message schemas, catalogue, base58 and networks from source, so it builds without the core's dist.
+// core's message schemas, catalogue, locales, base58 and networks from source, so it builds without the core's dist.
 export default defineConfig({
   oxc: { jsx: { runtime: 'automatic', importSource: 'react', development: false } },
   resolve: {
@@ -14,6 +14,7 @@ export default defineConfig({
       { find: /^@sigil\/core\/frame-messages$/, replacement: `${core}/frame-messages.ts` },
       { find: /^@sigil\/core\/base58$/, replacement: `${core}/base58.ts` },
       { find: /^@sigil\/core\/networks$/, replacement: `${core}/networks.ts` },
+      { find: /^@sigil\/core\/i18n$/, replacement: `${core}/i18n.ts` },
     ],
   },
   base: '/',
