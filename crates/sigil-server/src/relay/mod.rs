@@ -682,11 +682,15 @@ impl Relay {
     pub fn spawn_writer(self: &Arc<Self>) -> tokio::task::JoinHandle<()> {
         let receiver = self.writes_in.lock().unwrap_or_else(|e| e.into_inner()).take();
         let relay = Arc::downgrade(self);
-        tokio::spawn(async move {
+        let sqlite = !self.notify_others;
+        let checkpoints = checkpoint_sqlite(relay.clone(), sqlite);
+        let writing = async move {
             let Some(mut receiver) = receiver else { return };
             let mut batch: Vec<Write> = Vec::new();
             // One connection of the pool kept for the writer: on SQLite a connection that another
             // one wrote behind drops its whole page cache and reads the mailbox's pages again.
+            // There it leaves checkpoints (copying the log into the database file, with an
+            // fsync) to `checkpoint_sqlite`, so no publish waits for one.
             let mut kept: Option<sqlx::pool::PoolConnection<sqlx::Any>> = None;
             while receiver.recv_many(&mut batch, 200).await > 0 {
                 let Some(relay) = relay.upgrade() else { return };
@@ -694,15 +698,21 @@ impl Relay {
                 let notify: store::Notify = if relay.notify_others { Some(&note) } else { None };
                 let written = async {
                     if kept.is_none() {
-                        kept = Some(relay.db.acquire().await?);
+                        let mut conn = relay.db.acquire().await?;
+                        if sqlite {
+                            sqlx::query("PRAGMA wal_autocheckpoint = 0").execute(&mut *conn).await?;
+                        }
+                        kept = Some(conn);
                     }
                     let conn = kept.as_mut().expect("a connection was just kept");
                     store::write_all(conn, &batch, notify).await
                 };
                 let written = written.await;
                 if written.is_err() {
-                    // A new connection for the next batch.
-                    kept = None;
+                    // A new connection for the next batch; this one is closed, not pooled.
+                    if let Some(conn) = kept.take() {
+                        let _ = conn.close().await;
+                    }
                 }
                 match written {
                     Ok(fresh) => {
@@ -735,6 +745,9 @@ impl Relay {
                     }
                 }
             }
+        };
+        tokio::spawn(async move {
+            tokio::join!(writing, checkpoints);
         })
     }
 
@@ -842,6 +855,24 @@ impl Relay {
         tokio::spawn(async move {
             tokio::join!(announcing, listening);
         })
+    }
+}
+
+/// On SQLite, checkpoints the write-ahead log every second from a connection other than the
+/// writer's (PASSIVE: beside the writer, never blocking it), until the relay is gone.
+async fn checkpoint_sqlite(relay: std::sync::Weak<Relay>, sqlite: bool) {
+    if !sqlite {
+        return;
+    }
+    let mut every = tokio::time::interval(Duration::from_secs(1));
+    loop {
+        every.tick().await;
+        let Some(relay) = relay.upgrade() else { return };
+        let db = relay.db.clone();
+        drop(relay);
+        if let Err(e) = sqlx::query("PRAGMA wal_checkpoint(PASSIVE)").execute(&db).await {
+            tracing::warn!(error = %e, "checkpointing the database failed");
+        }
     }
 }
 
