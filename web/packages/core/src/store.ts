@@ -189,6 +189,8 @@ export interface LocaleState {
   dir: 'ltr' | 'rtl'
   /** The connect button's words in it (the button lives in the host page, which does not load the catalogue). */
   connectButton: { label: string; loading: string }
+  /** Its decimal sign ('.', ',', '٫'…), for the balance the connect button shows. */
+  decimal: string
 }
 
 /** The single store. The React layer subscribes to slices of it. */

@@ -50,6 +50,12 @@ describe('<ConnectButton/>', () => {
     const button = container.querySelector('button') as HTMLButtonElement
     expect(button.textContent).toContain('0x11…111111')
     expect(button.textContent).toContain('1.234 ETH')
+    // In a locale with a decimal comma (once the modal has loaded it), the balance is written with it.
+    act(() =>
+      appKit.client.store.setState({ locale: { tag: 'de', dir: 'ltr', connectButton: { label: 'Wallet verbinden', loading: 'Verbinde…' }, decimal: ',' } }),
+    )
+    expect(container.querySelector('.sigil-cb-bal')?.textContent).toBe('1,234 ETH')
+    act(() => appKit.client.store.setState({ locale: undefined }))
     await act(async () => {
       button.click()
     })

@@ -27,6 +27,7 @@ const CSS = `.sigil-cb{all:unset;box-sizing:border-box;display:inline-flex;align
 
 const selectLoading = (s: SigilState) => s.modal.loading
 const selectWords = (s: SigilState) => s.locale?.connectButton
+const selectDecimal = (s: SigilState) => s.locale?.decimal ?? '.'
 /** The account's name (ENS for eip155), as the Account view shows it. */
 const selectName = (s: SigilState) => s.chains[s.activeNamespace]?.account.profileName
 
@@ -42,6 +43,7 @@ export const ConnectButton = memo(function ConnectButton({ label, loadingLabel, 
   const name = useAppKitSelector(selectName)
   // English until the modal chunk has loaded the visitor's locale (at idle, or on the first open).
   const words = useAppKitSelector(selectWords) ?? connectButtonMessages
+  const decimal = useAppKitSelector(selectDecimal)
   const connecting = account.status === 'connecting'
   // Hovering or focusing the button is a strong hint: get the modal and wallet list ready.
   const warm = useCallback(() => void appKit.prefetch().catch(() => undefined), [appKit])
@@ -52,7 +54,9 @@ export const ConnectButton = memo(function ConnectButton({ label, loadingLabel, 
   if (account.isConnected && account.address) {
     content = (
       <>
-        {balance && account.balance !== undefined ? <span className="sigil-cb-bal">{formatBalance(account.balance, account.balanceSymbol)}</span> : null}
+        {balance && account.balance !== undefined ? (
+          <span className="sigil-cb-bal">{formatBalance(account.balance, account.balanceSymbol).replace(/^(-?\d+)\./, `$1${decimal}`)}</span>
+        ) : null}
         <span title={account.address}>{name ?? shortenAddress(account.address)}</span>
       </>
     )

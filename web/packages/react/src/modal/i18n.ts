@@ -46,7 +46,9 @@ export function createLocales(appKit: AppKit): Locales {
       if (wanted !== locale) return
       // The errors the features throw (a swap's, a send's) in the same words.
       setActiveMessages(messages)
-      store.setState({ locale: { tag: locale, dir: directionOf(locale), connectButton: messages.connectButton } })
+      store.setState({
+        locale: { tag: locale, dir: directionOf(locale), connectButton: messages.connectButton, decimal: formatDecimal('0.5', locale).replace(/\d/g, '') },
+      })
     },
   }
 }
