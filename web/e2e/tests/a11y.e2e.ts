@@ -135,6 +135,23 @@ describe.each(THEMES)('axe in the %s theme', (theme) => {
     await shot(page, `frame-approval-${theme}`)
     await rejectInFrame(page)
   })
+
+  it('ConnectingSocial waiting for its login window, ConnectingFarcaster with its QR code and link', async () => {
+    const page = await t.newPage({ theme })
+    await page.goto(`${t.demoUrl}?email=on&socials=google,github,farcaster&siwx=off`)
+    await openModal(page)
+    const [popup] = await Promise.all([page.context().waitForEvent('page'), ui.dialog(page).locator('.social-wide').click()])
+    await expect.poll(() => ui.dialog(page).getByTestId('connecting-social').getAttribute('data-phase')).toBe('waiting')
+    await onView(page, 'ConnectingSocial')
+    await expectAccessible(page, 'ConnectingSocial')
+    await popup.close()
+    await ui.dialog(page).getByTestId('connect-view').waitFor({ state: 'visible' })
+    await ui.dialog(page).locator('.socials [data-provider="farcaster"]').click()
+    await expect.poll(() => ui.dialog(page).getByTestId('connecting-farcaster').getAttribute('data-url')).toMatch(/^https:\/\/farcaster\.xyz\//)
+    await onView(page, 'ConnectingFarcaster')
+    await expectAccessible(page, 'ConnectingFarcaster')
+    await shot(page, `farcaster-${theme}`)
+  })
 })
 
 /** Computed animation and transition durations of the modal's moving parts. */
