@@ -1056,7 +1056,38 @@ async fn emails_in_the_visitors_language(b: Backend) {
     let text = body_text(&link);
     assert!(text.starts_with("Jemand meldet sich von einem neuen Gerät"), "{text}");
     assert!(text.contains(&format!("approve-device?token={}", link_token(&link))), "{text}");
+    // The page the link opens is in the language of the browser that opens it (its
+    // Accept-Language): German here, right to left in Arabic, English without one.
+    let url = format!("{}/wallet/v1/approve-device?token={}", frame.base, link_token(&link));
+    let open = |lang: Option<&'static str>| {
+        let mut req = frame.http.get(&url);
+        if let Some(lang) = lang {
+            req = req.header("accept-language", lang);
+        }
+        async move { req.send().await.unwrap().text().await.unwrap() }
+    };
+    let page = open(Some("de-DE,de;q=0.9")).await;
+    assert!(page.contains("<html lang=de dir=ltr>") && page.contains("<button type=submit>Dieses Gerät bestätigen</button>"), "{page}");
+    assert!(page.contains(&format!("<b><bdi dir=ltr>{email}</bdi></b>")) && page.contains("<title>Gerät bestätigen?</title>"), "{page}");
+    let page = open(Some("ar")).await;
+    assert!(page.contains("<html lang=ar dir=rtl>") && page.contains(Lang::Ar.page().approve_button), "{page}");
+    for lang in [None, Some("nl-NL,nl;q=0.9")] {
+        let page = open(lang).await;
+        assert!(page.contains("<html lang=en dir=ltr>") && page.contains("<button type=submit>Approve this device</button>"), "{page}");
+    }
     approve(&frame, &link).await;
+    // The button's answer too: the used link, in German.
+    let res = frame
+        .http
+        .post(format!("{}/wallet/v1/approve-device", frame.base))
+        .header("accept-language", "de-DE,de;q=0.9")
+        .form(&[("token", link_token(&link))])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 404);
+    let page = res.text().await.unwrap();
+    assert!(page.contains("<html lang=de dir=ltr>") && page.contains("<h1>Nicht bestätigt</h1>") && page.contains(Lang::De.page().unknown_text), "{page}");
 
     // Japanese for the login code (the locale of this request), which logs in.
     let (status, body) = frame.post("/wallet/v1/connect-device", None, json!({"email": email, "deviceSecret": device, "locale": "ja"})).await;

@@ -1,7 +1,7 @@
-//! The languages the wallet's emails are written in: the modal's shipped locales
-//! (web/packages/core/src/i18n.ts), each with its short texts. The visitor's page names its
-//! locale (the frame sends it with the email requests, and as Accept-Language); that tag only
-//! picks a text here, and anything not shipped is English.
+//! The languages the wallet's emails (and its device-approval page) are written in: the
+//! modal's shipped locales (web/packages/core/src/i18n.ts), each with its short texts. The
+//! visitor's page names its locale (the frame sends it with the email requests, and as
+//! Accept-Language); that tag only picks a text here, and anything not shipped is English.
 
 use axum::extract::FromRequestParts;
 use axum::http::header;
@@ -120,6 +120,30 @@ impl Lang {
             Lang::He => &HE,
         }
     }
+
+    /// The texts of the device-approval page in this language.
+    pub fn page(self) -> &'static PageTexts {
+        match self {
+            Lang::En => &PAGE_EN,
+            Lang::Es => &PAGE_ES,
+            Lang::PtBr => &PAGE_PT_BR,
+            Lang::Fr => &PAGE_FR,
+            Lang::De => &PAGE_DE,
+            Lang::Ja => &PAGE_JA,
+            Lang::Ko => &PAGE_KO,
+            Lang::ZhCn => &PAGE_ZH_CN,
+            Lang::ZhTw => &PAGE_ZH_TW,
+            Lang::Ru => &PAGE_RU,
+            Lang::Tr => &PAGE_TR,
+            Lang::Ar => &PAGE_AR,
+            Lang::He => &PAGE_HE,
+        }
+    }
+
+    /// Whether the language is written right to left.
+    pub fn rtl(self) -> bool {
+        matches!(self, Lang::Ar | Lang::He)
+    }
 }
 
 /// The request's language from its Accept-Language header (the frame sets it to the modal's
@@ -150,6 +174,22 @@ pub struct MailTexts {
     pub export_text: &'static str,
     /// After a confirmation code's text.
     pub code_footer: &'static str,
+}
+
+/// The device-approval page's texts (the page the emailed link opens, and what its button
+/// answers); `{email}` is filled in.
+pub struct PageTexts {
+    pub approve_title: &'static str,
+    pub approve_intro: &'static str,
+    pub approve_warning: &'static str,
+    pub approve_button: &'static str,
+    pub approved_title: &'static str,
+    pub approved_text: &'static str,
+    pub not_approved_title: &'static str,
+    /// The link is unknown, used already or expired.
+    pub unknown_title: &'static str,
+    pub unknown_text: &'static str,
+    pub failed_title: &'static str,
 }
 
 /// `template` with each `{name}` replaced by its value, in one pass: a value that itself holds
@@ -357,6 +397,175 @@ const HE: MailTexts = MailTexts {
     code_footer: "הקוד תקף למשך 10 דקות. אם לא ביקשת אותו, אפשר להתעלם מההודעה: שום דבר לא משתנה בלי הקוד.\n",
 };
 
+const PAGE_EN: PageTexts = PageTexts {
+    approve_title: "Approve the device?",
+    approve_intro: "A new device wants to log in to the wallet of {email}:",
+    approve_warning: "Approve it only if this is you, logging in right now.",
+    approve_button: "Approve this device",
+    approved_title: "Device approved",
+    approved_text: "This device is approved. Go back to the page you were logging in on.",
+    not_approved_title: "Not approved",
+    unknown_title: "Link not valid",
+    unknown_text: "This approval link is unknown, was used already or has expired. Log in again to get a new one.",
+    failed_title: "Something went wrong",
+};
+
+const PAGE_ES: PageTexts = PageTexts {
+    approve_title: "¿Aprobar el dispositivo?",
+    approve_intro: "Un dispositivo nuevo quiere iniciar sesión en la billetera de {email}:",
+    approve_warning: "Apruébalo solo si eres tú quien está iniciando sesión ahora mismo.",
+    approve_button: "Aprobar este dispositivo",
+    approved_title: "Dispositivo aprobado",
+    approved_text: "El dispositivo está aprobado. Vuelve a la página en la que estabas iniciando sesión.",
+    not_approved_title: "No aprobado",
+    unknown_title: "Enlace no válido",
+    unknown_text: "Este enlace de aprobación no existe, ya se usó o ha caducado. Vuelve a iniciar sesión para recibir uno nuevo.",
+    failed_title: "Algo salió mal",
+};
+
+const PAGE_PT_BR: PageTexts = PageTexts {
+    approve_title: "Aprovar o dispositivo?",
+    approve_intro: "Um dispositivo novo quer entrar na carteira de {email}:",
+    approve_warning: "Aprove somente se for você entrando agora mesmo.",
+    approve_button: "Aprovar este dispositivo",
+    approved_title: "Dispositivo aprovado",
+    approved_text: "O dispositivo foi aprovado. Volte à página em que você estava entrando.",
+    not_approved_title: "Não aprovado",
+    unknown_title: "Link inválido",
+    unknown_text: "Este link de aprovação é desconhecido, já foi usado ou expirou. Entre de novo para receber outro.",
+    failed_title: "Algo deu errado",
+};
+
+const PAGE_FR: PageTexts = PageTexts {
+    approve_title: "Approuver l’appareil ?",
+    approve_intro: "Un nouvel appareil veut se connecter au portefeuille de {email} :",
+    approve_warning: "Approuvez-le seulement si c’est vous qui vous connectez en ce moment.",
+    approve_button: "Approuver cet appareil",
+    approved_title: "Appareil approuvé",
+    approved_text: "L’appareil est approuvé. Revenez à la page sur laquelle vous vous connectiez.",
+    not_approved_title: "Non approuvé",
+    unknown_title: "Lien non valide",
+    unknown_text: "Ce lien d’approbation est inconnu, a déjà servi ou a expiré. Reconnectez-vous pour en recevoir un nouveau.",
+    failed_title: "Une erreur s’est produite",
+};
+
+const PAGE_DE: PageTexts = PageTexts {
+    approve_title: "Gerät bestätigen?",
+    approve_intro: "Ein neues Gerät möchte sich bei der Wallet von {email} anmelden:",
+    approve_warning: "Bestätige es nur, wenn du das bist und dich gerade jetzt anmeldest.",
+    approve_button: "Dieses Gerät bestätigen",
+    approved_title: "Gerät bestätigt",
+    approved_text: "Das Gerät ist bestätigt. Geh zurück zu der Seite, auf der du dich gerade anmeldest.",
+    not_approved_title: "Nicht bestätigt",
+    unknown_title: "Link ungültig",
+    unknown_text: "Dieser Bestätigungslink ist unbekannt, wurde schon benutzt oder ist abgelaufen. Melde dich erneut an, um einen neuen zu bekommen.",
+    failed_title: "Etwas ist schiefgelaufen",
+};
+
+const PAGE_JA: PageTexts = PageTexts {
+    approve_title: "デバイスを承認しますか？",
+    approve_intro: "新しいデバイスが {email} のウォレットにログインしようとしています:",
+    approve_warning: "今まさにご本人がログインしている場合のみ承認してください。",
+    approve_button: "このデバイスを承認する",
+    approved_title: "デバイスを承認しました",
+    approved_text: "デバイスが承認されました。ログイン中のページに戻ってください。",
+    not_approved_title: "承認できませんでした",
+    unknown_title: "無効なリンクです",
+    unknown_text: "この承認リンクは無効か、使用済みか、有効期限が切れています。もう一度ログインして、新しいリンクを受け取ってください。",
+    failed_title: "問題が発生しました",
+};
+
+const PAGE_KO: PageTexts = PageTexts {
+    approve_title: "이 기기를 승인할까요?",
+    approve_intro: "새 기기가 {email} 지갑에 로그인하려고 합니다:",
+    approve_warning: "지금 로그인하고 있는 사람이 본인일 때만 승인하세요.",
+    approve_button: "이 기기 승인",
+    approved_title: "기기 승인 완료",
+    approved_text: "기기가 승인되었습니다. 로그인하던 페이지로 돌아가세요.",
+    not_approved_title: "승인되지 않았습니다",
+    unknown_title: "유효하지 않은 링크",
+    unknown_text: "알 수 없거나 이미 사용되었거나 만료된 승인 링크입니다. 다시 로그인하여 새 링크를 받으세요.",
+    failed_title: "문제가 발생했습니다",
+};
+
+const PAGE_ZH_CN: PageTexts = PageTexts {
+    approve_title: "批准此设备？",
+    approve_intro: "有新设备想要登录 {email} 的钱包：",
+    approve_warning: "只有当正在登录的人就是你本人时，才批准。",
+    approve_button: "批准此设备",
+    approved_title: "设备已批准",
+    approved_text: "该设备已获批准。请返回你正在登录的页面。",
+    not_approved_title: "未批准",
+    unknown_title: "链接无效",
+    unknown_text: "此批准链接无效、已被使用或已过期。请重新登录以获取新链接。",
+    failed_title: "出了点问题",
+};
+
+const PAGE_ZH_TW: PageTexts = PageTexts {
+    approve_title: "核准此裝置？",
+    approve_intro: "有新裝置想要登入 {email} 的錢包：",
+    approve_warning: "只有當正在登入的人就是你本人時，才核准。",
+    approve_button: "核准此裝置",
+    approved_title: "裝置已核准",
+    approved_text: "該裝置已獲核准。請返回你正在登入的頁面。",
+    not_approved_title: "未核准",
+    unknown_title: "連結無效",
+    unknown_text: "此核准連結無效、已被使用或已過期。請重新登入以取得新連結。",
+    failed_title: "發生了一些問題",
+};
+
+const PAGE_RU: PageTexts = PageTexts {
+    approve_title: "Подтвердить устройство?",
+    approve_intro: "Новое устройство хочет войти в кошелёк {email}:",
+    approve_warning: "Подтверждайте, только если это вы входите прямо сейчас.",
+    approve_button: "Подтвердить это устройство",
+    approved_title: "Устройство подтверждено",
+    approved_text: "Устройство подтверждено. Вернитесь на страницу, на которой вы входили.",
+    not_approved_title: "Не подтверждено",
+    unknown_title: "Ссылка недействительна",
+    unknown_text: "Эта ссылка для подтверждения неизвестна, уже использована или устарела. Войдите снова, чтобы получить новую.",
+    failed_title: "Что-то пошло не так",
+};
+
+const PAGE_TR: PageTexts = PageTexts {
+    approve_title: "Cihaz onaylansın mı?",
+    approve_intro: "Yeni bir cihaz, {email} adresine ait cüzdana giriş yapmak istiyor:",
+    approve_warning: "Yalnızca şu anda giriş yapan sizseniz onaylayın.",
+    approve_button: "Bu cihazı onayla",
+    approved_title: "Cihaz onaylandı",
+    approved_text: "Cihaz onaylandı. Giriş yaptığınız sayfaya geri dönün.",
+    not_approved_title: "Onaylanmadı",
+    unknown_title: "Bağlantı geçersiz",
+    unknown_text: "Bu onay bağlantısı bilinmiyor, daha önce kullanılmış ya da süresi dolmuş. Yenisini almak için tekrar giriş yapın.",
+    failed_title: "Bir şeyler ters gitti",
+};
+
+const PAGE_AR: PageTexts = PageTexts {
+    approve_title: "هل توافق على هذا الجهاز؟",
+    approve_intro: "يريد جهاز جديد تسجيل الدخول إلى محفظة {email}:",
+    approve_warning: "لا توافق عليه إلا إذا كنت أنت من يسجّل الدخول الآن.",
+    approve_button: "الموافقة على هذا الجهاز",
+    approved_title: "تمت الموافقة على الجهاز",
+    approved_text: "تمت الموافقة على الجهاز. ارجع إلى الصفحة التي كنت تسجّل الدخول منها.",
+    not_approved_title: "لم تتم الموافقة",
+    unknown_title: "الرابط غير صالح",
+    unknown_text: "رابط الموافقة هذا غير معروف، أو استُخدم من قبل، أو انتهت صلاحيته. سجّل الدخول مرة أخرى للحصول على رابط جديد.",
+    failed_title: "حدث خطأ ما",
+};
+
+const PAGE_HE: PageTexts = PageTexts {
+    approve_title: "לאשר את המכשיר?",
+    approve_intro: "מכשיר חדש מבקש להיכנס לארנק של {email}:",
+    approve_warning: "יש לאשר רק אם זו הכניסה שלך, ממש עכשיו.",
+    approve_button: "אישור המכשיר הזה",
+    approved_title: "המכשיר אושר",
+    approved_text: "המכשיר אושר. אפשר לחזור לדף שבו ביצעת את הכניסה.",
+    not_approved_title: "לא אושר",
+    unknown_title: "הקישור לא תקף",
+    unknown_text: "קישור האישור הזה לא מוכר, כבר נעשה בו שימוש או שפג תוקפו. יש להיכנס שוב כדי לקבל קישור חדש.",
+    failed_title: "משהו השתבש",
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -430,6 +639,38 @@ mod tests {
             if lang != Lang::En {
                 assert_ne!(t.login_body, EN.login_body, "{tag} is not English");
             }
+        }
+    }
+
+    #[test]
+    fn every_language_has_the_approval_pages_words() {
+        for (tag, lang) in Lang::all() {
+            let p = lang.page();
+            let texts = [
+                p.approve_title,
+                p.approve_intro,
+                p.approve_warning,
+                p.approve_button,
+                p.approved_title,
+                p.approved_text,
+                p.not_approved_title,
+                p.unknown_title,
+                p.unknown_text,
+                p.failed_title,
+            ];
+            for text in texts {
+                assert!(!text.trim().is_empty(), "{tag}: an empty page text");
+                if text != p.approve_intro {
+                    assert!(!text.contains('{'), "{tag}: a placeholder in {text}");
+                }
+            }
+            let intro = fill(p.approve_intro, &[("email", "§EMAIL")]);
+            assert!(intro.contains("§EMAIL") && !intro.contains('{'), "{tag}: {intro}");
+            if lang != Lang::En {
+                assert_ne!(p.approve_button, PAGE_EN.approve_button, "{tag} is not English");
+                assert_ne!(p.approve_warning, PAGE_EN.approve_warning, "{tag} is not English");
+            }
+            assert_eq!(lang.rtl(), matches!(tag, "ar" | "he"), "{tag}");
         }
     }
 

@@ -1,6 +1,8 @@
 //! The small HTML pages the frame origin shows at the top of a window: a social login's
 //! outcome in its login window, and the device-approval page an emailed link opens. Text is
-//! escaped; the only script is the login window's fixed one, allowed by its hash.
+//! escaped; the only script is the login window's fixed one, allowed by its hash. The approval
+//! pages are in the visitor's language (their Accept-Language; `mail_lang`), right to left in
+//! Arabic and Hebrew, with the email and the device kept left to right.
 
 use std::sync::LazyLock;
 
@@ -9,6 +11,7 @@ use axum::response::{Html, IntoResponse, Response};
 use base64::Engine;
 use sha2::{Digest, Sha256};
 
+use super::mail_lang::{fill, Lang};
 use super::APPROVE_PATH;
 
 /// Text escaped for HTML content and attribute values.
@@ -39,11 +42,13 @@ p b{color:var(--fg);font-weight:600}.device{padding:12px;border-radius:14px;back
 button{width:100%;margin-top:8px;padding:12px 16px;border:0;border-radius:14px;background:#3b6cf6;color:#fff;font:inherit;font-weight:600;cursor:pointer}\
 button:focus-visible{outline:2px solid #3b6cf6;outline-offset:2px}";
 
-fn document(title: &str, head: &str, body: &str) -> String {
+fn document(lang: Lang, title: &str, head: &str, body: &str) -> String {
     format!(
-        "<!doctype html><html lang=en><meta charset=utf-8><meta name=viewport content=\"width=device-width,initial-scale=1\"><title>{t}</title>\
+        "<!doctype html><html lang={tag} dir={dir}><meta charset=utf-8><meta name=viewport content=\"width=device-width,initial-scale=1\"><title>{t}</title>\
          <style>{STYLE}</style>{head}<body><main><h1>{t}</h1>{body}</main>",
-        t = escape(title)
+        t = escape(title),
+        tag = lang.tag(),
+        dir = if lang.rtl() { "rtl" } else { "ltr" },
     )
 }
 
@@ -56,9 +61,14 @@ fn respond(status: StatusCode, body: String, policy: &str) -> Response {
     res
 }
 
-/// A page that says one thing (no script).
+/// A page that says one thing (no script), in English.
 pub fn message(status: StatusCode, title: &str, text: &str) -> Response {
-    let body = document(title, "", &format!("<p id=message>{}</p>", escape(text)));
+    message_in(Lang::En, status, title, text)
+}
+
+/// A page that says one thing (no script), marked as written in `lang`.
+pub fn message_in(lang: Lang, status: StatusCode, title: &str, text: &str) -> Response {
+    let body = document(lang, title, "", &format!("<p id=message>{}</p>", escape(text)));
     respond(status, body, "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'")
 }
 
@@ -70,26 +80,32 @@ pub fn login_returned(status: StatusCode, title: &str, text: &str, state: &str, 
         None => state.to_owned(),
     };
     let head = format!("<meta name=sigil-returned content=\"{}\"><script>{RETURNED_SCRIPT}</script>", escape(&content));
-    let body = document(title, &head, &format!("<p id=message>{}</p>", escape(text)));
+    let body = document(Lang::En, title, &head, &format!("<p id=message>{}</p>", escape(text)));
     let policy = format!("default-src 'none'; style-src 'unsafe-inline'; script-src {}; frame-ancestors 'none'", *RETURNED_SCRIPT_HASH);
     respond(status, body, &policy)
 }
 
 /// The device-approval page: which device asks, and a button that approves it (a POST, so a
-/// mail scanner that opens the link approves nothing).
-pub fn approval(email: &str, device: &str, secret: &str) -> Response {
+/// mail scanner that opens the link approves nothing), in `lang`. The email and the device
+/// stay left to right in a right-to-left page.
+pub fn approval(lang: Lang, email: &str, device: &str, secret: &str) -> Response {
+    let t = lang.page();
+    // The template is escaped as text, then the (escaped) email goes in, in one pass.
+    let email = format!("<b><bdi dir=ltr>{}</bdi></b>", escape(email));
     let body = format!(
-        "<p>A new device wants to log in to the wallet of <b>{email}</b>:</p><p id=device class=device>{device}</p>\
-         <p>Approve it only if this is you, logging in right now.</p>\
+        "<p>{intro}</p><p id=device class=device dir=ltr>{device}</p>\
+         <p>{warning}</p>\
          <form method=post action=\"{APPROVE_PATH}\"><input type=hidden name=token value=\"{secret}\">\
-         <button type=submit>Approve this device</button></form>",
-        email = escape(email),
+         <button type=submit>{button}</button></form>",
+        intro = fill(&escape(t.approve_intro), &[("email", &email)]),
         device = escape(device),
+        warning = escape(t.approve_warning),
         secret = escape(secret),
+        button = escape(t.approve_button),
     );
     respond(
         StatusCode::OK,
-        document("Approve the device?", "", &body),
+        document(lang, t.approve_title, "", &body),
         "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
     )
 }
@@ -105,6 +121,48 @@ mod tests {
         let res = login_returned(StatusCode::OK, "Logged in", "ok", "st<ate", Some("cl\"aim"));
         let policy = res.headers()[header::CONTENT_SECURITY_POLICY].to_str().unwrap();
         assert!(policy.contains(hash), "{policy}");
+    }
+
+    fn html(res: Response) -> String {
+        let bytes = futures::executor::block_on(axum::body::to_bytes(res.into_body(), usize::MAX)).unwrap();
+        String::from_utf8(bytes.to_vec()).unwrap()
+    }
+
+    #[test]
+    fn the_approval_page_is_in_every_language_with_the_values_escaped() {
+        let email = "a<b>\"'&{device}@x.co";
+        let device = "<script>alert(1)</script> on {email}";
+        for (tag, lang) in Lang::all() {
+            let res = approval(lang, email, device, "se\"cret");
+            assert_eq!(res.status(), StatusCode::OK);
+            let policy = res.headers()[header::CONTENT_SECURITY_POLICY].to_str().unwrap().to_owned();
+            assert!(policy.starts_with("default-src 'none';") && policy.contains("form-action 'self'"), "{policy}");
+            let page = html(res);
+            let t = lang.page();
+            let dir = if matches!(tag, "ar" | "he") { "rtl" } else { "ltr" };
+            assert!(page.contains(&format!("<html lang={tag} dir={dir}>")), "{tag}: {page}");
+            assert!(page.contains(&format!("<b><bdi dir=ltr>{}</bdi></b>", escape(email))), "{tag}: {page}");
+            assert!(page.contains(&format!("<p id=device class=device dir=ltr>{}</p>", escape(device))), "{tag}: {page}");
+            for text in [t.approve_title, t.approve_warning, t.approve_button] {
+                assert!(page.contains(&escape(text)), "{tag}: {text} missing in {page}");
+            }
+            let (before, after) = t.approve_intro.split_once("{email}").unwrap();
+            assert!(page.contains(&escape(before)) && page.contains(&escape(after)), "{tag}: {page}");
+            // The values go in as they are, escaped, and are not filled in again.
+            assert!(!page.contains("<script") && page.matches("{email}").count() == 1, "{tag}: {page}");
+            assert!(page.contains("name=token value=\"se&quot;cret\""), "{tag}: {page}");
+        }
+    }
+
+    #[test]
+    fn an_arabic_page_is_right_to_left() {
+        let page = html(approval(Lang::Ar, "a@b.co", "Chrome on Linux", "s"));
+        assert!(page.starts_with("<!doctype html><html lang=ar dir=rtl>"), "{page}");
+        assert!(page.contains(Lang::Ar.page().approve_button), "{page}");
+        let page = html(message_in(Lang::He, StatusCode::NOT_FOUND, "<t>", "<x>"));
+        assert!(page.contains("<html lang=he dir=rtl>") && page.contains("&lt;t&gt;") && page.contains("&lt;x&gt;"), "{page}");
+        let page = html(message(StatusCode::OK, "t", "x"));
+        assert!(page.contains("<html lang=en dir=ltr>"), "{page}");
     }
 
     #[test]

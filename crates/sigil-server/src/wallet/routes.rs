@@ -127,37 +127,38 @@ pub struct ApproveQuery {
 }
 
 /// The link in the device-approval email: a page naming the device, with a button that
-/// approves it. Opening the link approves nothing (mail scanners open links).
+/// approves it. Opening the link approves nothing (mail scanners open links). The page is in the
+/// language of the browser that opens it (Accept-Language; English for any other).
 #[utoipa::path(get, path = "/wallet/v1/approve-device", tag = "wallet", params(ApproveQuery),
     responses((status = 200, description = "The approval page", content_type = "text/html"), (status = 404, description = "Unknown, used or expired", content_type = "text/html")))]
-pub async fn approve_device_page(State(state): State<AppState>, Query(q): Query<ApproveQuery>) -> Response {
+pub async fn approve_device_page(State(state): State<AppState>, MailLang(lang): MailLang, Query(q): Query<ApproveQuery>) -> Response {
     let secret = q.token.unwrap_or_default();
     let pending = match wallets(&state) {
         Ok(service) => service.pending_approval(&secret).await,
         Err(e) => Err(e),
     };
+    let t = lang.page();
     match pending {
-        Ok(Some((email, device))) => super::page::approval(&email, &device, &secret),
-        Ok(None) => super::page::message(
-            StatusCode::NOT_FOUND,
-            "Link not valid",
-            "This approval link is unknown, was used already or has expired. Log in again to get a new one.",
-        ),
-        Err(e) => super::page::message(e.status, "Something went wrong", &e.message),
+        Ok(Some((email, device))) => super::page::approval(lang, &email, &device, &secret),
+        Ok(None) => super::page::message_in(lang, StatusCode::NOT_FOUND, t.unknown_title, t.unknown_text),
+        Err(e) => super::page::message_in(lang, e.status, t.failed_title, &e.message),
     }
 }
 
 /// The approval page's button: the device may now log in with a code.
 #[utoipa::path(post, path = "/wallet/v1/approve-device", tag = "wallet", request_body(content = ApproveQuery, content_type = "application/x-www-form-urlencoded"),
     responses((status = 200, description = "Approved", content_type = "text/html"), (status = 404, description = "Unknown, used or expired", content_type = "text/html")))]
-pub async fn approve_device(State(state): State<AppState>, _: CodeBudget, axum::Form(q): axum::Form<ApproveQuery>) -> Response {
+pub async fn approve_device(State(state): State<AppState>, _: CodeBudget, MailLang(lang): MailLang, axum::Form(q): axum::Form<ApproveQuery>) -> Response {
     let approved = match wallets(&state) {
         Ok(service) => service.approve_device(q.token.as_deref().unwrap_or_default()).await,
         Err(e) => Err(e),
     };
+    let t = lang.page();
     match approved {
-        Ok(()) => super::page::message(StatusCode::OK, "Device approved", "This device is approved. Go back to the page you were logging in on."),
-        Err(e) => super::page::message(e.status, "Not approved", &e.message),
+        Ok(()) => super::page::message_in(lang, StatusCode::OK, t.approved_title, t.approved_text),
+        // Unknown, used or expired: said in the page's language.
+        Err(e) if e.status == StatusCode::NOT_FOUND => super::page::message_in(lang, e.status, t.not_approved_title, t.unknown_text),
+        Err(e) => super::page::message_in(lang, e.status, t.not_approved_title, &e.message),
     }
 }
 
