@@ -370,8 +370,10 @@ describe('the overlay on a page wider than the screen', () => {
     vi.stubGlobal('visualViewport', viewport)
     try {
       await openModal()
-      const overlay = shadow().querySelector<HTMLElement>('.overlay') as HTMLElement
-      const box = () => ['--vv-left', '--vv-top', '--vv-width', '--vv-height'].map((v) => overlay.style.getPropertyValue(v))
+      // On the modal's root, which the overlay inherits them from (its CSS places it by them).
+      const root = shadow().querySelector<HTMLElement>('.root') as HTMLElement
+      expect(root.querySelector('.overlay')).not.toBeNull()
+      const box = () => ['--vv-left', '--vv-top', '--vv-width', '--vv-height'].map((v) => root.style.getPropertyValue(v))
       expect(box()).toEqual(['0px', '0px', '390px', '844px'])
       // The visitor scrolls a 421 px wide page sideways, then an on-screen keyboard takes 300 px.
       act(() => {

@@ -161,7 +161,10 @@ function ModalFrame({ shadow, shakeCount, prerender }: { shadow: ShadowRoot; sha
     return vars as CSSProperties
   }, [themeVariables])
 
-  if (!modal.open && !(prerender && connectNext && armed === session)) return null
+  const rendered = modal.open || (prerender && connectNext && armed === session)
+  useVisualViewport(shadow, rendered, session)
+
+  if (!rendered) return null
   return (
     <Activity key={session} mode={modal.open ? 'visible' : 'hidden'}>
       <div className="root" data-theme={themeMode} style={style} lang={locale} dir={dir}>
@@ -206,7 +209,6 @@ const Dialog = memo(function Dialog({
     setSaid({ view: viewSaid, notification, text: banner ?? (said.view !== viewSaid && navigated ? title : said.text) })
   }
   const cardRef = useRef<HTMLDivElement>(null)
-  const overlayRef = useRef<HTMLDivElement>(null)
   const innerRef = useRef<HTMLDivElement>(null)
   const [height, setHeight] = useState<number>()
   const [shaking, setShaking] = useState(false)
@@ -232,8 +234,6 @@ const Dialog = memo(function Dialog({
     observer.observe(inner)
     return () => observer.disconnect()
   }, [])
-
-  useVisualViewport(overlayRef)
 
   // Focus moves into the dialog on open, and back onto it when the focused control disappears.
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new route (view) is what may have removed the focused control
@@ -294,7 +294,6 @@ const Dialog = memo(function Dialog({
   return (
     // biome-ignore lint/a11y/noStaticElementInteractions: a click on the backdrop is a mouse shortcut; Escape and the Close button are the accessible ways
     <div
-      ref={overlayRef}
       className="overlay"
       onMouseDown={(e) => {
         if (e.target === e.currentTarget && canClose) close()
@@ -348,17 +347,24 @@ const Dialog = memo(function Dialog({
  * page's own width: a page wider than a phone's screen widens the layout viewport that fixed
  * boxes size to, and a bottom sheet sized to it is cut at one side. Also follows a pinch zoom and
  * an on-screen keyboard. Without the visualViewport API the overlay covers the layout viewport.
+ *
+ * The values go on the modal's root as custom properties the overlay inherits, set from the tree
+ * around the <Activity>: they are in place while the dialog is pre-rendered hidden, so opening it
+ * reads and writes nothing (reading the viewport between style writes laid the page out four
+ * times on each open).
  */
-function useVisualViewport(ref: { current: HTMLElement | null }) {
+function useVisualViewport(shadow: ShadowRoot, rendered: boolean, session: number) {
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new session is a new root element
   useLayoutEffect(() => {
-    const overlay = ref.current
+    const root = rendered ? shadow.querySelector<HTMLElement>('.root') : null
     const viewport = typeof window === 'undefined' ? undefined : window.visualViewport
-    if (!overlay || !viewport) return
+    if (!root || !viewport) return
     const follow = () => {
-      overlay.style.setProperty('--vv-left', `${viewport.offsetLeft}px`)
-      overlay.style.setProperty('--vv-top', `${viewport.offsetTop}px`)
-      overlay.style.setProperty('--vv-width', `${viewport.width}px`)
-      overlay.style.setProperty('--vv-height', `${viewport.height}px`)
+      // Every value read before any is written, and only a change written.
+      const values = { '--vv-left': viewport.offsetLeft, '--vv-top': viewport.offsetTop, '--vv-width': viewport.width, '--vv-height': viewport.height }
+      for (const [name, value] of Object.entries(values)) {
+        if (root.style.getPropertyValue(name) !== `${value}px`) root.style.setProperty(name, `${value}px`)
+      }
     }
     follow()
     viewport.addEventListener('resize', follow)
@@ -367,7 +373,7 @@ function useVisualViewport(ref: { current: HTMLElement | null }) {
       viewport.removeEventListener('resize', follow)
       viewport.removeEventListener('scroll', follow)
     }
-  }, [ref])
+  }, [shadow, rendered, session])
 }
 
 /** A view's box. It slides in when it replaces another view, not as the first view of an open (the card is just shown). */
