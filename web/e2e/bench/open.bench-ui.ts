@@ -1,8 +1,9 @@
 /**
  * make bench-ui: median time from clicking Connect to the wallet list being visible, over 10
  * runs in headless Chromium, for the demo (real server, directory prefetched when idle) and for
- * a plain React dialog page as the baseline, in the same run. Prints the figures; the goal is
- * under 50 ms, reported, not asserted (timings are not tests).
+ * a plain React dialog page as the baseline, in the same run. Prints the figures and the ratio
+ * against its goal (x1.5), and the absolute bound (50 ms): reported, not asserted (timings are
+ * not tests).
  */
 import { spawnSync } from 'node:child_process'
 import { createReadStream, existsSync, mkdtempSync, rmSync } from 'node:fs'
@@ -15,6 +16,8 @@ import { launchBrowser } from '../src/browser.js'
 import { WEB_DIR } from '../src/paths.js'
 
 const RUNS = 10
+/** The goal for the click-to-list time, as a ratio to the plain React dialog's in the same run. */
+const RATIO_GOAL = 1.5
 const env = inject('e2e')
 let baselineDir: string
 let baseline: Server
@@ -105,7 +108,7 @@ it('click Connect -> wallet list visible', async () => {
       `Click Connect -> wallet list visible, headless Chromium, ${RUNS} runs each`,
       `  Sigil demo (real server, prefetched): ${fmt(sigil)}`,
       `  plain React dialog (baseline):        ${fmt(base)}`,
-      `  ratio to baseline: x${(median(sigil) / median(base)).toFixed(2)}; goal under 50 ms: ${median(sigil) < 50 ? 'met' : 'not met'}`,
+      `  ratio to baseline: x${(median(sigil) / median(base)).toFixed(2)} (goal <= x${RATIO_GOAL}: ${median(sigil) / median(base) <= RATIO_GOAL ? 'met' : 'not met'}); under 50 ms: ${median(sigil) < 50 ? 'met' : 'not met'}`,
     ].join('\n'),
   )
   expect(sigil).toHaveLength(RUNS)
