@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { LoginBlockedError } from './features/login/errors.js'
+import { payAmountRefusal } from './features/pay/pay.js'
 import { swapErrorText } from './features/swap/errors.js'
 import {
   directionOf,
@@ -208,7 +209,9 @@ describe('the features’ errors', () => {
     expect(swapErrorText('NO_ROUTE', { from: 'ETH', to: 'SGL' })).toBe(de?.swap.noRoute('ETH', 'SGL'))
     expect(swapErrorText('NO_ROUTE', { from: 'ETH', to: 'SGL' })).not.toBe('No route from ETH to SGL on this network.')
     expect(new LoginBlockedError('google').message).toBe('Popup blockiert')
+    expect(payAmountRefusal('x', 18)).toBe(de?.pay.invalidAmount(18))
     setActiveMessages(undefined)
+    expect(payAmountRefusal('x', 18)).toBe(en.pay.invalidAmount(18))
     expect(new LoginBlockedError('google').message).toBe('Your browser blocked the login window')
   })
 })

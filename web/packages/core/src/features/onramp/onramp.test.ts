@@ -228,9 +228,11 @@ describe('onramp actions', () => {
       paymentMethod: 'card',
     })
 
-    const popup = { closed: false, location: { href: 'about:blank' }, close: vi.fn() }
+    const popup = { closed: false, location: { href: 'about:blank' }, close: vi.fn(), opener: {} as object | null }
     const progress = await startOnramp(client, { provider: 'sandbox', label: 'Sigil sandbox', form, quote, popup: popup as unknown as Window })
     expect(popup.location.href).toBe('http://127.0.0.1:9/onramp/sandbox/s1')
+    // The provider's page gets no handle on the host page.
+    expect(popup.opener).toBeNull()
     const minted = server.asked('/v1/generators/onrampurl')[0]?.body as { destinationWallets: { address: string }[] }
     expect(minted.destinationWallets[0]?.address).toBe(client.store.getState().chains.eip155?.account.address)
     expect(currentRoute(client.store.getState())).toEqual({ view: 'OnRampProgress', data: progress })

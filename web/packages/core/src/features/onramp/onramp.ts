@@ -159,7 +159,11 @@ export async function startOnramp(
     throw e
   }
   const opened = popup !== null && !popup.closed
-  if (opened) popup.location.href = minted.url
+  if (opened) {
+    // The third party's page gets no handle on this one (it could send it elsewhere).
+    popup.opener = null
+    popup.location.href = minted.url
+  }
   const progress: OnrampProgress = {
     sessionId: minted.sessionId,
     provider,

@@ -7,8 +7,12 @@
  */
 import * as z from 'zod/mini'
 import { serverUrl, type ServerIdentity } from '../../api/http.js'
-import { pay as texts } from '../../messages/pay.js'
+import { localized } from '../../messages/active.js'
+import { pay as englishPay } from '../../messages/pay.js'
 import { PayError } from './errors.js'
+
+/** The pay texts in the modal's locale (English before it loads). */
+const texts = localized('pay', englishPay)
 
 export interface PayClientOptions extends ServerIdentity {
   /** The Sigil server; '' means the page's own origin. */

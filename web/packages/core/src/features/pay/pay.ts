@@ -9,12 +9,16 @@
 import { activeAccount } from '../../account.js'
 import type { SigilClient } from '../../client.js'
 import { NotConnectedError } from '../../errors.js'
-import { pay as texts } from '../../messages/pay.js'
+import { localized } from '../../messages/active.js'
+import { pay as englishPay } from '../../messages/pay.js'
 import { perClient } from '../../api/per-client.js'
 import { pushView, replaceView } from '../../router.js'
 import type { RouteEntry, ViewParams } from '../../store.js'
 import { createPayClient, type Exchange, type PayStatus } from './api.js'
 import { PayError } from './errors.js'
+
+/** The pay texts in the modal's locale (English before it loads). */
+const texts = localized('pay', englishPay)
 
 /** How often a deposit in progress is looked at. */
 export const PAY_POLL_MS = 2000
@@ -103,7 +107,11 @@ export async function startPay(
     throw e
   }
   const opened = popup !== null && !popup.closed
-  if (opened) popup.location.href = minted.url
+  if (opened) {
+    // The third party's page gets no handle on this one (it could send it elsewhere).
+    popup.opener = null
+    popup.location.href = minted.url
+  }
   const progress: PayProgress = {
     sessionId: minted.sessionId,
     exchangeId: exchange.id,
