@@ -136,11 +136,13 @@ describe('pay actions', () => {
     expect(exchanges.map((e) => e.id)).toEqual(['ex0', 'ex1', 'ex2', 'ex3', 'ex4', 'ex5', 'ex6', 'ex7', 'ex8', 'ex9', 'ex10', 'ex11'])
     expect(server.asked('reown_getExchanges').map((c) => c.body.params.page)).toEqual([0, 1])
 
-    const popup = { closed: false, location: { href: 'about:blank' }, close: vi.fn() }
+    const popup = { closed: false, location: { href: 'about:blank' }, close: vi.fn(), opener: {} as object | null }
     const [asset] = payAssets(client)
     if (!asset || !exchanges[0]) throw new Error('no asset or exchange')
     const progress = await startPay(client, { exchange: exchanges[0], asset, amount: ' 0.05 ', popup: popup as unknown as Window })
     expect(popup.location.href).toBe('http://127.0.0.1:9/pay/sandbox/s1')
+    // The exchange's page gets no handle on the host page.
+    expect(popup.opener).toBeNull()
     const address = client.store.getState().chains.eip155?.account.address
     expect(server.asked('reown_getExchangePayUrl')[0]?.body.params).toEqual({
       exchangeId: 'ex0',
