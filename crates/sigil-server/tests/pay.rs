@@ -4,7 +4,9 @@
 //! (IN_PROGRESS, then SUCCESS once a transfer of the amount landed; a smaller one is not
 //! enough), an ERC-20 deposit, the sandbox exchange's page sending the deposit once however
 //! many confirmations arrive, cancel and expiry as FAILED, every bad parameter as a JSON-RPC
-//! error that names it, and the per-project limit holding under concurrency.
+//! error that names it, the per-project limit holding under concurrency, and one open session
+//! per recipient and asset (a new one supersedes the older, so one deposit satisfies one
+//! session, also when many are started at once).
 
 mod common;
 
@@ -419,4 +421,92 @@ async fn limit_under_concurrency(backend: Backend) {
     ts.stop().await;
 }
 
-both_backends!(listing, deposits, token_deposit, validation, limit_under_concurrency);
+async fn open_count(ts: &TestServer, recipient: &str) -> i64 {
+    sqlx::query_scalar("SELECT COUNT(*) FROM pay_sessions WHERE recipient = $1 AND status = 'IN_PROGRESS'")
+        .bind(sigil_core::evm::checksummed(recipient))
+        .fetch_one(&ts.db)
+        .await
+        .unwrap()
+}
+
+async fn one_open_session(backend: Backend) {
+    let anvil = Anvil::start();
+    let Some((ts, _dir)) = server(backend, Some(&anvil), |c| {
+        c.settings.pay.sessions_per_hour = 1000;
+        c.settings.auth.writes_per_minute = 1000;
+    })
+    .await
+    else {
+        return;
+    };
+    let session = |pay: Value| pay["sessionId"].as_str().unwrap().to_owned();
+    let to = address(0xfee);
+    let other = address(0xf00);
+    let first = session(result(&ts, "reown_getExchangePayUrl", pay_params("acme", ETH, "0.05", &to)).await);
+    let elsewhere = session(result(&ts, "reown_getExchangePayUrl", pay_params("acme", ETH, "0.05", &other)).await);
+    assert_eq!(status(&ts, &first, "acme").await, json!({"status": "IN_PROGRESS"}));
+    // A second session for the same recipient and asset: the first is FAILED at once.
+    let second = session(result(&ts, "reown_getExchangePayUrl", pay_params("ex01", ETH, "0.05", &to)).await);
+    assert_eq!(status(&ts, &first, "acme").await, json!({"status": "FAILED"}));
+    assert_eq!(status(&ts, &second, "ex01").await, json!({"status": "IN_PROGRESS"}));
+    // Another recipient's session is its own.
+    assert_eq!(status(&ts, &elsewhere, "acme").await, json!({"status": "IN_PROGRESS"}));
+    // One deposit of the amount: only the second is SUCCESS.
+    send_eth(&anvil, &to, 50_000_000_000_000_000).await;
+    assert_eq!(status(&ts, &second, "ex01").await, json!({"status": "SUCCESS"}));
+    assert_eq!(status(&ts, &first, "acme").await, json!({"status": "FAILED"}));
+    assert_eq!(status(&ts, &elsewhere, "acme").await, json!({"status": "IN_PROGRESS"}));
+    send_eth(&anvil, &other, 50_000_000_000_000_000).await;
+    assert_eq!(status(&ts, &elsewhere, "acme").await, json!({"status": "SUCCESS"}));
+    // A final session is not superseded: a new one for the same pair leaves it SUCCESS.
+    let third = session(result(&ts, "reown_getExchangePayUrl", pay_params("acme", ETH, "0.05", &to)).await);
+    assert_eq!(status(&ts, &second, "ex01").await, json!({"status": "SUCCESS"}));
+    assert_eq!(status(&ts, &third, "acme").await, json!({"status": "IN_PROGRESS"}));
+
+    // The sandbox: a superseded session cannot be confirmed any more.
+    let to_sandbox = address(0xfab);
+    let old = session(result(&ts, "reown_getExchangePayUrl", pay_params("sigil-sandbox", ETH, "1", &to_sandbox)).await);
+    let new = session(result(&ts, "reown_getExchangePayUrl", pay_params("sigil-sandbox", ETH, "1", &to_sandbox)).await);
+    let res = ts.http.post(ts.url(&format!("/pay/sandbox/{old}"))).form(&[("action", "confirm")]).send().await.unwrap();
+    assert_eq!(res.status(), 410);
+    assert_eq!(balance(&anvil, &to_sandbox).await, 0);
+    assert_eq!(status(&ts, &old, "sigil-sandbox").await, json!({"status": "FAILED"}));
+    assert_eq!(status(&ts, &new, "sigil-sandbox").await, json!({"status": "IN_PROGRESS"}));
+
+    // The index itself refuses a second open session for the pair.
+    let now = sigil_server::db::now_ms();
+    let mut twin = sigil_server::pay::store::PaySession::get(&ts.db, &new).await.unwrap().unwrap();
+    twin.id = "a".repeat(32);
+    twin.created_at = now;
+    let refused = twin.insert(&ts.db).await.unwrap_err();
+    assert!(sigil_server::pay::store::is_unique_violation(&refused), "{refused}");
+
+    // Many creations at once for one pair: exactly one stays open; the others are superseded
+    // or refused with a clear error.
+    let crowded = address(0xc0ffee);
+    let calls = (0..12).map(|_| call(&ts, "reown_getExchangePayUrl", pay_params("acme", ETH, "0.05", &crowded)));
+    let outcomes = futures::future::join_all(calls).await;
+    let mut made = Vec::new();
+    for (code, body) in &outcomes {
+        assert_eq!(*code, 200);
+        match body.get("result") {
+            Some(r) => made.push(r["sessionId"].as_str().unwrap().to_owned()),
+            None => {
+                assert_eq!(body["error"], json!({"code": -32005, "message": "A deposit to this address is already being started; try again"}), "{outcomes:?}")
+            }
+        }
+    }
+    assert!(!made.is_empty(), "{outcomes:?}");
+    assert_eq!(open_count(&ts, &crowded).await, 1);
+    let mut open = 0;
+    for id in &made {
+        if status(&ts, id, "acme").await["status"] == "IN_PROGRESS" {
+            open += 1;
+        }
+    }
+    assert_eq!(open, 1, "{made:?}");
+    assert_eq!(open_count(&ts, &to).await, 1);
+    ts.stop().await;
+}
+
+both_backends!(listing, deposits, token_deposit, validation, limit_under_concurrency, one_open_session);

@@ -12,7 +12,8 @@
 //! A deposit's status is read from the chain, never taken from the client: the recipient's
 //! balance of the asset is stored when the session is made (store.rs) and the status is SUCCESS
 //! once the balance rose by the amount, FAILED once the session expired (or the sandbox's
-//! deposit was cancelled), IN_PROGRESS before.
+//! deposit was cancelled), IN_PROGRESS before. So one deposit satisfies one session only, at
+//! most one session per recipient and asset is open: a new one supersedes (fails) the older.
 
 pub mod routes;
 pub mod store;

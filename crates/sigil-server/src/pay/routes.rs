@@ -233,10 +233,11 @@ async fn pay_url(state: &AppState, project: &Project, addr: std::net::IpAddr, pa
             message: format!("This project started its {} deposits of this hour; try again later", state.pay.sessions_per_hour),
         });
     }
-    let Some(start) = balance(state, &asset, &recipient).await else {
-        return Err(RpcError { code: -32603, message: format!("{} is not answering now; try again later", chain.name) });
-    };
-    let session = PaySession {
+    // One open session per recipient and asset: the older ones are closed before the start
+    // balance is read, so a deposit that lands after that read counts for this session only.
+    // A concurrent creation that inserted first makes the insert hit the unique index of
+    // open sessions: closed again, read again, inserted once more.
+    let mut session = PaySession {
         id: crate::onramp::new_session_id(),
         project_id: project.id.clone(),
         exchange_id: exchange.id.clone(),
@@ -245,7 +246,7 @@ async fn pay_url(state: &AppState, project: &Project, addr: std::net::IpAddr, pa
         amount: amount.clone(),
         amount_units: units.to_string(),
         recipient: recipient.clone(),
-        start_balance: start.to_string(),
+        start_balance: String::new(),
         status: store::IN_PROGRESS.to_owned(),
         deposit: None,
         tx_hash: None,
@@ -253,7 +254,22 @@ async fn pay_url(state: &AppState, project: &Project, addr: std::net::IpAddr, pa
         expires_at: now + state.pay.session_ttl.as_millis() as i64,
         updated_at: now,
     };
-    session.insert(&state.db).await.map_err(internal)?;
+    let mut attempt = 0;
+    loop {
+        PaySession::supersede(&state.db, &session.recipient, &session.asset, now_ms()).await.map_err(internal)?;
+        let Some(start) = balance(state, &asset, &recipient).await else {
+            return Err(RpcError { code: -32603, message: format!("{} is not answering now; try again later", chain.name) });
+        };
+        session.start_balance = start.to_string();
+        match session.insert(&state.db).await {
+            Ok(()) => break,
+            Err(e) if store::is_unique_violation(&e) && attempt == 0 => attempt += 1,
+            Err(e) if store::is_unique_violation(&e) => {
+                return Err(RpcError { code: -32005, message: "A deposit to this address is already being started; try again".to_owned() });
+            }
+            Err(e) => return Err(internal(e)),
+        }
+    }
     let chain_id = asset.chain.trim_start_matches("eip155:");
     let url = fill(
         &exchange.url,
@@ -271,8 +287,9 @@ async fn pay_url(state: &AppState, project: &Project, addr: std::net::IpAddr, pa
 }
 
 /// The status of a session, read from the chain when not final: SUCCESS once the recipient's
-/// balance rose by the amount, FAILED once expired or cancelled, else IN_PROGRESS (UNKNOWN
-/// when the chain's node does not answer).
+/// balance rose by the amount, FAILED once expired, cancelled or superseded (a newer session
+/// for the same recipient and asset), else IN_PROGRESS (UNKNOWN when the chain's node does not
+/// answer).
 pub async fn status_of(state: &AppState, s: &PaySession) -> Result<(String, Option<String>), RpcError> {
     if s.status != store::IN_PROGRESS {
         return Ok((s.status.clone(), s.tx_hash.clone()));
@@ -288,18 +305,30 @@ pub async fn status_of(state: &AppState, s: &PaySession) -> Result<(String, Opti
     };
     match balance(state, &asset, &s.recipient).await {
         Some(now_balance) if now_balance >= start.saturating_add(units) => {
-            PaySession::finish(&state.db, &s.id, store::SUCCESS, now).await.map_err(internal)?;
+            if !PaySession::finish(&state.db, &s.id, store::SUCCESS, now).await.map_err(internal)? {
+                return stored_status(state, s).await;
+            }
             // The sandbox may record its transaction a moment after the balance shows it.
             let tx = PaySession::get(&state.db, &s.id).await.map_err(internal)?.and_then(|s| s.tx_hash);
             Ok((store::SUCCESS.to_owned(), tx))
         }
         _ if now >= s.expires_at => {
-            PaySession::finish(&state.db, &s.id, store::FAILED, now).await.map_err(internal)?;
+            if !PaySession::finish(&state.db, &s.id, store::FAILED, now).await.map_err(internal)? {
+                return stored_status(state, s).await;
+            }
             Ok((store::FAILED.to_owned(), None))
         }
         Some(_) => Ok((store::IN_PROGRESS.to_owned(), None)),
         None => Ok(("UNKNOWN".to_owned(), None)),
     }
+}
+
+/// The status stored now, for a session that another request closed meanwhile (superseded by
+/// a newer session, cancelled, or found final by a concurrent status): never a SUCCESS that
+/// the stored row does not have.
+async fn stored_status(state: &AppState, s: &PaySession) -> Result<(String, Option<String>), RpcError> {
+    let now = PaySession::get(&state.db, &s.id).await.map_err(internal)?.ok_or_else(|| internal("a pay session vanished"))?;
+    Ok((now.status, now.tx_hash))
 }
 
 async fn buy_status(state: &AppState, project: &Project, params: &Map<String, Value>) -> Result<Value, RpcError> {

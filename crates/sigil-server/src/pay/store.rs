@@ -1,7 +1,9 @@
 //! Deposit sessions: every SQL statement of the pay area, beside its row. The per-project
 //! limit is one upsert on the hour's counter that refuses past the limit; the sandbox
 //! exchange's deposit starts with the one UPDATE that claims an open session, so it is sent at
-//! most once however many confirmations arrive together.
+//! most once however many confirmations arrive together. At most one session per recipient
+//! and asset is open (IN_PROGRESS): a new one supersedes the older (`supersede`), and a unique
+//! index on the open ones (migrations/0019_pay_one_open.sql) refuses a second made beside it.
 
 use sqlx::Row;
 
@@ -107,6 +109,20 @@ impl PaySession {
         Ok(done.rows_affected() == 1)
     }
 
+    /// Closes (FAILED, as a cancel does) every open session for this recipient and asset, before
+    /// a new one is made: one deposit then satisfies at most one session. The number closed.
+    pub async fn supersede(db: &Db, recipient: &str, asset: &str, now: i64) -> Result<u64, sqlx::Error> {
+        let done = sqlx::query("UPDATE pay_sessions SET status = $1, updated_at = $2 WHERE recipient = $3 AND asset = $4 AND status = $5")
+            .bind(FAILED)
+            .bind(now)
+            .bind(recipient)
+            .bind(asset)
+            .bind(IN_PROGRESS)
+            .execute(db)
+            .await?;
+        Ok(done.rows_affected())
+    }
+
     /// Claims an open, unexpired session in progress for the sandbox's deposit (`deposit` to
     /// sending, or to cancelled): true for the one caller that did it.
     pub async fn claim_deposit(db: &Db, id: &str, step: &str, now: i64) -> Result<bool, sqlx::Error> {
@@ -131,6 +147,12 @@ impl PaySession {
             .await?;
         Ok(())
     }
+}
+
+/// True when the error is a unique index's refusal (here: another open session for the same
+/// recipient and asset was inserted first).
+pub fn is_unique_violation(e: &sqlx::Error) -> bool {
+    matches!(e, sqlx::Error::Database(d) if d.is_unique_violation())
 }
 
 /// Takes one of the project's sessions for the hour: one upsert that raises the hour's count
