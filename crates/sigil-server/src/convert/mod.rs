@@ -24,7 +24,7 @@ pub mod routes;
 pub mod uniswap_v2;
 pub mod zerox;
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::sync::Mutex;
 use std::time::Duration;
 
@@ -87,9 +87,10 @@ pub struct Convert {
     /// token in, token out, the amount's bits), kept uniswap_v2::ROUTE_KEPT: a quote then asks
     /// that path only (its amounts are always read fresh), not every candidate.
     routes: crate::cache::TtlCache<(String, Address, Address, Address, usize), Vec<Address>>,
-    /// Routers whose getAmountsOut answered what the V2 formula gives from the same reserves, by
-    /// (chain, router): their quotes read the reserves alone (uniswap_v2::amounts_out).
-    reserve_priced: Mutex<HashSet<(String, Address)>>,
+    /// Paths whose getAmountsOut answered what the V2 formula gives from the same reserves, by
+    /// (chain, router, path), kept uniswap_v2::ROUTE_KEPT: their quotes read the reserves alone
+    /// (uniswap_v2::amounts_out) until the router is asked again.
+    reserve_priced: crate::cache::TtlCache<(String, Address, Vec<Address>), ()>,
     http: reqwest::Client,
 }
 
@@ -110,7 +111,7 @@ impl Convert {
             pairs: Default::default(),
             spenders: Default::default(),
             routes,
-            reserve_priced: Default::default(),
+            reserve_priced: crate::cache::TtlCache::new(uniswap_v2::ROUTE_KEPT, uniswap_v2::ROUTES_MAX),
             http,
         }
     }

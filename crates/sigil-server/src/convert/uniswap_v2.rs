@@ -192,14 +192,12 @@ impl Convert {
     }
 
     /// The route along `path` computed from its pairs' reserves, read in one batch with the
-    /// `riders`: one call a hop fewer than asking the router, and the same amounts, for a router
-    /// whose `getAmountsOut` was seen to answer what amounts_out computes (a fork with another fee
-    /// is asked itself). None when that is not known of the router, a pair is not known yet, or
-    /// the amounts come to nothing: the caller asks the router then.
+    /// `riders`: one call fewer than asking the router, and the same amounts, for a path whose
+    /// `getAmountsOut` was seen within ROUTE_KEPT to answer what amounts_out computes (a fork with
+    /// another fee, even per pair, is asked itself). None when that is not known of the path, a
+    /// pair is not known yet, or the amounts come to nothing: the caller asks the router then.
     async fn quote_from_reserves(&self, rpc: &Rpc, chain: &str, router: &RouterInfo, path: &[Address], amount: U256, riders: &[Call]) -> Option<Found> {
-        if !self.reserve_priced.lock().unwrap_or_else(|e| e.into_inner()).contains(&(chain.to_owned(), router.address)) {
-            return None;
-        }
+        self.reserve_priced.get(&(chain.to_owned(), router.address, path.to_vec()))?;
         let pairs: Vec<Address> = {
             let known = self.pairs.lock().unwrap_or_else(|e| e.into_inner());
             path.windows(2).map(|w| known.get(&(chain.to_owned(), router.factory, w[0].min(w[1]), w[0].max(w[1]))).copied()).collect::<Option<_>>()?
@@ -279,9 +277,9 @@ impl Convert {
             Some(route) => {
                 let reserves = reserves_of(&route);
                 // The router's amounts read beside the reserves they come from: when they are
-                // what the V2 formula gives, later quotes of this router compute them instead.
+                // what the V2 formula gives, later quotes along this path compute them instead.
                 if reserves.as_deref().and_then(|r| amounts_out(route.amounts[0], &route.path, r)).as_ref() == Some(&route.amounts) {
-                    self.reserve_priced.lock().unwrap_or_else(|e| e.into_inner()).insert((chain.to_owned(), router.address));
+                    self.reserve_priced.put((chain.to_owned(), router.address, route.path.clone()), ());
                 }
                 Ok(Found { route, reserves, riders: rider_results })
             }
