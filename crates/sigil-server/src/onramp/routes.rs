@@ -568,22 +568,29 @@ pub async fn session(State(state): State<AppState>, Extension(project): Extensio
     Ok(Json(SessionResponse { session_id: s.id, provider: s.provider, status, tx_hash: s.tx_hash, network: s.network, address: s.address, purchase_amount }))
 }
 
-// The sandbox provider's page.
+// The sandboxes' pages: the onramp's provider here, pay's exchange (pay/routes.rs).
 
 const STYLE: &str = ":root{color-scheme:light dark}body{margin:0;min-height:100vh;display:flex;align-items:center;justify-content:center;\
 font:15px/1.5 system-ui,sans-serif;background:#f4f5f7;color:#15171a}@media(prefers-color-scheme:dark){body{background:#101214;color:#e8eaed}\
 section{background:#1b1e21!important}}section{max-width:420px;width:100%;margin:16px;padding:28px 24px;border-radius:20px;background:#fff;\
 box-shadow:0 1px 3px rgba(0,0,0,.15)}h1{font-size:20px;margin:0 0 16px}dl{margin:0 0 20px}dt{font-size:13px;opacity:.7}dd{margin:0 0 10px;\
 font-weight:600;overflow-wrap:anywhere}form{display:flex;gap:10px}button{flex:1;padding:12px;border:0;border-radius:12px;font:inherit;\
-font-weight:600;cursor:pointer;background:#2f6bf0;color:#fff}button[value=decline]{background:#8a8f98}p{overflow-wrap:anywhere}";
+font-weight:600;cursor:pointer;background:#2f6bf0;color:#fff}button[value=decline],button[value=cancel]{background:#8a8f98}p{overflow-wrap:anywhere}";
 
 static STYLE_HASH: LazyLock<String> = LazyLock::new(|| format!("'sha256-{}'", base64::engine::general_purpose::STANDARD.encode(Sha256::digest(STYLE))));
 
 fn page(status: StatusCode, title: &str, body: &str) -> Response {
+    sandbox_document(status, "Sigil sandbox provider", title, body)
+}
+
+/// A sandbox's page, `site` naming it in the title: the one style (its hash in the CSP), no
+/// script, not cached, sent nowhere as a referrer.
+pub(crate) fn sandbox_document(status: StatusCode, site: &str, title: &str, body: &str) -> Response {
     let html = format!(
         "<!doctype html><html lang=en><meta charset=utf-8><meta name=viewport content=\"width=device-width,initial-scale=1\">\
-         <title>{t} - Sigil sandbox provider</title><style>{STYLE}</style><body><section><h1>{t}</h1>{body}</section>",
-        t = escape(title)
+         <title>{t} - {site}</title><style>{STYLE}</style><body><section><h1>{t}</h1>{body}</section>",
+        t = escape(title),
+        site = escape(site)
     );
     let mut res = (status, Html(html)).into_response();
     let policy = format!("default-src 'none'; style-src {}; form-action 'self'; frame-ancestors 'none'; base-uri 'none'", *STYLE_HASH);

@@ -7,17 +7,15 @@
 //! as JSON-RPC over HTTP does; the project gate's refusals keep their HTTP status and carry
 //! `error.message` too.
 
-use std::sync::{Arc, LazyLock};
+use std::sync::Arc;
 
 use alloy_primitives::U256;
 use axum::body::Bytes;
 use axum::extract::{Path, State};
-use axum::http::{header, HeaderValue, StatusCode};
-use axum::response::{Html, IntoResponse, Response};
+use axum::http::StatusCode;
+use axum::response::Response;
 use axum::{Extension, Json};
-use base64::Engine;
 use serde_json::{json, Map, Value};
-use sha2::{Digest, Sha256};
 
 use super::store::{self, PaySession};
 use super::{fill, known_asset, parse_amount, parse_asset, AssetId, ASSET_SHAPE, PAGE_SIZE, SANDBOX_ID};
@@ -355,28 +353,8 @@ async fn buy_status(state: &AppState, project: &Project, params: &Map<String, Va
 
 // The sandbox exchange's page.
 
-const STYLE: &str = ":root{color-scheme:light dark}body{margin:0;min-height:100vh;display:flex;align-items:center;justify-content:center;\
-font:15px/1.5 system-ui,sans-serif;background:#eef2f6;color:#15171a}@media(prefers-color-scheme:dark){body{background:#101214;color:#e8eaed}\
-section{background:#1b1e21!important}}section{max-width:420px;width:100%;margin:16px;padding:28px 24px;border-radius:20px;background:#fff;\
-box-shadow:0 1px 3px rgba(0,0,0,.15)}h1{font-size:20px;margin:0 0 16px}dl{margin:0 0 20px}dt{font-size:13px;opacity:.7}dd{margin:0 0 10px;\
-font-weight:600;overflow-wrap:anywhere}form{display:flex;gap:10px}button{flex:1;padding:12px;border:0;border-radius:12px;font:inherit;\
-font-weight:600;cursor:pointer;background:#0f9d58;color:#fff}button[value=cancel]{background:#8a8f98}p{overflow-wrap:anywhere}";
-
-static STYLE_HASH: LazyLock<String> = LazyLock::new(|| format!("'sha256-{}'", base64::engine::general_purpose::STANDARD.encode(Sha256::digest(STYLE))));
-
 fn page(status: StatusCode, title: &str, body: &str) -> Response {
-    let html = format!(
-        "<!doctype html><html lang=en><meta charset=utf-8><meta name=viewport content=\"width=device-width,initial-scale=1\">\
-         <title>{t} - Sigil sandbox exchange</title><style>{STYLE}</style><body><section><h1>{t}</h1>{body}</section>",
-        t = escape(title)
-    );
-    let mut res = (status, Html(html)).into_response();
-    let policy = format!("default-src 'none'; style-src {}; form-action 'self'; frame-ancestors 'none'; base-uri 'none'", *STYLE_HASH);
-    let h = res.headers_mut();
-    h.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_str(&policy).expect("ASCII"));
-    h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
-    h.insert(header::REFERRER_POLICY, HeaderValue::from_static("no-referrer"));
-    res
+    crate::onramp::routes::sandbox_document(status, "Sigil sandbox exchange", title, body)
 }
 
 fn text_page(status: StatusCode, title: &str, text: &str) -> Response {
