@@ -14,6 +14,7 @@ import { NotConnectedError } from '../../errors.js'
 import { localized } from '../../messages/active.js'
 import { onramp as englishOnramp } from '../../messages/onramp.js'
 import { pushView, replaceView } from '../../router.js'
+import { leaveView } from '../leave.js'
 import type { RouteEntry, ViewParams } from '../../store.js'
 import type { CaipNetwork } from '../../types.js'
 import { historyApi } from '../activity/activity.js'
@@ -259,10 +260,5 @@ export function openOnramp(client: SigilClient): void {
 
 /** Leaves the purchase: back to what was below the OnRamp form (the Account view). */
 export function leaveOnramp(client: SigilClient): void {
-  client.store.setState((s) => {
-    const history = s.router.history
-    const at = history.map((r) => r.view).lastIndexOf('OnRamp')
-    const below = at < 0 ? history.slice(0, -1) : history.slice(0, at)
-    return { router: { history: below.length ? below : [{ view: 'Account' }] } }
-  })
+  leaveView(client.store, 'OnRamp')
 }

@@ -13,6 +13,7 @@ import { localized } from '../../messages/active.js'
 import { pay as englishPay } from '../../messages/pay.js'
 import { perClient } from '../../api/per-client.js'
 import { pushView, replaceView } from '../../router.js'
+import { leaveView } from '../leave.js'
 import type { RouteEntry, ViewParams } from '../../store.js'
 import { createPayClient, type Exchange, type PayStatus } from './api.js'
 import { PayError } from './errors.js'
@@ -170,10 +171,5 @@ export function openPay(client: SigilClient): void {
 
 /** Leaves the deposit: back to what was below the form (the Account view). */
 export function leavePay(client: SigilClient): void {
-  client.store.setState((s) => {
-    const history = s.router.history
-    const at = history.map((r) => r.view).lastIndexOf('PayWithExchange')
-    const below = at < 0 ? history.slice(0, -1) : history.slice(0, at)
-    return { router: { history: below.length ? below : [{ view: 'Account' }] } }
-  })
+  leaveView(client.store, 'PayWithExchange')
 }
