@@ -98,7 +98,7 @@ async function startAnvil() {
   for (let attempt = 1; attempt <= 3; attempt++) {
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
-    const child = spawn(bin, ['--host', '127.0.0.1', '--port', String(port), '--chain-id', '31337', '--hardfork', 'prague', '--silent'], {
+    const child = spawn(bin, ['--host', '127.0.0.1', '--port', String(port), '--chain-id', '31337', '--hardfork', 'prague', '--silent', '--max-persisted-states', '0'], {
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     let stderr = '';

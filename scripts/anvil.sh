@@ -2,6 +2,8 @@
 # Prints the path of a local EVM chain binary (anvil), installing the pinned npm package into
 # var/tools on first use. The npm package ships the binary: nothing else is downloaded. The
 # path is the binary itself, not npm's node wrapper, so killing it stops the chain.
+# Every caller passes --max-persisted-states 0: otherwise anvil writes each state older than its
+# in-memory window to ~/.foundry/anvil/tmp and never deletes it (4.4 GB after one bench run).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 VERSION=1.7.1

@@ -48,7 +48,7 @@ printf '\nimage_url fetched as-is (%s): HTTP %s, %s; goal: the image\n' "$IMAGE_
 # by a second server (its own SQLite database) from block 0.
 ANVIL="$(bash scripts/anvil.sh)"
 CHAIN_PORT="$(free_port)"
-"$ANVIL" --host 127.0.0.1 --port "$CHAIN_PORT" --chain-id 31337 --hardfork prague --silent &
+"$ANVIL" --host 127.0.0.1 --port "$CHAIN_PORT" --chain-id 31337 --hardfork prague --silent --max-persisted-states 0 &
 CHAIN=$!
 HISTORY_SERVER=""
 trap 'kill $SERVER $CHAIN $HISTORY_SERVER 2>/dev/null; wait $SERVER $CHAIN $HISTORY_SERVER 2>/dev/null; rm -rf "$WORK"' EXIT

@@ -19,7 +19,7 @@ ANVIL="$(bash scripts/anvil.sh)"
 WORK="$(mktemp -d)"
 CHAIN_PORT="$(free_port)"
 API_PORT="$(free_port)"
-"$ANVIL" --host 127.0.0.1 --port "$CHAIN_PORT" --chain-id 31337 --hardfork prague --silent &
+"$ANVIL" --host 127.0.0.1 --port "$CHAIN_PORT" --chain-id 31337 --hardfork prague --silent --max-persisted-states 0 &
 CHAIN=$!
 SERVER=""
 trap 'kill $SERVER $CHAIN 2>/dev/null; wait 2>/dev/null; rm -rf "$WORK"' EXIT

@@ -22,7 +22,7 @@ ANVIL="$(bash scripts/anvil.sh)"
 WORK="$(mktemp -d)"
 CHAIN_PORT="$(free_port)"
 API_PORT="$(free_port)"
-"$ANVIL" --host 127.0.0.1 --port "$CHAIN_PORT" --chain-id 31337 --hardfork prague --silent &
+"$ANVIL" --host 127.0.0.1 --port "$CHAIN_PORT" --chain-id 31337 --hardfork prague --silent --max-persisted-states 0 &
 ANVIL_PID=$!
 export SIGIL_DATABASE_URL="sqlite://$WORK/bench.db" SIGIL_LOG=warn
 RELEASE="${CARGO_TARGET_DIR:-target}/release"

@@ -39,7 +39,7 @@ cleanup() { for p in "${pids[@]}"; do kill_tree "$p"; done; wait 2>/dev/null || 
 trap cleanup EXIT INT TERM
 
 ANVIL="$(bash scripts/anvil.sh)"
-"$ANVIL" --host 127.0.0.1 --port "$CHAIN_PORT" --chain-id 31337 --hardfork prague --silent &
+"$ANVIL" --host 127.0.0.1 --port "$CHAIN_PORT" --chain-id 31337 --hardfork prague --silent --max-persisted-states 0 &
 pids+=($!)
 wait_rpc "http://127.0.0.1:$CHAIN_PORT/"
 [ -d devchain/node_modules ] || (cd devchain && npm ci --no-audit --no-fund)

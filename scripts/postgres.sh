@@ -41,6 +41,11 @@ case "${1:-}" in
       as_pg "$BIN/pg_ctl" -D "$DIR/data" -w -l "$DIR/server.log" \
         -o "-c listen_addresses=127.0.0.1 -p $PORT -k $DIR/sock $FAST -c max_connections=300" start >&2 \
         || { cat "$DIR/server.log" >&2; exit 1; }
+      # Each Rust test makes its own database and none drops it (a failed test leaves it to look
+      # at); a freshly started server belongs to no run yet, so the last runs' go now.
+      as_pg "$BIN/psql" -h 127.0.0.1 -p "$PORT" -U postgres -d postgres -Atqc \
+        "SELECT datname FROM pg_database WHERE datname LIKE 'sigil\_test\_%'" \
+        | while read -r db; do as_pg "$BIN/dropdb" -h 127.0.0.1 -p "$PORT" -U postgres --if-exists "$db" >&2 || true; done
     fi
     echo "postgres://postgres@127.0.0.1:$PORT/postgres"
     ;;

@@ -134,7 +134,7 @@ export default async function setup(project: TestProject) {
     const demoUrl = `http://127.0.0.1:${ports.demo}`
 
     // 1. anvil
-    const anvil = start('anvil', ANVIL_BIN, ['--host', '127.0.0.1', '--port', String(ports.chain), '--chain-id', '31337', '--hardfork', 'prague', '--silent'])
+    const anvil = start('anvil', ANVIL_BIN, ['--host', '127.0.0.1', '--port', String(ports.chain), '--chain-id', '31337', '--hardfork', 'prague', '--silent', '--max-persisted-states', '0'])
     const rpcReady = async () => {
       const res = await fetch(rpcUrl, {
         method: 'POST',
