@@ -71,7 +71,7 @@ describe.each(THEMES)('axe in the %s theme', (theme) => {
     await ui.backButton(page).click()
     await ui.walletButton(page, 'WalletConnect').click()
     await ui.dialog(page).getByTestId('wc-qr').waitFor({ timeout: 20_000 })
-    await onView(page, 'ConnectingWalletConnectBasic').catch(() => onView(page, 'ConnectingWalletConnect'))
+    await onView(page, 'ConnectingWalletConnect')
     await expectAccessible(page, 'WalletConnect QR')
     await shot(page, `walletconnect-${theme}`)
   })

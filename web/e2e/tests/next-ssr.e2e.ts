@@ -1,6 +1,7 @@
 /**
  * The Next.js (App Router) host example, web/apps/next, rendered by its own server: built once
- * (`next build`, into a folder of its own) and started with `next start` on a free port, pointed
+ * (`next build`, into a folder of its own, unless `make test` says its `npm run build` just made
+ * apps/next/.next) and started with `next start` on a free port, pointed
  * at this run's Sigil server and anvil, with a project allowing its origin. The page's HTML from
  * the server has the connect button and its style; Chromium hydrates it with no hydration error and no console
  * error, keeping the server's button; the injected test wallet connects through the modal; after
@@ -21,8 +22,11 @@ import { connectTestWallet, ui, waitConnected } from '../src/ui.js'
 
 const env = inject('e2e')
 const APP_DIR = join(WEB_DIR, 'apps/next')
-// Its own build folder: apps/next/.next (npm run build, make size) is left alone.
-const DIST_DIR = '.next-e2e'
+// scripts/test.sh sets SIGIL_E2E_NEXT_BUILT=1 after its `npm run build`, which built the example
+// from this tree into .next: starting that saves a second `next build`. Otherwise the suite builds
+// into a folder of its own and leaves .next (npm run build, make size) alone.
+const PREBUILT = process.env.SIGIL_E2E_NEXT_BUILT === '1'
+const DIST_DIR = PREBUILT ? '.next' : '.next-e2e'
 
 /** What React and Next say when hydration goes wrong, in development and production builds. */
 const HYDRATION = /hydrat|didn't match|did not match|minified react error #(418|419|421|422|423|425)/i
@@ -72,10 +76,12 @@ async function waitUp(url: string, child: ChildProcess, timeoutMs = 60_000): Pro
 
 beforeAll(async () => {
   // The library packages were built by the global setup (the demo consumes them too).
-  await run('npm', ['run', 'build', '-w', '@sigil/next-example'], {
-    cwd: WEB_DIR,
-    env: { ...process.env, SIGIL_NEXT_DIST_DIR: DIST_DIR, NEXT_TELEMETRY_DISABLED: '1' },
-  })
+  if (!PREBUILT) {
+    await run('npm', ['run', 'build', '-w', '@sigil/next-example'], {
+      cwd: WEB_DIR,
+      env: { ...process.env, SIGIL_NEXT_DIST_DIR: DIST_DIR, NEXT_TELEMETRY_DISABLED: '1' },
+    })
+  }
   const port = await freePort()
   nextUrl = `http://127.0.0.1:${port}`
   // A project of this run's Sigil server for the example's origin.
