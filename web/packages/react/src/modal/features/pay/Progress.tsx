@@ -1,11 +1,9 @@
-import { explorerUrl, shortenAddress, type SigilState } from '@sigil/core'
+import { explorerUrl, findNetwork, shortenAddress, type SigilState } from '@sigil/core'
 import { finishPay, leavePay, watchPay } from '@sigil/core/pay'
 import { useEffect } from 'react'
 import type { ViewProps } from '../../registry.js'
 import { useMessages, useModal, useStore } from '../../context.js'
 import { Icons, Ltr } from '../../ui.js'
-
-const selectNetwork = (s: SigilState) => s.activeCaipNetwork
 
 /**
  * A deposit in the exchange's window (issue 27's `pay`): what is deposited, the exchange's page
@@ -16,8 +14,9 @@ const selectNetwork = (s: SigilState) => s.activeCaipNetwork
 export function PayProgressView({ route }: ViewProps<'PayProgress'>) {
   const { client } = useModal()
   const m = useMessages().pay
-  const network = useStore(selectNetwork)
   const progress = route.data
+  // The deposit's own network: the visitor may have switched since it started.
+  const network = useStore((s: SigilState) => findNetwork(s, progress.network))
   const ended = progress.status === 'SUCCESS' || progress.status === 'FAILED'
 
   useEffect(() => {
@@ -31,7 +30,7 @@ export function PayProgressView({ route }: ViewProps<'PayProgress'>) {
   }, [client, progress, ended])
 
   if (progress.status === 'SUCCESS') {
-    const url = progress.txHash ? explorerUrl(network, 'tx', progress.txHash) : undefined
+    const url = progress.txHash && network ? explorerUrl(network, 'tx', progress.txHash) : undefined
     const hash = progress.txHash ? shortenAddress(progress.txHash) : undefined
     return (
       <div className="send-sent" role="status" data-testid="pay-done">

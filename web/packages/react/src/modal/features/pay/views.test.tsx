@@ -74,7 +74,7 @@ describe('pay: PayWithExchange -> PayProgress', () => {
   })
 
   it('the coin prefilled, the exchanges listed; a deposit opens the exchange and follows the status to SUCCESS', async () => {
-    const { server } = await account(true)
+    const { appKit, server } = await account(true)
     const popup = { closed: false, location: { href: 'about:blank' }, close: vi.fn() }
     const open = vi.fn(() => popup)
     vi.stubGlobal('open', open)
@@ -101,9 +101,14 @@ describe('pay: PayWithExchange -> PayProgress', () => {
     expect(minted).toMatchObject({ exchangeId: 'sigil-sandbox', asset: 'eip155:31337/slip44:60', amount: '0.05' })
     expect(String(minted?.recipient)).toMatch(/^eip155:31337:0x[0-9a-fA-F]{40}$/)
 
+    // The visitor switches network meanwhile: the transaction is still the deposit's network's
+    // (the dev chain has no explorer: its hash as text, not Ethereum's explorer).
+    await act(() => appKit.client.switchNetwork(ethereum))
     server.state.status = 'SUCCESS'
     await waitFor(() => expect(byTest('pay-done')).not.toBeNull(), 8000)
     expect(byTest('pay-done')?.textContent).toContain('0.05 ETH arrived')
+    expect(byTest('pay-explorer')).toBeNull()
+    expect(byTest('pay-hash')?.getAttribute('title')).toBe(HASH)
     await click(shadow().querySelector('[data-testid=pay-done] button'))
     expect(dialogName()).toBe('Account')
   }, 15_000)
