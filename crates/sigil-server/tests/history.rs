@@ -565,7 +565,9 @@ async fn an_unreachable_chain_is_quietly_retried() {
     // The chain comes up where it was configured: the indexer's next try reads it.
     let _anvil = Process(
         std::process::Command::new(common::anvil_bin())
-            .args(["--host", "127.0.0.1", "--port", &port.to_string(), "--chain-id", "31337", "--hardfork", "prague", "--silent", "--max-persisted-states", "0"])
+            .args(["--host", "127.0.0.1", "--port", &port.to_string(), "--chain-id", "31337", "--hardfork", "prague"])
+            // No state written to ~/.foundry/anvil/tmp, which anvil never cleans.
+            .args(["--silent", "--max-persisted-states", "0"])
             .stdout(std::process::Stdio::null())
             .stderr(std::process::Stdio::null())
             .spawn()

@@ -156,7 +156,9 @@ impl Anvil {
     pub fn start() -> Anvil {
         let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
         let child = Command::new(anvil_bin())
-            .args(["--host", "127.0.0.1", "--port", &port.to_string(), "--chain-id", "31337", "--hardfork", "prague", "--silent", "--max-persisted-states", "0"])
+            .args(["--host", "127.0.0.1", "--port", &port.to_string(), "--chain-id", "31337", "--hardfork", "prague"])
+            // No state written to ~/.foundry/anvil/tmp, which anvil never cleans.
+            .args(["--silent", "--max-persisted-states", "0"])
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
