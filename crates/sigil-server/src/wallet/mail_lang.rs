@@ -80,11 +80,6 @@ impl Lang {
         }
     }
 
-    /// The language for a tag the page sent; English for a missing or unknown one.
-    pub fn pick(tag: Option<&str>) -> Lang {
-        tag.and_then(Lang::matching).unwrap_or_default()
-    }
-
     /// The first language of an Accept-Language header that ships (by weight, then order).
     pub fn from_accept_language(header: &str) -> Option<Lang> {
         let mut ranges: Vec<(f32, usize, &str)> = header
@@ -570,33 +565,38 @@ const PAGE_HE: PageTexts = PageTexts {
 mod tests {
     use super::*;
 
+    /// The language for a tag as the routes take it; English for a missing or unknown one.
+    fn pick(tag: Option<&str>) -> Lang {
+        tag.and_then(Lang::matching).unwrap_or_default()
+    }
+
     #[test]
     fn picks_a_shipped_language_by_tag_and_falls_back_to_english() {
-        assert_eq!(Lang::pick(Some("de")), Lang::De);
-        assert_eq!(Lang::pick(Some("pt-BR")), Lang::PtBr);
-        assert_eq!(Lang::pick(Some("PT-br")), Lang::PtBr);
-        assert_eq!(Lang::pick(Some("pt-PT")), Lang::PtBr);
-        assert_eq!(Lang::pick(Some("de-AT")), Lang::De);
-        assert_eq!(Lang::pick(Some("zh-CN")), Lang::ZhCn);
-        assert_eq!(Lang::pick(Some("zh")), Lang::ZhCn);
-        assert_eq!(Lang::pick(Some("zh-HK")), Lang::ZhTw);
-        assert_eq!(Lang::pick(Some("zh-Hant")), Lang::ZhTw);
-        assert_eq!(Lang::pick(Some("zh-Hans-HK")), Lang::ZhCn);
-        assert_eq!(Lang::pick(Some("iw")), Lang::He);
-        assert_eq!(Lang::pick(Some("ar-EG")), Lang::Ar);
+        assert_eq!(pick(Some("de")), Lang::De);
+        assert_eq!(pick(Some("pt-BR")), Lang::PtBr);
+        assert_eq!(pick(Some("PT-br")), Lang::PtBr);
+        assert_eq!(pick(Some("pt-PT")), Lang::PtBr);
+        assert_eq!(pick(Some("de-AT")), Lang::De);
+        assert_eq!(pick(Some("zh-CN")), Lang::ZhCn);
+        assert_eq!(pick(Some("zh")), Lang::ZhCn);
+        assert_eq!(pick(Some("zh-HK")), Lang::ZhTw);
+        assert_eq!(pick(Some("zh-Hant")), Lang::ZhTw);
+        assert_eq!(pick(Some("zh-Hans-HK")), Lang::ZhCn);
+        assert_eq!(pick(Some("iw")), Lang::He);
+        assert_eq!(pick(Some("ar-EG")), Lang::Ar);
         // Unknown, missing or not a tag at all: English.
-        assert_eq!(Lang::pick(Some("nl")), Lang::En);
-        assert_eq!(Lang::pick(Some("")), Lang::En);
-        assert_eq!(Lang::pick(None), Lang::En);
-        assert_eq!(Lang::pick(Some("de\r\nBcc: x@y.z")), Lang::En);
-        assert_eq!(Lang::pick(Some("../../etc/passwd")), Lang::En);
-        assert_eq!(Lang::pick(Some(&"a".repeat(100))), Lang::En);
+        assert_eq!(pick(Some("nl")), Lang::En);
+        assert_eq!(pick(Some("")), Lang::En);
+        assert_eq!(pick(None), Lang::En);
+        assert_eq!(pick(Some("de\r\nBcc: x@y.z")), Lang::En);
+        assert_eq!(pick(Some("../../etc/passwd")), Lang::En);
+        assert_eq!(pick(Some(&"a".repeat(100))), Lang::En);
     }
 
     #[test]
     fn every_tag_round_trips() {
         for (tag, lang) in Lang::all() {
-            assert_eq!(Lang::pick(Some(tag)), lang, "{tag}");
+            assert_eq!(pick(Some(tag)), lang, "{tag}");
             assert_eq!(lang.tag(), tag);
         }
         assert_eq!(Lang::all().count(), 13);

@@ -166,11 +166,6 @@ export function formatDateTime(date: Date | string | number, locale: string): st
   return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short', numberingSystem: 'latn' }).format(new Date(date))
 }
 
-/** A count in `locale`'s plural rules: 'one', 'few', 'other'… */
-export function pluralOf(locale: string, n: number): Intl.LDMLPluralRule {
-  return new Intl.PluralRules(locale).select(n)
-}
-
 /** 'n units ago' in `locale`'s words ('vor 2 Stunden', 'قبل ساعتين'); 'now' for n = 0. */
 export function formatAgo(value: number, unit: Intl.RelativeTimeFormatUnit, locale: string): string {
   return new Intl.RelativeTimeFormat(locale, { numeric: 'auto', style: 'long', numberingSystem: 'latn' } as Intl.RelativeTimeFormatOptions).format(-value, unit)

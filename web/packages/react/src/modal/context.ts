@@ -33,11 +33,6 @@ export function useMessages(): Messages {
   return useModal().messages
 }
 
-/** The modal's locale tag, for Intl formatting (numbers, dates) in views. */
-export function useLocale(): string {
-  return useModal().locale
-}
-
 /** Numbers, money and dates written for the modal's locale (Intl), and a keep-left-to-right for text inside sentences. */
 export function useFormat(): Format {
   const { locale, dir } = useModal()

@@ -15,6 +15,7 @@ import { localized } from '../../messages/active.js'
 import { onramp as englishOnramp } from '../../messages/onramp.js'
 import { pushView, replaceView } from '../../router.js'
 import { leaveView } from '../leave.js'
+import { openThirdPartyWindow, showThirdPartyPage } from '../third-party-window.js'
 import type { RouteEntry, ViewParams } from '../../store.js'
 import type { CaipNetwork } from '../../types.js'
 import { historyApi } from '../activity/activity.js'
@@ -131,8 +132,7 @@ export type OnrampProgress = ViewParams['OnRampProgress']
 
 /** A window for the provider's page, opened while the click that asks for it is being handled (later, browsers block it): a popup on a desktop, a tab on a phone. */
 export function openProviderWindow(client: SigilClient): Window | null {
-  if (typeof window === 'undefined') return null
-  return window.open('about:blank', 'sigil-onramp', client.context.isMobile() ? undefined : 'popup,width=480,height=720')
+  return openThirdPartyWindow(client, 'sigil-onramp')
 }
 
 export type StartOnrampErrorType = OnrampError | NotConnectedError
@@ -159,12 +159,7 @@ export async function startOnramp(
     popup?.close()
     throw e
   }
-  const opened = popup !== null && !popup.closed
-  if (opened) {
-    // The third party's page gets no handle on this one (it could send it elsewhere).
-    popup.opener = null
-    popup.location.href = minted.url
-  }
+  const opened = showThirdPartyPage(popup, minted.url)
   const progress: OnrampProgress = {
     sessionId: minted.sessionId,
     provider,

@@ -14,6 +14,7 @@ import { pay as englishPay } from '../../messages/pay.js'
 import { perClient } from '../../api/per-client.js'
 import { pushView, replaceView } from '../../router.js'
 import { leaveView } from '../leave.js'
+import { openThirdPartyWindow, showThirdPartyPage } from '../third-party-window.js'
 import type { RouteEntry, ViewParams } from '../../store.js'
 import { createPayClient, type Exchange, type PayStatus } from './api.js'
 import { PayError } from './errors.js'
@@ -74,8 +75,7 @@ export function payAmountRefusal(amount: string, decimals: number): string | und
 
 /** A window for the exchange's page, opened while the click that asks for it is handled (later, browsers block it): a popup on a desktop, a tab on a phone. */
 export function openExchangeWindow(client: SigilClient): Window | null {
-  if (typeof window === 'undefined') return null
-  return window.open('about:blank', 'sigil-pay', client.context.isMobile() ? undefined : 'popup,width=480,height=720')
+  return openThirdPartyWindow(client, 'sigil-pay')
 }
 
 /** A deposit in progress as its view carries it. */
@@ -107,12 +107,7 @@ export async function startPay(
     popup?.close()
     throw e
   }
-  const opened = popup !== null && !popup.closed
-  if (opened) {
-    // The third party's page gets no handle on this one (it could send it elsewhere).
-    popup.opener = null
-    popup.location.href = minted.url
-  }
+  const opened = showThirdPartyPage(popup, minted.url)
   const progress: PayProgress = {
     sessionId: minted.sessionId,
     exchangeId: exchange.id,
