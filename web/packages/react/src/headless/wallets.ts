@@ -20,6 +20,7 @@ import {
 } from '@sigil/core'
 import type { GetWalletsParams, WalletListCache, WalletListEntry, WalletListQueries } from '@sigil/core/api'
 import type { AppKit } from '../appkit.js'
+import { useDebounced } from '../use-debounced.js'
 import { useAppKitSelector, useInstance } from '../hooks.js'
 
 /** Search wait before asking the directory (spec section 9). */
@@ -123,27 +124,13 @@ export interface UseWalletList {
 
 const EMPTY: WalletListEntry = { page: undefined, error: undefined, loading: false, updatedAt: undefined }
 
-/** Follows `value` after `delay` ms of quiet; an empty value at once. */
-function useDebounced(value: string, delay: number): string {
-  const [debounced, setDebounced] = useState(value)
-  useEffect(() => {
-    if (value === '') {
-      setDebounced(value)
-      return
-    }
-    const timer = setTimeout(() => setDebounced(value), delay)
-    return () => clearTimeout(timer)
-  }, [value, delay])
-  return debounced
-}
-
 /**
  * The directory's wallets, 40 a page (the host's include/exclude ids applied), or those whose
  * name matches `search`; each with its icon and, when installed in the page, its connector.
  */
 export function useWalletList(params: UseWalletListParameters = {}): UseWalletList {
   const directory = useDirectory()
-  const search = useDebounced(params.search?.trim() ?? '', params.debounceMs ?? SEARCH_DEBOUNCE_MS)
+  const search = useDebounced(params.search?.trim() ?? '', params.debounceMs ?? SEARCH_DEBOUNCE_MS, (v) => v === '')
   const connectors = useAppKitSelector(selectConnectors)
   const [pages, setPages] = useState(1)
   // A new search starts from the first page again.

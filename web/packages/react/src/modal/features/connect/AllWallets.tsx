@@ -4,27 +4,13 @@ import { useEffect, useMemo, useRef, useState, type RefObject } from 'react'
 import { useMessages, useModal, useWalletPage } from '../../context.js'
 import { SEARCH_DEBOUNCE_MS } from '../../directory.js'
 import { Icons, RemoteImage, SearchField } from '../../ui.js'
+import { useDebounced } from '../../../use-debounced.js'
 
 /** Re-renders on every cache change. */
 function useCacheVersion(cache: WalletListCache): number {
   const [version, setVersion] = useState(0)
   useEffect(() => cache.subscribe(() => setVersion((v) => v + 1)), [cache])
   return version
-}
-
-/** A value that follows `value` after `delay` ms of quiet. */
-export function useDebounced<T>(value: T, delay: number, immediate?: (value: T) => boolean): T {
-  const [debounced, setDebounced] = useState(value)
-  // biome-ignore lint/correctness/useExhaustiveDependencies: immediate is often an inline function: only a new value or delay restarts the timer
-  useEffect(() => {
-    if (immediate?.(value)) {
-      setDebounced(value)
-      return
-    }
-    const timer = setTimeout(() => setDebounced(value), delay)
-    return () => clearTimeout(timer)
-  }, [value, delay])
-  return debounced
 }
 
 function WalletTile({ wallet }: { wallet: Wallet }) {
