@@ -22,6 +22,7 @@ import type { Messages } from '@sigil/core/messages'
 import { useFormat, useMessages, useModal, useStore } from '../../context.js'
 import { providerLabel } from '../social/login-window.js'
 import { Icons, Identicon, Ltr, RemoteImage } from '../../ui.js'
+import { useCopy } from '../../copy.js'
 import { loadable } from '../../loadable.js'
 import { useDisplayAddress } from '../../display-address.js'
 import type { ViewProps } from '../../registry.js'
@@ -61,7 +62,7 @@ export function AccountView({ route }: ViewProps<'Account'>) {
   const providerType = useStore(selectProviderType)
   const account = chain?.account
   const address = useDisplayAddress(chain?.account.address)
-  const [copied, setCopied] = useState(false)
+  const { copied, copy: copyText } = useCopy()
   const [tab, setTabIndex] = useState(() =>
     Math.max(
       0,
@@ -89,15 +90,9 @@ export function AccountView({ route }: ViewProps<'Account'>) {
 
   const copy = useCallback(async () => {
     if (!address) return
-    try {
-      await navigator.clipboard.writeText(address)
-      setCopied(true)
-      setTimeout(() => setCopied(false), 1500)
-      showSuccess(client.store, m.addressCopied)
-    } catch {
-      showError(client.store, m.copyFailed)
-    }
-  }, [address, client, m])
+    if (await copyText(address)) showSuccess(client.store, m.addressCopied)
+    else showError(client.store, m.copyFailed)
+  }, [address, client, m, copyText])
 
   const disconnect = useCallback(async () => {
     setDisconnecting(true)

@@ -17,6 +17,7 @@ import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore
 import { useMessages, useModal, useOnce } from '../../context.js'
 import { QrCode } from '../../qr.js'
 import { Icons, RemoteImage, WALLET_CONNECT_LOGO } from '../../ui.js'
+import { useCopy } from '../../copy.js'
 import { WalletNotInstalledView } from './Connecting.js'
 import { useInstallLink } from './GetWallet.js'
 
@@ -57,7 +58,7 @@ export function ConnectingWalletConnectView({ route }: { route: Route }) {
   const tabs = basic ? (['mobile'] as Tab[]) : walletLinkTabs(directoryWallet)
   const [tab, setTab] = useState<Tab>('mobile')
   const [failure, setFailure] = useState<{ text: string; rejected: boolean } | undefined>()
-  const [copied, setCopied] = useState(false)
+  const { copied, copy: copyText } = useCopy()
   const [showQr, setShowQr] = useState(false)
   const installLink = useInstallLink()
   const getIt = directoryWallet ? installLink(directoryWallet) : undefined
@@ -118,14 +119,8 @@ export function ConnectingWalletConnectView({ route }: { route: Route }) {
 
   const copy = useCallback(async () => {
     if (!state.uri) return
-    try {
-      await navigator.clipboard.writeText(state.uri)
-      setCopied(true)
-      setTimeout(() => setCopied(false), 1500)
-    } catch {
-      setFailure({ text: m.copyFailed, rejected: false })
-    }
-  }, [state.uri, m])
+    if (!(await copyText(state.uri))) setFailure({ text: m.copyFailed, rejected: false })
+  }, [state.uri, m, copyText])
 
   // The tabs: one Tab stop, the arrow keys move between them (as seen: reversed right to left).
   const onTabKey = (event: KeyboardEvent<HTMLDivElement>) => {

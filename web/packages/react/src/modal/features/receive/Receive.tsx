@@ -1,10 +1,11 @@
 import { showError, showSuccess, type SigilState } from '@sigil/core'
 import { compatibleNetworks, receiveAddress } from '@sigil/core/receive'
-import { useCallback, useId, useMemo, useState } from 'react'
+import { useCallback, useId, useMemo } from 'react'
 import { useMessages, useModal, useStore } from '../../context.js'
 import { useDisplayAddress } from '../../display-address.js'
 import { QrCode } from '../../qr.js'
 import { Icons, RemoteImage } from '../../ui.js'
+import { useCopy } from '../../copy.js'
 
 const selectNetwork = (s: SigilState) => s.activeCaipNetwork
 const selectNetworks = (s: SigilState) => s.networks
@@ -24,20 +25,14 @@ export function ReceiveView() {
   const networks = useStore(selectNetworks)
   const compatible = useMemo(() => compatibleNetworks(networks, network), [networks, network])
   const shown = useDisplayAddress(address)
-  const [copied, setCopied] = useState(false)
+  const { copied, copy: copyText } = useCopy()
   const compatibleId = useId()
 
   const copy = useCallback(async () => {
     if (!shown) return
-    try {
-      await navigator.clipboard.writeText(shown)
-      setCopied(true)
-      setTimeout(() => setCopied(false), 1500)
-      showSuccess(client.store, m.copied)
-    } catch {
-      showError(client.store, m.copyFailed)
-    }
-  }, [client, m, shown])
+    if (await copyText(shown)) showSuccess(client.store, m.copied)
+    else showError(client.store, m.copyFailed)
+  }, [client, m, shown, copyText])
 
   if (!shown) {
     return (
