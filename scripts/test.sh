@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 # A fresh clone gains nothing from incremental compilation, and its files cost gigabytes of disk.
 export CARGO_INCREMENTAL="${CARGO_INCREMENTAL:-0}"
 
-step() { printf '\n== %s\n' "$*"; }
+step() { printf '\n== %s (%s)\n' "$*" "$(date +%T)"; }
 
 step "Rust: format and lints (rustfmt, clippy -D warnings)"
 cargo fmt --all --check
@@ -49,3 +49,4 @@ if [ -f web/package.json ]; then
   # The build above made the Next.js example's .next from this tree: its suite starts that.
   SIGIL_E2E_NEXT_BUILT=1 bash scripts/e2e.sh
 fi
+step "All passed"
