@@ -581,6 +581,61 @@ async fn limits_and_pings(b: Backend) {
     s.stop().await;
 }
 
+/// A message another process announced and did not store (yet) reaches a subscriber only as a
+/// stored one would: not once its TTL ended, not to a client that acknowledged it. Here the
+/// announcements come from the test, as from a process that never stores them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn announced_messages_obey_expiry_and_acks() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some(url) = common::fresh_database(Backend::Postgres, &dir).await else { return };
+    let db = sigil_server::db::connect(&url).await.unwrap();
+    let project = sigil_server::projects::create(&db, "Relay", &["*".to_owned()], Default::default()).await.unwrap().id;
+    let state = sigil_server::AppState::new(db.clone(), Config::for_database(&url));
+    let server = sigil_server::start(state.clone(), "127.0.0.1:0".parse().unwrap()).await.unwrap();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !state.relay.is_listening() {
+        assert!(Instant::now() < deadline, "the relay listener did not start");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let connect = |seed: u8| {
+        let (project, base) = (project.clone(), format!("ws://{}/relay", server.addr));
+        async move {
+            let t = sigil_core::relay_auth::sign(&SigningKey::from_bytes(&[seed; 32]), &base, now(), now() + 3600);
+            tokio_tungstenite::connect_async(format!("{base}?auth={t}&projectId={project}")).await.unwrap().0
+        }
+    };
+    let announce = |t: String, message: &str, expires_at: i64| {
+        let id = sigil_server::relay::message_id(message);
+        let carried = json!({"message": message, "tag": 1108, "attestation": "", "publisher": "did:key:elsewhere", "publisher_address": "127.0.0.9",
+            "published_at": now() * 1000, "expires_at": expires_at, "seq": 1});
+        let note = format!("E elsewhere {t} {id} {carried}");
+        let db = db.clone();
+        async move { sqlx::query("SELECT pg_notify($1, $2)").bind(sigil_server::relay::CHANNEL).bind(note).execute(&db).await.unwrap() }
+    };
+    let (old, new) = (topic(90), topic(91));
+    let both = json!({"topics": [old, new]});
+    let mut dapp = connect(1).await;
+    request(&mut dapp, json!(1_000_000_001u64), "irn_batchSubscribe", both.clone()).await;
+    announce(old.clone(), "RVhQSVJFRA==", now() * 1000 - 1000).await;
+    announce(new.clone(), "TElWRQ==", (now() + 300) * 1000).await;
+    // In order: an expired one would come first.
+    let push = next(&mut dapp).await;
+    assert_eq!(push["params"]["data"]["message"], "TElWRQ==");
+    ack(&mut dapp, &push).await;
+    wait_for_acks_in(&db, 1).await;
+    // Subscribing again: neither the expired one nor the acknowledged one.
+    let mut dapp_again = connect(1).await;
+    request(&mut dapp_again, json!(1_000_000_002u64), "irn_batchSubscribe", both.clone()).await;
+    quiet(&mut dapp_again, 500).await;
+    // Another client gets the live one, and only that.
+    let mut wallet = connect(2).await;
+    request(&mut wallet, json!(1_000_000_003u64), "irn_batchSubscribe", both).await;
+    let push = next(&mut wallet).await;
+    assert_eq!(push["params"]["data"]["message"], "TElWRQ==");
+    quiet(&mut wallet, 500).await;
+    server.stop().await.unwrap();
+}
+
 /// Two server processes on one PostgreSQL database: a client on one reaches a client on the other.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_processes_on_one_postgres_deliver_to_each_other() {

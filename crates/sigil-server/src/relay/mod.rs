@@ -425,10 +425,25 @@ impl Relay {
         self.written().await;
         // Announced by another process and maybe not stored yet: taken before the mailbox is
         // read, so a message is either here or there (or both: sent once).
-        let announced: Vec<Arc<Stored>> = self.pending.lock().unwrap_or_else(|e| e.into_inner()).by_topic.get(topic).cloned().unwrap_or_default();
+        let now = now_ms();
+        let mut announced: Vec<Arc<Stored>> = self
+            .pending
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .by_topic
+            .get(topic)
+            .map(|list| list.iter().filter(|m| m.publisher != conn.client && m.expires_at > now).cloned().collect())
+            .unwrap_or_default();
         let sent = self.deliver_waiting(conn, topic).await?;
-        for m in announced.iter().filter(|m| m.publisher != conn.client && !sent.contains(&m.id)) {
-            self.push(conn, m);
+        announced.retain(|m| !sent.contains(&m.id));
+        if !announced.is_empty() {
+            // The mailbox read's rules: not what this client acknowledged (its acks made here are
+            // written by now; those made on another process once that one wrote them).
+            let ids: Vec<&str> = announced.iter().map(|m| m.id.as_str()).collect();
+            let acked = store::acknowledged(&self.db, topic, &conn.client, &ids).await.map_err(|e| self.storage_failed(e))?;
+            for m in announced.iter().filter(|m| !acked.contains(&m.id)) {
+                self.push(conn, m);
+            }
         }
         Ok(subscription_id(topic, &conn.client))
     }
@@ -817,7 +832,8 @@ impl Relay {
                             // Announced at once: delivered now, and kept for subscribers
                             // arriving before it is stored.
                             let Some(c) = parts.next().and_then(|whole| serde_json::from_str::<Carried>(whole).ok()) else { continue };
-                            if relay.seen(topic, id) {
+                            // Expired by the time it is heard: the mailbox would not deliver it.
+                            if c.expires_at <= now_ms() || relay.seen(topic, id) {
                                 continue;
                             }
                             let m = Arc::new(c.into_stored(topic, id));

@@ -174,6 +174,22 @@ pub async fn waiting(db: &Db, topic: &str, client: &str, now: i64, after_seq: i6
     rows.iter().map(from_row).collect()
 }
 
+/// Which of `ids` (messages of `topic`) `client` acknowledged.
+pub async fn acknowledged(db: &Db, topic: &str, client: &str, ids: &[&str]) -> Result<std::collections::HashSet<String>, sqlx::Error> {
+    let mut acked = std::collections::HashSet::new();
+    // In chunks: SQLite takes at most 32766 parameters a statement.
+    for chunk in ids.chunks(500) {
+        let list: Vec<String> = (0..chunk.len()).map(|i| format!("${}", i + 3)).collect();
+        let sql = format!("SELECT id FROM relay_acks WHERE topic = $1 AND client = $2 AND id IN ({})", list.join(", "));
+        let mut query = sqlx::query_scalar::<_, String>(&sql).bind(topic).bind(client);
+        for id in chunk {
+            query = query.bind(*id);
+        }
+        acked.extend(query.fetch_all(db).await?);
+    }
+    Ok(acked)
+}
+
 /// Whether another client ever acknowledged a message of `client`.
 pub async fn is_known(db: &Db, client: &str) -> Result<bool, sqlx::Error> {
     Ok(sqlx::query_scalar::<_, i64>("SELECT known_at FROM relay_clients WHERE client = $1").bind(client).fetch_optional(db).await?.is_some())
