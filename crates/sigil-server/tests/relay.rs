@@ -142,7 +142,8 @@ both_backends!(
     mailbox_survives_a_restart,
     answered_publishes_survive_kill_9,
     session_methods_of_2_21_clients,
-    limits_and_pings
+    limits_and_pings,
+    a_failed_ack_write_leaves_the_publisher_unknown
 );
 
 async fn handshake_refusals(b: Backend) {
@@ -578,6 +579,44 @@ async fn limits_and_pings(b: Backend) {
             other => panic!("no pings: {other:?}"),
         }
     }
+    s.stop().await;
+}
+
+/// An ack whose write fails does not make its publisher known (its messages would keep their
+/// whole TTL on this process while the database says otherwise, and never say so later); the
+/// message comes again, and its ack then records the publisher.
+async fn a_failed_ack_write_leaves_the_publisher_unknown(b: Backend) {
+    let Some(s) = TestServer::start(b, &["*"]).await else { return };
+    let month = |t: &str, m: &str| json!({"topic": t, "message": m, "ttl": 30 * 86_400, "tag": 1108});
+    let expiry = |t: String| {
+        let db = s.db.clone();
+        async move { sqlx::query_scalar::<_, i64>("SELECT expires_at FROM relay_messages WHERE topic = $1").bind(t).fetch_one(&db).await.unwrap() }
+    };
+    let (mut reader, mut publisher) = (client(&s, 14).await, client(&s, 15).await);
+    request(&mut reader, json!(1_000_000_001u64), "irn_subscribe", json!({"topic": topic(62)})).await;
+    request(&mut publisher, json!(1_000_000_002u64), "irn_publish", publish(&topic(62), "SEVMTE8=", 1108)).await;
+    let push = next(&mut reader).await;
+    // The ack's write fails (its batch records the publisher in relay_clients, gone for now).
+    sqlx::query("ALTER TABLE relay_clients RENAME TO relay_clients_away").execute(&s.db).await.unwrap();
+    ack(&mut reader, &push).await;
+    // A fetch is answered once the writer got through what was queued before it: the ack.
+    request(&mut reader, json!(1_000_000_003u64), "irn_fetchMessages", json!({"topic": topic(63)})).await;
+    sqlx::query("ALTER TABLE relay_clients_away RENAME TO relay_clients").execute(&s.db).await.unwrap();
+    let acks: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM relay_acks").fetch_one(&s.db).await.unwrap();
+    assert_eq!(acks, 0, "the ack's write was to fail");
+    request(&mut publisher, json!(1_000_000_004u64), "irn_publish", month(&topic(64), "TU9OVEg=")).await;
+    assert!(expiry(topic(64)).await <= (now() + 3600 + 5) * 1000, "still unknown: an hour at most");
+    // Not acknowledged after all: delivered again, and this ack makes the publisher known.
+    let mut again = client(&s, 14).await;
+    request(&mut again, json!(1_000_000_005u64), "irn_subscribe", json!({"topic": topic(62)})).await;
+    let push = next(&mut again).await;
+    assert_eq!(push["params"]["data"]["message"], "SEVMTE8=");
+    ack(&mut again, &push).await;
+    wait_for_acks(&s, 1).await;
+    let known: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM relay_clients").fetch_one(&s.db).await.unwrap();
+    assert_eq!(known, 1);
+    request(&mut publisher, json!(1_000_000_006u64), "irn_publish", month(&topic(65), "TU9OVEgy")).await;
+    assert!(expiry(topic(65)).await > (now() + 29 * 86_400) * 1000, "known now: its TTL");
     s.stop().await;
 }
 

@@ -261,8 +261,8 @@ impl Carried {
 /// or record that a client acknowledged one.
 pub enum Write {
     Store(Arc<Stored>, tokio::sync::oneshot::Sender<Result<bool, ()>>),
-    /// An ack, and whether it is the first this process saw of its publisher by another
-    /// client (the publisher is then recorded as known).
+    /// An ack, and whether its publisher, acknowledged by another client, is not known here
+    /// yet (it is then recorded as known, and `known` learns it once committed).
     Ack(Ack, bool),
     /// Answered once everything queued before it is written (see `subscribe`).
     Flush(tokio::sync::oneshot::Sender<()>),
@@ -688,7 +688,10 @@ impl Relay {
     }
 
     fn record_ack(&self, ack: Ack) {
-        let first = ack.client != ack.publisher && self.known.lock().unwrap_or_else(|e| e.into_inner()).insert(ack.publisher.clone());
+        // Not known yet here: the write records the publisher as known, and `known` learns it
+        // once that is committed (the writer), so a failed write leaves it unknown in both.
+        // Acks queued meanwhile may record it again (ON CONFLICT DO NOTHING).
+        let first = ack.client != ack.publisher && !self.known.lock().unwrap_or_else(|e| e.into_inner()).contains(&ack.publisher);
         let _ = self.writes.send(Write::Ack(ack, first));
     }
 
@@ -740,7 +743,10 @@ impl Relay {
                                 Write::Flush(done) => {
                                     let _ = done.send(());
                                 }
-                                Write::Ack(..) => {}
+                                Write::Ack(ack, true) => {
+                                    relay.known.lock().unwrap_or_else(|e| e.into_inner()).insert(ack.publisher);
+                                }
+                                Write::Ack(_, false) => {}
                             }
                         }
                     }
