@@ -278,6 +278,30 @@ async fn deposits(backend: Backend) {
     };
     expired.insert(&ts.db).await.unwrap();
     assert_eq!(status(&ts, &expired.id, "acme").await, json!({"status": "FAILED"}));
+
+    // Expired while the sandbox's transfer (confirmed in time) is still being mined: not failed
+    // by the expiry; its recorded outcome decides, SUCCESS with its hash once sent.
+    let sending = sigil_server::pay::store::PaySession {
+        id: "f".repeat(32),
+        exchange_id: "sigil-sandbox".into(),
+        recipient: sigil_core::evm::checksummed(&address(0xd0e)),
+        deposit: Some("sending".into()),
+        ..expired.clone()
+    };
+    sending.insert(&ts.db).await.unwrap();
+    assert_eq!(status(&ts, &sending.id, "sigil-sandbox").await, json!({"status": "IN_PROGRESS"}));
+    let hash = format!("0x{}", "ab".repeat(32));
+    sigil_server::pay::store::PaySession::deposit_done(&ts.db, &sending.id, "sent", Some(&hash), now).await.unwrap();
+    assert_eq!(status(&ts, &sending.id, "sigil-sandbox").await, json!({"status": "SUCCESS", "txHash": hash}));
+    // One whose send never recorded an outcome (the server stopped meanwhile) fails after the grace.
+    let stuck = sigil_server::pay::store::PaySession {
+        id: "9".repeat(32),
+        recipient: sigil_core::evm::checksummed(&address(0xd0f)),
+        expires_at: now - 60_000,
+        ..sending.clone()
+    };
+    stuck.insert(&ts.db).await.unwrap();
+    assert_eq!(status(&ts, &stuck.id, "sigil-sandbox").await, json!({"status": "FAILED"}));
     ts.stop().await;
 }
 

@@ -181,14 +181,6 @@ fn recipient_param(params: &Map<String, Value>, chain: &str) -> Result<String, R
     Ok(sigil_core::evm::checksummed(&account.address))
 }
 
-fn parse_quantity(hex: &str) -> Option<U256> {
-    let digits = hex.strip_prefix("0x")?;
-    if digits.is_empty() || digits.len() > 64 {
-        return None;
-    }
-    U256::from_str_radix(digits, 16).ok()
-}
-
 /// The owner's balance of the asset now, through the chain's configured RPC: None when the
 /// node did not answer.
 async fn balance(state: &AppState, asset: &AssetId, owner: &str) -> Option<U256> {
@@ -196,14 +188,14 @@ async fn balance(state: &AppState, asset: &AssetId, owner: &str) -> Option<U256>
         None => {
             let params = json!([owner, "latest"]).to_string();
             match state.rpc.call(&asset.chain, "eth_getBalance", Some(&params)).await {
-                Ok(Reply::Result(raw)) => serde_json::from_str::<String>(&raw).ok().as_deref().and_then(parse_quantity),
+                Ok(Reply::Result(raw)) => serde_json::from_str::<String>(&raw).ok().as_deref().and_then(sigil_core::evm::quantity),
                 _ => None,
             }
         }
         Some(token) => {
             let call = crate::rpc::calls::balance_of(token, owner)?;
             let replies = crate::rpc::calls::batch(&state.rpc, &asset.chain, &[call]).await.ok()?;
-            replies.into_iter().next().flatten().as_deref().and_then(parse_quantity)
+            replies.into_iter().next().flatten().as_deref().and_then(sigil_core::evm::quantity)
         }
     }
 }
@@ -284,6 +276,9 @@ async fn pay_url(state: &AppState, project: &Project, addr: std::net::IpAddr, pa
     Ok(json!({"url": url, "sessionId": session.id}))
 }
 
+/// How long past its expiry a session whose sandbox transfer is being sent waits for its outcome.
+const SENDING_GRACE: std::time::Duration = crate::onramp::sandbox::RECEIPT_WAIT.saturating_add(std::time::Duration::from_secs(10));
+
 /// The status of a session, read from the chain when not final: SUCCESS once the recipient's
 /// balance rose by the amount, FAILED once expired, cancelled or superseded (a newer session
 /// for the same recipient and asset), else IN_PROGRESS (UNKNOWN when the chain's node does not
@@ -297,6 +292,18 @@ pub async fn status_of(state: &AppState, s: &PaySession) -> Result<(String, Opti
         PaySession::finish(&state.db, &s.id, store::FAILED, now).await.map_err(internal)?;
         return Ok((store::FAILED.to_owned(), None));
     }
+    // The sandbox records SENT once its transfer is mined and succeeded: the session succeeded,
+    // whatever else moved the recipient's balance meanwhile.
+    if s.deposit.as_deref() == Some(store::SENT) {
+        if !PaySession::finish(&state.db, &s.id, store::SUCCESS, now).await.map_err(internal)? {
+            return stored_status(state, s).await;
+        }
+        return Ok((store::SUCCESS.to_owned(), s.tx_hash.clone()));
+    }
+    // A transfer confirmed before the expiry and still being mined is not failed by the expiry:
+    // its outcome decides, within the sandbox's wait for a receipt (and a margin) in case the
+    // server stopped while sending.
+    let sending = s.deposit.as_deref() == Some(store::SENDING) && now < s.expires_at + SENDING_GRACE.as_millis() as i64;
     let asset = parse_asset(&s.asset).map_err(internal)?;
     let (Ok(start), Ok(units)) = (U256::from_str_radix(&s.start_balance, 10), U256::from_str_radix(&s.amount_units, 10)) else {
         return Err(internal("a stored pay session is unreadable"));
@@ -310,7 +317,7 @@ pub async fn status_of(state: &AppState, s: &PaySession) -> Result<(String, Opti
             let tx = PaySession::get(&state.db, &s.id).await.map_err(internal)?.and_then(|s| s.tx_hash);
             Ok((store::SUCCESS.to_owned(), tx))
         }
-        _ if now >= s.expires_at => {
+        _ if now >= s.expires_at && !sending => {
             if !PaySession::finish(&state.db, &s.id, store::FAILED, now).await.map_err(internal)? {
                 return stored_status(state, s).await;
             }
