@@ -52,6 +52,15 @@ alloy_sol_types::sol! {
 /// `isValidSignature`'s selector, also the EIP-1271 magic return value.
 pub const EIP1271_MAGIC_VALUE: [u8; 4] = isValidSignatureCall::SELECTOR;
 
+/// A JSON-RPC quantity (`0x` and 1 to 64 hex digits) as a number; None for anything else.
+pub fn quantity(text: &str) -> Option<U256> {
+    let digits = text.strip_prefix("0x")?;
+    if digits.is_empty() || digits.len() > 64 {
+        return None;
+    }
+    U256::from_str_radix(digits, 16).ok()
+}
+
 /// The EIP-55 mixed-case form of an address, with `0x`.
 pub fn checksum(address: &[u8; 20]) -> String {
     Address::from(*address).to_checksum(None)
@@ -114,6 +123,16 @@ pub fn decode_return<C: SolCall>(data: &str) -> Option<C::Return> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn quantities() {
+        assert_eq!(quantity("0x0"), Some(U256::ZERO));
+        assert_eq!(quantity("0x1bc16d674ec80000"), Some(U256::from(2_000_000_000_000_000_000u128)));
+        assert_eq!(quantity(&format!("0x{}", "f".repeat(64))), Some(U256::MAX));
+        for bad in ["", "0x", "12", "0xg1", "0x-1", &format!("0x{}", "1".repeat(65))] {
+            assert_eq!(quantity(bad), None, "{bad}");
+        }
+    }
 
     #[test]
     fn checksums_and_parses_addresses() {

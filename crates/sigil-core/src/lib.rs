@@ -15,4 +15,5 @@ pub mod project;
 pub mod relay_auth;
 pub mod rpc_methods;
 pub mod siwx;
+pub mod template;
 pub mod wallet_id;

@@ -33,6 +33,7 @@ use axum::http::StatusCode;
 use sigil_core::caip::AccountId;
 use sigil_core::errors;
 use sigil_core::evm;
+use sigil_core::evm::quantity;
 
 use crate::chains::{AggregatorSource, ChainConfig, SwapSource, UniswapV2Source};
 use crate::config::ConvertSettings;
@@ -688,10 +689,6 @@ pub fn check_slippage(name: &str, value: Option<f64>) -> ApiResult<f64> {
         Some(s) if s.is_finite() && (0.0..=MAX_SLIPPAGE).contains(&s) => Ok(s),
         Some(s) => Err(ApiError::invalid_param(name, format!("expected a percentage from 0 to {MAX_SLIPPAGE}, got {s}"))),
     }
-}
-
-fn quantity(text: &str) -> Option<U256> {
-    U256::from_str_radix(text.strip_prefix("0x")?, 16).ok()
 }
 
 fn call(method: &str, params: String) -> Call {

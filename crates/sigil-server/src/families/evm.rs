@@ -158,7 +158,7 @@ pub fn sign_typed_data(key: &PrivateKeySigner, p: &Value) -> Result<String, Sign
 }
 
 pub(super) fn quantity(v: &Value) -> Option<U256> {
-    v.as_str().and_then(|s| U256::from_str_radix(s.strip_prefix("0x")?, 16).ok())
+    v.as_str().and_then(sigil_core::evm::quantity)
 }
 
 pub(super) async fn read(rpc: &Arc<Rpc>, chain: &str, method: &str, params: Value) -> Result<Value, SignError> {

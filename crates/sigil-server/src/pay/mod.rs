@@ -72,12 +72,9 @@ fn http_url(s: &str) -> bool {
 
 /// Fills a URL template: each placeholder's value URL-encoded.
 pub fn fill(template: &str, values: &[(&str, &str)]) -> String {
-    let mut out = template.to_owned();
-    for (name, value) in values {
-        let encoded: String = url::form_urlencoded::byte_serialize(value.as_bytes()).collect();
-        out = out.replace(&format!("{{{name}}}"), &encoded);
-    }
-    out
+    let encoded: Vec<(&str, String)> = values.iter().map(|(name, value)| (*name, url::form_urlencoded::byte_serialize(value.as_bytes()).collect())).collect();
+    let values: Vec<(&str, &str)> = encoded.iter().map(|(name, value)| (*name, value.as_str())).collect();
+    sigil_core::template::fill(template, &values)
 }
 
 /// The placeholders of a template that are not known ones, or a malformed brace.

@@ -8,7 +8,8 @@ use lettre::transport::smtp::authentication::Credentials;
 use lettre::transport::smtp::client::{Tls, TlsParameters};
 use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
 
-use super::mail_lang::{fill, Lang};
+use super::mail_lang::Lang;
+use sigil_core::template::fill;
 
 /// How the server talks to its mail server.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, serde::Deserialize)]

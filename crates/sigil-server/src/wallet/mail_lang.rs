@@ -187,29 +187,6 @@ pub struct PageTexts {
     pub failed_title: &'static str,
 }
 
-/// `template` with each `{name}` replaced by its value, in one pass: a value that itself holds
-/// `{code}` (an email address, a browser's name) is not filled in again.
-pub fn fill(template: &str, values: &[(&str, &str)]) -> String {
-    let mut out = String::with_capacity(template.len() + 64);
-    let mut rest = template;
-    while let Some(open) = rest.find('{') {
-        out.push_str(&rest[..open]);
-        let after = &rest[open + 1..];
-        match after.find('}').and_then(|close| values.iter().find(|(name, _)| *name == &after[..close]).map(|(_, v)| (close, *v))) {
-            Some((close, value)) => {
-                out.push_str(value);
-                rest = &after[close + 1..];
-            }
-            None => {
-                out.push('{');
-                rest = after;
-            }
-        }
-    }
-    out.push_str(rest);
-    out
-}
-
 const EN: MailTexts = MailTexts {
     login_subject: "{code} is your Sigil login code",
     login_body: "Your login code is {code}.\n\nIt is valid for 10 minutes. If you did not ask for it, ignore this email.\n",
@@ -564,6 +541,7 @@ const PAGE_HE: PageTexts = PageTexts {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use sigil_core::template::fill;
 
     /// The language for a tag as the routes take it; English for a missing or unknown one.
     fn pick(tag: Option<&str>) -> Lang {
@@ -672,11 +650,5 @@ mod tests {
             }
             assert_eq!(lang.rtl(), matches!(tag, "ar" | "he"), "{tag}");
         }
-    }
-
-    #[test]
-    fn fill_does_not_fill_a_value_in_again() {
-        assert_eq!(fill("to {to}, code {code}", &[("to", "{code}@x.y"), ("code", "123456")]), "to {code}@x.y, code 123456");
-        assert_eq!(fill("{unknown} {code}", &[("code", "1")]), "{unknown} 1");
     }
 }

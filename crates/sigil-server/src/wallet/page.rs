@@ -11,8 +11,9 @@ use axum::response::{Html, IntoResponse, Response};
 use base64::Engine;
 use sha2::{Digest, Sha256};
 
-use super::mail_lang::{fill, Lang};
+use super::mail_lang::Lang;
 use super::APPROVE_PATH;
+use sigil_core::template::fill;
 
 /// Text escaped for HTML content and attribute values.
 pub fn escape(text: &str) -> String {
