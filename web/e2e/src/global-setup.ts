@@ -134,7 +134,9 @@ export default async function setup(project: TestProject) {
     const demoUrl = `http://127.0.0.1:${ports.demo}`
 
     // 1. anvil
-    const anvil = start('anvil', ANVIL_BIN, ['--host', '127.0.0.1', '--port', String(ports.chain), '--chain-id', '31337', '--hardfork', 'prague', '--silent', '--max-persisted-states', '0'])
+    // --max-persisted-states 0: no state written to ~/.foundry/anvil/tmp, which anvil never cleans.
+    const chain = ['--host', '127.0.0.1', '--port', String(ports.chain), '--chain-id', '31337', '--hardfork', 'prague']
+    const anvil = start('anvil', ANVIL_BIN, [...chain, '--silent', '--max-persisted-states', '0'])
     const rpcReady = async () => {
       const res = await fetch(rpcUrl, {
         method: 'POST',
