@@ -173,6 +173,13 @@ fn preflight_answer(origin: Option<&str>) -> Response {
 /// it came from; or answers it here (unknown project, origin not allowed, CORS preflight).
 fn admit(project: Option<Arc<Project>>, mut req: Request) -> Result<(Request, Option<String>), Response> {
     let Some(project) = project else { return Err(ApiError::project_id_invalid().into_response()) };
+    let origin = allowed(&project, &req)?;
+    req.extensions_mut().insert(project);
+    Ok((req, origin))
+}
+
+/// The origin `req` came from, when `project` lets it through; else the answer in its place.
+fn allowed(project: &Project, req: &Request) -> Result<Option<String>, Response> {
     let origin = req.headers().get(header::ORIGIN).and_then(|v| v.to_str().ok()).map(str::to_owned);
     let preflight = req.method() == Method::OPTIONS && req.headers().contains_key(header::ACCESS_CONTROL_REQUEST_METHOD);
     if let Some(origin) = &origin {
@@ -186,8 +193,40 @@ fn admit(project: Option<Arc<Project>>, mut req: Request) -> Result<(Request, Op
     if preflight {
         return Err(preflight_answer(origin.as_deref()));
     }
-    req.extensions_mut().insert(project);
-    Ok((req, origin))
+    Ok(origin)
+}
+
+/// The gate's decision when it needs no storage, for a route served ahead of the router
+/// (rpc::routes::Direct).
+pub enum Cached {
+    /// Let through: the project, and the origin to answer CORS for (`cors`).
+    Admitted(Request, Arc<Project>, Option<String>),
+    /// Answered here (origin not allowed, preflight, unknown project).
+    Answered(Response),
+    /// Not decided without a lookup (no cached project, no or a bad projectId): the request,
+    /// for the usual path through the gate.
+    Undecided(Request),
+}
+
+/// What the gate would do with `req`, when its project is in the cache.
+pub fn cached(state: &AppState, req: Request) -> Cached {
+    let project = match crate::query::param(req.uri().query().unwrap_or(""), "projectId").as_deref() {
+        Some(id) if is_project_id(id) => state.projects.cached(id),
+        _ => None,
+    };
+    match project {
+        None => Cached::Undecided(req),
+        Some(None) => Cached::Answered(ApiError::project_id_invalid().into_response()),
+        Some(Some(project)) => match allowed(&project, &req) {
+            Ok(origin) => Cached::Admitted(req, project, origin),
+            Err(answer) => Cached::Answered(answer),
+        },
+    }
+}
+
+/// The CORS headers of an admitted request's answer.
+pub fn cors(headers: &mut HeaderMap, origin: Option<&str>) {
+    add_cors(headers, origin);
 }
 
 fn with_cors<F>(response: F, origin: Option<String>) -> BoxFuture<'static, Result<Response, Infallible>>

@@ -174,3 +174,55 @@ async fn batch(state: &AppState, chain: &str, items: Vec<jsonrpc::Item>) -> Resp
 pub async fn proxy_slash(state: State<AppState>, project: Extension<Arc<Project>>, uri: Uri, body: Body) -> Response {
     proxy(state, project, uri, body).await
 }
+
+/// POST /v1 and /v1/ served ahead of the router whenever the project gate can decide from its
+/// cache: the same gate (project, origin, CORS), handler and metrics as through the router,
+/// without its per-request work (the path match, a boxed service clone and a boxed future for
+/// each route layer, the extractors). Anything else, or a project the gate must look up, goes
+/// on to the router.
+#[derive(Clone)]
+pub struct Direct<S> {
+    pub state: AppState,
+    pub inner: S,
+}
+
+impl<S> tower::Service<axum::extract::Request> for Direct<S>
+where
+    S: tower::Service<axum::extract::Request, Response = Response, Error = std::convert::Infallible>,
+    S::Future: Send + 'static,
+{
+    type Response = Response;
+    type Error = std::convert::Infallible;
+    type Future = futures::future::Either<futures::future::BoxFuture<'static, Result<Response, std::convert::Infallible>>, S::Future>;
+
+    fn poll_ready(&mut self, cx: &mut std::task::Context<'_>) -> std::task::Poll<Result<(), Self::Error>> {
+        self.inner.poll_ready(cx)
+    }
+
+    fn call(&mut self, req: axum::extract::Request) -> Self::Future {
+        use crate::projects::gate::{self, Cached};
+        use futures::future::Either;
+        let route = match (req.method() == axum::http::Method::POST, req.uri().path()) {
+            (true, "/v1") => "/v1",
+            (true, "/v1/") => "/v1/",
+            _ => return Either::Right(self.inner.call(req)),
+        };
+        let start = Instant::now();
+        let state = self.state.clone();
+        let record = move |state: &AppState, res: &Response| state.metrics.record("POST", route, res.status().as_u16(), start.elapsed().as_secs_f64());
+        match gate::cached(&state, req) {
+            Cached::Undecided(req) => Either::Right(self.inner.call(req)),
+            Cached::Answered(res) => {
+                record(&state, &res);
+                Either::Left(Box::pin(std::future::ready(Ok(res))))
+            }
+            Cached::Admitted(req, project, origin) => Either::Left(Box::pin(async move {
+                let (parts, body) = req.into_parts();
+                let mut res = proxy(State(state.clone()), Extension(project), parts.uri, body).await;
+                gate::cors(res.headers_mut(), origin.as_deref());
+                record(&state, &res);
+                Ok(res)
+            })),
+        }
+    }
+}
