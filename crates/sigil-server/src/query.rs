@@ -35,9 +35,18 @@ impl ProjectQuery {
     }
 }
 
-/// One parameter of a query string, decoded (borrowed when it needs no decoding).
+/// One parameter of a query string, decoded (borrowed when it needs no decoding), as
+/// `form_urlencoded` reads it. Read on every proxied call (projectId, chainId): pairs with
+/// nothing to decode are compared as they are, rather than each key decoded first.
 pub fn param<'a>(query: &'a str, name: &str) -> Option<std::borrow::Cow<'a, str>> {
-    url::form_urlencoded::parse(query.as_bytes()).find(|(k, _)| k == name).map(|(_, v)| v)
+    let plain = |s: &str| !s.bytes().any(|b| b == b'%' || b == b'+');
+    query.split('&').filter(|pair| !pair.is_empty()).find_map(|pair| {
+        let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
+        if plain(key) && plain(value) {
+            return (key == name).then_some(std::borrow::Cow::Borrowed(value));
+        }
+        url::form_urlencoded::parse(pair.as_bytes()).next().filter(|(k, _)| k == name).map(|(_, v)| v)
+    })
 }
 
 /// A non-empty value, trimmed.
@@ -85,5 +94,24 @@ mod tests {
         }
         let err = parse_query::<Paging>("page=abc").unwrap_err();
         assert_eq!(err.message, "Invalid parameter 'page': invalid digit found in string");
+    }
+
+    #[test]
+    fn param_reads_as_form_urlencoded_does() {
+        let queries = [
+            "chainId=eip155:1&projectId=abc",
+            "projectId=&projectId=b",
+            "&&projectId=a%20b&x",
+            "project%49d=x&projectId=y",
+            "projectId=a+b%2Bc",
+            "projectId",
+            "x=1&projectId=%ZZ",
+            "projectId=%E2%82%AC=1",
+            "",
+        ];
+        for query in queries {
+            let expected = url::form_urlencoded::parse(query.as_bytes()).find(|(k, _)| k == "projectId").map(|(_, v)| v);
+            assert_eq!(param(query, "projectId"), expected, "{query}");
+        }
     }
 }
