@@ -123,7 +123,10 @@ pub struct BodyTimedOut(pub u64);
 /// whichever extractor was reading.
 struct DeadlineBody {
     inner: Incoming,
-    deadline: Pin<Box<tokio::time::Sleep>>,
+    /// When the body must be in; its timer is made only once the body is waited for (most
+    /// bodies are already read with their head, and a timer per request costs).
+    until: tokio::time::Instant,
+    deadline: Option<Pin<Box<tokio::time::Sleep>>>,
     seconds: u64,
     timed_out: Arc<std::sync::atomic::AtomicBool>,
 }
@@ -136,7 +139,9 @@ impl hyper::body::Body for DeadlineBody {
         if let Poll::Ready(frame) = Pin::new(&mut self.inner).poll_frame(cx) {
             return Poll::Ready(frame.map(|f| f.map_err(Into::into)));
         }
-        match std::future::Future::poll(self.deadline.as_mut(), cx) {
+        let until = self.until;
+        let deadline = self.deadline.get_or_insert_with(|| Box::pin(tokio::time::sleep_until(until)));
+        match std::future::Future::poll(deadline.as_mut(), cx) {
             Poll::Ready(()) => {
                 self.timed_out.store(true, Ordering::Release);
                 Poll::Ready(Some(Err(Box::new(BodyTimedOut(self.seconds)))))
@@ -456,8 +461,8 @@ async fn connection(
             let (app, conn, connections) = (app.clone(), conn.clone(), connections.clone());
             let seconds = limits.body_timeout.as_secs();
             let timed_out = Arc::new(std::sync::atomic::AtomicBool::new(false));
-            let deadline = Box::pin(tokio::time::sleep(limits.body_timeout));
-            let req = req.map(|inner| axum::body::Body::new(DeadlineBody { inner, deadline, seconds, timed_out: timed_out.clone() }));
+            let until = tokio::time::Instant::now() + limits.body_timeout;
+            let req = req.map(|inner| axum::body::Body::new(DeadlineBody { inner, until, deadline: None, seconds, timed_out: timed_out.clone() }));
             async move {
                 let _in_flight = InFlight::new(&conn, &connections.registry);
                 let res = app.oneshot(req).await?;
