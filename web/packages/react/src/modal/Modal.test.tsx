@@ -257,13 +257,15 @@ describe('pre-rendered Connect view', () => {
       if (!el?.querySelector('[data-section=recommended]')) throw new Error('not pre-rendered')
       return el
     })
-    expect(root()?.style.display).toBe('none')
+    expect(root()?.style.visibility).toBe('hidden')
     expect(appKit.client.store.getState().modal.open).toBe(false)
+    // Hidden, it takes no focus (nor keys) from the page.
+    expect(shadow().activeElement).toBeNull()
     // Preloaded icons show at once, without a placeholder.
     expect(hidden.querySelector('[data-section=recommended] .img')?.getAttribute('data-state')).toBe('loaded')
 
     await act(() => appKit.open())
-    expect(root()?.style.display).toBe('')
+    expect(root()?.style.visibility).toBe('')
     expect(shadow().querySelector('[role=dialog]')).toBe(hidden)
     expect(view()).toBe('Connect')
     expect(shadow().activeElement).toBe(hidden)
@@ -281,7 +283,7 @@ describe('pre-rendered Connect view', () => {
       if (!el || el === hidden) throw new Error('no new pre-render')
       return el
     })
-    expect(root()?.style.display).toBe('none')
+    expect(root()?.style.visibility).toBe('hidden')
     expect(next.getAttribute('data-view')).toBe('Connect')
   })
 
@@ -311,7 +313,7 @@ describe('pre-rendered Connect view', () => {
       if (!el?.querySelector('[data-section=recommended]')) throw new Error('not pre-rendered')
       return el
     })
-    expect(shadow().querySelector<HTMLElement>('.root')?.style.display).toBe('none')
+    expect(shadow().querySelector<HTMLElement>('.root')?.style.visibility).toBe('hidden')
     expect(hidden.querySelector('form.email')).not.toBeNull()
     // Google full width, X as an icon.
     expect(hidden.querySelectorAll('.social-login button')).toHaveLength(2)

@@ -1,5 +1,5 @@
 import { currentRoute, hideNotification, openingViewOf, type RouteEntry, type SigilClient, type SigilState } from '@sigil/core'
-import { Activity, memo, useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type CSSProperties, type ReactNode } from 'react'
+import { memo, startTransition, useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type CSSProperties, type ReactNode } from 'react'
 import type { AppKit } from '../appkit.js'
 import { useStoreSelector } from '../selector.js'
 import { ModalContext, useMessages, useModal, useStore, type ModalContextValue } from './context.js'
@@ -77,8 +77,8 @@ function opensOnConnect(client: SigilClient): (state: SigilState) => boolean {
 /**
  * Root of the modal tree: theme, open state and focus restoration. With `prerender` (set once
  * the wallet list is cached), a closed modal that would open on the Connect view keeps that
- * view rendered ahead, hidden (an <Activity> in hidden mode: display none, no effects), so
- * opening only reveals it.
+ * view rendered ahead, styled and laid out but invisible (visibility hidden: not drawn, not
+ * hit, not focusable, not in the accessibility tree), so opening only makes it visible.
  */
 export function ModalRoot({
   appKit,
@@ -137,7 +137,8 @@ function ModalFrame({ shadow, shakeCount, prerender }: { shadow: ShadowRoot; sha
   const [armed, setArmed] = useState(session)
   useEffect(() => {
     if (modal.open || armed === session) return
-    return onIdle(() => setArmed(session))
+    // A transition, as the first pre-render: rendered in slices the page's work can interrupt.
+    return onIdle(() => startTransition(() => setArmed(session)))
   }, [modal.open, session, armed])
   const themeMode = useStore(selectThemeMode)
   const themeVariables = useStore(selectThemeVariables)
@@ -161,16 +162,18 @@ function ModalFrame({ shadow, shakeCount, prerender }: { shadow: ShadowRoot; sha
     return vars as CSSProperties
   }, [themeVariables])
 
+  // Not an <Activity> in hidden mode: its display none left the style, layout and effects of the
+  // whole dialog to the click that opened it (about 5 ms in Chromium's trace of that click).
+  const hiddenStyle = useMemo(() => ({ ...style, visibility: 'hidden' }) as CSSProperties, [style])
+
   const rendered = modal.open || (prerender && connectNext && armed === session)
   useVisualViewport(shadow, rendered, session)
 
   if (!rendered) return null
   return (
-    <Activity key={session} mode={modal.open ? 'visible' : 'hidden'}>
-      <div className="root" data-theme={themeMode} style={style} lang={locale} dir={dir}>
-        <Dialog shadow={shadow} shakeCount={shakeCount} history={history} openedOn={openedOn} />
-      </div>
-    </Activity>
+    <div key={session} className="root" data-theme={themeMode} style={modal.open ? style : hiddenStyle} lang={locale} dir={dir}>
+      <Dialog shadow={shadow} shakeCount={shakeCount} history={history} openedOn={openedOn} open={modal.open} />
+    </div>
   )
 }
 
@@ -180,11 +183,14 @@ const Dialog = memo(function Dialog({
   shakeCount,
   history,
   openedOn,
+  open,
 }: {
   shadow: ShadowRoot
   shakeCount: number
   history: RouteEntry[]
   openedOn: string
+  /** False while pre-rendered hidden: no focus, keys or banner timer until the modal opens. */
+  open: boolean
 }) {
   const { client } = useModal()
   const m = useMessages()
@@ -239,13 +245,14 @@ const Dialog = memo(function Dialog({
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new route (view) is what may have removed the focused control
   useEffect(() => {
     const card = cardRef.current
-    if (!card) return
+    if (!card || !open) return
     const active = shadow.activeElement
     if (!active || !card.contains(active)) card.focus({ preventScroll: true })
-  }, [shadow, route])
+  }, [shadow, route, open])
 
   // Escape closes (unless blocked); Tab cycles inside the dialog.
   useEffect(() => {
+    if (!open) return
     const onKey = (event: KeyboardEvent) => {
       const card = cardRef.current
       if (!card) return
@@ -282,14 +289,14 @@ const Dialog = memo(function Dialog({
     }
     document.addEventListener('keydown', onKey, true)
     return () => document.removeEventListener('keydown', onKey, true)
-  }, [client, shadow])
+  }, [client, shadow, open])
 
   // Banners go away by themselves, except 'loading' ones.
   useEffect(() => {
-    if (!notification.open || notification.variant === 'loading') return
+    if (!open || !notification.open || notification.variant === 'loading') return
     const timer = setTimeout(() => hideNotification(client.store), NOTIFICATION_HIDE_MS)
     return () => clearTimeout(timer)
-  }, [client, notification])
+  }, [client, notification, open])
 
   return (
     // biome-ignore lint/a11y/noStaticElementInteractions: a click on the backdrop is a mouse shortcut; Escape and the Close button are the accessible ways
@@ -349,7 +356,7 @@ const Dialog = memo(function Dialog({
  * an on-screen keyboard. Without the visualViewport API the overlay covers the layout viewport.
  *
  * The values go on the modal's root as custom properties the overlay inherits, set from the tree
- * around the <Activity>: they are in place while the dialog is pre-rendered hidden, so opening it
+ * around the dialog: they are in place while the dialog is pre-rendered hidden, so opening it
  * reads and writes nothing (reading the viewport between style writes laid the page out four
  * times on each open).
  */

@@ -1,5 +1,5 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useSyncExternalStore } from 'react'
-import type { SigilClient, SigilState } from '@sigil/core'
+import type { SigilClient, SigilState, SigilStore } from '@sigil/core'
 import type { Messages } from '@sigil/core/messages'
 import type { GetWalletsParams, WalletListEntry } from '@sigil/core/api'
 import type { AppKit } from '../appkit.js'
@@ -42,6 +42,20 @@ export function useFormat(): Format {
 /** One slice of the store; `select` must return a stable value. */
 export function useStore<T>(select: (state: SigilState) => T): T {
   return useStoreSelector(useModal().client.store, select)
+}
+
+/** Runs `run` once the modal is open, at once if it is; returns a cancel. For the effects of a view pre-rendered while the modal is closed. */
+export function whenOpen(store: SigilStore, run: () => void): () => void {
+  if (store.getState().modal.open) {
+    run()
+    return () => undefined
+  }
+  const stop = store.subscribe((state) => {
+    if (!state.modal.open) return
+    stop()
+    run()
+  })
+  return stop
 }
 
 /** Runs `run` once per visit to a view (a ref survives StrictMode's effect replay). */

@@ -4,6 +4,7 @@
  */
 import { createRoot } from 'react-dom/client'
 import { flushSync } from 'react-dom'
+import { startTransition } from 'react'
 import type { AppKit, ModalHandle } from '../appkit.js'
 import { createDirectory } from './directory.js'
 import { createLocales, initialLocale } from './i18n.js'
@@ -50,7 +51,8 @@ export function mountModal(appKit: AppKit): ModalHandle {
   const prerender = () => {
     if (prerendering || unmounted) return
     prerendering = true
-    root.render(<ModalRoot appKit={appKit} directory={directory} locales={locales} shadow={shadow} prerender />)
+    // A transition: the hidden dialog is rendered in slices the page's own work can interrupt.
+    startTransition(() => root.render(<ModalRoot appKit={appKit} directory={directory} locales={locales} shadow={shadow} prerender />))
   }
   return {
     // The Connect view is rendered as soon as the wallet list is cached and its code is loaded (a

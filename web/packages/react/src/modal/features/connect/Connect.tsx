@@ -1,7 +1,7 @@
 import { isMobileDevice, walletConnectOf, type Connector, type ResolvedOptions, type SigilState, type Wallet } from '@sigil/core'
 import { buildConnectList, enabledConnectMethods, type ConnectListItem } from '@sigil/core/wallet-list'
 import { Fragment, useEffect, useMemo, useState } from 'react'
-import { useMessages, useModal, useStore, useWalletPage } from '../../context.js'
+import { useMessages, useModal, useStore, useWalletPage, whenOpen } from '../../context.js'
 import { loadable } from '../../loadable.js'
 import { Icons, RemoteImage, WALLET_CONNECT_LOGO } from '../../ui.js'
 import { LoadingRows, useFamilyWallets } from './family-wallets.js'
@@ -117,16 +117,19 @@ export function ConnectView() {
   }
   const directoryWallets = useMemo(() => [...recommended, ...(first?.page?.data ?? [])], [recommended, first])
 
-  // WalletConnect's SDK loads when the modal is idle after opening, and its client starts on
-  // hover or focus of a row that leads to a QR code, so the code shows soon after the click.
+  // WalletConnect's SDK loads when the modal is idle after opening (not while this view is
+  // pre-rendered for a modal still closed), and its client starts on hover or focus of a row
+  // that leads to a QR code, so the code shows soon after the click.
   const walletConnect = walletConnectOf(client)
   useEffect(() => {
     if (!walletConnect) return
     const idle = (globalThis as { requestIdleCallback?: (cb: () => void) => number }).requestIdleCallback
     const start = () => void walletConnect.preload()
-    if (typeof idle === 'function') idle(start)
-    else setTimeout(start, 200)
-  }, [walletConnect])
+    return whenOpen(client.store, () => {
+      if (typeof idle === 'function') idle(start)
+      else setTimeout(start, 200)
+    })
+  }, [client, walletConnect])
   const warmUp = (item: ConnectListItem) => {
     const viaQr = item.kind === 'connector' ? item.connector.type === 'WALLET_CONNECT' : !item.connector
     if (viaQr && walletConnect) void walletConnect.preload(true)
