@@ -14,11 +14,16 @@ import { WagmiCard } from './WagmiCard.js'
 // hooks are not part of what the page needs before the modal opens.
 const CallsCard = lazy(() => import('./CallsCard.js').then((m) => ({ default: m.CallsCard })))
 
+/** The modal's state line, a component of its own: opening the modal renders this line again, not the whole page. */
+function ModalStateField() {
+  const state = useAppKitState()
+  return <Field label="Modal" value={state.open ? 'open' : 'closed'} testId="modal-state" />
+}
+
 export function App({ themeKey }: { themeKey: string }) {
   const { open } = useAppKit()
   const account = useAppKitAccount()
   const network = useAppKitNetwork()
-  const state = useAppKitState()
   const { disconnect } = useDisconnect()
   const { themeMode, setThemeMode } = useAppKitTheme()
   const siwx = useAppKitSiwx()
@@ -60,7 +65,7 @@ export function App({ themeKey }: { themeKey: string }) {
           <Field label="Balance" value={account.balance !== undefined ? formatBalance(account.balance, account.balanceSymbol) : '—'} testId="balance" />
           <Field label="Network" value={`${network.caipNetwork.name} (${network.caipNetworkId})`} testId="network" />
           <Field label="Wallet" value={account.connectedWalletInfo?.name ?? '—'} testId="wallet" />
-          <Field label="Modal" value={state.open ? 'open' : 'closed'} testId="modal-state" />
+          <ModalStateField />
         </dl>
         <div className="row-actions">
           <button type="button" onClick={() => void open()}>
