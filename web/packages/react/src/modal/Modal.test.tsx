@@ -287,6 +287,31 @@ describe('pre-rendered Connect view', () => {
     expect(next.getAttribute('data-view')).toBe('Connect')
   })
 
+  it('a stale wallet page is fetched again when the hidden view opens, not while the modal stays closed', async () => {
+    const fetchMock = stubDirectory()
+    vi.stubGlobal('Image', InstantImage)
+    const { appKit } = testAppKit()
+    current = appKit
+    await act(() => appKit.prefetch())
+    await waitFor(() => {
+      if (!shadow().querySelector('[role=dialog] [data-section=recommended]')) throw new Error('not pre-rendered')
+    })
+    const pageFetches = () => fetchMock.mock.calls.filter(([input]) => new URL(String(input)).pathname === '/getWallets').length
+    const before = pageFetches()
+    // A minute and more later, the cached pages are stale; closed, the hidden view fetches nothing.
+    const now = Date.now()
+    const clock = vi.spyOn(Date, 'now').mockReturnValue(now + 61_000)
+    try {
+      await act(async () => undefined)
+      expect(pageFetches()).toBe(before)
+      await act(() => appKit.open())
+      await act(async () => undefined)
+      expect(pageFetches()).toBeGreaterThan(before)
+    } finally {
+      clock.mockRestore()
+    }
+  })
+
   it('opening on another view shows it without the view animation', async () => {
     stubDirectory()
     vi.stubGlobal('Image', InstantImage)

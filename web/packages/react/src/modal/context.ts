@@ -81,7 +81,7 @@ const NONE: readonly GetWalletsParams[] = []
 
 /** Several directory pages from the cache (one per chain family, say), each fetched when missing or stale. */
 export function useWalletPages(list: readonly GetWalletsParams[]): readonly WalletListEntry[] {
-  const { directory } = useModal()
+  const { directory, client } = useModal()
   const key = JSON.stringify(list)
   const last = useRef<readonly WalletListEntry[]>(NO_ENTRIES)
   // biome-ignore lint/correctness/useExhaustiveDependencies: key (the list serialised) stands for list, a new array on every render
@@ -93,16 +93,21 @@ export function useWalletPages(list: readonly GetWalletsParams[]): readonly Wall
     return last.current
   }, [directory, key])
   const entries = useSyncExternalStore(directory.cache.subscribe, snapshot, snapshot)
+  // Checked when the view shows: a view pre-rendered for a closed modal checks when it opens.
   // biome-ignore lint/correctness/useExhaustiveDependencies: key (the list serialised) stands for list, a new array on every render
-  useEffect(() => {
-    for (const params of list) {
-      const now = directory.cache.peek(params)
-      if (now.loading) continue
-      if (!now.page || now.error || now.updatedAt === undefined || Date.now() - now.updatedAt > STALE_MS) {
-        directory.cache.load(params).catch(() => undefined)
-      }
-    }
-  }, [directory, key])
+  useEffect(
+    () =>
+      whenOpen(client.store, () => {
+        for (const params of list) {
+          const now = directory.cache.peek(params)
+          if (now.loading) continue
+          if (!now.page || now.error || now.updatedAt === undefined || Date.now() - now.updatedAt > STALE_MS) {
+            directory.cache.load(params).catch(() => undefined)
+          }
+        }
+      }),
+    [client, directory, key],
+  )
   return entries
 }
 
