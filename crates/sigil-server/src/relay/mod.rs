@@ -5,9 +5,10 @@
 //! acknowledged it. Processes sharing one PostgreSQL database tell each other of new messages
 //! with LISTEN/NOTIFY, so a client on one process reaches a client on another: a message that
 //! fits in a notification is announced with its text at once, beside its storage, as it is
-//! delivered on its own process; every message is announced again by id in the transaction
-//! that stores it (for the others to fetch what they did not hear of, and to forget what
-//! they did).
+//! delivered on its own process; a message no early note went out for (too big, or the notes
+//! far behind) is announced by id in the transaction that stores it, for the others to fetch.
+//! Only those: a transaction that notifies holds PostgreSQL's notification lock until its
+//! commit is flushed, and the early notes would wait for it.
 //!
 //! What one client can hold is limited (quota.rs): bytes in the mailbox per client identity and
 //! per address, a cap on the whole mailbox, a shorter life for undelivered messages of clients
@@ -152,13 +153,13 @@ pub struct Relay {
     /// Announcements of new messages with their text, sent at once (PostgreSQL).
     announce: mpsc::Sender<String>,
     announce_in: Mutex<Option<mpsc::Receiver<String>>>,
-    /// Messages the other processes announced that are not known to be stored yet, by topic:
-    /// a subscriber arriving before they are stored gets them from here.
+    /// Messages the other processes announced early, the latest by topic: a subscriber arriving
+    /// before they are stored gets them from here (stored ones come from the mailbox too: sent
+    /// once).
     pending: Mutex<Pending>,
 }
 
-/// Announced messages not yet known to be stored: by topic, and their order to forget the
-/// oldest (at most PENDING).
+/// Announced messages: by topic, and their order to forget the oldest (at most PENDING).
 #[derive(Default)]
 struct Pending {
     by_topic: HashMap<String, Vec<Arc<Stored>>>,
@@ -190,7 +191,7 @@ impl Pending {
 }
 
 /// Announced messages kept for late subscribers at most (their storage normally follows
-/// within milliseconds).
+/// within milliseconds; no note says so, as one would wait behind durable commits).
 const PENDING: usize = 2048;
 
 /// (topic, message id) of recent messages: a set to look up, and their order to forget the oldest.
@@ -199,21 +200,8 @@ type Recent = (HashSet<(String, String)>, std::collections::VecDeque<(String, St
 /// How many recent messages are remembered for that.
 const RECENT: usize = 65_536;
 
-/// An `irn_subscription` push, serialized as it is built (no JSON tree in between).
-#[derive(serde::Serialize)]
-struct PushFrame<'a> {
-    id: u64,
-    jsonrpc: &'static str,
-    method: &'static str,
-    params: PushParams<'a>,
-}
-
-#[derive(serde::Serialize)]
-struct PushParams<'a> {
-    id: &'a str,
-    data: PushData<'a>,
-}
-
+/// The `data` of an `irn_subscription` push, serialized as it is built (no JSON tree in
+/// between), once per message: the same for every subscriber.
 #[derive(serde::Serialize)]
 #[serde(rename_all = "camelCase")]
 struct PushData<'a> {
@@ -260,7 +248,8 @@ impl Carried {
 /// What the writer does: store a message (its publisher waits to know whether it was new),
 /// or record that a client acknowledged one.
 pub enum Write {
-    Store(Arc<Stored>, tokio::sync::oneshot::Sender<Result<bool, ()>>),
+    /// A message, and whether its early note (`Relay::early_note`) was queued.
+    Store(Arc<Stored>, bool, tokio::sync::oneshot::Sender<Result<bool, ()>>),
     /// An ack, and whether its publisher, acknowledged by another client, is not known here
     /// yet (it is then recorded as known, and `known` learns it once committed).
     Ack(Ack, bool),
@@ -551,16 +540,12 @@ impl Relay {
         // the delivery, so an ack always finds it. A message published again (a client that
         // saw no answer) is delivered once.
         let (done, stored_as) = tokio::sync::oneshot::channel();
-        let _ = self.writes.send(Write::Store(stored.clone(), done));
         let seen_before = self.seen(&stored.topic, &stored.id);
+        // At once, beside the storage (when it fits; else the storing transaction carries its id).
+        let early = !seen_before && self.notify_others && self.early_note(&stored).is_some_and(|note| self.announce.try_send(note).is_ok());
+        let _ = self.writes.send(Write::Store(stored.clone(), early, done));
         if !seen_before {
             self.fan_out(&stored);
-            if self.notify_others {
-                // At once, beside the storage (when it fits; else the stored note carries its id).
-                if let Some(note) = self.early_note(&stored) {
-                    let _ = self.announce.try_send(note);
-                }
-            }
         }
         match stored_as.await {
             Ok(Ok(true)) => {}
@@ -616,10 +601,16 @@ impl Relay {
     }
 
     /// Sends the early announcements, many per statement, on a connection of their own that
-    /// does not wait for its commits to reach the disk: an announcement lost in a crash loses
-    /// no message (the stored note follows it), and waiting would cost every message a flush.
+    /// does not wait for its commits to reach the disk (waiting would cost every message a
+    /// flush). One lost in a crash of this process (queued before its message's storage, and
+    /// normally sent before that commits) loses no message: the others' subscribers get it from
+    /// the mailbox when they subscribe again.
     async fn announce_all(mut receiver: mpsc::Receiver<String>, database_url: &str) {
         let mut batch = Vec::new();
+        // A batch that failed is sent again once on a new connection (the others skip what they
+        // heard already), then dropped (the others' subscribers get those from the mailbox when
+        // they subscribe again).
+        let mut failed = false;
         loop {
             let connected = async {
                 use sqlx::Connection;
@@ -635,14 +626,18 @@ impl Relay {
                     for note in &batch {
                         query = query.bind(note);
                     }
-                    let sent = query.execute(&mut conn).await;
+                    query.execute(&mut conn).await?;
                     batch.clear();
-                    sent?;
+                    failed = false;
                 }
             };
             match connected.await {
                 Ok(()) => return,
                 Err(e) => tracing::warn!(error = %e, "announcing relay messages failed; the others fetch them once stored"),
+            }
+            if std::mem::replace(&mut failed, true) {
+                batch.clear();
+                failed = false;
             }
             tokio::time::sleep(Duration::from_secs(1)).await;
         }
@@ -656,21 +651,26 @@ impl Relay {
             let conns = self.conns.read().unwrap_or_else(|e| e.into_inner());
             ids.iter().filter_map(|id| conns.get(id)).filter(|c| c.client != m.publisher).cloned().collect()
         };
+        if targets.is_empty() {
+            return;
+        }
+        let data = push_data(m);
         for conn in targets {
-            self.push(&conn, m);
+            self.push_with(&conn, m, &data);
         }
     }
 
     /// One `irn_subscription` to `conn`, remembered until acknowledged.
     fn push(&self, conn: &Conn, m: &Stored) {
+        self.push_with(conn, m, &push_data(m));
+    }
+
+    /// `push` with the message's `data` serialized already (`push_data`).
+    fn push_with(&self, conn: &Conn, m: &Stored, data: &str) {
         let push_id = conn.next_push.fetch_add(1, Ordering::Relaxed);
-        // A message without an attestation goes out with an empty one: wallets then skip Verify
-        // instead of asking the vendor's server about it (nothing leaves the deployment).
-        let attestation = m.attestation.as_deref().unwrap_or("");
         let subscription = subscription_id(&m.topic, &conn.client);
-        let data = PushData { topic: &m.topic, message: &m.message, published_at: m.published_at, tag: m.tag, attestation };
-        let frame = PushFrame { id: push_id, jsonrpc: "2.0", method: "irn_subscription", params: PushParams { id: &subscription, data } };
-        let frame = serde_json::to_string(&frame).expect("strings and numbers serialize");
+        // The subscription id is hex and `data` JSON: nothing to escape.
+        let frame = format!(r#"{{"id":{push_id},"jsonrpc":"2.0","method":"irn_subscription","params":{{"id":"{subscription}","data":{data}}}}}"#);
         let ack = Ack { topic: m.topic.clone(), id: m.id.clone(), client: conn.client.clone(), publisher: m.publisher.clone(), expires_at: m.expires_at };
         conn.pushed.lock().unwrap_or_else(|e| e.into_inner()).insert(push_id, ack);
         if conn.tx.try_send(Frame::Text(frame)).is_err() {
@@ -719,11 +719,14 @@ impl Relay {
                         let mut conn = relay.db.acquire().await?;
                         if sqlite {
                             sqlx::query("PRAGMA wal_autocheckpoint = 0").execute(&mut *conn).await?;
+                            // The mailbox's index pages stay in memory rather than being read
+                            // back from the file for each batch (the default is 2 MB).
+                            sqlx::query("PRAGMA cache_size = -32768").execute(&mut *conn).await?;
                         }
                         kept = Some(conn);
                     }
                     let conn = kept.as_mut().expect("a connection was just kept");
-                    store::write_all(conn, &batch, notify).await
+                    store::write_all(conn, &batch, sqlite, notify).await
                 };
                 let written = written.await;
                 if written.is_err() {
@@ -737,7 +740,7 @@ impl Relay {
                         let mut fresh = fresh.into_iter();
                         for write in batch.drain(..) {
                             match write {
-                                Write::Store(_, done) => {
+                                Write::Store(_, _, done) => {
                                     let _ = done.send(Ok(fresh.next().unwrap_or(false)));
                                 }
                                 Write::Flush(done) => {
@@ -754,7 +757,7 @@ impl Relay {
                         tracing::error!(error = %e, "relay storage failed");
                         for write in batch.drain(..) {
                             match write {
-                                Write::Store(_, done) => {
+                                Write::Store(_, _, done) => {
                                     let _ = done.send(Err(()));
                                 }
                                 Write::Flush(done) => {
@@ -878,6 +881,15 @@ impl Relay {
             tokio::join!(announcing, listening);
         })
     }
+}
+
+/// The `data` of a push of `m`, as JSON.
+fn push_data(m: &Stored) -> String {
+    // A message without an attestation goes out with an empty one: wallets then skip Verify
+    // instead of asking the vendor's server about it (nothing leaves the deployment).
+    let attestation = m.attestation.as_deref().unwrap_or("");
+    let data = PushData { topic: &m.topic, message: &m.message, published_at: m.published_at, tag: m.tag, attestation };
+    serde_json::to_string(&data).expect("strings and numbers serialize")
 }
 
 /// On SQLite, checkpoints the write-ahead log every second from a connection other than the

@@ -53,51 +53,89 @@ const COLUMNS: &str = "topic, id, message, tag, attestation, publisher, publishe
 /// What the transaction storing a message tells the other processes of it, if anything.
 pub type Notify<'a> = Option<&'a (dyn Fn(&Stored) -> String + Sync)>;
 
-/// Stores messages and records acknowledgements in one transaction (a batch of the writer's
-/// queue), with one statement per table rather than one per row; for each message stored, false
-/// when the same message was already stored on its topic (a client sends a publish again when
-/// it saw no answer). `notify`: on PostgreSQL, the announcement of each newly stored message,
-/// sent in the same transaction (the other processes hear of it once it is committed).
-pub async fn write_all(conn: &mut sqlx::AnyConnection, writes: &[super::Write], notify: Notify<'_>) -> Result<Vec<bool>, sqlx::Error> {
-    use sqlx::Connection;
-    let messages: Vec<&Stored> = writes.iter().filter_map(|w| if let super::Write::Store(m, _) = w { Some(m.as_ref()) } else { None }).collect();
+/// Stores messages and records acknowledgements atomically (a batch of the writer's queue),
+/// with one statement per table rather than one per row, and in one call to the database: on
+/// SQLite one string of statements from BEGIN to COMMIT (each call is a trip to the
+/// connection's thread and back), on PostgreSQL one statement whose inserts are common table
+/// expressions (one round trip, its own transaction). For each message stored, false when the
+/// same message was already stored on its topic (a client sends a publish again when it saw no
+/// answer). `notify`: on PostgreSQL, the announcement of each newly stored message that no early
+/// note went out for, sent in the same transaction (the others hear of it once it is committed).
+/// Only those: that takes a transaction of several statements, and its commit holds
+/// PostgreSQL's notification lock until flushed, which the early notes would wait for.
+pub async fn write_all(conn: &mut sqlx::AnyConnection, writes: &[super::Write], sqlite: bool, notify: Notify<'_>) -> Result<Vec<bool>, sqlx::Error> {
+    let stores: Vec<(&Stored, bool)> =
+        writes.iter().filter_map(|w| if let super::Write::Store(m, early, _) = w { Some((m.as_ref(), *early)) } else { None }).collect();
+    let messages: Vec<&Stored> = stores.iter().map(|(m, _)| *m).collect();
     let acks: Vec<(&Ack, bool)> = writes.iter().filter_map(|w| if let super::Write::Ack(a, first) = w { Some((a, *first)) } else { None }).collect();
-    let mut tx = conn.begin().await?;
-    let mut fresh = Vec::with_capacity(messages.len());
+    // Publishers acknowledged by another client, not known yet.
+    let mut known: Vec<&str> = acks.iter().filter(|(a, first)| *first && a.client != a.publisher).map(|(a, _)| a.publisher.as_str()).collect();
+    known.sort_unstable();
+    known.dedup();
+    let mut statements = Vec::with_capacity(3);
+    let mut next = 1;
     if !messages.is_empty() {
-        let sql = format!(
+        statements.push(format!(
             "INSERT INTO relay_messages ({COLUMNS}, bytes) VALUES {} ON CONFLICT (topic, id) DO NOTHING RETURNING topic, id",
-            placeholders(messages.len(), 11)
-        );
-        let mut query = sqlx::query(&sql);
-        for m in &messages {
-            query = query
-                .bind(&m.topic)
-                .bind(&m.id)
-                .bind(&m.message)
-                .bind(m.tag)
-                .bind(&m.attestation)
-                .bind(&m.publisher)
-                .bind(&m.publisher_address)
-                .bind(m.published_at)
-                .bind(m.expires_at)
-                .bind(m.seq)
-                .bind(m.message.len() as i64);
+            placeholders(next, messages.len(), 11)
+        ));
+        next += messages.len() * 11;
+    }
+    if !acks.is_empty() {
+        statements.push(format!(
+            "INSERT INTO relay_acks (topic, id, client, expires_at) VALUES {} ON CONFLICT (topic, id, client) DO NOTHING",
+            placeholders(next, acks.len(), 4)
+        ));
+        next += acks.len() * 4;
+    }
+    if !known.is_empty() {
+        statements.push(format!("INSERT INTO relay_clients (client, known_at) VALUES {} ON CONFLICT (client) DO NOTHING", placeholders(next, known.len(), 2)));
+    }
+    let Some((main, others)) = statements.split_first() else { return Ok(Vec::new()) };
+    let several = !others.is_empty();
+    let sql = if sqlite {
+        // Statements bind their $n from the one list of arguments.
+        if several {
+            format!("BEGIN; {}; COMMIT", statements.join("; "))
+        } else {
+            main.clone()
         }
+    } else if several {
+        // Data-modifying WITH parts run once each, whether or not the statement reads them.
+        let parts: Vec<String> = others.iter().enumerate().map(|(i, s)| format!("w{i} AS ({s})")).collect();
+        format!("WITH {} {main}", parts.join(", "))
+    } else {
+        main.clone()
+    };
+    let mut query = sqlx::query(&sql);
+    for m in &messages {
+        query = query
+            .bind(&m.topic)
+            .bind(&m.id)
+            .bind(&m.message)
+            .bind(m.tag)
+            .bind(&m.attestation)
+            .bind(&m.publisher)
+            .bind(&m.publisher_address)
+            .bind(m.published_at)
+            .bind(m.expires_at)
+            .bind(m.seq)
+            .bind(m.message.len() as i64);
+    }
+    for (ack, _) in &acks {
+        query = query.bind(&ack.topic).bind(&ack.id).bind(&ack.client).bind(ack.expires_at);
+    }
+    let now = crate::db::now_ms();
+    for client in &known {
+        query = query.bind(*client).bind(now);
+    }
+    let notify = notify.filter(|_| stores.iter().any(|(_, early)| !early));
+    if let Some(notify) = notify {
+        use sqlx::Connection;
+        let mut tx = conn.begin().await?;
         let inserted = query.fetch_all(&mut *tx).await?;
-        let mut new: std::collections::HashSet<(String, String)> =
-            inserted.iter().map(|r| Ok((r.try_get::<String, _>(0)?, r.try_get::<String, _>(1)?))).collect::<Result<_, sqlx::Error>>()?;
-        // The same message twice in one batch is stored once: the first is the new one.
-        let mut notes = Vec::new();
-        for m in &messages {
-            let is_new = new.remove(&(m.topic.clone(), m.id.clone()));
-            if is_new {
-                if let Some(note) = notify {
-                    notes.push(note(m));
-                }
-            }
-            fresh.push(is_new);
-        }
+        let fresh = fresh_of(&messages, &inserted)?;
+        let notes: Vec<String> = stores.iter().zip(&fresh).filter(|((_, early), new)| **new && !early).map(|((m, _), _)| notify(m)).collect();
         if !notes.is_empty() {
             let calls: Vec<String> = (0..notes.len()).map(|i| format!("pg_notify($1, ${})", i + 2)).collect();
             let sql = format!("SELECT {}", calls.join(", "));
@@ -107,36 +145,24 @@ pub async fn write_all(conn: &mut sqlx::AnyConnection, writes: &[super::Write], 
             }
             query.execute(&mut *tx).await?;
         }
+        tx.commit().await?;
+        return Ok(fresh);
     }
-    if !acks.is_empty() {
-        let sql =
-            format!("INSERT INTO relay_acks (topic, id, client, expires_at) VALUES {} ON CONFLICT (topic, id, client) DO NOTHING", placeholders(acks.len(), 4));
-        let mut query = sqlx::query(&sql);
-        for (ack, _) in &acks {
-            query = query.bind(&ack.topic).bind(&ack.id).bind(&ack.client).bind(ack.expires_at);
-        }
-        query.execute(&mut *tx).await?;
-        // Publishers acknowledged by another client for the first time here.
-        let mut known: Vec<&str> = acks.iter().filter(|(a, first)| *first && a.client != a.publisher).map(|(a, _)| a.publisher.as_str()).collect();
-        known.sort_unstable();
-        known.dedup();
-        if !known.is_empty() {
-            let sql = format!("INSERT INTO relay_clients (client, known_at) VALUES {} ON CONFLICT (client) DO NOTHING", placeholders(known.len(), 2));
-            let mut query = sqlx::query(&sql);
-            let now = crate::db::now_ms();
-            for client in known {
-                query = query.bind(client).bind(now);
-            }
-            query.execute(&mut *tx).await?;
-        }
-    }
-    tx.commit().await?;
-    Ok(fresh)
+    let inserted = query.fetch_all(&mut *conn).await?;
+    fresh_of(&messages, &inserted)
 }
 
-/// `($1, $2), ($3, $4)` for 2 rows of 2 columns.
-fn placeholders(rows: usize, columns: usize) -> String {
-    let mut out = String::with_capacity(rows * columns * 5);
+/// For each message, whether the insert returned it (it is new); the same message twice in one
+/// batch is stored once: the first is the new one.
+fn fresh_of(messages: &[&Stored], inserted: &[sqlx::any::AnyRow]) -> Result<Vec<bool>, sqlx::Error> {
+    let mut new: std::collections::HashSet<(String, String)> =
+        inserted.iter().map(|r| Ok((r.try_get::<String, _>(0)?, r.try_get::<String, _>(1)?))).collect::<Result<_, sqlx::Error>>()?;
+    Ok(messages.iter().map(|m| new.remove(&(m.topic.clone(), m.id.clone()))).collect())
+}
+
+/// `($1, $2), ($3, $4)` for 2 rows of 2 columns from $1.
+fn placeholders(first: usize, rows: usize, columns: usize) -> String {
+    let mut out = String::with_capacity(rows * columns * 6);
     for r in 0..rows {
         out.push_str(if r == 0 { "(" } else { ", (" });
         for c in 0..columns {
@@ -144,7 +170,7 @@ fn placeholders(rows: usize, columns: usize) -> String {
                 out.push_str(", ");
             }
             out.push('$');
-            out.push_str(&(r * columns + c + 1).to_string());
+            out.push_str(&(first + r * columns + c).to_string());
         }
         out.push(')');
     }
