@@ -719,9 +719,6 @@ impl Relay {
                         let mut conn = relay.db.acquire().await?;
                         if sqlite {
                             sqlx::query("PRAGMA wal_autocheckpoint = 0").execute(&mut *conn).await?;
-                            // The mailbox's index pages stay in memory rather than being read
-                            // back from the file for each batch (the default is 2 MB).
-                            sqlx::query("PRAGMA cache_size = -32768").execute(&mut *conn).await?;
                         }
                         kept = Some(conn);
                     }
