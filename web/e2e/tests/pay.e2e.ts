@@ -54,6 +54,33 @@ const actionIds = (page: Page) =>
     .locator('.account-actions button')
     .evaluateAll((buttons) => buttons.map((b) => b.getAttribute('data-testid')))
 
+/**
+ * The Account view's wallet-feature buttons as drawn: for each, whether its label is cut, and
+ * whether it overlaps another (five did not fit in one row: their labels ran into each other).
+ */
+const actionsLaidOut = (page: Page) =>
+  ui
+    .dialog(page)
+    .locator('.account-actions button')
+    .evaluateAll((buttons) => {
+      const rects = buttons.map((b) => b.getBoundingClientRect())
+      return buttons.map((b, i) => {
+        const me = b.getBoundingClientRect()
+        return {
+          label: b.textContent,
+          cut: b.scrollWidth > b.clientWidth,
+          overlaps: rects.some((r, j) => j !== i && r.left < me.right && me.left < r.right && r.top < me.bottom && me.top < r.bottom),
+        }
+      })
+    })
+
+/** Every wallet-feature button with its whole label, none over another. */
+async function expectActionsLaidOut(page: Page): Promise<void> {
+  const laidOut = await actionsLaidOut(page)
+  expect(laidOut.length).toBeGreaterThan(1)
+  expect(laidOut.filter((a) => a.cut || a.overlaps)).toEqual([])
+}
+
 describe('deposit from an exchange (pay)', { timeout: 240_000 }, () => {
   it('off by default: no entry in the Account view, and no pay bundle fetched', async () => {
     const page = await t.newPage({ wallet: { accountIndex: INDEX } })
@@ -82,6 +109,7 @@ describe('deposit from an exchange (pay)', { timeout: 240_000 }, () => {
     const others = ids.slice(0, -1)
     expect(others).toEqual(['account-buy', 'account-swap', 'account-receive', 'account-send'].filter((id) => others.includes(id)))
     expect(await pay.entry(page).innerText()).toBe('Deposit from exchange')
+    await expectActionsLaidOut(page)
 
     await pay.entry(page).click()
     await pay.form(page).waitFor()
@@ -122,6 +150,9 @@ describe('deposit from an exchange (pay)', { timeout: 240_000 }, () => {
     await page.goto(demoWith({ features: { pay: true } }))
     await connectTestWallet(page)
     await ui.accountButton(page).click()
+    await ui.tokenRow(page, 'ETH').waitFor({ timeout: 15_000 })
+    await expectActionsLaidOut(page)
+    await screenshot(page, shots(), 'pay-account-390')
     await pay.entry(page).click()
     await pay.exchange(page, 'sigil-sandbox').waitFor({ timeout: 15_000 })
     await pay.amount(page).fill('0.05')

@@ -252,7 +252,7 @@ a.activity-link:hover{background:var(--c-surface2)}
 .activity-row.skeleton .bar{display:block;height:10px;width:60%;border-radius:4px;background:var(--c-surface2)}
 .activity-row.skeleton .bar.short{width:35%}
 .account-actions{display:flex;gap:8px;justify-content:center;flex-wrap:wrap}
-.account-actions .btn{flex:1 1 0;min-width:0;padding-inline:8px}
+.account-actions .btn{flex:1 1 0;min-width:max-content;padding-inline:8px}
 .account .account-actions{align-self:stretch}
 .receive{display:flex;flex-direction:column;align-items:center;gap:10px;text-align:center;padding-bottom:4px}
 .receive .qr svg{width:208px;height:208px}
