@@ -289,16 +289,12 @@ pub async fn status_of(state: &AppState, s: &PaySession) -> Result<(String, Opti
     }
     let now = now_ms();
     if matches!(s.deposit.as_deref(), Some(store::CANCELLED | store::SEND_FAILED)) {
-        PaySession::finish(&state.db, &s.id, store::FAILED, now).await.map_err(internal)?;
-        return Ok((store::FAILED.to_owned(), None));
+        return settle(state, s, store::FAILED, now).await;
     }
     // The sandbox records SENT once its transfer is mined and succeeded: the session succeeded,
     // whatever else moved the recipient's balance meanwhile.
     if s.deposit.as_deref() == Some(store::SENT) {
-        if !PaySession::finish(&state.db, &s.id, store::SUCCESS, now).await.map_err(internal)? {
-            return stored_status(state, s).await;
-        }
-        return Ok((store::SUCCESS.to_owned(), s.tx_hash.clone()));
+        return settle(state, s, store::SUCCESS, now).await;
     }
     // A transfer confirmed before the expiry and still being mined is not failed by the expiry:
     // its outcome decides, within the sandbox's wait for a receipt (and a margin) in case the
@@ -309,31 +305,21 @@ pub async fn status_of(state: &AppState, s: &PaySession) -> Result<(String, Opti
         return Err(internal("a stored pay session is unreadable"));
     };
     match balance(state, &asset, &s.recipient).await {
-        Some(now_balance) if now_balance >= start.saturating_add(units) => {
-            if !PaySession::finish(&state.db, &s.id, store::SUCCESS, now).await.map_err(internal)? {
-                return stored_status(state, s).await;
-            }
-            // The sandbox may record its transaction a moment after the balance shows it.
-            let tx = PaySession::get(&state.db, &s.id).await.map_err(internal)?.and_then(|s| s.tx_hash);
-            Ok((store::SUCCESS.to_owned(), tx))
-        }
-        _ if now >= s.expires_at && !sending => {
-            if !PaySession::finish(&state.db, &s.id, store::FAILED, now).await.map_err(internal)? {
-                return stored_status(state, s).await;
-            }
-            Ok((store::FAILED.to_owned(), None))
-        }
+        Some(now_balance) if now_balance >= start.saturating_add(units) => settle(state, s, store::SUCCESS, now).await,
+        _ if now >= s.expires_at && !sending => settle(state, s, store::FAILED, now).await,
         Some(_) => Ok((store::IN_PROGRESS.to_owned(), None)),
         None => Ok(("UNKNOWN".to_owned(), None)),
     }
 }
 
-/// The status stored now, for a session that another request closed meanwhile (superseded by
-/// a newer session, cancelled, or found final by a concurrent status): never a SUCCESS that
-/// the stored row does not have.
-async fn stored_status(state: &AppState, s: &PaySession) -> Result<(String, Option<String>), RpcError> {
-    let now = PaySession::get(&state.db, &s.id).await.map_err(internal)?.ok_or_else(|| internal("a pay session vanished"))?;
-    Ok((now.status, now.tx_hash))
+/// Records `status` as the session's final one, and answers what is stored then: `status` with
+/// the transaction known by now (the sandbox may record it a moment after the balance shows
+/// it), or what another request closed the session as first (superseded by a newer session,
+/// cancelled, found final meanwhile): never a status the stored row does not have.
+async fn settle(state: &AppState, s: &PaySession, status: &str, now: i64) -> Result<(String, Option<String>), RpcError> {
+    PaySession::finish(&state.db, &s.id, status, now).await.map_err(internal)?;
+    let stored = PaySession::get(&state.db, &s.id).await.map_err(internal)?.ok_or_else(|| internal("a pay session vanished"))?;
+    Ok((stored.status, stored.tx_hash))
 }
 
 async fn buy_status(state: &AppState, project: &Project, params: &Map<String, Value>) -> Result<Value, RpcError> {

@@ -199,7 +199,7 @@ fn allowed(project: &Project, req: &Request) -> Result<Option<String>, Response>
 /// The gate's decision when it needs no storage, for a route served ahead of the router
 /// (rpc::routes::Direct).
 pub enum Cached {
-    /// Let through: the project, and the origin to answer CORS for (`cors`).
+    /// Let through: the project, and the origin to answer CORS for (`add_cors`).
     Admitted(Request, Arc<Project>, Option<String>),
     /// Answered here (origin not allowed, preflight, unknown project).
     Answered(Response),
@@ -224,11 +224,6 @@ pub fn cached(state: &AppState, req: Request) -> Cached {
     }
 }
 
-/// The CORS headers of an admitted request's answer.
-pub fn cors(headers: &mut HeaderMap, origin: Option<&str>) {
-    add_cors(headers, origin);
-}
-
 fn with_cors<F>(response: F, origin: Option<String>) -> BoxFuture<'static, Result<Response, Infallible>>
 where
     F: Future<Output = Result<Response, Infallible>> + Send + 'static,
@@ -240,7 +235,8 @@ where
     })
 }
 
-fn add_cors(headers: &mut HeaderMap, origin: Option<&str>) {
+/// The CORS headers of an admitted request's answer.
+pub(crate) fn add_cors(headers: &mut HeaderMap, origin: Option<&str>) {
     headers.append(header::VARY, HeaderValue::from_static("Origin"));
     let Some(value) = origin.and_then(|o| HeaderValue::from_str(o).ok()) else { return };
     headers.insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, value);

@@ -219,7 +219,7 @@ where
             Cached::Admitted(req, project, origin) => Either::Left(Box::pin(async move {
                 let (parts, body) = req.into_parts();
                 let mut res = proxy(State(state.clone()), Extension(project), parts.uri, body).await;
-                gate::cors(res.headers_mut(), origin.as_deref());
+                gate::add_cors(res.headers_mut(), origin.as_deref());
                 record(&state, &res);
                 Ok(res)
             })),
