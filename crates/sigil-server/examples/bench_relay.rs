@@ -116,6 +116,55 @@ async fn relay_pairs(send_url: &str, recv_url: &str, project: &str, pairs: usize
     .await
 }
 
+/// An in-memory relay on a port of this process, for the floor: it reads each frame's JSON-RPC
+/// method, answers a subscribe, and for a publish pushes the message to the topic's subscribers
+/// and answers the publisher at once; acks are read and dropped. No token check, no storage.
+async fn in_memory_relay() -> String {
+    type Subscribers = std::sync::Mutex<std::collections::HashMap<String, Vec<tokio::sync::mpsc::UnboundedSender<Message>>>>;
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("ws://{}/relay", listener.local_addr().unwrap());
+    let subscribers: Arc<Subscribers> = Arc::default();
+    let pushes = Arc::new(AtomicU64::new(1));
+    tokio::spawn(async move {
+        while let Ok((stream, _)) = listener.accept().await {
+            let (subscribers, pushes) = (subscribers.clone(), pushes.clone());
+            tokio::spawn(async move {
+                let Ok(ws) = tokio_tungstenite::accept_async(stream).await else { return };
+                let (mut sink, mut stream) = ws.split();
+                let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<Message>();
+                tokio::spawn(async move {
+                    while let Some(m) = rx.recv().await {
+                        if sink.send(m).await.is_err() {
+                            return;
+                        }
+                    }
+                });
+                while let Some(Ok(Message::Text(t))) = stream.next().await {
+                    let v: Value = serde_json::from_str(&t).unwrap_or_default();
+                    let topic = v["params"]["topic"].as_str().unwrap_or_default().to_owned();
+                    match v["method"].as_str() {
+                        Some("irn_subscribe") => {
+                            subscribers.lock().unwrap().entry(topic).or_default().push(tx.clone());
+                            let _ = tx.send(Message::text(json!({"id": v["id"], "jsonrpc": "2.0", "result": "subscription"}).to_string()));
+                        }
+                        Some("irn_publish") => {
+                            let data = json!({"topic": topic, "message": v["params"]["message"], "publishedAt": now(), "tag": v["params"]["tag"]});
+                            let push = json!({"id": pushes.fetch_add(1, Ordering::Relaxed), "jsonrpc": "2.0", "method": "irn_subscription", "params": {"id": "subscription", "data": data}});
+                            let push = push.to_string();
+                            for to in subscribers.lock().unwrap().get(&topic).into_iter().flatten() {
+                                let _ = to.send(Message::text(push.clone()));
+                            }
+                            let _ = tx.send(Message::text(json!({"id": v["id"], "jsonrpc": "2.0", "result": true}).to_string()));
+                        }
+                        _ => {}
+                    }
+                }
+            });
+        }
+    });
+    url
+}
+
 /// `x0.62 (goal >= x0.5)`: a ratio and its goal, and whether it is met.
 fn against(ratio: f64, goal: &str) -> String {
     let (op, bound) = goal.split_at(2);
@@ -218,17 +267,34 @@ async fn main() {
     })
     .await;
 
+    // The floor of the relay's pattern: the same client against an in-memory relay in this
+    // process (subscribe, publish answered at once, push to the subscriber, ack), nothing stored.
+    let floor_url = in_memory_relay().await;
+    let floor = relay_pairs(&floor_url, &floor_url, &project, pairs, messages, 600_000).await;
+
     println!("Sigil relay, {pairs} publisher/subscriber pairs, {messages} messages, 127.0.0.1, release build");
     println!("  sockets held open: {} (asked {sockets}, {failed} failed), opened in {open_secs:.1} s", held.len());
     println!("  server memory: {:.1} KiB per open socket (RSS {} -> {} KiB)", per_socket_kib, rss_before, rss_after);
     println!("  {:<36} {:>10} {:>10} {:>12}", "", "p50 ms", "p99 ms", "messages/s");
     println!("  {:<36} {:>10.3} {:>10.3} {:>12.0}", "relay: publish -> delivery", relay.p50, relay.p99, relay.per_second);
+    println!("  {:<36} {:>10.3} {:>10.3} {:>12.0}", "in-memory relay, nothing stored (floor)", floor.p50, floor.p99, floor.per_second);
     println!("  {:<36} {:>10.3} {:>10.3} {:>12.0}", "plain WebSocket echo (baseline)", echo.p50, echo.p99, echo.per_second);
     println!(
         "  ratio to baseline: messages/s {}, p50 x{:.2}, p99 {}",
         against(relay.per_second / echo.per_second, ">= x0.5"),
         relay.p50 / echo.p50,
         against(relay.p99 / echo.p99, "<= x1.5")
+    );
+    // A relay's round (publish, its answer, the push, its ack) is four frames where the echo's is
+    // two: the floor shows what the pattern itself allows on this machine.
+    println!(
+        "  the floor to baseline: messages/s x{:.2}, p50 x{:.2}, p99 x{:.2}; relay to the floor: messages/s x{:.2}, p50 x{:.2}, p99 x{:.2}",
+        floor.per_second / echo.per_second,
+        floor.p50 / echo.p50,
+        floor.p99 / echo.p99,
+        relay.per_second / floor.per_second,
+        relay.p50 / floor.p50,
+        relay.p99 / floor.p99
     );
     drop(held);
 }
