@@ -117,13 +117,13 @@ async fn ack(ws: &mut Ws, push: &Value) {
 }
 
 async fn stored(s: &TestServer) -> i64 {
-    sqlx::query_scalar("SELECT COUNT(*) FROM relay_messages").fetch_one(&s.db).await.unwrap()
+    sqlx::query_scalar("SELECT (SELECT COUNT(*) FROM relay_messages) + (SELECT COUNT(*) FROM relay_inbox_messages)").fetch_one(&s.db).await.unwrap()
 }
 
 /// Waits until `n` acknowledgements are recorded (the writer records them shortly after).
 async fn wait_for_acks_in(db: &sigil_server::db::Db, n: i64) {
     let deadline = Instant::now() + Duration::from_secs(5);
-    while sqlx::query_scalar::<_, i64>("SELECT COUNT(*) FROM relay_acks").fetch_one(db).await.unwrap() < n {
+    while sqlx::query_scalar::<_, i64>("SELECT (SELECT COUNT(*) FROM relay_acks) + (SELECT COUNT(*) FROM relay_inbox_acks)").fetch_one(db).await.unwrap() < n {
         assert!(Instant::now() < deadline, "the ack was not recorded");
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
@@ -298,7 +298,8 @@ async fn mailbox_limits(b: Backend) {
     let full = request(&mut elsewhere_too, json!(1_000_000_040u64), "irn_publish", big(40)).await;
     assert_eq!(full["error"]["message"], "Request handler error: the relay's mailbox is full; try again later", "{full}");
     // An identity nobody acknowledged: its month-long messages live an hour at most.
-    let expires: Vec<i64> = sqlx::query_scalar("SELECT expires_at FROM relay_messages").fetch_all(&s.db).await.unwrap();
+    let expires: Vec<i64> =
+        sqlx::query_scalar("SELECT expires_at FROM relay_messages UNION ALL SELECT expires_at FROM relay_inbox_messages").fetch_all(&s.db).await.unwrap();
     let hour_from_now = (now() + 3600) * 1000;
     assert!(expires.iter().all(|e| *e <= hour_from_now + 5000), "{expires:?}");
     // The mailbox's size is on /metrics.
@@ -314,7 +315,12 @@ async fn mailbox_limits(b: Backend) {
     ack(&mut reader, &push).await;
     wait_for_acks(&s, 1).await;
     request(&mut known, json!(1_000_000_102u64), "irn_publish", month(&topic(61), "TU9OVEg=")).await;
-    let expires: i64 = sqlx::query_scalar("SELECT expires_at FROM relay_messages WHERE topic = $1").bind(topic(61)).fetch_one(&s.db).await.unwrap();
+    let expires: i64 =
+        sqlx::query_scalar("SELECT expires_at FROM relay_messages WHERE topic = $1 UNION ALL SELECT expires_at FROM relay_inbox_messages WHERE topic = $1")
+            .bind(topic(61))
+            .fetch_one(&s.db)
+            .await
+            .unwrap();
     assert!(expires > (now() + 29 * 86_400) * 1000, "{expires}");
     s.stop().await;
 }
@@ -390,6 +396,80 @@ async fn mailbox_survives_a_restart(b: Backend) {
     let fetched = request(&mut wallet, json!(1_000_000_004u64), "irn_fetchMessages", json!({"topic": t})).await;
     assert_eq!(fetched["result"], json!({"messages": [], "hasMore": false}));
     second.stop().await.unwrap();
+}
+
+/// On SQLite a publish is answered once it is in the inbox (migration 0020): the writer files
+/// the inbox into the mailbox's tables by itself within a fraction of a second, and what a
+/// stopped process left there is filed and delivered by the next one.
+#[tokio::test]
+async fn sqlite_inbox_is_filed() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = common::fresh_database(Backend::Sqlite, &dir).await.unwrap();
+    let db = sigil_server::db::connect(&url).await.unwrap();
+    let project = sigil_server::projects::create(&db, "Relay", &["*".to_owned()], Default::default()).await.unwrap().id;
+    let start = || async {
+        let state = sigil_server::AppState::new(db.clone(), Config::for_database(&url));
+        sigil_server::start(state, "127.0.0.1:0".parse().unwrap()).await.unwrap()
+    };
+    let count = |table: &'static str| {
+        let db = db.clone();
+        async move { sqlx::query_scalar::<_, i64>(&format!("SELECT COUNT(*) FROM {table}")).fetch_one(&db).await.unwrap() }
+    };
+    let server = start().await;
+    let base = format!("ws://{}/relay", server.addr);
+    let connect = |seed: u8| {
+        let (project, base) = (project.clone(), base.clone());
+        async move {
+            let t = sigil_core::relay_auth::sign(&SigningKey::from_bytes(&[seed; 32]), &base, now(), now() + 3600);
+            tokio_tungstenite::connect_async(format!("{base}?auth={t}&projectId={project}")).await.unwrap().0
+        }
+    };
+    let mut dapp = connect(1).await;
+    request(&mut dapp, json!(1_000_000_001u64), "irn_publish", publish(&topic(20), "QUJD", 1100)).await;
+    // Nobody reads: filed all the same, the inbox emptied.
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while count("relay_messages").await < 1 {
+        assert!(Instant::now() < deadline, "the inbox was not filed");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!((count("relay_messages").await, count("relay_inbox_messages").await), (1, 0));
+    // Published again once filed, or twice while in the inbox: stored once.
+    request(&mut dapp, json!(1_000_000_002u64), "irn_publish", publish(&topic(20), "QUJD", 1100)).await;
+    request(&mut dapp, json!(1_000_000_003u64), "irn_publish", publish(&topic(22), "REVG", 1100)).await;
+    request(&mut dapp, json!(1_000_000_004u64), "irn_publish", publish(&topic(22), "REVG", 1100)).await;
+    drop(dapp);
+    server.stop().await.unwrap();
+    assert_eq!(count("relay_messages").await + count("relay_inbox_messages").await, 2);
+
+    // What a process killed before filing leaves: a message and an ack of another one.
+    let at = now() * 1000;
+    sqlx::query(
+        "INSERT INTO relay_inbox_messages (topic, id, message, tag, attestation, publisher, publisher_address, published_at, expires_at, seq, bytes) \
+         VALUES ($1, 'left', 'TEVGVA==', 1100, NULL, 'did:key:left', '127.0.0.1', $2, $3, 1, 8)",
+    )
+    .bind(topic(21))
+    .bind(at)
+    .bind(at + 300_000)
+    .execute(&db)
+    .await
+    .unwrap();
+    sqlx::query("INSERT INTO relay_inbox_acks (topic, id, client, expires_at) VALUES ($1, $2, 'did:key:someone', $3)")
+        .bind(topic(20))
+        .bind(sigil_server::relay::message_id("QUJD"))
+        .bind(at + 300_000)
+        .execute(&db)
+        .await
+        .unwrap();
+    let server = start().await;
+    let base = format!("ws://{}/relay", server.addr);
+    let t = sigil_core::relay_auth::sign(&SigningKey::from_bytes(&[2; 32]), &base, now(), now() + 3600);
+    let mut wallet = tokio_tungstenite::connect_async(format!("{base}?auth={t}&projectId={project}")).await.unwrap().0;
+    request(&mut wallet, json!(1_000_000_003u64), "irn_subscribe", json!({"topic": topic(21)})).await;
+    let push = next(&mut wallet).await;
+    assert_eq!(push["params"]["data"]["message"], "TEVGVA==");
+    assert_eq!((count("relay_messages").await, count("relay_acks").await), (3, 1));
+    assert_eq!((count("relay_inbox_messages").await, count("relay_inbox_acks").await), (0, 0));
+    server.stop().await.unwrap();
 }
 
 /// A server process, killed with SIGKILL when dropped (also when the test fails).
@@ -590,7 +670,15 @@ async fn a_failed_ack_write_leaves_the_publisher_unknown(b: Backend) {
     let month = |t: &str, m: &str| json!({"topic": t, "message": m, "ttl": 30 * 86_400, "tag": 1108});
     let expiry = |t: String| {
         let db = s.db.clone();
-        async move { sqlx::query_scalar::<_, i64>("SELECT expires_at FROM relay_messages WHERE topic = $1").bind(t).fetch_one(&db).await.unwrap() }
+        async move {
+            sqlx::query_scalar::<_, i64>(
+                "SELECT expires_at FROM relay_messages WHERE topic = $1 UNION ALL SELECT expires_at FROM relay_inbox_messages WHERE topic = $1",
+            )
+            .bind(t)
+            .fetch_one(&db)
+            .await
+            .unwrap()
+        }
     };
     let (mut reader, mut publisher) = (client(&s, 14).await, client(&s, 15).await);
     request(&mut reader, json!(1_000_000_001u64), "irn_subscribe", json!({"topic": topic(62)})).await;
@@ -602,7 +690,7 @@ async fn a_failed_ack_write_leaves_the_publisher_unknown(b: Backend) {
     // A fetch is answered once the writer got through what was queued before it: the ack.
     request(&mut reader, json!(1_000_000_003u64), "irn_fetchMessages", json!({"topic": topic(63)})).await;
     sqlx::query("ALTER TABLE relay_clients_away RENAME TO relay_clients").execute(&s.db).await.unwrap();
-    let acks: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM relay_acks").fetch_one(&s.db).await.unwrap();
+    let acks: i64 = sqlx::query_scalar("SELECT (SELECT COUNT(*) FROM relay_acks) + (SELECT COUNT(*) FROM relay_inbox_acks)").fetch_one(&s.db).await.unwrap();
     assert_eq!(acks, 0, "the ack's write was to fail");
     request(&mut publisher, json!(1_000_000_004u64), "irn_publish", month(&topic(64), "TU9OVEg=")).await;
     assert!(expiry(topic(64)).await <= (now() + 3600 + 5) * 1000, "still unknown: an hour at most");

@@ -400,7 +400,8 @@ async fn update_email_export_and_rotation(b: Backend) {
     let secret_hex = keys["eip155"].as_str().unwrap().trim_start_matches("0x").to_owned();
     let solana = keys["solana"].as_str().unwrap().to_owned();
     let solana_secret_hex = hex::encode(&bs58::decode(&solana).into_vec().unwrap()[..32]);
-    let tables = ["wallet_users", "wallet_keys", "wallet_devices", "wallet_codes", "wallet_sessions", "analytics_events", "relay_messages"];
+    let tables =
+        ["wallet_users", "wallet_keys", "wallet_devices", "wallet_codes", "wallet_sessions", "analytics_events", "relay_messages", "relay_inbox_messages"];
     for table in tables {
         for row in sqlx::query(&format!("SELECT * FROM {table}")).fetch_all(&s.db).await.unwrap() {
             for i in 0..row.len() {

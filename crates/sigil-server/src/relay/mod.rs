@@ -197,6 +197,11 @@ const PENDING: usize = 2048;
 /// (topic, message id) of recent messages: a set to look up, and their order to forget the oldest.
 type Recent = (HashSet<(String, String)>, std::collections::VecDeque<(String, String)>);
 
+/// How often the SQLite inbox is filed into the mailbox's tables at most, and how many messages
+/// it holds before it is filed sooner (see migration 0020).
+const MOVE_EVERY: Duration = Duration::from_secs(1);
+const MOVE_AT: usize = 5000;
+
 /// How many recent messages are remembered for that.
 const RECENT: usize = 65_536;
 
@@ -253,7 +258,8 @@ pub enum Write {
     /// An ack, and whether its publisher, acknowledged by another client, is not known here
     /// yet (it is then recorded as known, and `known` learns it once committed).
     Ack(Ack, bool),
-    /// Answered once everything queued before it is written (see `subscribe`).
+    /// Answered once everything queued before it is written, and on SQLite filed from the
+    /// inbox into the mailbox's tables (see `subscribe`).
     Flush(tokio::sync::oneshot::Sender<()>),
 }
 
@@ -701,19 +707,33 @@ impl Relay {
         let receiver = self.writes_in.lock().unwrap_or_else(|e| e.into_inner()).take();
         let relay = Arc::downgrade(self);
         let sqlite = !self.notify_others;
-        let checkpoints = checkpoint_sqlite(relay.clone(), sqlite);
         let writing = async move {
             let Some(mut receiver) = receiver else { return };
             let mut batch: Vec<Write> = Vec::new();
             // One connection of the pool kept for the writer: on SQLite a connection that another
             // one wrote behind drops its whole page cache and reads the mailbox's pages again.
-            // There it leaves checkpoints (copying the log into the database file, with an
-            // fsync) to `checkpoint_sqlite`, so no publish waits for one.
+            // There it checkpoints (copies the log into the database file, with an fsync) once
+            // a second, after filing the inbox, not every 1000 pages in the middle of a batch.
             let mut kept: Option<sqlx::pool::PoolConnection<sqlx::Any>> = None;
-            while receiver.recv_many(&mut batch, 200).await > 0 {
+            // On SQLite, batches go to the inbox, filed every MOVE_EVERY (at once when a reader
+            // waits); what a previous process left there is filed first.
+            let mut inbox = sqlite.then(store::Inbox::left_over);
+            loop {
+                let deadline = inbox.as_ref().and_then(store::Inbox::since).map(|since| since + MOVE_EVERY);
+                let received = match deadline {
+                    Some(at) => tokio::select! {
+                        n = receiver.recv_many(&mut batch, 200) => Some(n),
+                        () = tokio::time::sleep_until(at.into()) => None,
+                    },
+                    None => Some(receiver.recv_many(&mut batch, 200).await),
+                };
+                if received == Some(0) {
+                    return;
+                }
                 let Some(relay) = relay.upgrade() else { return };
                 let note = |m: &Stored| relay.note(m);
                 let notify: store::Notify = if relay.notify_others { Some(&note) } else { None };
+                let flush = batch.iter().any(|w| matches!(w, Write::Flush(_)));
                 let written = async {
                     if kept.is_none() {
                         let mut conn = relay.db.acquire().await?;
@@ -723,9 +743,35 @@ impl Relay {
                         kept = Some(conn);
                     }
                     let conn = kept.as_mut().expect("a connection was just kept");
-                    store::write_all(conn, &batch, sqlite, notify).await
+                    let fresh = store::write_all(conn, &batch, inbox.as_mut(), notify).await?;
+                    if let Some(inbox) = inbox.as_mut().filter(|i| flush || i.messages() >= MOVE_AT || i.since().is_some_and(|s| s.elapsed() >= MOVE_EVERY)) {
+                        // The batch is committed whatever happens here: a failed move is tried
+                        // again MOVE_EVERY later.
+                        if let Err(e) = store::move_inbox(conn, inbox).await {
+                            tracing::error!(error = %e, "filing the relay's inbox failed");
+                            inbox.retry_later();
+                            return Ok((fresh, false));
+                        }
+                        // Checkpointed here, between batches: from another connection beside a
+                        // writer that never pauses, a checkpoint never catches up, and the log
+                        // would grow without end (hundreds of MB a minute under load).
+                        if let Err(e) = sqlx::query("PRAGMA wal_checkpoint(PASSIVE)").execute(&mut **conn).await {
+                            tracing::warn!(error = %e, "checkpointing the database failed");
+                        }
+                    }
+                    Ok::<_, sqlx::Error>((fresh, true))
                 };
-                let written = written.await;
+                let written = match written.await {
+                    Ok((fresh, healthy)) => {
+                        if !healthy {
+                            if let Some(conn) = kept.take() {
+                                let _ = conn.close().await;
+                            }
+                        }
+                        Ok(fresh)
+                    }
+                    Err(e) => Err(e),
+                };
                 if written.is_err() {
                     // A new connection for the next batch; this one is closed, not pooled.
                     if let Some(conn) = kept.take() {
@@ -767,9 +813,7 @@ impl Relay {
                 }
             }
         };
-        tokio::spawn(async move {
-            tokio::join!(writing, checkpoints);
-        })
+        tokio::spawn(writing)
     }
 
     /// Resolves once everything queued for the writer so far is written.
@@ -887,24 +931,6 @@ fn push_data(m: &Stored) -> String {
     let attestation = m.attestation.as_deref().unwrap_or("");
     let data = PushData { topic: &m.topic, message: &m.message, published_at: m.published_at, tag: m.tag, attestation };
     serde_json::to_string(&data).expect("strings and numbers serialize")
-}
-
-/// On SQLite, checkpoints the write-ahead log every second from a connection other than the
-/// writer's (PASSIVE: beside the writer, never blocking it), until the relay is gone.
-async fn checkpoint_sqlite(relay: std::sync::Weak<Relay>, sqlite: bool) {
-    if !sqlite {
-        return;
-    }
-    let mut every = tokio::time::interval(Duration::from_secs(1));
-    loop {
-        every.tick().await;
-        let Some(relay) = relay.upgrade() else { return };
-        let db = relay.db.clone();
-        drop(relay);
-        if let Err(e) = sqlx::query("PRAGMA wal_checkpoint(PASSIVE)").execute(&db).await {
-            tracing::warn!(error = %e, "checkpointing the database failed");
-        }
-    }
 }
 
 /// A socket's place in the relay, given back when dropped.

@@ -53,17 +53,54 @@ const COLUMNS: &str = "topic, id, message, tag, attestation, publisher, publishe
 /// What the transaction storing a message tells the other processes of it, if anything.
 pub type Notify<'a> = Option<&'a (dyn Fn(&Stored) -> String + Sync)>;
 
+/// What the writer of a SQLite mailbox keeps between batches: which messages its inbox holds
+/// (it is the inbox's only writer), and since when the inbox has anything to move.
+#[derive(Default)]
+pub struct Inbox {
+    held: std::collections::HashSet<(String, String)>,
+    since: Option<std::time::Instant>,
+}
+
+impl Inbox {
+    /// At start: whatever a previous process left in the inbox is to be filed.
+    pub fn left_over() -> Inbox {
+        Inbox { held: Default::default(), since: Some(std::time::Instant::now()) }
+    }
+
+    /// Since when rows wait in the inbox, if any do.
+    pub fn since(&self) -> Option<std::time::Instant> {
+        self.since
+    }
+
+    /// After a failed move: the next one waits a whole period.
+    pub fn retry_later(&mut self) {
+        self.since = Some(std::time::Instant::now());
+    }
+
+    /// How many messages the inbox holds.
+    pub fn messages(&self) -> usize {
+        self.held.len()
+    }
+}
+
 /// Stores messages and records acknowledgements atomically (a batch of the writer's queue),
-/// with one statement per table rather than one per row, and in one call to the database: on
-/// SQLite one string of statements from BEGIN to COMMIT (each call is a trip to the
-/// connection's thread and back), on PostgreSQL one statement whose inserts are common table
-/// expressions (one round trip, its own transaction). For each message stored, false when the
-/// same message was already stored on its topic (a client sends a publish again when it saw no
-/// answer). `notify`: on PostgreSQL, the announcement of each newly stored message that no early
-/// note went out for, sent in the same transaction (the others hear of it once it is committed).
-/// Only those: that takes a transaction of several statements, and its commit holds
-/// PostgreSQL's notification lock until flushed, which the early notes would wait for.
-pub async fn write_all(conn: &mut sqlx::AnyConnection, writes: &[super::Write], sqlite: bool, notify: Notify<'_>) -> Result<Vec<bool>, sqlx::Error> {
+/// with one statement per table rather than one per row, and in one call to the database. On
+/// SQLite (`inbox`) they are appended to the inbox (see migration 0020), one string of
+/// statements from BEGIN to COMMIT (each call is a trip to the connection's thread and back);
+/// `move_inbox` files them later. On PostgreSQL they go to the tables in one statement whose
+/// inserts are common table expressions (one round trip, its own transaction). For each message
+/// stored, false when the same message was already stored on its topic (a client sends a
+/// publish again when it saw no answer). `notify`: on PostgreSQL, the announcement of each newly
+/// stored message that no early note went out for, sent in the same transaction (the others
+/// hear of it once it is committed). Only those: that takes a transaction of several
+/// statements, and its commit holds PostgreSQL's notification lock until flushed, which the
+/// early notes would wait for.
+pub async fn write_all(
+    conn: &mut sqlx::AnyConnection,
+    writes: &[super::Write],
+    inbox: Option<&mut Inbox>,
+    notify: Notify<'_>,
+) -> Result<Vec<bool>, sqlx::Error> {
     let stores: Vec<(&Stored, bool)> =
         writes.iter().filter_map(|w| if let super::Write::Store(m, early, _) = w { Some((m.as_ref(), *early)) } else { None }).collect();
     let messages: Vec<&Stored> = stores.iter().map(|(m, _)| *m).collect();
@@ -72,28 +109,44 @@ pub async fn write_all(conn: &mut sqlx::AnyConnection, writes: &[super::Write], 
     let mut known: Vec<&str> = acks.iter().filter(|(a, first)| *first && a.client != a.publisher).map(|(a, _)| a.publisher.as_str()).collect();
     known.sort_unstable();
     known.dedup();
+    // On SQLite: a message the inbox holds already is not new, and once in a batch is enough.
+    let inserted: Vec<&Stored> = match &inbox {
+        Some(inbox) => {
+            let mut once = std::collections::HashSet::new();
+            messages.iter().copied().filter(|m| !inbox.held.contains(&(m.topic.clone(), m.id.clone())) && once.insert((&m.topic, &m.id))).collect()
+        }
+        None => messages.clone(),
+    };
     let mut statements = Vec::with_capacity(3);
     let mut next = 1;
-    if !messages.is_empty() {
-        statements.push(format!(
-            "INSERT INTO relay_messages ({COLUMNS}, bytes) VALUES {} ON CONFLICT (topic, id) DO NOTHING RETURNING topic, id",
-            placeholders(next, messages.len(), 11)
-        ));
-        next += messages.len() * 11;
+    if !inserted.is_empty() {
+        let values = placeholders(next, inserted.len(), 11);
+        statements.push(if inbox.is_some() {
+            // Not new either when already filed.
+            format!(
+                "INSERT INTO relay_inbox_messages ({COLUMNS}, bytes) SELECT * FROM (VALUES {values}) AS v \
+                 WHERE NOT EXISTS (SELECT 1 FROM relay_messages m WHERE m.topic = v.column1 AND m.id = v.column2) RETURNING topic, id"
+            )
+        } else {
+            format!("INSERT INTO relay_messages ({COLUMNS}, bytes) VALUES {values} ON CONFLICT (topic, id) DO NOTHING RETURNING topic, id")
+        });
+        next += inserted.len() * 11;
     }
     if !acks.is_empty() {
-        statements.push(format!(
-            "INSERT INTO relay_acks (topic, id, client, expires_at) VALUES {} ON CONFLICT (topic, id, client) DO NOTHING",
-            placeholders(next, acks.len(), 4)
-        ));
+        let values = placeholders(next, acks.len(), 4);
+        statements.push(if inbox.is_some() {
+            format!("INSERT INTO relay_inbox_acks (topic, id, client, expires_at) VALUES {values}")
+        } else {
+            format!("INSERT INTO relay_acks (topic, id, client, expires_at) VALUES {values} ON CONFLICT (topic, id, client) DO NOTHING")
+        });
         next += acks.len() * 4;
     }
     if !known.is_empty() {
         statements.push(format!("INSERT INTO relay_clients (client, known_at) VALUES {} ON CONFLICT (client) DO NOTHING", placeholders(next, known.len(), 2)));
     }
-    let Some((main, others)) = statements.split_first() else { return Ok(Vec::new()) };
+    let Some((main, others)) = statements.split_first() else { return Ok(vec![false; messages.len()]) };
     let several = !others.is_empty();
-    let sql = if sqlite {
+    let sql = if inbox.is_some() {
         // Statements bind their $n from the one list of arguments.
         if several {
             format!("BEGIN; {}; COMMIT", statements.join("; "))
@@ -108,7 +161,7 @@ pub async fn write_all(conn: &mut sqlx::AnyConnection, writes: &[super::Write], 
         main.clone()
     };
     let mut query = sqlx::query(&sql);
-    for m in &messages {
+    for m in &inserted {
         query = query
             .bind(&m.topic)
             .bind(&m.id)
@@ -128,6 +181,17 @@ pub async fn write_all(conn: &mut sqlx::AnyConnection, writes: &[super::Write], 
     let now = crate::db::now_ms();
     for client in &known {
         query = query.bind(*client).bind(now);
+    }
+    if let Some(inbox) = inbox {
+        let returned = query.fetch_all(&mut *conn).await?;
+        let fresh = fresh_of(&messages, &returned)?;
+        for (m, _) in messages.iter().zip(&fresh).filter(|(_, new)| **new) {
+            inbox.held.insert((m.topic.clone(), m.id.clone()));
+        }
+        if !inserted.is_empty() || !acks.is_empty() {
+            inbox.since.get_or_insert_with(std::time::Instant::now);
+        }
+        return Ok(fresh);
     }
     let notify = notify.filter(|_| stores.iter().any(|(_, early)| !early));
     if let Some(notify) = notify {
@@ -150,6 +214,25 @@ pub async fn write_all(conn: &mut sqlx::AnyConnection, writes: &[super::Write], 
     }
     let inserted = query.fetch_all(&mut *conn).await?;
     fresh_of(&messages, &inserted)
+}
+
+/// Files what the SQLite inbox holds into relay_messages and relay_acks, in one transaction.
+pub async fn move_inbox(conn: &mut sqlx::AnyConnection, inbox: &mut Inbox) -> Result<(), sqlx::Error> {
+    if inbox.since.is_none() {
+        return Ok(());
+    }
+    // `WHERE true`: SQLite reads ON CONFLICT after a bare FROM as a join's constraint.
+    sqlx::query(&format!(
+        "BEGIN; \
+         INSERT INTO relay_messages ({COLUMNS}, bytes) SELECT {COLUMNS}, bytes FROM relay_inbox_messages WHERE true ON CONFLICT (topic, id) DO NOTHING; \
+         INSERT INTO relay_acks (topic, id, client, expires_at) SELECT topic, id, client, expires_at FROM relay_inbox_acks WHERE true \
+         ON CONFLICT (topic, id, client) DO NOTHING; \
+         DELETE FROM relay_inbox_messages; DELETE FROM relay_inbox_acks; COMMIT"
+    ))
+    .execute(&mut *conn)
+    .await?;
+    *inbox = Inbox::default();
+    Ok(())
 }
 
 /// For each message, whether the insert returned it (it is new); the same message twice in one
@@ -179,7 +262,13 @@ fn placeholders(first: usize, rows: usize, columns: usize) -> String {
 
 /// One stored message, if it is still there.
 pub async fn get(db: &Db, topic: &str, id: &str) -> Result<Option<Stored>, sqlx::Error> {
-    let row = sqlx::query(&format!("SELECT {COLUMNS} FROM relay_messages WHERE topic = $1 AND id = $2")).bind(topic).bind(id).fetch_optional(db).await?;
+    let row = sqlx::query(&format!(
+        "SELECT {COLUMNS} FROM relay_messages WHERE topic = $1 AND id = $2 UNION ALL SELECT {COLUMNS} FROM relay_inbox_messages WHERE topic = $1 AND id = $2 LIMIT 1"
+    ))
+    .bind(topic)
+    .bind(id)
+    .fetch_optional(db)
+    .await?;
     row.as_ref().map(from_row).transpose()
 }
 
@@ -221,16 +310,27 @@ pub async fn is_known(db: &Db, client: &str) -> Result<bool, sqlx::Error> {
     Ok(sqlx::query_scalar::<_, i64>("SELECT known_at FROM relay_clients WHERE client = $1").bind(client).fetch_optional(db).await?.is_some())
 }
 
-/// Bytes of live messages in the mailbox.
+/// Bytes of live messages in the mailbox (its inbox included).
 pub async fn stored_bytes(db: &Db, now: i64) -> Result<u64, sqlx::Error> {
-    let total: i64 =
-        sqlx::query_scalar("SELECT CAST(COALESCE(SUM(bytes), 0) AS BIGINT) FROM relay_messages WHERE expires_at > $1").bind(now).fetch_one(db).await?;
+    let total: i64 = sqlx::query_scalar(
+        "SELECT CAST(COALESCE(SUM(bytes), 0) AS BIGINT) FROM \
+         (SELECT bytes FROM relay_messages WHERE expires_at > $1 UNION ALL SELECT bytes FROM relay_inbox_messages WHERE expires_at > $1) AS live",
+    )
+    .bind(now)
+    .fetch_one(db)
+    .await?;
     Ok(total.max(0) as u64)
 }
 
 /// Every live message's publisher, address, size and expiry (counted when a process starts).
 pub async fn held(db: &Db, now: i64) -> Result<Vec<(String, String, i64, i64)>, sqlx::Error> {
-    sqlx::query_as("SELECT publisher, publisher_address, bytes, expires_at FROM relay_messages WHERE expires_at > $1").bind(now).fetch_all(db).await
+    sqlx::query_as(
+        "SELECT publisher, publisher_address, bytes, expires_at FROM relay_messages WHERE expires_at > $1 \
+         UNION ALL SELECT publisher, publisher_address, bytes, expires_at FROM relay_inbox_messages WHERE expires_at > $1",
+    )
+    .bind(now)
+    .fetch_all(db)
+    .await
 }
 
 /// Deletes the messages whose TTL ended before `now`, and their acknowledgements; how many
