@@ -194,6 +194,37 @@ async fn two_process(args: &[String]) {
         cross.p99 / same.p99,
         cross.per_second / same.per_second
     );
+    // The floor of the cross-process step: one PostgreSQL notification from a connection that
+    // does not wait for the disk (as the relay's announcer) to a listening one, alone.
+    if let Ok(url) = std::env::var("SIGIL_DATABASE_URL") {
+        let hop = notify_hop(&url, 2_000).await;
+        println!(
+            "  floor: a NOTIFY to a LISTENing connection, alone: p50 {:.3} ms, p99 {:.3} ms; same-process p50 plus that hop: x{:.2} of same-process",
+            hop.p50,
+            hop.p99,
+            (same.p50 + hop.p50) / same.p50
+        );
+    }
+}
+
+/// `n` notifications one after another, each timed from its pg_notify to its arrival.
+async fn notify_hop(url: &str, n: usize) -> Figures {
+    use sqlx::Connection;
+    let mut listener = sqlx::postgres::PgListener::connect(url).await.expect("listening connection");
+    listener.listen("sigil_bench_floor").await.unwrap();
+    let mut conn = sqlx::postgres::PgConnection::connect(url).await.expect("notifying connection");
+    sqlx::query("SET synchronous_commit = off").execute(&mut conn).await.unwrap();
+    let started = Instant::now();
+    let mut all = Vec::with_capacity(n);
+    for k in 0..n {
+        let t0 = Instant::now();
+        sqlx::query("SELECT pg_notify('sigil_bench_floor', $1)").bind(k.to_string()).execute(&mut conn).await.unwrap();
+        while listener.recv().await.unwrap().payload() != k.to_string() {}
+        all.push(t0.elapsed().as_secs_f64() * 1000.0);
+    }
+    let elapsed = started.elapsed().as_secs_f64();
+    all.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    Figures { p50: percentile(&all, 0.5), p99: percentile(&all, 0.99), per_second: n as f64 / elapsed }
 }
 
 #[tokio::main]
