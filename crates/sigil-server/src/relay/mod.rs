@@ -718,6 +718,7 @@ impl Relay {
             // On SQLite, batches go to the inbox, filed every MOVE_EVERY (at once when a reader
             // waits); what a previous process left there is filed first.
             let mut inbox = sqlite.then(store::Inbox::left_over);
+            let mut checkpointed = std::time::Instant::now();
             loop {
                 let deadline = inbox.as_ref().and_then(store::Inbox::since).map(|since| since + MOVE_EVERY);
                 let received = match deadline {
@@ -752,11 +753,15 @@ impl Relay {
                             inbox.retry_later();
                             return Ok((fresh, false));
                         }
-                        // Checkpointed here, between batches: from another connection beside a
-                        // writer that never pauses, a checkpoint never catches up, and the log
-                        // would grow without end (hundreds of MB a minute under load).
-                        if let Err(e) = sqlx::query("PRAGMA wal_checkpoint(PASSIVE)").execute(&mut **conn).await {
-                            tracing::warn!(error = %e, "checkpointing the database failed");
+                        // Checkpointed here, between batches, at most once a period: from another
+                        // connection beside a writer that never pauses, a checkpoint never
+                        // catches up, and the log would grow without end (hundreds of MB a
+                        // minute under load).
+                        if checkpointed.elapsed() >= MOVE_EVERY {
+                            checkpointed = std::time::Instant::now();
+                            if let Err(e) = sqlx::query("PRAGMA wal_checkpoint(PASSIVE)").execute(&mut **conn).await {
+                                tracing::warn!(error = %e, "checkpointing the database failed");
+                            }
                         }
                     }
                     Ok::<_, sqlx::Error>((fresh, true))
