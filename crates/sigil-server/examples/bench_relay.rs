@@ -81,7 +81,11 @@ where
     for t in tasks {
         all.extend(t.await.unwrap());
     }
-    let elapsed = started.elapsed().as_secs_f64();
+    figures(all, started.elapsed().as_secs_f64())
+}
+
+/// Latencies (ms) taken over `elapsed` seconds, as figures.
+fn figures(mut all: Vec<f64>, elapsed: f64) -> Figures {
     all.sort_by(|a, b| a.partial_cmp(b).unwrap());
     Figures { p50: percentile(&all, 0.5), p99: percentile(&all, 0.99), per_second: all.len() as f64 / elapsed }
 }
@@ -222,9 +226,7 @@ async fn notify_hop(url: &str, n: usize) -> Figures {
         while listener.recv().await.unwrap().payload() != k.to_string() {}
         all.push(t0.elapsed().as_secs_f64() * 1000.0);
     }
-    let elapsed = started.elapsed().as_secs_f64();
-    all.sort_by(|a, b| a.partial_cmp(b).unwrap());
-    Figures { p50: percentile(&all, 0.5), p99: percentile(&all, 0.99), per_second: n as f64 / elapsed }
+    figures(all, started.elapsed().as_secs_f64())
 }
 
 #[tokio::main]

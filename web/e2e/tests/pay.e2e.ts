@@ -65,7 +65,7 @@ const actionsLaidOut = (page: Page) =>
     .evaluateAll((buttons) => {
       const rects = buttons.map((b) => b.getBoundingClientRect())
       return buttons.map((b, i) => {
-        const me = b.getBoundingClientRect()
+        const me = rects[i] as DOMRect
         return {
           label: b.textContent,
           cut: b.scrollWidth > b.clientWidth,

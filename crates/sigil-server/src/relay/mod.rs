@@ -197,11 +197,6 @@ const PENDING: usize = 2048;
 /// (topic, message id) of recent messages: a set to look up, and their order to forget the oldest.
 type Recent = (HashSet<(String, String)>, std::collections::VecDeque<(String, String)>);
 
-/// How often the SQLite inbox is filed into the mailbox's tables at most, and how many messages
-/// it holds before it is filed sooner (see migration 0020).
-const MOVE_EVERY: Duration = Duration::from_secs(1);
-const MOVE_AT: usize = 5000;
-
 /// How many recent messages are remembered for that.
 const RECENT: usize = 65_536;
 
@@ -715,12 +710,12 @@ impl Relay {
             // There it checkpoints (copies the log into the database file, with an fsync) once
             // a second, after filing the inbox, not every 1000 pages in the middle of a batch.
             let mut kept: Option<sqlx::pool::PoolConnection<sqlx::Any>> = None;
-            // On SQLite, batches go to the inbox, filed every MOVE_EVERY (at once when a reader
-            // waits); what a previous process left there is filed first.
+            // On SQLite, batches go to the inbox, filed every store::FILE_EVERY (at once when a
+            // reader waits); what a previous process left there is filed first.
             let mut inbox = sqlite.then(store::Inbox::left_over);
             let mut checkpointed = std::time::Instant::now();
             loop {
-                let deadline = inbox.as_ref().and_then(store::Inbox::since).map(|since| since + MOVE_EVERY);
+                let deadline = inbox.as_ref().and_then(store::Inbox::deadline);
                 let received = match deadline {
                     Some(at) => tokio::select! {
                         n = receiver.recv_many(&mut batch, 200) => Some(n),
@@ -735,6 +730,7 @@ impl Relay {
                 let note = |m: &Stored| relay.note(m);
                 let notify: store::Notify = if relay.notify_others { Some(&note) } else { None };
                 let flush = batch.iter().any(|w| matches!(w, Write::Flush(_)));
+                // Whether each message was new, and whether the connection is still sound.
                 let written = async {
                     if kept.is_none() {
                         let mut conn = relay.db.acquire().await?;
@@ -745,9 +741,9 @@ impl Relay {
                     }
                     let conn = kept.as_mut().expect("a connection was just kept");
                     let fresh = store::write_all(conn, &batch, inbox.as_mut(), notify).await?;
-                    if let Some(inbox) = inbox.as_mut().filter(|i| flush || i.messages() >= MOVE_AT || i.since().is_some_and(|s| s.elapsed() >= MOVE_EVERY)) {
+                    if let Some(inbox) = inbox.as_mut().filter(|i| i.due(flush)) {
                         // The batch is committed whatever happens here: a failed move is tried
-                        // again MOVE_EVERY later.
+                        // again a period later, on a new connection.
                         if let Err(e) = store::move_inbox(conn, inbox).await {
                             tracing::error!(error = %e, "filing the relay's inbox failed");
                             inbox.retry_later();
@@ -757,7 +753,7 @@ impl Relay {
                         // connection beside a writer that never pauses, a checkpoint never
                         // catches up, and the log would grow without end (hundreds of MB a
                         // minute under load).
-                        if checkpointed.elapsed() >= MOVE_EVERY {
+                        if checkpointed.elapsed() >= store::FILE_EVERY {
                             checkpointed = std::time::Instant::now();
                             if let Err(e) = sqlx::query("PRAGMA wal_checkpoint(PASSIVE)").execute(&mut **conn).await {
                                 tracing::warn!(error = %e, "checkpointing the database failed");
@@ -766,25 +762,15 @@ impl Relay {
                     }
                     Ok::<_, sqlx::Error>((fresh, true))
                 };
-                let written = match written.await {
-                    Ok((fresh, healthy)) => {
-                        if !healthy {
-                            if let Some(conn) = kept.take() {
-                                let _ = conn.close().await;
-                            }
-                        }
-                        Ok(fresh)
-                    }
-                    Err(e) => Err(e),
-                };
-                if written.is_err() {
+                let written = written.await;
+                if !matches!(written, Ok((_, true))) {
                     // A new connection for the next batch; this one is closed, not pooled.
                     if let Some(conn) = kept.take() {
                         let _ = conn.close().await;
                     }
                 }
                 match written {
-                    Ok(fresh) => {
+                    Ok((fresh, _)) => {
                         let mut fresh = fresh.into_iter();
                         for write in batch.drain(..) {
                             match write {

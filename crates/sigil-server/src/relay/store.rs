@@ -53,8 +53,13 @@ const COLUMNS: &str = "topic, id, message, tag, attestation, publisher, publishe
 /// What the transaction storing a message tells the other processes of it, if anything.
 pub type Notify<'a> = Option<&'a (dyn Fn(&Stored) -> String + Sync)>;
 
+/// How often the SQLite inbox is filed into the mailbox's tables at most, and how many messages
+/// it holds before it is filed sooner (see migration 0020).
+pub const FILE_EVERY: std::time::Duration = std::time::Duration::from_secs(1);
+const FILE_AT: usize = 5000;
+
 /// What the writer of a SQLite mailbox keeps between batches: which messages its inbox holds
-/// (it is the inbox's only writer), and since when the inbox has anything to move.
+/// (it is the inbox's only writer), and since when the inbox has anything to file.
 #[derive(Default)]
 pub struct Inbox {
     held: std::collections::HashSet<(String, String)>,
@@ -67,19 +72,20 @@ impl Inbox {
         Inbox { held: Default::default(), since: Some(std::time::Instant::now()) }
     }
 
-    /// Since when rows wait in the inbox, if any do.
-    pub fn since(&self) -> Option<std::time::Instant> {
-        self.since
+    /// When the inbox is to be filed by time, if it holds anything.
+    pub fn deadline(&self) -> Option<std::time::Instant> {
+        self.since.map(|since| since + FILE_EVERY)
     }
 
-    /// After a failed move: the next one waits a whole period.
+    /// Whether the inbox is to be filed now: it holds something, and a reader waits, it is
+    /// full, or its time came.
+    pub fn due(&self, reader_waits: bool) -> bool {
+        self.since.is_some_and(|since| reader_waits || self.held.len() >= FILE_AT || since.elapsed() >= FILE_EVERY)
+    }
+
+    /// After a failed filing: the next one waits a whole period.
     pub fn retry_later(&mut self) {
         self.since = Some(std::time::Instant::now());
-    }
-
-    /// How many messages the inbox holds.
-    pub fn messages(&self) -> usize {
-        self.held.len()
     }
 }
 
@@ -218,9 +224,6 @@ pub async fn write_all(
 
 /// Files what the SQLite inbox holds into relay_messages and relay_acks, in one transaction.
 pub async fn move_inbox(conn: &mut sqlx::AnyConnection, inbox: &mut Inbox) -> Result<(), sqlx::Error> {
-    if inbox.since.is_none() {
-        return Ok(());
-    }
     // `WHERE true`: SQLite reads ON CONFLICT after a bare FROM as a join's constraint.
     sqlx::query(&format!(
         "BEGIN; \
