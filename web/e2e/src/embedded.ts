@@ -49,6 +49,16 @@ export const emb = {
 }
 
 /**
+ * Clicks a button of the frame as a hand does: the pointer comes onto it first. A click sent the
+ * moment a frame button was enabled reached nothing in the frame (no pointer, mouse or focus
+ * event there) in 10 of 26 runs of the key export's copy button; with the move first, 0 of 10.
+ */
+export async function pressInFrame(button: Locator): Promise<void> {
+  await button.hover()
+  await button.click()
+}
+
+/**
  * Rejects the request the frame shows. The host moves the frame over its approval view while
  * the modal's view settles, and Playwright's click checks the button's place in the frame, not
  * the frame's on the page: wait until the frame's Approve works (its view has been seen, in
