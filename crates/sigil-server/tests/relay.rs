@@ -802,6 +802,17 @@ async fn two_processes_on_one_postgres_deliver_to_each_other() {
         assert_eq!(push["params"]["data"]["message"], format!("from-two-{n}"));
         ack(&mut dapp, &push).await;
     }
+    // A burst: announced together (several to a notification), each delivered once, in order.
+    for n in 0..40u64 {
+        let frame = json!({"id": 1_000_000_100u64 + n, "jsonrpc": "2.0", "method": "irn_publish", "params": publish(&t, &format!("burst-{n}"), 1108)});
+        wallet.send(Message::text(frame.to_string())).await.unwrap();
+    }
+    for n in 0..40 {
+        let push = next(&mut dapp).await;
+        assert_eq!(push["params"]["data"]["message"], format!("burst-{n}"));
+        ack(&mut dapp, &push).await;
+    }
+    quiet(&mut dapp, 300).await;
     for s in servers {
         s.stop().await.unwrap();
     }

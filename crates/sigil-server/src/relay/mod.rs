@@ -5,7 +5,8 @@
 //! acknowledged it. Processes sharing one PostgreSQL database tell each other of new messages
 //! with LISTEN/NOTIFY, so a client on one process reaches a client on another: a message that
 //! fits in a notification is announced with its text at once, beside its storage, as it is
-//! delivered on its own process; a message no early note went out for (too big, or the notes
+//! delivered on its own process (the early notes queued together share a notification, a line
+//! each); a message no early note went out for (too big, or the notes
 //! far behind) is announced by id in the transaction that stores it, for the others to fetch.
 //! Only those: a transaction that notifies holds PostgreSQL's notification lock until its
 //! commit is flushed, and the early notes would wait for it.
@@ -621,11 +622,23 @@ impl Relay {
                     if batch.is_empty() && receiver.recv_many(&mut batch, 64).await == 0 {
                         return Ok::<(), sqlx::Error>(());
                     }
-                    let calls: Vec<String> = (0..batch.len()).map(|i| format!("pg_notify($1, ${})", i + 2)).collect();
+                    // As few notifications as hold them, a line each: each notification costs
+                    // PostgreSQL and every listening process a step of its own.
+                    let mut payloads: Vec<String> = Vec::new();
+                    for note in &batch {
+                        match payloads.last_mut() {
+                            Some(last) if last.len() + 1 + note.len() < NOTE_MAX => {
+                                last.push('\n');
+                                last.push_str(note);
+                            }
+                            _ => payloads.push(note.clone()),
+                        }
+                    }
+                    let calls: Vec<String> = (0..payloads.len()).map(|i| format!("pg_notify($1, ${})", i + 2)).collect();
                     let sql = format!("SELECT {}", calls.join(", "));
                     let mut query = sqlx::query(&sql).bind(CHANNEL);
-                    for note in &batch {
-                        query = query.bind(note);
+                    for payload in payloads {
+                        query = query.bind(payload);
                     }
                     query.execute(&mut conn).await?;
                     batch.clear();
@@ -841,6 +854,40 @@ impl Relay {
         RpcError::internal()
     }
 
+    /// Acts on one announcement from another process: an early one is delivered and kept for
+    /// subscribers arriving before it is stored; a stored one is fetched and delivered unless
+    /// its early one came.
+    async fn hear(&self, line: &str) -> Result<(), sqlx::Error> {
+        let mut parts = line.splitn(5, ' ');
+        let (Some(kind), Some(instance), Some(topic), Some(id)) = (parts.next(), parts.next(), parts.next(), parts.next()) else { return Ok(()) };
+        if instance == self.instance {
+            return Ok(());
+        }
+        if kind == "E" {
+            let Some(c) = parts.next().and_then(|whole| serde_json::from_str::<Carried>(whole).ok()) else { return Ok(()) };
+            // Expired by the time it is heard: the mailbox would not deliver it.
+            if c.expires_at <= now_ms() || self.seen(topic, id) {
+                return Ok(());
+            }
+            let m = Arc::new(c.into_stored(topic, id));
+            self.fan_out(&m);
+            self.pending.lock().unwrap_or_else(|e| e.into_inner()).add(m);
+            return Ok(());
+        }
+        // Stored: forgotten from the announced ones; fetched and delivered when its early
+        // note never came.
+        if self.pending.lock().unwrap_or_else(|e| e.into_inner()).take(topic, id) {
+            return Ok(());
+        }
+        if !self.subscribers.read().unwrap_or_else(|e| e.into_inner()).contains_key(topic) || self.seen(topic, id) {
+            return Ok(());
+        }
+        if let Some(m) = store::get(&self.db, topic, id).await? {
+            self.fan_out(&m);
+        }
+        Ok(())
+    }
+
     /// Follows the other processes' announcements (PostgreSQL LISTEN), and sends this one's,
     /// until aborted.
     pub fn spawn_listener(self: &Arc<Self>, database_url: String) -> tokio::task::JoinHandle<()> {
@@ -864,34 +911,9 @@ impl Relay {
                     loop {
                         let note = listener.recv().await?;
                         let Some(relay) = relay.upgrade() else { return Ok::<(), sqlx::Error>(()) };
-                        let mut parts = note.payload().splitn(5, ' ');
-                        let (Some(kind), Some(instance), Some(topic), Some(id)) = (parts.next(), parts.next(), parts.next(), parts.next()) else { continue };
-                        if instance == relay.instance {
-                            continue;
-                        }
-                        if kind == "E" {
-                            // Announced at once: delivered now, and kept for subscribers
-                            // arriving before it is stored.
-                            let Some(c) = parts.next().and_then(|whole| serde_json::from_str::<Carried>(whole).ok()) else { continue };
-                            // Expired by the time it is heard: the mailbox would not deliver it.
-                            if c.expires_at <= now_ms() || relay.seen(topic, id) {
-                                continue;
-                            }
-                            let m = Arc::new(c.into_stored(topic, id));
-                            relay.fan_out(&m);
-                            relay.pending.lock().unwrap_or_else(|e| e.into_inner()).add(m);
-                            continue;
-                        }
-                        // Stored: forgotten from the announced ones; fetched and delivered when
-                        // its early note never came.
-                        if relay.pending.lock().unwrap_or_else(|e| e.into_inner()).take(topic, id) {
-                            continue;
-                        }
-                        if !relay.subscribers.read().unwrap_or_else(|e| e.into_inner()).contains_key(topic) || relay.seen(topic, id) {
-                            continue;
-                        }
-                        if let Some(m) = store::get(&relay.db, topic, id).await? {
-                            relay.fan_out(&m);
+                        // A notification carries one announcement or several, a line each.
+                        for line in note.payload().split('\n') {
+                            relay.hear(line).await?;
                         }
                     }
                 };
