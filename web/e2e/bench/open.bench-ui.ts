@@ -1,6 +1,6 @@
 /**
- * make bench-ui: median time from clicking Connect to the wallet list being visible, over 10
- * runs in headless Chromium, for the demo (real server, directory prefetched when idle) and for
+ * make bench-ui: median time from clicking Connect (the pointer on it first) to the wallet list
+ * being visible, over 10 runs in headless Chromium, for the demo (real server, directory prefetched when idle) and for
  * a plain React dialog page as the baseline, in the same run. Prints the figures and the ratio
  * against its goal (x1.5), and the absolute bound (50 ms): reported, not asserted (timings are
  * not tests).
@@ -86,6 +86,12 @@ async function measure(url: string, button: string, ready: string, prepare?: { u
         await page.waitForFunction(prepare.until)
         await page.evaluate(prepare.run)
       }
+      // As a visitor clicks: the pointer reaches the button a moment before the click. Without
+      // it, the first work after the page sat idle ran slower, and by how much varied from run
+      // to run (Sigil's median 3.7 ms against 2.7 with the hover; the floor, clicked right
+      // after its preparation, was not idle).
+      await page.hover(button)
+      await page.waitForTimeout(100)
       times.push(await clickToReady(page, button, ready))
     }
   } finally {
@@ -96,8 +102,9 @@ async function measure(url: string, button: string, ready: string, prepare?: { u
 
 /**
  * The floor of opening the demo's modal: a button of the page whose click handler makes the
- * pre-rendered Connect view visible and focuses the dialog, no React, no store: the style and
- * layout work any open of that view costs, whatever the code around it.
+ * pre-rendered Connect view visible, and focuses the dialog once it has been painted as the
+ * modal does, no React, no store: the style and layout work any open of that view costs,
+ * whatever the code around it.
  */
 function addFloorButton() {
   const root = document.querySelector('sigil-modal')?.shadowRoot?.querySelector<HTMLElement>('.root')
@@ -107,7 +114,7 @@ function addFloorButton() {
   button.textContent = 'Open'
   button.onclick = () => {
     root.style.visibility = 'visible'
-    root.querySelector<HTMLElement>('[role="dialog"]')?.focus({ preventScroll: true })
+    requestAnimationFrame(() => setTimeout(() => root.querySelector<HTMLElement>('[role="dialog"]')?.focus({ preventScroll: true })))
   }
   document.body.append(button)
 }
@@ -131,7 +138,7 @@ it('click Connect -> wallet list visible', async () => {
   const fmt = (xs: number[]) => `median ${median(xs).toFixed(1)} ms (min ${Math.min(...xs).toFixed(1)}, max ${Math.max(...xs).toFixed(1)})`
   console.log(
     [
-      `Click Connect -> wallet list visible, headless Chromium, ${RUNS} runs each`,
+      `Click Connect -> wallet list visible, headless Chromium, ${RUNS} runs each (the pointer on the button 100 ms before the click)`,
       `  Sigil demo (real server, prefetched): ${fmt(sigil)}`,
       `  plain React dialog (baseline):        ${fmt(base)}`,
       `  floor, the demo's pre-rendered view shown by a bare click handler (no React): ${fmt(floor)}`,

@@ -65,7 +65,8 @@ describe('modal shell', () => {
       if (!el) throw new Error('no dialog')
       return el
     })
-    expect(shadow().activeElement).toBe(dialog)
+    // Once the opened dialog has been painted.
+    await waitFor(() => expect(shadow().activeElement).toBe(dialog))
     const focusables = [...dialog.querySelectorAll<HTMLElement>('button:not([disabled])')]
     const first = focusables[0] as HTMLElement
     const last = focusables[focusables.length - 1] as HTMLElement
@@ -268,7 +269,8 @@ describe('pre-rendered Connect view', () => {
     expect(root()?.style.visibility).toBe('')
     expect(shadow().querySelector('[role=dialog]')).toBe(hidden)
     expect(view()).toBe('Connect')
-    expect(shadow().activeElement).toBe(hidden)
+    expect(shadow().activeElement).toBeNull()
+    await waitFor(() => expect(shadow().activeElement).toBe(hidden))
     // The view it opened on shows as it is; the views after it animate in.
     expect(shadow().querySelector('.view')?.classList.contains('enter')).toBe(false)
     expect(shadow().querySelector('.title')?.classList.contains('enter')).toBe(false)

@@ -69,6 +69,23 @@ function onIdle(task: () => void): () => void {
   return () => clearTimeout(timer)
 }
 
+/** Runs `task` once the next frame has been painted; returns a cancel. */
+function afterPaint(task: () => void): () => void {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  if (typeof requestAnimationFrame !== 'function') {
+    timer = setTimeout(task, 0)
+    return () => clearTimeout(timer)
+  }
+  // A frame's callbacks run before its paint; a task queued from one runs after it.
+  const frame = requestAnimationFrame(() => {
+    timer = setTimeout(task, 0)
+  })
+  return () => {
+    cancelAnimationFrame(frame)
+    clearTimeout(timer)
+  }
+}
+
 /** Whether the next open() (no view asked for) would show the Connect view. */
 function opensOnConnect(client: SigilClient): (state: SigilState) => boolean {
   return (state) => openingViewOf(client, state) === 'Connect'
@@ -242,12 +259,26 @@ const Dialog = memo(function Dialog({
   }, [])
 
   // Focus moves into the dialog on open, and back onto it when the focused control disappears.
+  // On open, once the opened dialog has been painted: focus() forces a style pass of its own,
+  // which the click that opened it would otherwise wait for before anything showed.
+  const focusedSinceOpen = useRef(false)
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new route (view) is what may have removed the focused control
   useEffect(() => {
     const card = cardRef.current
-    if (!card || !open) return
-    const active = shadow.activeElement
-    if (!active || !card.contains(active)) card.focus({ preventScroll: true })
+    if (!card || !open) {
+      focusedSinceOpen.current = false
+      return
+    }
+    const focusIn = () => {
+      focusedSinceOpen.current = true
+      const active = shadow.activeElement
+      if (!active || !card.contains(active)) card.focus({ preventScroll: true })
+    }
+    if (focusedSinceOpen.current) {
+      focusIn()
+      return
+    }
+    return afterPaint(focusIn)
   }, [shadow, route, open])
 
   // Escape closes (unless blocked); Tab cycles inside the dialog.
