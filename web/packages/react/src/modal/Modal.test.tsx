@@ -265,11 +265,16 @@ describe('pre-rendered Connect view', () => {
     // Preloaded icons show at once, without a placeholder.
     expect(hidden.querySelector('[data-section=recommended] .img')?.getAttribute('data-state')).toBe('loaded')
 
+    // Frames are held back here: focus waits for the opened dialog's first paint.
+    const frames: FrameRequestCallback[] = []
+    const requestFrame = vi.spyOn(globalThis, 'requestAnimationFrame').mockImplementation((callback) => frames.push(callback))
     await act(() => appKit.open())
     expect(root()?.style.visibility).toBe('')
     expect(shadow().querySelector('[role=dialog]')).toBe(hidden)
     expect(view()).toBe('Connect')
     expect(shadow().activeElement).toBeNull()
+    requestFrame.mockRestore()
+    for (const callback of frames.splice(0)) callback(performance.now())
     await waitFor(() => expect(shadow().activeElement).toBe(hidden))
     // The view it opened on shows as it is; the views after it animate in.
     expect(shadow().querySelector('.view')?.classList.contains('enter')).toBe(false)
