@@ -211,14 +211,14 @@ async fn two_process(args: &[String]) {
         // The same hop while the same-process pairs carry their load: on a machine the relay
         // keeps busy, each step waits for a core, and a message from A to B takes one step more
         // at least (this hop) than one from A to A.
-        let running = Arc::new(std::sync::atomic::AtomicBool::new(true));
+        let running = std::sync::atomic::AtomicBool::new(true);
         let (loaded_same, loaded_hop) = tokio::join!(
             async {
                 let figures = relay_pairs(a, a, project, pairs, messages, 1_000_000).await;
                 running.store(false, Ordering::Release);
                 figures
             },
-            notify_hop(&url, usize::MAX, Some(running.clone()))
+            notify_hop(&url, usize::MAX, Some(&running))
         );
         println!(
             "  floor under load: that hop while the same-process pairs run (their p50 {:.3} ms): p50 {:.3} ms, p99 {:.3} ms; same-process p50 plus that hop: x{:.2} of same-process",
@@ -232,7 +232,7 @@ async fn two_process(args: &[String]) {
 
 /// `n` notifications one after another (or until `running` is false), each timed from its
 /// pg_notify to its arrival.
-async fn notify_hop(url: &str, n: usize, running: Option<Arc<std::sync::atomic::AtomicBool>>) -> Figures {
+async fn notify_hop(url: &str, n: usize, running: Option<&std::sync::atomic::AtomicBool>) -> Figures {
     use sqlx::Connection;
     let mut listener = sqlx::postgres::PgListener::connect(url).await.expect("listening connection");
     listener.listen("sigil_bench_floor").await.unwrap();
@@ -241,7 +241,7 @@ async fn notify_hop(url: &str, n: usize, running: Option<Arc<std::sync::atomic::
     let started = Instant::now();
     let mut all = Vec::with_capacity(n.min(100_000));
     for k in 0..n {
-        if running.as_ref().is_some_and(|r| !r.load(Ordering::Acquire)) {
+        if running.is_some_and(|r| !r.load(Ordering::Acquire)) {
             break;
         }
         let t0 = Instant::now();
