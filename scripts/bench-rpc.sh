@@ -16,7 +16,7 @@ CONNECTIONS="${BENCH_CONNECTIONS:-16}"
 # machine's noise moves single runs by 20% or more).
 ROUNDS="${BENCH_ROUNDS:-5}"
 ensure_wrk
-cargo build --locked --release -p sigil-server --bin sigil --example floor_proxy --example floor_tcp >&2
+cargo build --locked --release -p sigil-server --bin sigil --example floor_proxy --example floor_guarded --example floor_tcp >&2
 ANVIL="$(bash scripts/anvil.sh)"
 
 WORK="$(mktemp -d)"
@@ -35,11 +35,16 @@ SERVER=$!
 FLOOR_PORT="$(free_port)"
 "$RELEASE/examples/floor_proxy" "127.0.0.1:$FLOOR_PORT" "http://127.0.0.1:$CHAIN_PORT/" >/dev/null 2>&1 &
 FLOOR=$!
+# The floor with the limits the proxy must keep (time limits, the JSON-RPC parse and method
+# allowlist, the rate limiter), and nothing else: what those limits alone cost.
+GUARDED_PORT="$(free_port)"
+"$RELEASE/examples/floor_guarded" "127.0.0.1:$GUARDED_PORT" "http://127.0.0.1:$CHAIN_PORT/" >/dev/null 2>&1 &
+GUARDED=$!
 # The lowest floor: a TCP relay with no HTTP at all, the loopback hop alone.
 TCP_PORT="$(free_port)"
 "$RELEASE/examples/floor_tcp" "127.0.0.1:$TCP_PORT" "127.0.0.1:$CHAIN_PORT" >/dev/null 2>&1 &
 TCP=$!
-trap 'kill $SERVER $FLOOR $TCP $ANVIL_PID 2>/dev/null; wait 2>/dev/null; rm -rf "$WORK"' EXIT
+trap 'kill $SERVER $FLOOR $GUARDED $TCP $ANVIL_PID 2>/dev/null; wait 2>/dev/null; rm -rf "$WORK"' EXIT
 wait_rpc "http://127.0.0.1:$CHAIN_PORT/"
 wait_http "http://127.0.0.1:$API_PORT/health"
 
@@ -76,11 +81,12 @@ curl -fsS -o /dev/null -H 'content-type: application/json' -d "$BLOCK" "$PROXY"
 sleep 5
 for m in eth_blockNumber eth_call "eth_getBalance*"; do
   case "$m" in eth_blockNumber) body="$BLOCK" ;; eth_call) body="$CALL" ;; *) body=distinct ;; esac
-  : > "$WORK/direct"; : > "$WORK/proxy"; : > "$WORK/floor"; : > "$WORK/tcp"
+  : > "$WORK/direct"; : > "$WORK/proxy"; : > "$WORK/floor"; : > "$WORK/guarded"; : > "$WORK/tcp"
   for _ in $(seq "$ROUNDS"); do
     run "$DIRECT" "$body" >> "$WORK/direct"
     run "$PROXY" "$body" >> "$WORK/proxy"
     [ "$body" = distinct ] && run "http://127.0.0.1:$FLOOR_PORT/" "$body" >> "$WORK/floor"
+    [ "$body" = distinct ] && run "http://127.0.0.1:$GUARDED_PORT/?chainId=eip155:31337" "$body" >> "$WORK/guarded"
     [ "$body" = distinct ] && run "http://127.0.0.1:$TCP_PORT/" "$body" >> "$WORK/tcp"
   done
   col() { awk -v c="$2" '{ print $c }' "$WORK/$1" | median; }
@@ -98,6 +104,12 @@ for m in eth_blockNumber eth_call "eth_getBalance*"; do
     awk -v a="$pp50" -v b="$fp50" -v c="$pp99" -v d="$fp99" -v e="$prps" -v f="$frps" \
       'function goal(r, op, g) { return sprintf("x%.3f (goal %s x%s%s)", r, op, g, (op == ">=" ? r >= g : r <= g) ? "" : ", not met") }
        BEGIN { printf "  proxy against the floor: throughput %s, p50 %s, p99 x%.3f\n", goal(e / f, ">=", 0.9), goal(a / b, "<=", 1.1), c / d }'
+  fi
+  if [ -s "$WORK/guarded" ]; then
+    grps=$(col guarded 1); gp50=$(col guarded 2); gp99=$(col guarded 3)
+    printf '%-16s %-8s %10.0f %9.3f %9.3f\n' "$m" guarded "$grps" "$gp50" "$gp99"
+    awk -v a="$gp50" -v b="$fp50" -v e="$grps" -v f="$frps" -v p="$pp50" -v r="$prps" \
+      'BEGIN { printf "  guarded floor (the floor plus the limits the proxy keeps: time limits, parse and allowlist, rate limiter): throughput x%.3f, p50 x%.3f of the floor; the proxy is throughput x%.3f, p50 x%.3f of it\n", e / f, a / b, r / e, p / a }'
   fi
   if [ -s "$WORK/tcp" ]; then
     trps=$(col tcp 1); tp50=$(col tcp 2); tp99=$(col tcp 3)
