@@ -16,7 +16,7 @@ CONNECTIONS="${BENCH_CONNECTIONS:-16}"
 # machine's noise moves single runs by 20% or more).
 ROUNDS="${BENCH_ROUNDS:-5}"
 ensure_wrk
-cargo build --locked --release -p sigil-server --bin sigil --example floor_proxy --example floor_guarded --example floor_tcp >&2
+cargo build --locked --release -p sigil-server --bin sigil --example floor_proxy --example floor_tcp >&2
 ANVIL="$(bash scripts/anvil.sh)"
 
 WORK="$(mktemp -d)"
@@ -38,7 +38,7 @@ FLOOR=$!
 # The floor with the limits the proxy must keep (time limits, the JSON-RPC parse and method
 # allowlist, the rate limiter), and nothing else: what those limits alone cost.
 GUARDED_PORT="$(free_port)"
-"$RELEASE/examples/floor_guarded" "127.0.0.1:$GUARDED_PORT" "http://127.0.0.1:$CHAIN_PORT/" >/dev/null 2>&1 &
+"$RELEASE/examples/floor_proxy" "127.0.0.1:$GUARDED_PORT" "http://127.0.0.1:$CHAIN_PORT/" guarded >/dev/null 2>&1 &
 GUARDED=$!
 # The lowest floor: a TCP relay with no HTTP at all, the loopback hop alone.
 TCP_PORT="$(free_port)"

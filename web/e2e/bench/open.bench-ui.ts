@@ -105,16 +105,19 @@ async function measureOnce(page: Page, subject: Subject): Promise<number> {
  * slower or faster spell of the machine falls on all of them alike, not on one block of runs.
  */
 async function measure(subjects: Subject[]): Promise<number[][]> {
-  const browsers = await Promise.all(subjects.map(() => launchBrowser()))
+  const runs = await Promise.all(
+    subjects.map(async (subject) => {
+      const browser = await launchBrowser()
+      return { subject, browser, page: await browser.newPage({ viewport: { width: 1280, height: 900 } }), times: [] as number[] }
+    }),
+  )
   try {
-    const pages = await Promise.all(browsers.map((b) => b.newPage({ viewport: { width: 1280, height: 900 } })))
-    const times: number[][] = subjects.map(() => [])
     for (let i = 0; i < RUNS; i++) {
-      for (const [k, subject] of subjects.entries()) times[k]?.push(await measureOnce(pages[k] as Page, subject))
+      for (const run of runs) run.times.push(await measureOnce(run.page, run.subject))
     }
-    return times
+    return runs.map((run) => run.times)
   } finally {
-    await Promise.all(browsers.map((b) => b.close()))
+    await Promise.all(runs.map((run) => run.browser.close()))
   }
 }
 
