@@ -24,20 +24,40 @@ use hyper::header::{HeaderValue, CONTENT_TYPE};
 use hyper::StatusCode;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use sigil_core::caip::Namespace;
+use sigil_server::config::{Config, ServeArgs};
 use sigil_server::limits::PerSecond;
 use sigil_server::rpc::client::UpstreamClient;
-use sigil_server::rpc::jsonrpc::{self, Parsed};
+use sigil_server::rpc::jsonrpc::{self, Parsed, Reply};
 
-/// The proxy's defaults: spec section 9 and `sigil serve`'s server settings.
-const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
-const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
-const UPSTREAM_TIMEOUT: Duration = Duration::from_secs(10);
 const CHAIN: &str = "eip155:31337";
 
 /// The limits of the guarded floor.
 struct Guards {
     allowed: HashSet<&'static str>,
     limiter: PerSecond,
+    header_timeout: Duration,
+    request_timeout: Duration,
+    upstream_timeout: Duration,
+}
+
+impl Guards {
+    /// The limits `sigil serve` runs the proxy with: its configuration (the defaults, and the
+    /// same environment as the proxy the bench measures).
+    fn of_the_server() -> Guards {
+        let config = Config::from_args(&ServeArgs::default()).expect("the server's configuration");
+        Guards {
+            allowed: sigil_core::rpc_methods::default_allowed(Namespace::Eip155).iter().copied().collect(),
+            limiter: PerSecond::new(1_000_000),
+            header_timeout: config.settings.server.header_timeout,
+            request_timeout: config.settings.server.request_timeout,
+            upstream_timeout: config.rpc.timeout,
+        }
+    }
+}
+
+/// A JSON-RPC error answer, as the proxy frames one for a request it could not read the id of.
+fn refusal(status: StatusCode, code: i64, message: &str) -> hyper::Response<Full<Bytes>> {
+    answer(status, Bytes::from(Reply::error(code, message).to_json("null")))
 }
 
 fn answer(status: StatusCode, body: Bytes) -> hyper::Response<Full<Bytes>> {
@@ -62,17 +82,14 @@ async fn forward(upstream: &UpstreamClient, guards: Option<&Guards>, req: hyper:
         _ => false,
     };
     if !chain_ok || !allowed {
-        return Ok(answer(StatusCode::BAD_REQUEST, Bytes::from_static(br#"{"jsonrpc":"2.0","id":null,"error":{"code":-32602,"message":"refused"}}"#)));
+        return Ok(refusal(StatusCode::BAD_REQUEST, jsonrpc::INVALID_PARAMS, "refused"));
     }
     if guards.limiter.take("the-bench-project", 1, Instant::now()).is_err() {
-        return Ok(answer(
-            StatusCode::TOO_MANY_REQUESTS,
-            Bytes::from_static(br#"{"jsonrpc":"2.0","id":null,"error":{"code":-32005,"message":"Rate limit exceeded"}}"#),
-        ));
+        return Ok(refusal(StatusCode::TOO_MANY_REQUESTS, jsonrpc::LIMIT_EXCEEDED, "Rate limit exceeded"));
     }
-    Ok(match tokio::time::timeout(UPSTREAM_TIMEOUT, upstream.post(body)).await {
+    Ok(match tokio::time::timeout(guards.upstream_timeout, upstream.post(body)).await {
         Ok(Ok((_, bytes))) => answer(StatusCode::OK, bytes),
-        _ => answer(StatusCode::SERVICE_UNAVAILABLE, Bytes::from_static(br#"{"jsonrpc":"2.0","id":null,"error":{"code":-32603,"message":"unavailable"}}"#)),
+        _ => refusal(StatusCode::SERVICE_UNAVAILABLE, jsonrpc::INTERNAL_ERROR, "unavailable"),
     })
 }
 
@@ -81,26 +98,23 @@ async fn main() {
     let args: Vec<String> = std::env::args().collect();
     let listener = tokio::net::TcpListener::bind(&args[1]).await.expect("listen");
     let upstream = Arc::new(UpstreamClient::new(&args[2], 256, Duration::from_secs(5)).expect("upstream URL"));
-    let guards = (args.get(3).map(String::as_str) == Some("guarded")).then(|| {
-        Arc::new(Guards { allowed: sigil_core::rpc_methods::default_allowed(Namespace::Eip155).iter().copied().collect(), limiter: PerSecond::new(1_000_000) })
-    });
+    let guards = (args.get(3).map(String::as_str) == Some("guarded")).then(|| Arc::new(Guards::of_the_server()));
     loop {
         let Ok((stream, _)) = listener.accept().await else { continue };
         let _ = stream.set_nodelay(true);
         let (upstream, guards) = (upstream.clone(), guards.clone());
         tokio::spawn(async move {
             let mut http = hyper::server::conn::http1::Builder::new();
-            if guards.is_some() {
-                http.timer(TokioTimer::new()).header_read_timeout(HEADER_TIMEOUT);
+            if let Some(guards) = &guards {
+                http.timer(TokioTimer::new()).header_read_timeout(guards.header_timeout);
             }
             let service = hyper::service::service_fn(move |req: hyper::Request<Incoming>| {
                 let (upstream, guards) = (upstream.clone(), guards.clone());
                 async move {
-                    let forwarded = forward(&upstream, guards.as_deref(), req);
-                    if guards.is_none() {
-                        return forwarded.await;
-                    }
-                    match tokio::time::timeout(REQUEST_TIMEOUT, forwarded).await {
+                    let Some(request_timeout) = guards.as_ref().map(|g| g.request_timeout) else {
+                        return forward(&upstream, None, req).await;
+                    };
+                    match tokio::time::timeout(request_timeout, forward(&upstream, guards.as_deref(), req)).await {
                         Ok(res) => res,
                         Err(_) => Ok(answer(StatusCode::REQUEST_TIMEOUT, Bytes::from_static(br#"{"error":"Request timed out"}"#))),
                     }
