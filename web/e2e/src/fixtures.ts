@@ -42,7 +42,9 @@ export function useDemo(options: PageOptions = {}): DemoFixture {
     await page.goto(fixture.demoUrl)
   })
   afterEach(async (ctx) => {
-    if (ctx.task.result?.state === 'fail' || ctx.task.result?.errors?.length) await reportFailure(ctx.task.name)
+    // The result's errors outlive a failed attempt (a retry that passes keeps them): the state says this attempt's.
+    const result = ctx.task.result
+    if (result?.state === 'fail') await reportFailure(ctx.task.name, result.retryCount ?? 0, result.errors?.at(-1)?.message)
     const errors = fixture.page ? pageErrors(fixture.page) : []
     if (errors.length && ctx.task.result?.state !== 'fail') console.warn(`[e2e] page errors in "${ctx.task.name}":\n${errors.join('\n')}`)
     await Promise.all(extra.splice(0).map((c) => c.close()))
@@ -50,10 +52,11 @@ export function useDemo(options: PageOptions = {}): DemoFixture {
     lastPage = undefined
   })
   /** On failure: a screenshot and what the modal and the wallet saw, to tell a UI change from a bug. */
-  const reportFailure = async (testName: string) => {
+  const reportFailure = async (testName: string, attempt: number, error: string | undefined) => {
     const page = lastPage ?? fixture.page
     if (!page || page.isClosed()) return
-    const name = testName.replace(/[^a-z0-9]+/gi, '-').slice(0, 80)
+    // One screenshot per attempt: a retry's must not overwrite the first failure's.
+    const name = `${testName.replace(/[^a-z0-9]+/gi, '-').slice(0, 80)}${attempt ? `-retry${attempt}` : ''}`
     await screenshot(page, join(env.artifactsDir, 'e2e', 'failures'), name).catch(() => undefined)
     const dialog = await page
       .getByRole('dialog')
@@ -61,7 +64,9 @@ export function useDemo(options: PageOptions = {}): DemoFixture {
       .catch(() => '(no dialog)')
     const log = await page.evaluate(() => JSON.stringify((window as unknown as { __testWallet?: { log: unknown } }).__testWallet?.log ?? null)).catch(() => '?')
     const errors = pageErrors(page)
-    console.error(`[e2e] "${testName}" failed. Dialog text:\n${dialog}\nWallet requests: ${log}${errors.length ? `\nPage errors:\n${errors.join('\n')}` : ''}`)
+    console.error(
+      `[e2e] "${testName}" failed (attempt ${attempt + 1}): ${error ?? '?'}\nDialog text:\n${dialog}\nWallet requests: ${log}${errors.length ? `\nPage errors:\n${errors.join('\n')}` : ''}`,
+    )
   }
   fixture.newPage = async (pageOptions = {}) => {
     const { context, page } = await newWalletPage(fixture.browser, env.rpcUrl, { ...options, ...pageOptions })

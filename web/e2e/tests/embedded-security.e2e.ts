@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { ConsoleMessage, Page } from 'playwright-core'
-import { emb, freshEmail, logIn, pressInFrame } from '../src/embedded.js'
+import { approveInFrame, emb, freshEmail, logIn } from '../src/embedded.js'
 import { useDemo } from '../src/fixtures.js'
 import { codeOf, LOGIN_CODE, waitForMail } from '../src/mail.js'
 import { waitConnected } from '../src/ui.js'
@@ -154,7 +154,7 @@ describe('embedded wallet: security', () => {
       await cover('none')
       await expect.poll(() => emb.approveButton(t.page).isEnabled(), { timeout: 10_000 }).toBe(true)
     }
-    await pressInFrame(emb.approveButton(t.page))
+    await approveInFrame(t.page)
     await expect.poll(() => emb.provider.messageSignature(t.page).innerText(), { timeout: 20_000 }).toMatch(/^0x[0-9a-f]{130}$/i)
   })
 

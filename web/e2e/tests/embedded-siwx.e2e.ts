@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest'
 import { getAddress, recoverMessageAddress, type Hex } from 'viem'
 import type { Page } from 'playwright-core'
 import { screenshot } from '../src/browser.js'
-import { emb, freshEmail, FULLY_SHOWN, logIn, pressInFrame, rejectInFrame, shown } from '../src/embedded.js'
+import { approveInFrame, emb, freshEmail, FULLY_SHOWN, logIn, rejectInFrame, shown } from '../src/embedded.js'
 import { useDemo } from '../src/fixtures.js'
 import { ui } from '../src/ui.js'
 
@@ -67,7 +67,7 @@ describe('embedded wallet: sign in with the wallet', () => {
     await expect.poll(() => emb.frameScroll(t.page).getAttribute('data-more')).toBe('false')
     await t.page.setViewportSize({ width: 1280, height: 900 })
     await expect.poll(() => emb.approveButton(t.page).isEnabled(), { timeout: 10_000 }).toBe(true)
-    await pressInFrame(emb.approveButton(t.page))
+    await approveInFrame(t.page)
 
     await expect.poll(siwxStatus, { timeout: 15_000 }).toBe('signed-in')
     await ui.dialog(t.page).waitFor({ state: 'hidden' })
@@ -115,7 +115,7 @@ describe('embedded wallet: sign in with the wallet', () => {
     expect((await account.boundingBox())?.height).toBeLessThan(lineHeight * 1.9)
     await screenshot(phone, shots(), 'embedded-siwx-approve-phone')
     await expect.poll(() => emb.approveButton(phone).isEnabled(), { timeout: 10_000 }).toBe(true)
-    await pressInFrame(emb.approveButton(phone))
+    await approveInFrame(phone)
     await expect.poll(() => phone.getByTestId('siwx-status').textContent(), { timeout: 15_000 }).toBe('signed-in')
 
     // Typed data: the whole of it shows (no box that scrolls unseen), buttons included.

@@ -11,7 +11,7 @@ import { describe, expect, inject, it } from 'vitest'
 import type { Page } from 'playwright-core'
 import { DEMO_MESSAGE } from '../../apps/demo/src/contracts.js'
 import { screenshot } from '../src/browser.js'
-import { emb, freshEmail, logIn, pressInFrame, rejectInFrame } from '../src/embedded.js'
+import { approveInFrame, emb, freshEmail, logIn, rejectInFrame } from '../src/embedded.js'
 import { useDemo } from '../src/fixtures.js'
 import { base58 } from '../src/solana-wallet.js'
 import { ui } from '../src/ui.js'
@@ -98,7 +98,7 @@ describe('embedded wallet: Solana', () => {
     expect(await emb.approval(t.page).innerText()).toContain('Network: Sigil Solana Dev')
     expect(await emb.approval(t.page).innerText()).not.toContain(`Network: ${env.solana.caipNetworkId}`)
     await screenshot(t.page, join(env.artifactsDir, 'e2e'), 'embedded-solana-approve')
-    await pressInFrame(emb.approveButton(t.page))
+    await approveInFrame(t.page)
     await t.page.waitForFunction(() => (document.querySelector('[data-testid="sol-message-signature"]')?.textContent ?? '—') !== '—', undefined, {
       timeout: 20_000,
     })

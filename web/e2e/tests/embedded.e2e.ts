@@ -11,7 +11,7 @@ import { privateKeyToAccount } from 'viem/accounts'
 import { DEMO_MESSAGE, greetingTypedData } from '../../apps/demo/src/contracts.js'
 import { screenshot } from '../src/browser.js'
 import { accounts, nativeBalance, rpc, tokenBalance, transferToken } from '../src/chain.js'
-import { emb, freshEmail, FULLY_SHOWN, logIn, pasteCode, pressInFrame, rejectInFrame, shown, submitEmail, typeCode } from '../src/embedded.js'
+import { approveInFrame, emb, freshEmail, FULLY_SHOWN, logIn, pasteCode, pressInFrame, rejectInFrame, shown, submitEmail, typeCode } from '../src/embedded.js'
 import { useDemo } from '../src/fixtures.js'
 import { approveDevice, CONFIRM_CODE, codeOf, DEVICE_LINK, lastMailId, linkOf, LOGIN_CODE, waitForMail } from '../src/mail.js'
 import { openModal, ui, waitConnected } from '../src/ui.js'
@@ -163,7 +163,7 @@ describe('embedded wallet: requests', () => {
     // closing is blocked while the request waits
     expect(await ui.closeButton(t.page).count()).toBe(0)
     await screenshot(t.page, join(t.env.artifactsDir, 'e2e'), 'embedded-approve-message')
-    await pressInFrame(emb.approveButton(t.page))
+    await approveInFrame(t.page)
     await expect.poll(() => emb.provider.messageSignature(t.page).innerText(), { timeout: 20_000 }).toMatch(/^0x[0-9a-f]{130}$/i)
     const signature = (await emb.provider.messageSignature(t.page).innerText()) as Hex
     expect(await recoverMessageAddress({ message: DEMO_MESSAGE, signature })).toBe(addr)
@@ -179,7 +179,7 @@ describe('embedded wallet: requests', () => {
     expect(await emb.frameScroll(t.page).getAttribute('data-more')).toBe('false')
     expect(await emb.approval(t.page).innerText()).toContain('Network: Sigil Dev')
     await screenshot(t.page, join(t.env.artifactsDir, 'e2e'), 'embedded-approve-typed')
-    await pressInFrame(emb.approveButton(t.page))
+    await approveInFrame(t.page)
     await expect.poll(() => ui.provider.signature(t.page).innerText(), { timeout: 20_000 }).toMatch(/^0x[0-9a-f]{130}$/i)
     const typed = greetingTypedData(addr as `0x${string}`, 31337)
     expect(await recoverTypedDataAddress({ ...typed, signature: (await ui.provider.signature(t.page).innerText()) as Hex })).toBe(addr)
@@ -210,7 +210,7 @@ describe('embedded wallet: requests', () => {
     const recipientBefore = await nativeBalance(t.env.rpcUrl, account1)
     await emb.provider.sendEth(t.page).click()
     await expect.poll(() => emb.approval(t.page).getByRole('heading').innerText()).toBe(`Send 0.01 ETH to ${getAddress(account1)}`)
-    await pressInFrame(emb.approveButton(t.page))
+    await approveInFrame(t.page)
     await expect.poll(() => emb.provider.txHash(t.page).innerText(), { timeout: 30_000 }).toMatch(/^0x[0-9a-f]{64}$/i)
     const hash = await emb.provider.txHash(t.page).innerText()
     await expect
@@ -224,7 +224,7 @@ describe('embedded wallet: requests', () => {
     await expect.poll(() => ui.wagmi.status(t.page).innerText()).toBe('connected')
     expect(await ui.wagmi.address(t.page).innerText()).toBe(addr)
     await ui.wagmi.sendSgl(t.page).click()
-    await pressInFrame(emb.approveButton(t.page))
+    await approveInFrame(t.page)
     await expect.poll(() => ui.wagmi.txStatus(t.page).innerText(), { timeout: 30_000 }).toBe('success')
     expect(await tokenBalance(t.env.rpcUrl, sgl, account1)).toBe(sglBefore + 10n ** 18n)
     expect(await tokenBalance(t.env.rpcUrl, sgl, addr)).toBe(4n * 10n ** 18n)

@@ -13,7 +13,7 @@ import { normalize } from 'viem/ens'
 import { describe, expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
 import { screenshot, seriousA11yViolations } from '../src/browser.js'
-import { emb, freshEmail, logIn, pressInFrame } from '../src/embedded.js'
+import { approveInFrame, emb, freshEmail, logIn } from '../src/embedded.js'
 import { useDemo } from '../src/fixtures.js'
 import { fillSend, send } from '../src/send.js'
 import { connectTestWallet, ui } from '../src/ui.js'
@@ -68,7 +68,7 @@ describe('account names (issue 25)', { timeout: 240_000 }, () => {
     await emb.approval(t.page).waitFor({ state: 'visible', timeout: 15_000 })
     await expect.poll(() => emb.approval(t.page).innerText()).toContain(`${chosen}.sigil.id`)
     await expect.poll(() => emb.approveButton(t.page).isEnabled(), { timeout: 10_000 }).toBe(true)
-    await pressInFrame(emb.approveButton(t.page))
+    await approveInFrame(t.page)
     await names.success(t.page).waitFor({ timeout: 30_000 })
     expect(await names.success(t.page).innerText()).toContain(`${chosen}.sigil.id is yours`)
     await screenshot(t.page, shots(), 'names-success-light')

@@ -13,7 +13,7 @@ import { describe, expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
 import { screenshot, seriousA11yViolations, wallet, type Theme } from '../src/browser.js'
 import { accounts, floor3, nativeBalance, rpc, tokenBalance } from '../src/chain.js'
-import { emb, freshEmail, logIn, pressInFrame } from '../src/embedded.js'
+import { approveInFrame, emb, freshEmail, logIn } from '../src/embedded.js'
 import { useDemo } from '../src/fixtures.js'
 import { confirmAndWait, fillSend, review, send } from '../src/send.js'
 import { connectTestWallet, shortAddress, ui } from '../src/ui.js'
@@ -219,7 +219,7 @@ describe('send with the embedded wallet', () => {
       await logIn(page, t.env.mailUrl, freshEmail(mobile ? 'nofunds-phone' : 'nofunds'))
       await emb.provider.sendEth(page).click()
       await expect.poll(() => emb.approval(page).getByRole('heading').innerText(), { timeout: 15_000 }).toMatch(/^Send 0\.01 ETH to /)
-      await pressInFrame(emb.approveButton(page))
+      await approveInFrame(page)
       const failed = ui.dialog(page).getByTestId('transaction-failed')
       await failed.waitFor({ timeout: 30_000 })
       expect(await failed.getByRole('alert').innerText()).toBe('Insufficient funds: the amount and the network fee are more than the account holds.')
