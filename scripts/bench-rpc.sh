@@ -57,12 +57,20 @@ BLOCK='{"jsonrpc":"2.0","id":1,"method":"eth_blockNumber","params":[]}'
 run() { # url body -> "rps p50 p99"
   local lua="$WORK/post.lua"
   if [ "$2" = distinct ]; then
-    # eth_getBalance of a new address on every request: nothing to share or cache.
-    cat > "$lua" <<'LUA'
+    # eth_getBalance of a new address on every request: nothing to share or cache. Each of
+    # wrk's threads counts on its own, so each gets a prefix of its own (this run's, then the
+    # thread's): with one counter for all, the threads would ask for the same addresses at the
+    # same moments, and the proxy would share those identical reads in flight.
+    cat > "$lua" <<LUA
+local threads = 0
+function setup(thread)
+  thread:set("prefix", $(( $(date +%s%N) / 1000 % 16777216 )) * 256 + threads)
+  threads = threads + 1
+end
 local n = 0
 request = function()
   n = n + 1
-  local body = string.format('{"jsonrpc":"2.0","id":1,"method":"eth_getBalance","params":["0x%040x","latest"]}', n)
+  local body = string.format('{"jsonrpc":"2.0","id":1,"method":"eth_getBalance","params":["0x%08x%032x","latest"]}', prefix, n)
   return wrk.format("POST", nil, { ["Content-Type"] = "application/json" }, body)
 end
 LUA
