@@ -58,8 +58,8 @@ run() { # url body -> "rps p50 p99"
   local lua="$WORK/post.lua"
   if [ "$2" = distinct ]; then
     # eth_getBalance of a new address on every request: nothing to share or cache. Each of
-    # wrk's threads counts on its own, so each gets a prefix of its own (this run's, then the
-    # thread's): with one counter for all, the threads would ask for the same addresses at the
+    # wrk's threads counts on its own, so each counts under a prefix of its own (this run's, then
+    # the thread's): counting alike, the threads would ask for the same addresses at about the
     # same moments, and the proxy would share those identical reads in flight.
     cat > "$lua" <<LUA
 local threads = 0

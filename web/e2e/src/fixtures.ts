@@ -46,7 +46,7 @@ export function useDemo(options: PageOptions = {}): DemoFixture {
     const result = ctx.task.result
     if (result?.state === 'fail') await reportFailure(ctx.task.name, result.retryCount ?? 0, result.errors?.at(-1)?.message)
     const errors = fixture.page ? pageErrors(fixture.page) : []
-    if (errors.length && ctx.task.result?.state !== 'fail') console.warn(`[e2e] page errors in "${ctx.task.name}":\n${errors.join('\n')}`)
+    if (errors.length && result?.state !== 'fail') console.warn(`[e2e] page errors in "${ctx.task.name}":\n${errors.join('\n')}`)
     await Promise.all(extra.splice(0).map((c) => c.close()))
     await fixture.context?.close()
     lastPage = undefined
