@@ -111,10 +111,8 @@ async fn main() {
             let service = hyper::service::service_fn(move |req: hyper::Request<Incoming>| {
                 let (upstream, guards) = (upstream.clone(), guards.clone());
                 async move {
-                    let Some(request_timeout) = guards.as_ref().map(|g| g.request_timeout) else {
-                        return forward(&upstream, None, req).await;
-                    };
-                    match tokio::time::timeout(request_timeout, forward(&upstream, guards.as_deref(), req)).await {
+                    let Some(guards) = guards else { return forward(&upstream, None, req).await };
+                    match tokio::time::timeout(guards.request_timeout, forward(&upstream, Some(&guards), req)).await {
                         Ok(res) => res,
                         Err(_) => Ok(answer(StatusCode::REQUEST_TIMEOUT, Bytes::from_static(br#"{"error":"Request timed out"}"#))),
                     }
